@@ -1,0 +1,199 @@
+// This file defines Array, the dense value every kernel reads and writes.
+
+package runtime
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DType is the element type of an Array.
+type DType uint8
+
+// The element types fxgen supports.
+const (
+	Invalid DType = iota
+	Float32
+	Int64
+	Bool
+)
+
+// String returns the short name used in specs and printed graphs: f32, i64, bool.
+func (d DType) String() string {
+	switch d {
+	case Float32:
+		return "f32"
+	case Int64:
+		return "i64"
+	case Bool:
+		return "bool"
+	}
+	return "invalid"
+}
+
+// ParseDType parses the short name of a DType (f32, i64, bool).
+func ParseDType(s string) (DType, error) {
+	switch s {
+	case "f32", "float32":
+		return Float32, nil
+	case "i64", "int64":
+		return Int64, nil
+	case "bool":
+		return Bool, nil
+	}
+	return Invalid, fmt.Errorf("unknown dtype %q (want f32, i64 or bool)", s)
+}
+
+// Array is a dense row-major array: a dtype, a shape and exactly one non-nil
+// backing slice of that dtype whose length is the product of the shape.
+type Array struct {
+	DType DType
+	Shape []int
+	F32   []float32
+	I64   []int64
+	B     []bool
+}
+
+// NumElements returns the product of shape (1 for a scalar shape).
+func NumElements(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+// NewArray returns a zeroed array of the given dtype and shape.
+func NewArray(dt DType, shape ...int) *Array {
+	a := &Array{}
+	a.Reset(dt, shape...)
+	return a
+}
+
+// Reset gives a the dtype and shape, reusing its backing slice when it is
+// large enough. The contents are unspecified afterwards.
+func (a *Array) Reset(dt DType, shape ...int) {
+	n := NumElements(shape)
+	a.DType = dt
+	a.Shape = append(a.Shape[:0], shape...)
+	switch dt {
+	case Float32:
+		a.I64, a.B = nil, nil
+		if cap(a.F32) < n {
+			a.F32 = make([]float32, n)
+		}
+		a.F32 = a.F32[:n]
+	case Int64:
+		a.F32, a.B = nil, nil
+		if cap(a.I64) < n {
+			a.I64 = make([]int64, n)
+		}
+		a.I64 = a.I64[:n]
+	case Bool:
+		a.F32, a.I64 = nil, nil
+		if cap(a.B) < n {
+			a.B = make([]bool, n)
+		}
+		a.B = a.B[:n]
+	default:
+		panic("runtime: Reset: invalid dtype")
+	}
+}
+
+// Len returns the number of elements.
+func (a *Array) Len() int { return NumElements(a.Shape) }
+
+// Float32Scalar returns a 0-d float32 array holding v.
+func Float32Scalar(v float32) *Array { return &Array{DType: Float32, Shape: []int{}, F32: []float32{v}} }
+
+// Int64Scalar returns a 0-d int64 array holding v.
+func Int64Scalar(v int64) *Array { return &Array{DType: Int64, Shape: []int{}, I64: []int64{v}} }
+
+// FromFloat32 wraps data (not copied) as a float32 array of the given shape.
+func FromFloat32(data []float32, shape ...int) *Array {
+	mustLen("FromFloat32", len(data), shape)
+	return &Array{DType: Float32, Shape: append([]int{}, shape...), F32: data}
+}
+
+// FromInt64 wraps data (not copied) as an int64 array of the given shape.
+func FromInt64(data []int64, shape ...int) *Array {
+	mustLen("FromInt64", len(data), shape)
+	return &Array{DType: Int64, Shape: append([]int{}, shape...), I64: data}
+}
+
+// FromBool wraps data (not copied) as a bool array of the given shape.
+func FromBool(data []bool, shape ...int) *Array {
+	mustLen("FromBool", len(data), shape)
+	return &Array{DType: Bool, Shape: append([]int{}, shape...), B: data}
+}
+
+func mustLen(fn string, n int, shape []int) {
+	if n != NumElements(shape) {
+		panic(fmt.Sprintf("runtime: %s: %d elements for shape %v", fn, n, shape))
+	}
+}
+
+// Clone returns a deep copy of a.
+func (a *Array) Clone() *Array {
+	c := &Array{DType: a.DType, Shape: append([]int{}, a.Shape...)}
+	switch a.DType {
+	case Float32:
+		c.F32 = append([]float32{}, a.F32...)
+	case Int64:
+		c.I64 = append([]int64{}, a.I64...)
+	case Bool:
+		c.B = append([]bool{}, a.B...)
+	}
+	return c
+}
+
+// View returns an array sharing a's data with another shape of the same size.
+func (a *Array) View(shape ...int) *Array {
+	if NumElements(shape) != a.Len() {
+		panic(fmt.Sprintf("runtime: View: cannot view %v as %v", a.Shape, shape))
+	}
+	return &Array{DType: a.DType, Shape: append([]int{}, shape...), F32: a.F32, I64: a.I64, B: a.B}
+}
+
+// At returns element i (row-major flat index) converted to float64.
+func (a *Array) At(i int) float64 {
+	switch a.DType {
+	case Float32:
+		return float64(a.F32[i])
+	case Int64:
+		return float64(a.I64[i])
+	case Bool:
+		if a.B[i] {
+			return 1
+		}
+	}
+	return 0
+}
+
+// String prints the dtype, shape and up to 8 leading elements.
+func (a *Array) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v%v[", a.DType, a.Shape)
+	n := a.Len()
+	for i := 0; i < n && i < 8; i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%g", a.At(i))
+	}
+	if n > 8 {
+		b.WriteString(" ...")
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func kernelPanic(kernel, format string, args ...any) {
+	panic("runtime: " + kernel + ": " + fmt.Sprintf(format, args...))
+}
+
+func checkDType(kernel, what string, a *Array, dt DType) {
+	if a.DType != dt {
+		kernelPanic(kernel, "%s: got dtype %v, want %v", what, a.DType, dt)
+	}
+}

@@ -1,0 +1,243 @@
+// This file holds the broadcasting binary kernels: add, sub, mul, div, gt.
+
+package runtime
+
+import "fmt"
+
+// BroadcastShapes returns the NumPy/PyTorch broadcast of two shapes, or an
+// error naming both when they are incompatible.
+func BroadcastShapes(a, b []int) ([]int, error) {
+	n := max(len(a), len(b))
+	out := make([]int, n)
+	for i := 0; i < n; i++ {
+		da, db := 1, 1
+		if j := len(a) - n + i; j >= 0 {
+			da = a[j]
+		}
+		if j := len(b) - n + i; j >= 0 {
+			db = b[j]
+		}
+		switch {
+		case da == db, db == 1:
+			out[i] = da
+		case da == 1:
+			out[i] = db
+		default:
+			return nil, fmt.Errorf("shapes %v and %v do not broadcast", a, b)
+		}
+	}
+	return out, nil
+}
+
+// binaryOp names one elementwise binary operation.
+type binaryOp uint8
+
+const (
+	opAdd binaryOp = iota
+	opSub
+	opMul
+	opDiv
+	opGt
+)
+
+var binaryNames = [...]string{"Add", "Sub", "Mul", "Div", "Gt"}
+
+// Add sets out = a + b with broadcasting. Operands of another dtype than out
+// are converted elementwise (bool → 0/1).
+//
+//	out[i] = a[i] + b[i]
+func Add(out, a, b *Array) { binary(opAdd, out, a, b) }
+
+// Sub sets out = a - b with broadcasting.
+//
+//	out[i] = a[i] - b[i]
+func Sub(out, a, b *Array) { binary(opSub, out, a, b) }
+
+// Mul sets out = a * b with broadcasting.
+//
+//	out[i] = a[i] * b[i]
+func Mul(out, a, b *Array) { binary(opMul, out, a, b) }
+
+// Div sets out = a / b with broadcasting (true division: out is float32).
+//
+//	out[i] = a[i] / b[i]
+func Div(out, a, b *Array) { binary(opDiv, out, a, b) }
+
+// Gt sets the bool array out = a > b with broadcasting.
+//
+//	out[i] = a[i] > b[i]
+func Gt(out, a, b *Array) { binary(opGt, out, a, b) }
+
+func binary(op binaryOp, out, a, b *Array) {
+	name := binaryNames[op]
+	shape, err := BroadcastShapes(a.Shape, b.Shape)
+	if err != nil {
+		kernelPanic(name, "%v", err)
+	}
+	if !equalInts(shape, out.Shape) {
+		kernelPanic(name, "out shape %v, want %v", out.Shape, shape)
+	}
+	if op == opGt {
+		checkDType(name, "out", out, Bool)
+	}
+	if out.DType == Float32 && a.DType == Float32 && b.DType == Float32 {
+		if equalInts(a.Shape, b.Shape) {
+			binarySameF32(op, out.F32, a.F32, b.F32)
+			return
+		}
+		if b.Len() == 1 {
+			binaryScalarF32(op, out.F32, a.F32, b.F32[0])
+			return
+		}
+	}
+	binaryGeneral(op, out, a, b)
+}
+
+func binarySameF32(op binaryOp, o, a, b []float32) {
+	a, b = a[:len(o)], b[:len(o)]
+	switch op {
+	case opAdd:
+		for i := range o {
+			o[i] = a[i] + b[i]
+		}
+	case opSub:
+		for i := range o {
+			o[i] = a[i] - b[i]
+		}
+	case opMul:
+		for i := range o {
+			o[i] = a[i] * b[i]
+		}
+	case opDiv:
+		for i := range o {
+			o[i] = a[i] / b[i]
+		}
+	}
+}
+
+func binaryScalarF32(op binaryOp, o, a []float32, s float32) {
+	a = a[:len(o)]
+	switch op {
+	case opAdd:
+		for i := range o {
+			o[i] = a[i] + s
+		}
+	case opSub:
+		for i := range o {
+			o[i] = a[i] - s
+		}
+	case opMul:
+		for i := range o {
+			o[i] = a[i] * s
+		}
+	case opDiv:
+		for i := range o {
+			o[i] = a[i] / s
+		}
+	}
+}
+
+// broadcastStrides returns the strides of shape seen as outShape, with 0 for
+// broadcast dimensions.
+func broadcastStrides(shape, outShape []int) []int {
+	st := make([]int, len(outShape))
+	s := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		j := len(outShape) - len(shape) + i
+		if shape[i] != 1 {
+			st[j] = s
+		}
+		s *= shape[i]
+	}
+	return st
+}
+
+// binaryGeneral handles broadcasting and mixed dtypes, computing in float64
+// for float results and in int64 for integer results.
+func binaryGeneral(op binaryOp, out, a, b *Array) {
+	n := out.Len()
+	sa := broadcastStrides(a.Shape, out.Shape)
+	sb := broadcastStrides(b.Shape, out.Shape)
+	idx := make([]int, len(out.Shape))
+	ia, ib := 0, 0
+	intMath := out.DType == Int64 || (out.DType == Bool && a.DType != Float32 && b.DType != Float32)
+	for i := 0; i < n; i++ {
+		if intMath {
+			x, y := intAt(a, ia), intAt(b, ib)
+			var r int64
+			switch op {
+			case opAdd:
+				r = x + y
+			case opSub:
+				r = x - y
+			case opMul:
+				r = x * y
+			case opDiv:
+				r = x / y
+			case opGt:
+				out.B[i] = x > y
+				goto next
+			}
+			if out.DType == Int64 {
+				out.I64[i] = r
+			} else {
+				out.B[i] = r != 0
+			}
+		} else {
+			x, y := a.At(ia), b.At(ib)
+			var r float64
+			switch op {
+			case opAdd:
+				r = x + y
+			case opSub:
+				r = x - y
+			case opMul:
+				r = x * y
+			case opDiv:
+				r = x / y
+			case opGt:
+				out.B[i] = x > y
+				goto next
+			}
+			out.F32[i] = float32(r)
+		}
+	next:
+		// Advance the multi-index and both operand offsets.
+		for d := len(idx) - 1; d >= 0; d-- {
+			idx[d]++
+			ia += sa[d]
+			ib += sb[d]
+			if idx[d] < out.Shape[d] {
+				break
+			}
+			ia -= sa[d] * idx[d]
+			ib -= sb[d] * idx[d]
+			idx[d] = 0
+		}
+	}
+}
+
+func intAt(a *Array, i int) int64 {
+	switch a.DType {
+	case Int64:
+		return a.I64[i]
+	case Bool:
+		if a.B[i] {
+			return 1
+		}
+		return 0
+	}
+	return int64(a.F32[i])
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,83 @@
+// This file holds the matrix-product kernels: linear and matmul.
+
+package runtime
+
+// Linear sets out = x·wᵀ + bias over the last dimension of x: x is
+// [..., in], w is [outF, in], bias is [outF] or nil, out is [..., outF].
+//
+//	out[r, j] = bias[j] + Σp x[r, p]·w[j, p]
+func Linear(out, x, w, bias *Array) {
+	checkDType("Linear", "x", x, Float32)
+	checkDType("Linear", "weight", w, Float32)
+	if len(w.Shape) != 2 || len(x.Shape) == 0 {
+		kernelPanic("Linear", "got x %v and weight %v, want [..., in] and [out, in]", x.Shape, w.Shape)
+	}
+	outF, in := w.Shape[0], w.Shape[1]
+	if x.Shape[len(x.Shape)-1] != in {
+		kernelPanic("Linear", "x %v has %d features, weight %v wants %d", x.Shape, x.Shape[len(x.Shape)-1], w.Shape, in)
+	}
+	rows := x.Len() / max(in, 1)
+	if in == 0 {
+		rows = NumElements(x.Shape[:len(x.Shape)-1])
+	}
+	if out.Len() != rows*outF || out.Shape[len(out.Shape)-1] != outF {
+		kernelPanic("Linear", "out shape %v, want [..., %d] with %d rows", out.Shape, outF, rows)
+	}
+	beta := float32(0)
+	if bias != nil {
+		checkDType("Linear", "bias", bias, Float32)
+		if bias.Len() != outF {
+			kernelPanic("Linear", "bias shape %v, want [%d]", bias.Shape, outF)
+		}
+		for r := 0; r < rows; r++ {
+			copy(out.F32[r*outF:(r+1)*outF], bias.F32)
+		}
+		beta = 1
+	}
+	Sgemm(false, true, rows, outF, in, 1, x.F32, in, w.F32, in, beta, out.F32, outF)
+}
+
+// Matmul sets out = a·b for arrays of rank ≥ 2 whose leading (batch)
+// dimensions broadcast: a is [..., m, k], b is [..., k, n], out is
+// [..., m, n].
+//
+//	out[..., i, j] = Σp a[..., i, p]·b[..., p, j]
+func Matmul(out, a, b *Array) {
+	checkDType("Matmul", "a", a, Float32)
+	checkDType("Matmul", "b", b, Float32)
+	ra, rb := len(a.Shape), len(b.Shape)
+	if ra < 2 || rb < 2 {
+		kernelPanic("Matmul", "got %v and %v, want rank ≥ 2", a.Shape, b.Shape)
+	}
+	m, k, n := a.Shape[ra-2], a.Shape[ra-1], b.Shape[rb-1]
+	if b.Shape[rb-2] != k {
+		kernelPanic("Matmul", "inner dimensions of %v and %v differ", a.Shape, b.Shape)
+	}
+	batch, err := BroadcastShapes(a.Shape[:ra-2], b.Shape[:rb-2])
+	if err != nil {
+		kernelPanic("Matmul", "batch dimensions: %v", err)
+	}
+	want := append(append([]int{}, batch...), m, n)
+	if !equalInts(out.Shape, want) {
+		kernelPanic("Matmul", "out shape %v, want %v", out.Shape, want)
+	}
+	sa := broadcastStrides(a.Shape[:ra-2], batch)
+	sb := broadcastStrides(b.Shape[:rb-2], batch)
+	nb := NumElements(batch)
+	idx := make([]int, len(batch))
+	for t := 0; t < nb; t++ {
+		oa, ob := 0, 0
+		for d, i := range idx {
+			oa += sa[d] * i
+			ob += sb[d] * i
+		}
+		Sgemm(false, false, m, n, k, 1, a.F32[oa*m*k:], k, b.F32[ob*k*n:], n, 0, out.F32[t*m*n:], n)
+		for d := len(idx) - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < batch[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+}

@@ -1,0 +1,141 @@
+// This file holds the reduction kernels: sum and topk.
+
+package runtime
+
+import (
+	"math"
+	"sort"
+)
+
+// NormalizeDim maps a possibly negative dimension index into [0, rank).
+func NormalizeDim(dim, rank int) (int, bool) {
+	if dim < 0 {
+		dim += rank
+	}
+	return dim, dim >= 0 && dim < rank
+}
+
+// Sum sets out to the sum of x over dims (all dims when dims is empty);
+// keepdim keeps the reduced dimensions with size 1. out is float32 for a
+// float32 x and int64 otherwise.
+//
+//	out[i..] = Σ over reduced j.. of x[i.., j..]
+func Sum(out, x *Array, dims []int, keepdim bool) {
+	rank := len(x.Shape)
+	reduced := make([]bool, rank)
+	if len(dims) == 0 {
+		for i := range reduced {
+			reduced[i] = true
+		}
+	}
+	for _, d := range dims {
+		nd, ok := NormalizeDim(d, rank)
+		if !ok {
+			kernelPanic("Sum", "dim %d out of range for %v", d, x.Shape)
+		}
+		reduced[nd] = true
+	}
+	if out.Len() != sumOutLen(x.Shape, reduced) {
+		kernelPanic("Sum", "out shape %v does not fit sum of %v over %v", out.Shape, x.Shape, dims)
+	}
+	// Strides of the output in terms of x's dimensions (0 where reduced).
+	ost := make([]int, rank)
+	s := 1
+	for i := rank - 1; i >= 0; i-- {
+		if !reduced[i] {
+			ost[i] = s
+			s *= x.Shape[i]
+		}
+	}
+	n := x.Len()
+	if x.DType == Float32 {
+		acc := make([]float64, out.Len())
+		forEachIndex(x.Shape, ost, n, func(i, o int) { acc[o] += float64(x.F32[i]) })
+		for i, v := range acc {
+			out.F32[i] = float32(v)
+		}
+		return
+	}
+	for i := range out.I64 {
+		out.I64[i] = 0
+	}
+	forEachIndex(x.Shape, ost, n, func(i, o int) { out.I64[o] += intAt(x, i) })
+}
+
+func sumOutLen(shape []int, reduced []bool) int {
+	n := 1
+	for i, d := range shape {
+		if !reduced[i] {
+			n *= d
+		}
+	}
+	return n
+}
+
+// forEachIndex calls fn(flat index, offset under strides) for every element.
+func forEachIndex(shape, strides []int, n int, fn func(i, off int)) {
+	idx := make([]int, len(shape))
+	off := 0
+	for i := 0; i < n; i++ {
+		fn(i, off)
+		for d := len(idx) - 1; d >= 0; d-- {
+			idx[d]++
+			off += strides[d]
+			if idx[d] < shape[d] {
+				break
+			}
+			off -= strides[d] * idx[d]
+			idx[d] = 0
+		}
+	}
+}
+
+// TopK sets values and indices to the k largest (or smallest) entries of the
+// float32 array x along dim, in descending (ascending) order; ties keep the
+// lower index first. values and indices have x's shape with dim set to k.
+//
+//	values[.., :, ..] = sort(x[.., :, ..])[:k]; indices = their positions
+func TopK(values, indices, x *Array, k, dim int, largest bool) {
+	checkDType("TopK", "x", x, Float32)
+	checkDType("TopK", "indices", indices, Int64)
+	d, ok := NormalizeDim(dim, len(x.Shape))
+	if !ok {
+		kernelPanic("TopK", "dim %d out of range for %v", dim, x.Shape)
+	}
+	size := x.Shape[d]
+	if k < 0 || k > size {
+		kernelPanic("TopK", "k = %d out of range for dimension of size %d", k, size)
+	}
+	want := append([]int{}, x.Shape...)
+	want[d] = k
+	if !equalInts(values.Shape, want) || !equalInts(indices.Shape, want) {
+		kernelPanic("TopK", "values %v and indices %v, want %v", values.Shape, indices.Shape, want)
+	}
+	inner := NumElements(x.Shape[d+1:])
+	outer := NumElements(x.Shape[:d])
+	order := make([]int, size)
+	for o := 0; o < outer; o++ {
+		for in := 0; in < inner; in++ {
+			base := o*size*inner + in
+			for i := range order {
+				order[i] = i
+			}
+			at := func(i int) float32 { return x.F32[base+order[i]*inner] }
+			sort.SliceStable(order, func(i, j int) bool {
+				a, b := at(i), at(j)
+				if math.IsNaN(float64(a)) {
+					return !math.IsNaN(float64(b)) && largest
+				}
+				if largest {
+					return a > b
+				}
+				return a < b
+			})
+			ob := o*k*inner + in
+			for i := 0; i < k; i++ {
+				values.F32[ob+i*inner] = x.F32[base+order[i]*inner]
+				indices.I64[ob+i*inner] = int64(order[i])
+			}
+		}
+	}
+}
