@@ -16,6 +16,8 @@ type Graph struct {
 	Modules map[string]*Module
 	// Params maps a qualified parameter name to the parameter.
 	Params map[string]*Param
+	// Forward is the signature of the traced Forward, if known.
+	Forward *Signature
 
 	root   Node // sentinel: root.next is the first node
 	insert *Node
@@ -348,6 +350,11 @@ func (g *Graph) Copy() *Graph {
 	for k, p := range g.Params {
 		pc := *p
 		c.Params[k] = &pc
+	}
+	if g.Forward != nil {
+		f := *g.Forward
+		f.Params = append([]SigParam{}, g.Forward.Params...)
+		c.Forward = &f
 	}
 	env := map[*Node]*Node{}
 	for _, n := range g.Nodes() {
