@@ -1,0 +1,350 @@
+// This file holds the GEMM entry points and the blocked GEMM driver.
+
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"sync"
+)
+
+// Activation selects the function a fused GEMM epilogue applies to each
+// element of C after the bias.
+type Activation int
+
+const (
+	// ActNone applies nothing.
+	ActNone Activation = iota
+	// ActReLU applies max(0, x) (NaN stays NaN).
+	ActReLU
+	// ActGELU applies the exact GELU x·Φ(x) = 0.5·x·(1 + erf(x/√2)).
+	ActGELU
+)
+
+// Sgemm computes C = alpha·op(A)·op(B) + beta·C for row-major float32
+// matrices, where op(A) is m×k (A itself, or Aᵀ when transA) and op(B) is k×n
+// (B itself, or Bᵀ when transB). lda, ldb and ldc are row strides.
+//
+// Reference loop:
+//
+//	for i := 0; i < m; i++ {
+//		for j := 0; j < n; j++ {
+//			var s float32
+//			for p := 0; p < k; p++ {
+//				s += opA(i, p) * opB(p, j)
+//			}
+//			c[i*ldc+j] = alpha*s + beta*c[i*ldc+j]
+//		}
+//	}
+//
+// When beta is 0, C is not read (NaNs in C do not propagate); when alpha is 0
+// or k is 0, A and B are not read. Large products are split over the worker
+// pool (see SetWorkers); the result does not depend on the number of workers.
+func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	const name = "Sgemm"
+	checkDims(name, m, n, k)
+	checkOperand(name, "A", a, m, k, lda, transA)
+	checkOperand(name, "B", b, k, n, ldb, transB)
+	checkOperand(name, "C", c, m, n, ldc, false)
+	g := gemmCall{
+		transA: transA, transB: transB, m: m, n: n, k: k,
+		alpha: alpha, a: a, lda: lda, b: b, ldb: ldb,
+		beta: beta, c: c, ldc: ldc, kern: selectedKernel,
+	}
+	g.run()
+}
+
+// PackedB is the right-hand operand of a GEMM, a k×n matrix packed once into
+// the panel layout of the micro-kernel, so that a layer can keep its weights
+// packed and skip packing on every call. It is immutable and safe for
+// concurrent use.
+type PackedB struct {
+	k, n int
+	kern *gemmKernel
+	// data holds ⌈n/nr⌉ panels of k×nr floats: element (p, j) is at
+	// (j/nr)*k*nr + p*nr + j%nr; columns past n are zero.
+	data []float32
+}
+
+// PackB packs the k×n matrix op(B) (B itself, or Bᵀ when transB; ldb is the
+// row stride of B as stored) for SgemmPacked. For a linear layer with weights
+// W stored [out, in], PackB(true, in, out, w, in) packs Wᵀ so that
+// SgemmPacked computes X·Wᵀ.
+func PackB(transB bool, k, n int, b []float32, ldb int) *PackedB {
+	const name = "PackB"
+	checkDims(name, 1, n, k)
+	checkOperand(name, "B", b, k, n, ldb, transB)
+	kern := selectedKernel
+	nr := kern.nr
+	pb := &PackedB{k: k, n: n, kern: kern}
+	if k > 0 && n > 0 {
+		pb.data = make([]float32, (n+nr-1)/nr*nr*k)
+		packB(pb.data, transB, b, ldb, 0, k, 0, n, nr)
+	}
+	return pb
+}
+
+// Dims returns the k×n shape of the packed matrix.
+func (pb *PackedB) Dims() (k, n int) { return pb.k, pb.n }
+
+// SgemmPacked computes C = alpha·A·B + beta·C with A m×k (row stride lda), B
+// the k×n matrix packed by PackB, and C m×n (row stride ldc). It is Sgemm
+// with transA false and B already packed; see Sgemm for the reference loop.
+func SgemmPacked(m int, alpha float32, a []float32, lda int, pb *PackedB, beta float32, c []float32, ldc int) {
+	sgemmPacked("SgemmPacked", m, alpha, a, lda, pb, beta, c, ldc, nil, ActNone)
+}
+
+// SgemmPackedEpilogue is SgemmPacked with a fused epilogue: it adds bias[j]
+// (when bias is not nil; len(bias) ≥ n) to column j and applies act while
+// each tile of C is still in cache.
+//
+// Reference loop:
+//
+//	for i := 0; i < m; i++ {
+//		for j := 0; j < n; j++ {
+//			var s float32
+//			for p := 0; p < k; p++ {
+//				s += a[i*lda+p] * B(p, j)
+//			}
+//			v := alpha*s + beta*c[i*ldc+j] // beta == 0: C is not read
+//			if bias != nil {
+//				v += bias[j]
+//			}
+//			c[i*ldc+j] = act(v)
+//		}
+//	}
+func SgemmPackedEpilogue(m int, alpha float32, a []float32, lda int, pb *PackedB, beta float32, c []float32, ldc int, bias []float32, act Activation) {
+	sgemmPacked("SgemmPackedEpilogue", m, alpha, a, lda, pb, beta, c, ldc, bias, act)
+}
+
+func sgemmPacked(name string, m int, alpha float32, a []float32, lda int, pb *PackedB, beta float32, c []float32, ldc int, bias []float32, act Activation) {
+	if pb == nil {
+		panic("runtime: " + name + ": nil PackedB")
+	}
+	checkDims(name, m, pb.n, pb.k)
+	checkOperand(name, "A", a, m, pb.k, lda, false)
+	checkOperand(name, "C", c, m, pb.n, ldc, false)
+	if bias != nil && len(bias) < pb.n {
+		panic(fmt.Sprintf("runtime: %s: len(bias) = %d, want ≥ %d", name, len(bias), pb.n))
+	}
+	if act < ActNone || act > ActGELU {
+		panic(fmt.Sprintf("runtime: %s: unknown activation %d", name, act))
+	}
+	g := gemmCall{
+		m: m, n: pb.n, k: pb.k,
+		alpha: alpha, a: a, lda: lda, pb: pb,
+		beta: beta, c: c, ldc: ldc, kern: pb.kern,
+		bias: bias, act: act,
+	}
+	g.run()
+}
+
+// selectedKernel is the micro-kernel Sgemm and PackB use; tests switch it.
+var selectedKernel = bestKernel()
+
+// parallelMinFlops is the work (2·m·n·k) below which a GEMM stays on the
+// calling goroutine.
+const parallelMinFlops = 4 << 20
+
+func checkDims(name string, m, n, k int) {
+	if m < 0 || n < 0 || k < 0 {
+		panic(fmt.Sprintf("runtime: %s: negative dimension m=%d n=%d k=%d", name, m, n, k))
+	}
+}
+
+// checkOperand checks that s holds the rows×cols matrix op(X) (transposed in
+// storage when trans) with row stride ld.
+func checkOperand(name, what string, s []float32, rows, cols, ld int, trans bool) {
+	if trans {
+		rows, cols = cols, rows
+	}
+	if ld < cols || ld < 0 {
+		panic(fmt.Sprintf("runtime: %s: ld%s = %d, want ≥ %d", name, what, ld, cols))
+	}
+	if rows > 0 && cols > 0 && len(s) < (rows-1)*ld+cols {
+		panic(fmt.Sprintf("runtime: %s: len(%s) = %d, want ≥ %d for %d×%d with stride %d", name, what, len(s), (rows-1)*ld+cols, rows, cols, ld))
+	}
+}
+
+// gemmCall holds the validated arguments of one GEMM.
+type gemmCall struct {
+	transA, transB bool
+	m, n, k        int
+	alpha          float32
+	a              []float32
+	lda            int
+	b              []float32 // nil when pb is set
+	ldb            int
+	pb             *PackedB
+	beta           float32
+	c              []float32
+	ldc            int
+	bias           []float32
+	act            Activation
+	kern           *gemmKernel
+}
+
+// gemmBuf holds one goroutine's packing buffers.
+type gemmBuf struct{ a, b []float32 }
+
+var gemmBufs = sync.Pool{New: func() any { return new(gemmBuf) }}
+
+func getGemmBuf() *gemmBuf  { return gemmBufs.Get().(*gemmBuf) }
+func putGemmBuf(b *gemmBuf) { gemmBufs.Put(b) }
+
+// gemmGrow returns s resized to n, reallocating only when it is too small.
+func gemmGrow(s []float32, n int) []float32 {
+	if cap(s) < n {
+		return make([]float32, n)
+	}
+	return s[:n]
+}
+
+func (g *gemmCall) run() {
+	if g.m == 0 || g.n == 0 {
+		return
+	}
+	if g.k == 0 || g.alpha == 0 {
+		g.scaleC()
+		return
+	}
+	if gemvFast(g) {
+		return
+	}
+	w := Workers()
+	if w == 1 || g.m == 1 || 2*float64(g.m)*float64(g.n)*float64(g.k) < parallelMinFlops {
+		g.region(0, g.m, 0, g.n)
+		return
+	}
+	byM, parts := g.split(w)
+	mr, nr := g.kern.mr, g.kern.nr
+	Parallel(parts, func(lo, hi int) {
+		for t := lo; t < hi; t++ {
+			if byM {
+				pm := (g.m + mr - 1) / mr
+				g.region(t*pm/parts*mr, min(g.m, (t+1)*pm/parts*mr), 0, g.n)
+			} else {
+				pn := (g.n + nr - 1) / nr
+				g.region(0, g.m, t*pn/parts*nr, min(g.n, (t+1)*pn/parts*nr))
+			}
+		}
+	})
+}
+
+// split chooses whether to divide C among w workers by rows or by columns
+// (whole micro-tiles only, so that every element is computed the same way
+// whatever w is) and into how many parts, from a rough cost of compute plus
+// the packing each worker repeats.
+func (g *gemmCall) split(w int) (byM bool, parts int) {
+	mr, nr := g.kern.mr, g.kern.nr
+	m, n, k := float64(g.m), float64(g.n), float64(g.k)
+	pm, pn := (g.m+mr-1)/mr, (g.n+nr-1)/nr
+	partsM, partsN := min(w, pm), min(w, pn)
+	const packCost = 8 // multiply-adds per packed element, roughly
+	packB := 0.0
+	if g.pb == nil {
+		packB = k * n * packCost
+	}
+	costM := float64((pm+partsM-1)/partsM*mr)*n*k + packB + m/float64(partsM)*k*packCost
+	costN := m*float64((pn+partsN-1)/partsN*nr)*k + packB/float64(partsN) + m*k*packCost
+	if costM <= costN {
+		return true, partsM
+	}
+	return false, partsN
+}
+
+// region computes rows [m0, m1) and columns [n0, n1) of C on the calling
+// goroutine: the blocked loop nest around the micro-kernel. m0 is a multiple
+// of mr and n0 of nr.
+func (g *gemmCall) region(m0, m1, n0, n1 int) {
+	kern := g.kern
+	mr, nr, kc, mc, nc := kern.mr, kern.nr, kern.kc, kern.mc, kern.nc
+	k := g.k
+	buf := getGemmBuf()
+	defer putGemmBuf(buf)
+	buf.a = gemmGrow(buf.a, mc*min(kc, k))
+	if g.pb == nil {
+		buf.b = gemmGrow(buf.b, min(kc, k)*min(nc, (n1-n0+nr-1)/nr*nr))
+	}
+	for jc := n0; jc < n1; jc += nc {
+		nb := min(nc, n1-jc)
+		for pc := 0; pc < k; pc += kc {
+			kb := min(kc, k-pc)
+			var bblk []float32
+			var pstride int // distance between panels in bblk
+			if g.pb != nil {
+				bblk, pstride = g.pb.data[jc/nr*k*nr+pc*nr:], k*nr
+			} else {
+				packB(buf.b, g.transB, g.b, g.ldb, pc, kb, jc, nb, nr)
+				bblk, pstride = buf.b, kb*nr
+			}
+			beta, flags := g.beta, 0
+			if pc > 0 {
+				beta = 1
+			}
+			if beta != 0 {
+				flags |= flagBeta
+			}
+			last := pc+kb == k
+			if last && g.bias != nil {
+				flags |= flagBias
+			}
+			if last && g.act == ActReLU {
+				flags |= flagReLU
+			}
+			gelu := last && g.act == ActGELU
+			for ic := m0; ic < m1; ic += mc {
+				mb := min(mc, m1-ic)
+				packA(buf.a, g.transA, g.a, g.lda, ic, mb, pc, kb, g.alpha, mr)
+				for jr := 0; jr < nb; jr += nr {
+					cols := min(nr, nb-jr)
+					bp := bblk[jr/nr*pstride:]
+					var bias []float32
+					if flags&flagBias != 0 {
+						bias = g.bias[jc+jr:]
+					}
+					for ir := 0; ir < mb; ir += mr {
+						rows := min(mr, mb-ir)
+						c := g.c[(ic+ir)*g.ldc+jc+jr:]
+						kern.tile(rows, cols, kb, buf.a[ir/mr*kb*mr:], bp, c, g.ldc, beta, bias, flags)
+						if gelu {
+							for i := 0; i < rows; i++ {
+								gemmGELU(c[i*g.ldc : i*g.ldc+cols])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// scaleC sets C = beta·C (+bias, act) for a product with no terms.
+func (g *gemmCall) scaleC() {
+	for i := 0; i < g.m; i++ {
+		row := g.c[i*g.ldc : i*g.ldc+g.n]
+		for j := range row {
+			v := float32(0)
+			if g.beta != 0 {
+				v = g.beta * row[j]
+			}
+			if g.bias != nil {
+				v += g.bias[j]
+			}
+			if g.act == ActReLU && v < 0 {
+				v = 0
+			}
+			row[j] = v
+		}
+		if g.act == ActGELU {
+			gemmGELU(row)
+		}
+	}
+}
+
+// gemmGELU applies the exact GELU, 0.5·x·(1 + erf(x/√2)), to x in place.
+func gemmGELU(x []float32) {
+	for i, v := range x {
+		x[i] = float32(0.5 * float64(v) * (1 + math.Erf(float64(v)/math.Sqrt2)))
+	}
+}

@@ -1,0 +1,148 @@
+// GEMM kernel selection and assembly kernel wrappers for amd64.
+
+//go:build amd64 && !noasm
+
+//go:generate go run gemm_asmgen.go
+
+package runtime
+
+// avx512Kernel is the 14×32 AVX-512 FMA micro-kernel (28 zmm accumulators).
+var avx512Kernel = &gemmKernel{
+	name: "avx512-14x32", mr: 14, nr: 32,
+	kc: 256, mc: 14 * 24, nc: 2048,
+	tile: tileAVX512, gemv: true,
+}
+
+// avx2Kernel is the 6×16 AVX2 FMA micro-kernel (12 ymm accumulators).
+var avx2Kernel = &gemmKernel{
+	name: "avx2-6x16", mr: 6, nr: 16,
+	kc: 256, mc: 6 * 24, nc: 2048,
+	tile: tileAVX2,
+}
+
+var hasAVX2FMA, hasAVX512 = cpuFeatures()
+
+// bestKernel returns the micro-kernel used by Sgemm on this CPU.
+func bestKernel() *gemmKernel {
+	switch {
+	case hasAVX512:
+		return avx512Kernel
+	case hasAVX2FMA:
+		return avx2Kernel
+	}
+	return genericKernel
+}
+
+// availableKernels lists every micro-kernel this build and CPU can run.
+func availableKernels() []*gemmKernel {
+	ks := []*gemmKernel{genericKernel}
+	if hasAVX2FMA {
+		ks = append(ks, avx2Kernel)
+	}
+	if hasAVX512 {
+		ks = append(ks, avx512Kernel)
+	}
+	return ks
+}
+
+// tileAVX512 runs the AVX-512 micro-kernel; see gemmKernel.tile.
+func tileAVX512(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags int) {
+	var bp *float32
+	if flags&flagBias != 0 {
+		bp = &bias[0]
+	}
+	mask := uint32(uint64(1)<<uint(cols) - 1)
+	tiles512[rows](k, &a[0], &b[0], &c[0], ldc, beta, bp, flags, mask)
+}
+
+// tileAVX2 runs the AVX2 micro-kernel; see gemmKernel.tile. Tiles narrower
+// than 16 columns go through a scratch tile.
+func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags int) {
+	if cols == 16 {
+		var bp *float32
+		if flags&flagBias != 0 {
+			bp = &bias[0]
+		}
+		tiles256[rows](k, &a[0], &b[0], &c[0], ldc, beta, bp, flags)
+		return
+	}
+	var acc [6 * 16]float32
+	tiles256[rows](k, &a[0], &b[0], &acc[0], 16, 0, nil, 0)
+	storeTile(acc[:], 16, rows, cols, c, ldc, beta, bias, flags)
+}
+
+// gemvFast computes an m == 1 product with the AVX-512 GEMV kernels, reading
+// B in place (or its packed panels) instead of packing it. It reports false
+// when the selected kernel has no such path.
+func gemvFast(g *gemmCall) bool {
+	if g.m != 1 || !g.kern.gemv {
+		return false
+	}
+	k, n := g.k, g.n
+	x := g.a[:k]
+	if g.transA {
+		buf := getGemmBuf()
+		defer putGemmBuf(buf)
+		buf.a = gemmGrow(buf.a, k)
+		x = buf.a[:k]
+		for p := range x {
+			x[p] = g.a[p*g.lda]
+		}
+	}
+	flags := 0
+	if g.beta != 0 {
+		flags |= flagBeta
+	}
+	if g.bias != nil {
+		flags |= flagBias
+	}
+	if g.act == ActReLU {
+		flags |= flagReLU
+	}
+	var bp *float32
+	switch {
+	case g.pb != nil || !g.transB:
+		src, ld, step := g.b, g.ldb, 32
+		if g.pb != nil {
+			src, ld, step = g.pb.data, 32, 32*k
+		}
+		for j := 0; j < n; j += 32 {
+			cols := min(32, n-j)
+			if g.bias != nil {
+				bp = &g.bias[j]
+			}
+			off := j
+			if g.pb != nil {
+				off = j / 32 * step
+			}
+			gemvRow512(k, &x[0], &src[off], ld, &g.c[j], g.alpha, g.beta, bp, flags, uint32(uint64(1)<<uint(cols)-1))
+		}
+	default:
+		var d [4]float32
+		for j := 0; j < n; j += 4 {
+			r, ld := 4, g.ldb
+			if n-j < 4 {
+				r, ld = 1, 0
+			}
+			dot4x512(k, &x[0], &g.b[j*g.ldb], ld, &d[0])
+			for i := 0; i < r; i++ {
+				v := g.alpha * d[i]
+				if g.beta != 0 {
+					v += g.beta * g.c[j+i]
+				}
+				if g.bias != nil {
+					v += g.bias[j+i]
+				}
+				if g.act == ActReLU && v < 0 {
+					v = 0
+				}
+				g.c[j+i] = v
+			}
+			j += r - 4
+		}
+	}
+	if g.act == ActGELU {
+		gemmGELU(g.c[:n])
+	}
+	return true
+}

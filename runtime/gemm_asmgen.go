@@ -1,0 +1,438 @@
+// Generator of the amd64 GEMM micro-kernels in gemm_amd64.s.
+
+//go:build ignore
+
+// Run with `go generate` in package runtime (see gemm_amd64.go). It writes
+// gemm_amd64.s: one AVX-512 tile kernel per row count 1..14 (32 columns,
+// column mask for edges), one AVX2 tile kernel per row count 1..6 (16
+// columns), and the AVX-512 GEMV kernels used when m == 1.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"os"
+	"strings"
+)
+
+var out bytes.Buffer
+
+func p(format string, args ...any) { fmt.Fprintf(&out, "\t"+format+"\n", args...) }
+func label(name string)            { fmt.Fprintf(&out, "%s:\n", name) }
+
+const (
+	mr512  = 14
+	nr512  = 32
+	mr256  = 6
+	nr256  = 16
+	unroll = 4
+)
+
+// tile512 writes the AVX-512 kernel for mr rows of a 14×32 tile.
+//
+// Registers: Z0..Z27 accumulators (row i uses Z(2i), Z(2i+1)), Z28/Z29 the B
+// row, Z30/Z31 broadcasts of A. AX walks packed A (stride 14 floats), BX
+// packed B (stride 32 floats), CX counts k, DI is C, SI ldc in bytes.
+func tile512(mr int) {
+	name := fmt.Sprintf("tile512x%d", mr)
+	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)\n", name)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-68\n", name)
+	p("MOVQ k+0(FP), CX")
+	p("MOVQ a+8(FP), AX")
+	p("MOVQ b+16(FP), BX")
+	p("MOVQ c+24(FP), DI")
+	p("MOVQ ldc+32(FP), SI")
+	p("SHLQ $2, SI")
+	p("MOVQ DI, R8")
+	for i := 0; i < mr; i++ {
+		p("PREFETCHT0 (R8)")
+		p("PREFETCHT0 124(R8)")
+		if i < mr-1 {
+			p("ADDQ SI, R8")
+		}
+	}
+	for r := 0; r < 2*mr; r++ {
+		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
+	}
+	step := func(u int) {
+		p("VMOVUPS %d(BX), Z28", u*nr512*4)
+		p("VMOVUPS %d(BX), Z29", u*nr512*4+64)
+		for i := 0; i < mr; i++ {
+			z := 30 + i%2
+			p("VBROADCASTSS %d(AX), Z%d", (u*mr512+i)*4, z)
+			p("VFMADD231PS Z28, Z%d, Z%d", z, 2*i)
+			p("VFMADD231PS Z29, Z%d, Z%d", z, 2*i+1)
+		}
+	}
+	p("CMPQ CX, $%d", unroll)
+	p("JL %s_tail", name)
+	label(name + "_loop")
+	p("PREFETCHT0 %d(AX)", 4*mr512*4*4)
+	for u := 0; u < unroll; u++ {
+		step(u)
+	}
+	p("ADDQ $%d, AX", unroll*mr512*4)
+	p("ADDQ $%d, BX", unroll*nr512*4)
+	p("SUBQ $%d, CX", unroll)
+	p("CMPQ CX, $%d", unroll)
+	p("JGE %s_loop", name)
+	label(name + "_tail")
+	p("TESTQ CX, CX")
+	p("JEQ %s_epi", name)
+	label(name + "_tail1")
+	step(0)
+	p("ADDQ $%d, AX", mr512*4)
+	p("ADDQ $%d, BX", nr512*4)
+	p("DECQ CX")
+	p("JNE %s_tail1", name)
+	label(name + "_epi")
+	p("MOVL mask+64(FP), R9")
+	p("KMOVW R9, K1")
+	p("SHRL $16, R9")
+	p("KMOVW R9, K2")
+	p("MOVQ flags+56(FP), R10")
+	p("TESTQ $1, R10")
+	p("JEQ %s_nobeta", name)
+	p("VBROADCASTSS beta+40(FP), Z30")
+	p("MOVQ DI, R8")
+	for i := 0; i < mr; i++ {
+		p("VFMADD231PS (R8), Z30, K1, Z%d", 2*i)
+		p("VFMADD231PS 64(R8), Z30, K2, Z%d", 2*i+1)
+		if i < mr-1 {
+			p("ADDQ SI, R8")
+		}
+	}
+	label(name + "_nobeta")
+	p("TESTQ $2, R10")
+	p("JEQ %s_nobias", name)
+	p("MOVQ bias+48(FP), R11")
+	p("VMOVUPS.Z (R11), K1, Z28")
+	p("VMOVUPS.Z 64(R11), K2, Z29")
+	for i := 0; i < mr; i++ {
+		p("VADDPS Z28, Z%d, Z%d", 2*i, 2*i)
+		p("VADDPS Z29, Z%d, Z%d", 2*i+1, 2*i+1)
+	}
+	label(name + "_nobias")
+	p("TESTQ $4, R10")
+	p("JEQ %s_store", name)
+	p("VPXORD Z30, Z30, Z30")
+	for r := 0; r < 2*mr; r++ {
+		// max(0, x) with x as second source keeps NaN and -0 like the Go loop.
+		p("VMAXPS Z%d, Z30, Z%d", r, r)
+	}
+	label(name + "_store")
+	for i := 0; i < mr; i++ {
+		p("VMOVUPS Z%d, K1, (DI)", 2*i)
+		p("VMOVUPS Z%d, K2, 64(DI)", 2*i+1)
+		if i < mr-1 {
+			p("ADDQ SI, DI")
+		}
+	}
+	p("VZEROUPPER")
+	p("RET")
+	out.WriteString("\n")
+}
+
+// tile256 writes the AVX2 kernel for mr rows of a 6×16 tile. It always
+// stores 16 columns; the Go side routes narrower edge tiles through a
+// scratch tile.
+//
+// Registers: Y0..Y11 accumulators, Y12/Y13 the B row, Y14/Y15 broadcasts.
+func tile256(mr int) {
+	name := fmt.Sprintf("tile256x%d", mr)
+	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)\n", name)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-64\n", name)
+	p("MOVQ k+0(FP), CX")
+	p("MOVQ a+8(FP), AX")
+	p("MOVQ b+16(FP), BX")
+	p("MOVQ c+24(FP), DI")
+	p("MOVQ ldc+32(FP), SI")
+	p("SHLQ $2, SI")
+	for r := 0; r < 2*mr; r++ {
+		p("VXORPS Y%d, Y%d, Y%d", r, r, r)
+	}
+	step := func(u int) {
+		p("VMOVUPS %d(BX), Y12", u*nr256*4)
+		p("VMOVUPS %d(BX), Y13", u*nr256*4+32)
+		for i := 0; i < mr; i++ {
+			y := 14 + i%2
+			p("VBROADCASTSS %d(AX), Y%d", (u*mr256+i)*4, y)
+			p("VFMADD231PS Y12, Y%d, Y%d", y, 2*i)
+			p("VFMADD231PS Y13, Y%d, Y%d", y, 2*i+1)
+		}
+	}
+	p("CMPQ CX, $%d", unroll)
+	p("JL %s_tail", name)
+	label(name + "_loop")
+	for u := 0; u < unroll; u++ {
+		step(u)
+	}
+	p("ADDQ $%d, AX", unroll*mr256*4)
+	p("ADDQ $%d, BX", unroll*nr256*4)
+	p("SUBQ $%d, CX", unroll)
+	p("CMPQ CX, $%d", unroll)
+	p("JGE %s_loop", name)
+	label(name + "_tail")
+	p("TESTQ CX, CX")
+	p("JEQ %s_epi", name)
+	label(name + "_tail1")
+	step(0)
+	p("ADDQ $%d, AX", mr256*4)
+	p("ADDQ $%d, BX", nr256*4)
+	p("DECQ CX")
+	p("JNE %s_tail1", name)
+	label(name + "_epi")
+	p("MOVQ flags+56(FP), R10")
+	p("TESTQ $1, R10")
+	p("JEQ %s_nobeta", name)
+	p("VBROADCASTSS beta+40(FP), Y14")
+	p("MOVQ DI, R8")
+	for i := 0; i < mr; i++ {
+		p("VFMADD231PS (R8), Y14, Y%d", 2*i)
+		p("VFMADD231PS 32(R8), Y14, Y%d", 2*i+1)
+		if i < mr-1 {
+			p("ADDQ SI, R8")
+		}
+	}
+	label(name + "_nobeta")
+	p("TESTQ $2, R10")
+	p("JEQ %s_nobias", name)
+	p("MOVQ bias+48(FP), R11")
+	p("VMOVUPS (R11), Y12")
+	p("VMOVUPS 32(R11), Y13")
+	for i := 0; i < mr; i++ {
+		p("VADDPS Y12, Y%d, Y%d", 2*i, 2*i)
+		p("VADDPS Y13, Y%d, Y%d", 2*i+1, 2*i+1)
+	}
+	label(name + "_nobias")
+	p("TESTQ $4, R10")
+	p("JEQ %s_store", name)
+	p("VXORPS Y14, Y14, Y14")
+	for r := 0; r < 2*mr; r++ {
+		p("VMAXPS Y%d, Y14, Y%d", r, r)
+	}
+	label(name + "_store")
+	for i := 0; i < mr; i++ {
+		p("VMOVUPS Y%d, (DI)", 2*i)
+		p("VMOVUPS Y%d, 32(DI)", 2*i+1)
+		if i < mr-1 {
+			p("ADDQ SI, DI")
+		}
+	}
+	p("VZEROUPPER")
+	p("RET")
+	out.WriteString("\n")
+}
+
+// gemvRow512 writes the one-row kernel: c[0:32] = alpha·Σp a[p]·b[p*ldb:+32]
+// (+beta·c, +bias, ReLU), with four interleaved partial sums over p.
+func gemvRow512() {
+	name := "gemvRow512"
+	fmt.Fprintf(&out, "// func %s(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, bias *float32, flags int, mask uint32)\n", name)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-68\n", name)
+	p("MOVQ k+0(FP), CX")
+	p("MOVQ a+8(FP), AX")
+	p("MOVQ b+16(FP), BX")
+	p("MOVQ ldb+24(FP), SI")
+	p("SHLQ $2, SI")
+	p("MOVQ c+32(FP), DI")
+	p("MOVL mask+64(FP), R9")
+	p("KMOVW R9, K1")
+	p("SHRL $16, R9")
+	p("KMOVW R9, K2")
+	for r := 0; r < 8; r++ {
+		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
+	}
+	p("CMPQ CX, $4")
+	p("JL %s_tail", name)
+	label(name + "_loop")
+	for u := 0; u < 4; u++ {
+		p("VBROADCASTSS %d(AX), Z%d", 4*u, 16+u)
+		p("VFMADD231PS (BX), Z%d, K1, Z%d", 16+u, 2*u)
+		p("VFMADD231PS 64(BX), Z%d, K2, Z%d", 16+u, 2*u+1)
+		p("ADDQ SI, BX")
+	}
+	p("ADDQ $16, AX")
+	p("SUBQ $4, CX")
+	p("CMPQ CX, $4")
+	p("JGE %s_loop", name)
+	label(name + "_tail")
+	p("TESTQ CX, CX")
+	p("JEQ %s_epi", name)
+	label(name + "_tail1")
+	p("VBROADCASTSS (AX), Z16")
+	p("VFMADD231PS (BX), Z16, K1, Z0")
+	p("VFMADD231PS 64(BX), Z16, K2, Z1")
+	p("ADDQ SI, BX")
+	p("ADDQ $4, AX")
+	p("DECQ CX")
+	p("JNE %s_tail1", name)
+	label(name + "_epi")
+	p("VADDPS Z2, Z0, Z0")
+	p("VADDPS Z3, Z1, Z1")
+	p("VADDPS Z6, Z4, Z4")
+	p("VADDPS Z7, Z5, Z5")
+	p("VADDPS Z4, Z0, Z0")
+	p("VADDPS Z5, Z1, Z1")
+	p("VBROADCASTSS alpha+40(FP), Z16")
+	p("VMULPS Z16, Z0, Z0")
+	p("VMULPS Z16, Z1, Z1")
+	p("MOVQ flags+56(FP), R10")
+	p("TESTQ $1, R10")
+	p("JEQ %s_nobeta", name)
+	p("VBROADCASTSS beta+44(FP), Z16")
+	p("VFMADD231PS (DI), Z16, K1, Z0")
+	p("VFMADD231PS 64(DI), Z16, K2, Z1")
+	label(name + "_nobeta")
+	p("TESTQ $2, R10")
+	p("JEQ %s_nobias", name)
+	p("MOVQ bias+48(FP), R11")
+	p("VMOVUPS.Z (R11), K1, Z16")
+	p("VMOVUPS.Z 64(R11), K2, Z17")
+	p("VADDPS Z16, Z0, Z0")
+	p("VADDPS Z17, Z1, Z1")
+	label(name + "_nobias")
+	p("TESTQ $4, R10")
+	p("JEQ %s_store", name)
+	p("VPXORD Z16, Z16, Z16")
+	p("VMAXPS Z0, Z16, Z0")
+	p("VMAXPS Z1, Z16, Z1")
+	label(name + "_store")
+	p("VMOVUPS Z0, K1, (DI)")
+	p("VMOVUPS Z1, K2, 64(DI)")
+	p("VZEROUPPER")
+	p("RET")
+	out.WriteString("\n")
+}
+
+// dot4x512 writes the kernel dst[r] = Σp a[p]·b[r*ldb+p] for r = 0..3, with
+// two partial sums per row over 16-float chunks of p and a masked tail.
+func dot4x512() {
+	name := "dot4x512"
+	fmt.Fprintf(&out, "// func %s(k int, a, b *float32, ldb int, dst *float32)\n", name)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
+	p("MOVQ k+0(FP), CX")
+	p("MOVQ a+8(FP), AX")
+	p("MOVQ b+16(FP), R8")
+	p("MOVQ ldb+24(FP), SI")
+	p("SHLQ $2, SI")
+	p("LEAQ (R8)(SI*1), R9")
+	p("LEAQ (R9)(SI*1), R10")
+	p("LEAQ (R10)(SI*1), R11")
+	p("XORQ DX, DX")
+	for r := 0; r < 8; r++ {
+		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
+	}
+	p("CMPQ CX, $32")
+	p("JL %s_one", name)
+	label(name + "_loop")
+	p("VMOVUPS (AX)(DX*1), Z16")
+	p("VMOVUPS 64(AX)(DX*1), Z17")
+	for r, reg := range []string{"R8", "R9", "R10", "R11"} {
+		p("VFMADD231PS (%s)(DX*1), Z16, Z%d", reg, r)
+		p("VFMADD231PS 64(%s)(DX*1), Z17, Z%d", reg, r+4)
+	}
+	p("ADDQ $128, DX")
+	p("SUBQ $32, CX")
+	p("CMPQ CX, $32")
+	p("JGE %s_loop", name)
+	label(name + "_one")
+	p("CMPQ CX, $16")
+	p("JL %s_tail", name)
+	p("VMOVUPS (AX)(DX*1), Z16")
+	for r, reg := range []string{"R8", "R9", "R10", "R11"} {
+		p("VFMADD231PS (%s)(DX*1), Z16, Z%d", reg, r)
+	}
+	p("ADDQ $64, DX")
+	p("SUBQ $16, CX")
+	label(name + "_tail")
+	p("TESTQ CX, CX")
+	p("JEQ %s_reduce", name)
+	p("MOVL $1, BX")
+	p("SHLL CX, BX")
+	p("DECL BX")
+	p("KMOVW BX, K1")
+	p("VMOVUPS.Z (AX)(DX*1), K1, Z16")
+	for r, reg := range []string{"R8", "R9", "R10", "R11"} {
+		p("VMOVUPS.Z (%s)(DX*1), K1, Z17", reg)
+		p("VFMADD231PS Z17, Z16, Z%d", r+4)
+	}
+	label(name + "_reduce")
+	p("MOVQ dst+32(FP), DI")
+	for r := 0; r < 4; r++ {
+		p("VADDPS Z%d, Z%d, Z%d", r+4, r, r)
+		p("VEXTRACTF64X4 $1, Z%d, Y8", r)
+		p("VADDPS Y8, Y%d, Y%d", r, r)
+		p("VEXTRACTF128 $1, Y%d, X8", r)
+		p("VADDPS X8, X%d, X%d", r, r)
+		p("VHADDPS X%d, X%d, X%d", r, r, r)
+		p("VHADDPS X%d, X%d, X%d", r, r, r)
+		p("VMOVSS X%d, %d(DI)", r, 4*r)
+	}
+	p("VZEROUPPER")
+	p("RET")
+	out.WriteString("\n")
+}
+
+func main() {
+	out.WriteString("// AVX-512 and AVX2 GEMM micro-kernels for amd64.\n")
+	out.WriteString("// Code generated by gemm_asmgen.go; DO NOT EDIT.\n\n")
+	out.WriteString("//go:build amd64 && !noasm\n\n")
+	out.WriteString("#include \"textflag.h\"\n\n")
+	for mr := 1; mr <= mr512; mr++ {
+		tile512(mr)
+	}
+	for mr := 1; mr <= mr256; mr++ {
+		tile256(mr)
+	}
+	gemvRow512()
+	dot4x512()
+	write("gemm_amd64.s")
+	decls()
+	write("gemm_decl_amd64.go")
+}
+
+// decls writes the Go declarations of the kernels and their dispatch tables.
+func decls() {
+	out.WriteString("// Go declarations of the amd64 GEMM micro-kernels.\n")
+	out.WriteString("// Code generated by gemm_asmgen.go; DO NOT EDIT.\n\n")
+	out.WriteString("//go:build amd64 && !noasm\n\npackage runtime\n\n")
+	for mr := 1; mr <= mr512; mr++ {
+		fmt.Fprintf(&out, "// tile512x%d is the AVX-512 micro-kernel for %d row(s) of a 14×32 tile.\n//\n//go:noescape\n", mr, mr)
+		fmt.Fprintf(&out, "func tile512x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)\n\n", mr)
+	}
+	for mr := 1; mr <= mr256; mr++ {
+		fmt.Fprintf(&out, "// tile256x%d is the AVX2 micro-kernel for %d row(s) of a 6×16 tile.\n//\n//go:noescape\n", mr, mr)
+		fmt.Fprintf(&out, "func tile256x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)\n\n", mr)
+	}
+	out.WriteString("// gemvRow512 sets c[0:32] (lanes in mask) to alpha·Σp a[p]·b[p*ldb+j] (+beta·c, +bias, ReLU per flags).\n//\n//go:noescape\n")
+	out.WriteString("func gemvRow512(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, bias *float32, flags int, mask uint32)\n\n")
+	out.WriteString("// dot4x512 sets dst[r] = Σ_{p<k} a[p]·b[r*ldb+p] for r = 0..3.\n//\n//go:noescape\n")
+	out.WriteString("func dot4x512(k int, a, b *float32, ldb int, dst *float32)\n\n")
+	out.WriteString("var tiles512 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32){\n\tnil,")
+	for mr := 1; mr <= mr512; mr++ {
+		fmt.Fprintf(&out, " tile512x%d,", mr)
+	}
+	out.WriteString("\n}\n\nvar tiles256 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int){\n\tnil,")
+	for mr := 1; mr <= mr256; mr++ {
+		fmt.Fprintf(&out, " tile256x%d,", mr)
+	}
+	out.WriteString("\n}\n")
+}
+
+func write(name string) {
+	src := out.Bytes()
+	if strings.HasSuffix(name, ".go") {
+		var err error
+		if src, err = format.Source(src); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	if err := os.WriteFile(name, src, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	out.Reset()
+}

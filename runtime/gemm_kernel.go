@@ -1,0 +1,99 @@
+// GEMM micro-kernel descriptions and the portable Go micro-kernel.
+
+package runtime
+
+// Flags passed to a micro-kernel's tile function.
+const (
+	flagBeta = 1 << iota // C is read: C = acc + beta·C
+	flagBias             // bias[j] is added to column j
+	flagReLU             // max(0, x) is applied last
+)
+
+// gemmKernel describes one register-blocked micro-kernel and the cache
+// blocking that suits it.
+type gemmKernel struct {
+	name   string
+	mr, nr int // register tile: mr rows of A, nr columns of B
+	kc     int // depth of a packed block
+	mc     int // rows of A in a packed block (a multiple of mr)
+	nc     int // columns of B in a packed block (a multiple of nr)
+
+	// tile sets the rows×cols corner (rows ≤ mr, cols ≤ nr) of the tile at
+	// c (row stride ldc) to
+	//
+	//	acc[i][j] = Σ_{p<k} a[p*mr+i]·b[p*nr+j]
+	//	v = acc[i][j] (+ beta·c[i*ldc+j] when flags&flagBeta)
+	//	v += bias[j] when flags&flagBias; v = max(0, v) when flags&flagReLU
+	//
+	// a and b are packed panels zero-padded to mr rows and nr columns; k ≥ 1.
+	tile func(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags int)
+
+	// gemv, if not nil, handles m == 1 without packing (see gemvFast).
+	gemv bool
+}
+
+// genericKernel is the portable 4×4 Go micro-kernel.
+var genericKernel = &gemmKernel{
+	name: "go4x4", mr: 4, nr: 4,
+	kc: 256, mc: 128, nc: 1024,
+	tile: tileGeneric,
+}
+
+// tileGeneric is the portable micro-kernel; see gemmKernel.tile.
+func tileGeneric(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags int) {
+	a = a[:4*k]
+	b = b[:4*k]
+	var c00, c01, c02, c03, c10, c11, c12, c13 float32
+	var c20, c21, c22, c23, c30, c31, c32, c33 float32
+	for p := 0; p < k; p++ {
+		ap := a[4*p : 4*p+4 : 4*p+4]
+		bp := b[4*p : 4*p+4 : 4*p+4]
+		b0, b1, b2, b3 := bp[0], bp[1], bp[2], bp[3]
+		a0 := ap[0]
+		c00 += a0 * b0
+		c01 += a0 * b1
+		c02 += a0 * b2
+		c03 += a0 * b3
+		a1 := ap[1]
+		c10 += a1 * b0
+		c11 += a1 * b1
+		c12 += a1 * b2
+		c13 += a1 * b3
+		a2 := ap[2]
+		c20 += a2 * b0
+		c21 += a2 * b1
+		c22 += a2 * b2
+		c23 += a2 * b3
+		a3 := ap[3]
+		c30 += a3 * b0
+		c31 += a3 * b1
+		c32 += a3 * b2
+		c33 += a3 * b3
+	}
+	acc := [16]float32{
+		c00, c01, c02, c03, c10, c11, c12, c13,
+		c20, c21, c22, c23, c30, c31, c32, c33,
+	}
+	storeTile(acc[:], 4, rows, cols, c, ldc, beta, bias, flags)
+}
+
+// storeTile applies a micro-kernel's epilogue to acc (row stride accStride)
+// and writes the rows×cols result to c; see gemmKernel.tile.
+func storeTile(acc []float32, accStride, rows, cols int, c []float32, ldc int, beta float32, bias []float32, flags int) {
+	for i := 0; i < rows; i++ {
+		src := acc[i*accStride : i*accStride+cols]
+		dst := c[i*ldc : i*ldc+cols]
+		for j, v := range src {
+			if flags&flagBeta != 0 {
+				v += beta * dst[j]
+			}
+			if flags&flagBias != 0 {
+				v += bias[j]
+			}
+			if flags&flagReLU != 0 && v < 0 {
+				v = 0
+			}
+			dst[j] = v
+		}
+	}
+}

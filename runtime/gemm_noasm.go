@@ -1,0 +1,15 @@
+// GEMM kernel selection without assembly (noasm tag or non-amd64).
+
+//go:build !amd64 || noasm
+
+package runtime
+
+// bestKernel returns the micro-kernel used by Sgemm on this build.
+func bestKernel() *gemmKernel { return genericKernel }
+
+// availableKernels lists every micro-kernel this build and CPU can run.
+func availableKernels() []*gemmKernel { return []*gemmKernel{genericKernel} }
+
+// gemvFast computes the m == 1 product with a dedicated kernel when one
+// exists; this build has none.
+func gemvFast(g *gemmCall) bool { return false }

@@ -1,0 +1,358 @@
+// Tests of Sgemm, PackB/SgemmPacked and the fused epilogue against a reference loop.
+
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+const guardValue = float32(-7.8125e30) // written around every matrix; must survive
+
+// matrix is a rows×cols row-major matrix stored with stride ld inside a
+// larger buffer whose other elements hold guardValue.
+type matrix struct {
+	rows, cols, ld int
+	buf            []float32 // buf[off:] is the matrix
+	off            int
+}
+
+func newMatrix(rng *rand.Rand, rows, cols, pad int) *matrix {
+	ld := cols + pad
+	off := 5
+	n := off + 7
+	if rows > 0 {
+		n += (rows-1)*ld + cols
+	}
+	m := &matrix{rows: rows, cols: cols, ld: ld, buf: make([]float32, n), off: off}
+	for i := range m.buf {
+		m.buf[i] = guardValue
+	}
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			m.set(i, j, float32(rng.NormFloat64()))
+		}
+	}
+	return m
+}
+
+func (m *matrix) data() []float32         { return m.buf[m.off:] }
+func (m *matrix) at(i, j int) float32     { return m.buf[m.off+i*m.ld+j] }
+func (m *matrix) set(i, j int, v float32) { m.buf[m.off+i*m.ld+j] = v }
+
+func (m *matrix) fill(v float32) {
+	for i := 0; i < m.rows; i++ {
+		for j := 0; j < m.cols; j++ {
+			m.set(i, j, v)
+		}
+	}
+}
+
+func (m *matrix) clone() *matrix {
+	c := *m
+	c.buf = append([]float32(nil), m.buf...)
+	return &c
+}
+
+// checkGuards reports any element outside the matrix that changed.
+func (m *matrix) checkGuards(t *testing.T, what string) {
+	t.Helper()
+	inside := func(idx int) bool {
+		idx -= m.off
+		if idx < 0 || m.rows == 0 {
+			return false
+		}
+		i, j := idx/m.ld, idx%m.ld
+		return i < m.rows && j < m.cols
+	}
+	for idx, v := range m.buf {
+		if !inside(idx) && v != guardValue {
+			t.Fatalf("%s: stray write at buffer index %d (value %v)", what, idx, v)
+		}
+	}
+}
+
+type gemmCase struct {
+	transA, transB bool
+	m, n, k        int
+	alpha, beta    float32
+	bias           bool
+	act            Activation
+}
+
+func (tc gemmCase) String() string {
+	return fmt.Sprintf("tA=%v tB=%v m=%d n=%d k=%d alpha=%v beta=%v bias=%v act=%d",
+		tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, tc.beta, tc.bias, tc.act)
+}
+
+// refGemm is the reference loop in float64; it also returns, per element, a
+// bound on the rounding error a float32 computation may make.
+func refGemm(tc gemmCase, a, b, c *matrix, bias []float32) (want, tol []float64) {
+	opA := func(i, p int) float64 {
+		if tc.transA {
+			return float64(a.at(p, i))
+		}
+		return float64(a.at(i, p))
+	}
+	opB := func(p, j int) float64 {
+		if tc.transB {
+			return float64(b.at(j, p))
+		}
+		return float64(b.at(p, j))
+	}
+	want = make([]float64, tc.m*tc.n)
+	tol = make([]float64, tc.m*tc.n)
+	for i := 0; i < tc.m; i++ {
+		for j := 0; j < tc.n; j++ {
+			var s, sa float64
+			for p := 0; p < tc.k; p++ {
+				s += opA(i, p) * opB(p, j)
+				sa += math.Abs(opA(i, p) * opB(p, j))
+			}
+			v := float64(tc.alpha) * s
+			mag := math.Abs(float64(tc.alpha)) * sa
+			if tc.beta != 0 {
+				v += float64(tc.beta) * float64(c.at(i, j))
+				mag += math.Abs(float64(tc.beta) * float64(c.at(i, j)))
+			}
+			if bias != nil {
+				v += float64(bias[j])
+				mag += math.Abs(float64(bias[j]))
+			}
+			switch tc.act {
+			case ActReLU:
+				v = math.Max(v, 0)
+			case ActGELU:
+				v = 0.5 * v * (1 + math.Erf(v/math.Sqrt2))
+			}
+			want[i*tc.n+j] = v
+			tol[i*tc.n+j] = 1e-6 + 4*float64(tc.k+3)*0x1p-24*mag
+		}
+	}
+	return want, tol
+}
+
+// runCase runs one case through Sgemm (or SgemmPackedEpilogue when packed)
+// and checks it against refGemm and the guards.
+func runCase(t *testing.T, rng *rand.Rand, tc gemmCase, packed bool) {
+	t.Helper()
+	ar, ac := tc.m, tc.k
+	if tc.transA {
+		ar, ac = ac, ar
+	}
+	br, bc := tc.k, tc.n
+	if tc.transB {
+		br, bc = bc, br
+	}
+	a := newMatrix(rng, ar, ac, 1+rng.IntN(3))
+	b := newMatrix(rng, br, bc, rng.IntN(3))
+	c := newMatrix(rng, tc.m, tc.n, 1+rng.IntN(5))
+	if tc.beta == 0 {
+		c.fill(float32(math.NaN())) // must not be read
+	}
+	var bias []float32
+	if tc.bias {
+		bias = make([]float32, tc.n)
+		for j := range bias {
+			bias[j] = float32(rng.NormFloat64())
+		}
+	}
+	want, tol := refGemm(tc, a, b, c, bias)
+	if packed {
+		pb := PackB(tc.transB, tc.k, tc.n, b.data(), b.ld)
+		SgemmPackedEpilogue(tc.m, tc.alpha, a.data(), a.ld, pb, tc.beta, c.data(), c.ld, bias, tc.act)
+	} else {
+		Sgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a.data(), a.ld, b.data(), b.ld, tc.beta, c.data(), c.ld)
+	}
+	c.checkGuards(t, tc.String())
+	for i := 0; i < tc.m; i++ {
+		for j := 0; j < tc.n; j++ {
+			got := float64(c.at(i, j))
+			w := want[i*tc.n+j]
+			if !(math.Abs(got-w) <= tol[i*tc.n+j]) {
+				t.Fatalf("%v packed=%v: C[%d][%d] = %v, want %v (tol %.3g)", tc, packed, i, j, got, w, tol[i*tc.n+j])
+			}
+		}
+	}
+}
+
+// kernelVariants returns each available micro-kernel with its own blocking
+// and with tiny blocks, so that small tests cross every block boundary.
+func kernelVariants() []*gemmKernel {
+	var ks []*gemmKernel
+	for _, k := range availableKernels() {
+		tiny := *k
+		tiny.name += "/tiny"
+		tiny.kc, tiny.mc, tiny.nc = 9, 2*k.mr, 2*k.nr
+		ks = append(ks, k, &tiny)
+	}
+	return ks
+}
+
+// withKernel runs f with kern selected for Sgemm and PackB.
+func withKernel(kern *gemmKernel, f func()) {
+	saved := selectedKernel
+	defer func() { selectedKernel = saved }()
+	selectedKernel = kern
+	f()
+}
+
+// shapes covers 0, 1, block-1, block, block+1 for both kernels' tiles
+// (14×32, 6×16, 4×4) and tall, wide, m=1 and odd k.
+var gemmShapes = [][3]int{ // m, n, k
+	{0, 0, 0}, {0, 5, 3}, {5, 0, 3}, {5, 3, 0}, {1, 1, 1}, {2, 3, 4},
+	{1, 33, 17}, {1, 7, 300}, {1, 100, 45}, {1, 64, 16}, {3, 5, 7},
+	{13, 31, 7}, {14, 32, 16}, {15, 33, 17}, {5, 15, 9}, {6, 16, 8}, {7, 17, 10},
+	{28, 64, 27}, {29, 65, 19}, {100, 3, 5}, {3, 100, 1}, {7, 1, 30},
+	{43, 70, 37}, {17, 96, 33}, {90, 47, 11},
+}
+
+func TestSgemmShapes(t *testing.T) {
+	for _, kern := range kernelVariants() {
+		t.Run(kern.name, func(t *testing.T) {
+			withKernel(kern, func() {
+				rng := rand.New(rand.NewPCG(1, 2))
+				for _, s := range gemmShapes {
+					for _, ta := range []bool{false, true} {
+						for _, tb := range []bool{false, true} {
+							runCase(t, rng, gemmCase{transA: ta, transB: tb, m: s[0], n: s[1], k: s[2], alpha: 1}, false)
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+func TestSgemmAlphaBeta(t *testing.T) {
+	ab := [][2]float32{{1, 0}, {0.5, 0}, {1, 1}, {-1.5, 0.25}, {0, 2}, {0, 0}, {2, -1}}
+	for _, kern := range kernelVariants() {
+		t.Run(kern.name, func(t *testing.T) {
+			withKernel(kern, func() {
+				rng := rand.New(rand.NewPCG(3, 4))
+				for _, s := range [][3]int{{1, 40, 23}, {15, 33, 17}, {29, 65, 19}, {4, 9, 0}} {
+					for _, v := range ab {
+						for _, tb := range []bool{false, true} {
+							runCase(t, rng, gemmCase{transB: tb, transA: !tb, m: s[0], n: s[1], k: s[2], alpha: v[0], beta: v[1]}, false)
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+func TestSgemmLarge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, s := range [][3]int{{1, 512, 784}, {70, 300, 513}, {130, 97, 260}} {
+		for _, tb := range []bool{false, true} {
+			runCase(t, rng, gemmCase{transB: tb, m: s[0], n: s[1], k: s[2], alpha: 1, beta: 0.5}, false)
+		}
+	}
+}
+
+func TestSgemmPackedEpilogue(t *testing.T) {
+	for _, kern := range kernelVariants() {
+		t.Run(kern.name, func(t *testing.T) {
+			withKernel(kern, func() {
+				rng := rand.New(rand.NewPCG(7, 8))
+				for _, s := range [][3]int{{1, 1, 1}, {1, 33, 17}, {1, 70, 300}, {2, 31, 5}, {15, 33, 17}, {29, 65, 40}, {3, 5, 0}, {0, 3, 3}} {
+					for _, act := range []Activation{ActNone, ActReLU, ActGELU} {
+						for _, bias := range []bool{false, true} {
+							for _, tb := range []bool{false, true} {
+								beta := float32(0)
+								if bias {
+									beta = 0.75
+								}
+								tc := gemmCase{transB: tb, m: s[0], n: s[1], k: s[2], alpha: 1.25, beta: beta, bias: bias, act: act}
+								runCase(t, rng, tc, true)
+							}
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestSgemmPackedMatchesUnpacked checks that packing B ahead of time gives
+// the bits Sgemm gives for the same product (m > 1 takes the same tiles).
+func TestSgemmPackedMatchesUnpacked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, kern := range kernelVariants() {
+		withKernel(kern, func() {
+			m, n, k := 37, 70, 45
+			a := newMatrix(rng, m, k, 0)
+			w := newMatrix(rng, n, k, 2) // [out, in]
+			c1 := newMatrix(rng, m, n, 0)
+			c2 := c1.clone()
+			Sgemm(false, true, m, n, k, 1, a.data(), a.ld, w.data(), w.ld, 0, c1.data(), c1.ld)
+			SgemmPacked(m, 1, a.data(), a.ld, PackB(true, k, n, w.data(), w.ld), 0, c2.data(), c2.ld)
+			for i := range c1.buf {
+				if c1.buf[i] != c2.buf[i] {
+					t.Fatalf("%s: packed and unpacked differ at %d: %v vs %v", kern.name, i, c1.buf[i], c2.buf[i])
+				}
+			}
+		})
+	}
+}
+
+// TestSgemmWorkersDeterministic checks that 1, 2 and 3 workers give
+// bit-identical results, for splits by rows and by columns.
+func TestSgemmWorkersDeterministic(t *testing.T) {
+	saved := Workers()
+	defer SetWorkers(saved)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, kern := range kernelVariants() {
+		withKernel(kern, func() {
+			for _, s := range [][3]int{{300, 45, 160}, {30, 600, 130}, {128, 128, 128}} {
+				m, n, k := s[0], s[1], s[2]
+				a := newMatrix(rng, m, k, 1)
+				b := newMatrix(rng, k, n, 3)
+				c0 := newMatrix(rng, m, n, 2)
+				pb := PackB(false, k, n, b.data(), b.ld)
+				var ref, refP *matrix
+				for _, w := range []int{1, 2, 3} {
+					SetWorkers(w)
+					c := c0.clone()
+					Sgemm(false, false, m, n, k, 1, a.data(), a.ld, b.data(), b.ld, 0.5, c.data(), c.ld)
+					cp := c0.clone()
+					SgemmPackedEpilogue(m, 1, a.data(), a.ld, pb, 0, cp.data(), cp.ld, nil, ActReLU)
+					c.checkGuards(t, "workers")
+					if ref == nil {
+						ref, refP = c, cp
+						continue
+					}
+					for i := range c.buf {
+						if c.buf[i] != ref.buf[i] || cp.buf[i] != refP.buf[i] {
+							t.Fatalf("%s %v: %d workers differ from 1 at %d", kern.name, s, w, i)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestSgemmPanics(t *testing.T) {
+	a := make([]float32, 6)
+	for name, f := range map[string]func(){
+		"negative":   func() { Sgemm(false, false, -1, 2, 2, 1, a, 2, a, 2, 0, a, 2) },
+		"short A":    func() { Sgemm(false, false, 3, 2, 3, 1, a, 3, a, 2, 0, a, 2) },
+		"small lda":  func() { Sgemm(false, false, 2, 2, 3, 1, a, 2, a, 2, 0, a, 2) },
+		"short C":    func() { Sgemm(false, false, 4, 2, 1, 1, a, 1, a, 2, 0, a, 2) },
+		"short bias": func() { SgemmPackedEpilogue(1, 1, a, 2, PackB(false, 2, 3, a, 3), 0, a, 3, a[:2], ActNone) },
+		"nil packed": func() { SgemmPacked(1, 1, a, 2, nil, 0, a, 3) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
