@@ -1,0 +1,99 @@
+// This file holds apply, the one dispatch point of every tensor op.
+
+package tensor
+
+import (
+	"fmt"
+
+	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/runtime"
+)
+
+// apply runs the vocabulary op on args, eagerly, or records it when an
+// operand is symbolic (or, for a constructor, while a tracer is active).
+// args are *Tensor, []*Tensor, numbers or nil.
+func apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tensor {
+	if h := hookOf(args); h != nil {
+		return h.Record(opcode, op, args, kwargs)
+	}
+	o := ir.LookupOp(op)
+	kw, err := o.NormalizeKwargs(kwargs)
+	if err != nil {
+		panic(fmt.Sprintf("tensor: %s: %v", op, err))
+	}
+	vals := make([]any, len(args))
+	for i, a := range args {
+		switch x := a.(type) {
+		case *Tensor:
+			if x == nil {
+				vals[i] = nil
+			} else {
+				vals[i] = x.arr
+			}
+		case []*Tensor:
+			arrs := make([]*runtime.Array, len(x))
+			for j, t := range x {
+				arrs[j] = t.arr
+			}
+			vals[i] = arrs
+		default:
+			vals[i] = a
+		}
+	}
+	outs, err := o.Eval(vals, kw)
+	if err != nil {
+		panic("tensor: " + err.Error())
+	}
+	res := make([]*Tensor, len(outs))
+	for i, a := range outs {
+		res[i] = &Tensor{arr: a}
+	}
+	return res
+}
+
+// hookOf returns the tracer of the first symbolic operand, else the active
+// tracer when there are no tensor operands at all (a constructor).
+func hookOf(args []any) Hook {
+	tensors := false
+	for _, a := range args {
+		switch x := a.(type) {
+		case *Tensor:
+			if x == nil {
+				continue
+			}
+			tensors = true
+			if x.sym != nil {
+				return x.sym.Tracer
+			}
+		case []*Tensor:
+			for _, t := range x {
+				tensors = true
+				if t.sym != nil {
+					return t.sym.Tracer
+				}
+			}
+		}
+	}
+	if !tensors {
+		return active
+	}
+	return nil
+}
+
+func apply1(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) *Tensor {
+	return apply(opcode, op, args, kwargs...)[0]
+}
+
+// CallModule calls a module's forward on args: eagerly it just calls
+// forward; while tracing, the tracer records one call_module node when the
+// module is a leaf, or traces through forward. kind names the leaf module
+// kind of the op vocabulary (ir.ModuleKind, e.g. "Linear"), or is "" for a
+// user module, which is opaque when made a leaf.
+func CallModule(m any, kind string, attrs []ir.Kwarg, forward func(args []*Tensor) []*Tensor, args ...*Tensor) []*Tensor {
+	for _, a := range args {
+		if a != nil && a.sym != nil {
+			return a.sym.Tracer.CallModule(m, kind, attrs, forward, args)
+		}
+	}
+	return forward(args)
+}
