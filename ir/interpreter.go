@@ -118,9 +118,14 @@ func (it *Interpreter) runNode(n *Node, inputs []*runtime.Array, next *int) (v V
 func flatten(vs []Value) []Value {
 	var out []Value
 	for _, v := range vs {
-		if l, ok := v.([]Value); ok {
+		switch l := v.(type) {
+		case []Value:
 			out = append(out, flatten(l)...)
-		} else {
+		case []*runtime.Array: // a list of nodes, or a node with several results
+			for _, a := range l {
+				out = append(out, a)
+			}
+		default:
 			out = append(out, v)
 		}
 	}
