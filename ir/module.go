@@ -20,20 +20,26 @@ type ModuleKind struct {
 
 var moduleKinds = map[string]*ModuleKind{}
 
-// RegisterModuleKind adds a leaf module kind. It panics if the op is unknown
-// or the parameters do not fit its operands.
+// RegisterModuleKind adds a leaf module kind; Check verifies it against the
+// op vocabulary (registration order across files is free).
 func RegisterModuleKind(k *ModuleKind) {
-	op := LookupOp(k.Op)
-	if op == nil {
-		panic("ir: RegisterModuleKind: " + k.Name + ": unknown op " + k.Op)
-	}
-	if len(k.Params) > len(op.Operands) {
-		panic("ir: RegisterModuleKind: " + k.Name + ": more params than operands of " + k.Op)
-	}
 	if _, dup := moduleKinds[k.Name]; dup {
 		panic("ir: RegisterModuleKind: duplicate " + k.Name)
 	}
 	moduleKinds[k.Name] = k
+}
+
+// Check reports whether the kind's op exists and its parameters fit the
+// op's operands.
+func (k *ModuleKind) Check() error {
+	op := LookupOp(k.Op)
+	if op == nil {
+		return fmt.Errorf("module kind %s: unknown op %q", k.Name, k.Op)
+	}
+	if len(k.Params) >= len(op.Operands) && len(op.Operands) > 0 {
+		return fmt.Errorf("module kind %s: %d params leave no operand of %s for the input", k.Name, len(k.Params), k.Op)
+	}
+	return nil
 }
 
 // LookupModuleKind returns the kind named name, or nil.
@@ -96,6 +102,9 @@ func (g *Graph) moduleOp(target string) (*Module, *ModuleKind, *Op, error) {
 	k := LookupModuleKind(m.Kind)
 	if k == nil {
 		return nil, nil, nil, fmt.Errorf("module %q has unknown kind %q", target, m.Kind)
+	}
+	if err := k.Check(); err != nil {
+		return nil, nil, nil, err
 	}
 	if len(m.Params) != len(k.Params) {
 		return nil, nil, nil, fmt.Errorf("module %q has %d params, kind %s wants %d", target, len(m.Params), k.Name, len(k.Params))

@@ -25,6 +25,14 @@ func init() {
 		Kernel: runtime.Copy,
 	})
 	RegisterOp(&Op{
+		Name:     "view",
+		Doc:      "view(x, shape) is reshape: tensors are always contiguous.",
+		Operands: []Operand{{"input", TensorOperand}},
+		Attrs:    []Attr{{Name: "shape", Kind: IntsAttr, ShapeOnly: true}},
+		Infer:    LookupOp("reshape").Infer,
+		Kernel:   runtime.Copy,
+	})
+	RegisterOp(&Op{
 		Name:     "flatten",
 		Doc:      "flatten(x, start_dim, end_dim) merges dims start_dim..end_dim into one.",
 		Operands: []Operand{{"input", TensorOperand}},

@@ -130,7 +130,10 @@ func (t *Tensor) Array() *runtime.Array {
 
 // Float32s returns the float32 data (shared, not copied).
 func (t *Tensor) Float32s() []float32 {
-	a := t.Array()
+	if t.sym != nil {
+		t.concretize("Float32s()")
+	}
+	a := t.arr
 	if a.DType != runtime.Float32 {
 		panic(fmt.Sprintf("tensor: Float32s of a %v tensor", a.DType))
 	}
@@ -139,7 +142,10 @@ func (t *Tensor) Float32s() []float32 {
 
 // Int64s returns the int64 data (shared, not copied).
 func (t *Tensor) Int64s() []int64 {
-	a := t.Array()
+	if t.sym != nil {
+		t.concretize("Int64s()")
+	}
+	a := t.arr
 	if a.DType != runtime.Int64 {
 		panic(fmt.Sprintf("tensor: Int64s of a %v tensor", a.DType))
 	}
@@ -148,7 +154,10 @@ func (t *Tensor) Int64s() []int64 {
 
 // Bools returns the bool data (shared, not copied).
 func (t *Tensor) Bools() []bool {
-	a := t.Array()
+	if t.sym != nil {
+		t.concretize("Bools()")
+	}
+	a := t.arr
 	if a.DType != runtime.Bool {
 		panic(fmt.Sprintf("tensor: Bools of a %v tensor", a.DType))
 	}
@@ -157,7 +166,10 @@ func (t *Tensor) Bools() []bool {
 
 // Item returns the value of a one-element tensor as a float64.
 func (t *Tensor) Item() float64 {
-	a := t.Array()
+	if t.sym != nil {
+		t.concretize("Item()")
+	}
+	a := t.arr
 	if a.Len() != 1 {
 		panic(fmt.Sprintf("tensor: Item of a tensor of shape %v", a.Shape))
 	}

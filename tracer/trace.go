@@ -1,0 +1,324 @@
+// This file holds Trace, which runs a model's Forward on symbolic tensors
+// and records the graph.
+
+package tracer
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/runtime"
+	"github.com/fxgen/fxgen/tensor"
+)
+
+// traceMu serialises traces: tensor constructors find the active tracer
+// through one package variable.
+var traceMu sync.Mutex
+
+// tracer records ops on its symbolic tensors into g.
+type tracer struct {
+	g      *ir.Graph
+	opts   Options
+	w      *walked
+	attrs  map[*tensor.Tensor]*ir.Node
+	consts int
+}
+
+// Trace runs root.Forward with a symbolic tensor for each tensor parameter
+// (inputs, in order) and the bound concrete values for the others, and
+// returns the recorded graph. A model that cannot be traced returns a
+// *TraceError naming the model's file and line.
+func Trace(root any, inputs []Input, opts ...Option) (*ir.Graph, error) {
+	traceMu.Lock()
+	defer traceMu.Unlock()
+	t := &tracer{g: ir.NewGraph(), attrs: map[*tensor.Tensor]*ir.Node{}}
+	for _, o := range opts {
+		o(&t.opts)
+	}
+	rv := reflect.ValueOf(root)
+	fwd := rv.MethodByName("Forward")
+	if !fwd.IsValid() {
+		return nil, &TraceError{Msg: fmt.Sprintf("%T has no exported Forward method", root)}
+	}
+	t.w = walk(rv)
+	args, sig, err := t.bindArgs(fwd.Type(), inputs)
+	if err != nil {
+		return nil, err
+	}
+	results, err := t.call(fwd, args)
+	if err != nil {
+		return nil, err
+	}
+	var outs []ir.Arg
+	for i, r := range results {
+		x, ok := r.Interface().(*tensor.Tensor)
+		if !ok || x == nil {
+			return nil, &TraceError{Msg: fmt.Sprintf("Forward result %d is %v, want a non-nil *tensor.Tensor", i, r.Type())}
+		}
+		outs = append(outs, t.node(x))
+	}
+	var out ir.Arg = outs
+	if len(outs) == 1 {
+		out = outs[0]
+	}
+	if _, err := t.g.Output(out); err != nil {
+		return nil, &TraceError{Msg: err.Error()}
+	}
+	sig.Results = len(outs)
+	t.g.Forward = sig
+	return t.g, nil
+}
+
+// bindArgs makes a placeholder for each tensor parameter of Forward and
+// binds the concrete values to the others.
+func (t *tracer) bindArgs(ft reflect.Type, inputs []Input) ([]reflect.Value, *ir.Signature, error) {
+	if ft.IsVariadic() {
+		return nil, nil, &TraceError{Msg: "Forward is variadic; give it fixed parameters"}
+	}
+	for i := 0; i < ft.NumOut(); i++ {
+		if ft.Out(i) != tensorPtrType {
+			return nil, nil, &TraceError{Msg: fmt.Sprintf("Forward result %d is %v, want *tensor.Tensor", i, ft.Out(i))}
+		}
+	}
+	sig := &ir.Signature{}
+	var args []reflect.Value
+	nt, nc := 0, 0
+	for i := 0; i < ft.NumIn(); i++ {
+		pt := ft.In(i)
+		if pt == tensorPtrType {
+			if nt >= len(inputs) {
+				return nil, nil, &TraceError{Msg: fmt.Sprintf("Forward parameter %d is a tensor but only %d inputs are given; add an input spec (-input name=f32[N,...])", i, len(inputs))}
+			}
+			in := inputs[nt]
+			nt++
+			ph := t.g.Placeholder(in.Name, in.Type)
+			args = append(args, reflect.ValueOf(tensor.NewSymbolic(ph, t)))
+			sig.Params = append(sig.Params, ir.SigParam{Name: in.Name, GoType: "*tensor.Tensor", Tensor: true})
+			continue
+		}
+		if nc >= len(t.opts.Concrete) {
+			return nil, nil, &TraceError{Msg: fmt.Sprintf("Forward parameter %d (%v) is not a tensor, so it needs a concrete value: bind it with tracer.Concrete (fxgen -concrete name=value)", i, pt)}
+		}
+		c := t.opts.Concrete[nc]
+		nc++
+		v := reflect.ValueOf(c.Value)
+		if !v.IsValid() || !v.Type().ConvertibleTo(pt) {
+			return nil, nil, &TraceError{Msg: fmt.Sprintf("concrete value %v (%T) for parameter %s does not fit its type %v", c.Value, c.Value, c.Name, pt)}
+		}
+		args = append(args, v.Convert(pt))
+		sig.Params = append(sig.Params, ir.SigParam{Name: c.Name, GoType: pt.String(), Concrete: v.Convert(pt).Interface()})
+	}
+	if nt < len(inputs) {
+		return nil, nil, &TraceError{Msg: fmt.Sprintf("%d inputs given but Forward has %d tensor parameters", len(inputs), nt)}
+	}
+	if nc < len(t.opts.Concrete) {
+		return nil, nil, &TraceError{Msg: fmt.Sprintf("%d concrete values given but Forward has %d non-tensor parameters", len(t.opts.Concrete), nc)}
+	}
+	return args, sig, nil
+}
+
+// call runs Forward, turning a panic into a TraceError at the model's line.
+func (t *tracer) call(fwd reflect.Value, args []reflect.Value) (results []reflect.Value, err error) {
+	restore := tensor.SetActiveTracer(t)
+	defer restore()
+	defer func() {
+		if r := recover(); r != nil {
+			if te, ok := r.(*TraceError); ok {
+				err = te
+				return
+			}
+			file, line := callerPos()
+			err = &TraceError{File: file, Line: line, Msg: fmt.Sprintf("panic while tracing: %v", r)}
+		}
+	}()
+	return fwd.Call(args), nil
+}
+
+// node returns the graph node standing for tensor x: its own node when
+// symbolic, else a get_attr of the parameter (or of a new constant).
+func (t *tracer) node(x *tensor.Tensor) *ir.Node {
+	if s := x.Symbolic(); s != nil {
+		if s.Tracer != tensor.Hook(t) {
+			panic(errorAt("tensor %s belongs to another trace; do not keep symbolic tensors across traces", s.Node.Name))
+		}
+		return s.Node
+	}
+	if n := t.attrs[x]; n != nil {
+		return n
+	}
+	name, goPath := "", ""
+	if p, ok := t.w.params[x]; ok {
+		name, goPath = p.name, p.goPath
+	} else {
+		name = fmt.Sprintf("_tensor_constant%d", t.consts)
+		t.consts++
+	}
+	t.addParam(name, goPath, x)
+	n, err := t.g.GetAttr(name)
+	if err != nil {
+		panic(errorAt("%v", err))
+	}
+	t.setPos(n)
+	t.attrs[x] = n
+	return n
+}
+
+func (t *tracer) addParam(name, goPath string, x *tensor.Tensor) {
+	if _, ok := t.g.Params[name]; ok {
+		return
+	}
+	a := x.Array()
+	t.g.Params[name] = &ir.Param{Name: name, Type: ir.TypeOf(a), Value: a, GoPath: goPath}
+}
+
+func (t *tracer) setPos(n *ir.Node) {
+	file, line := callerPos()
+	n.Pos = ir.Pos{File: baseName(file), Line: line}
+}
+
+// args maps tensor operands to nodes.
+func (t *tracer) args(args []any) []ir.Arg {
+	out := make([]ir.Arg, len(args))
+	for i, a := range args {
+		switch x := a.(type) {
+		case *tensor.Tensor:
+			if x != nil {
+				out[i] = t.node(x)
+			}
+		case []*tensor.Tensor:
+			l := make([]ir.Arg, len(x))
+			for j, e := range x {
+				l[j] = t.node(e)
+			}
+			out[i] = l
+		default:
+			out[i] = a
+		}
+	}
+	return out
+}
+
+// Record implements tensor.Hook.
+func (t *tracer) Record(opcode ir.Opcode, op string, args []any, kwargs []ir.Kwarg) []*tensor.Tensor {
+	n, err := t.g.CreateNode(opcode, op, t.args(args), kwargs, "")
+	if err != nil {
+		panic(errorAt("%v", err))
+	}
+	t.setPos(n)
+	return t.results(n)
+}
+
+// results returns the symbolic tensors of n: one, or one getitem per
+// result of a multi-result node.
+func (t *tracer) results(n *ir.Node) []*tensor.Tensor {
+	if len(n.Types) == 1 {
+		return []*tensor.Tensor{tensor.NewSymbolic(n, t)}
+	}
+	out := make([]*tensor.Tensor, len(n.Types))
+	for i := range n.Types {
+		gi, err := t.g.CallFunction("getitem", []ir.Arg{n}, ir.Kwarg{Name: "index", Value: i})
+		if err != nil {
+			panic(errorAt("%v", err))
+		}
+		gi.Pos = n.Pos
+		out[i] = tensor.NewSymbolic(gi, t)
+	}
+	return out
+}
+
+// CallModule implements tensor.Hook.
+func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([]*tensor.Tensor) []*tensor.Tensor, args []*tensor.Tensor) []*tensor.Tensor {
+	info, known := t.w.modules[m]
+	if !known || !t.opts.leaf(info.path, info.typeName, kind != "") {
+		return forward(args)
+	}
+	mod := &ir.Module{Kind: kind, GoType: reflect.TypeOf(m).String(), Attrs: attrs, GoPath: info.goPath}
+	if kind != "" {
+		k := ir.LookupModuleKind(kind)
+		if k == nil {
+			panic(errorAt("module %s: unknown module kind %q", info.path, kind))
+		}
+		for _, p := range k.Params {
+			name := joinPath(info.path, p)
+			x := t.w.byPath[name]
+			if x == nil {
+				mod.Params = append(mod.Params, "")
+				continue
+			}
+			t.addParam(name, t.w.params[x].goPath, x)
+			mod.Params = append(mod.Params, name)
+		}
+	} else {
+		types, err := t.opaqueResults(forward, args)
+		if err != nil {
+			panic(errorAt("leaf module %s (%s): %v", info.path, mod.GoType, err))
+		}
+		mod.Results = types
+		mod.Run = func(in []*runtime.Array) ([]*runtime.Array, error) {
+			ts := make([]*tensor.Tensor, len(in))
+			for i, a := range in {
+				ts[i] = tensor.FromArray(a)
+			}
+			var outs []*runtime.Array
+			for _, r := range forward(ts) {
+				outs = append(outs, r.Array())
+			}
+			return outs, nil
+		}
+	}
+	t.g.Modules[info.path] = mod
+	nodeArgs := make([]ir.Arg, len(args))
+	for i, a := range args {
+		nodeArgs[i] = t.node(a)
+	}
+	n, err := t.g.CallModule(info.path, nodeArgs...)
+	if err != nil {
+		panic(errorAt("%v", err))
+	}
+	t.setPos(n)
+	return t.results(n)
+}
+
+// opaqueResults finds the result types of an opaque leaf module by tracing
+// its forward into a scratch graph.
+func (t *tracer) opaqueResults(forward func([]*tensor.Tensor) []*tensor.Tensor, args []*tensor.Tensor) ([]ir.Type, error) {
+	scratch := &tracer{g: ir.NewGraph(), opts: Options{}, w: t.w, attrs: map[*tensor.Tensor]*ir.Node{}}
+	in := make([]*tensor.Tensor, len(args))
+	for i, a := range args {
+		in[i] = tensor.NewSymbolic(scratch.g.Placeholder(fmt.Sprintf("arg%d", i), a.Type()), scratch)
+	}
+	restore := tensor.SetActiveTracer(scratch)
+	defer restore()
+	var types []ir.Type
+	for _, r := range forward(in) {
+		types = append(types, r.Type())
+	}
+	return types, nil
+}
+
+// Concretize implements tensor.Hook: turning a symbolic value into a Go
+// value is dynamic control flow, which a trace cannot capture.
+func (t *tracer) Concretize(x *tensor.Tensor, what string) {
+	n := x.Symbolic().Node
+	from := n.Name
+	if p := n.Pos.String(); p != "" {
+		from += " from " + p
+	}
+	if n.Op == ir.Placeholder || !isValueRead(what) {
+		panic(errorAt("%s of the traced tensor %s (%v) needs a value that is only known when the model runs. "+
+			"Remedies: use -1 in Reshape/View instead of reading a symbolic size; trace with a constant size in the input spec; "+
+			"make the enclosing module a leaf (tracer.Leaf, fxgen -leaf); or wrap the function (tracer.Wrap)", what, from, x.Type()))
+	}
+	panic(errorAt("%s reads the value of the traced tensor %s (%v): control flow that depends on tensor values cannot be traced. "+
+		"Remedies: express the choice with tensor ops; bind a non-tensor argument with a concrete value (tracer.Concrete, fxgen -concrete); "+
+		"make the enclosing module a leaf (tracer.Leaf, fxgen -leaf); or wrap the function (tracer.Wrap)", what, from, x.Type()))
+}
+
+// isValueRead reports whether what reads tensor values (rather than a
+// symbolic size).
+func isValueRead(what string) bool {
+	return !strings.HasPrefix(what, "Dim") && !strings.HasPrefix(what, "Shape")
+}
