@@ -146,3 +146,20 @@ func gemvFast(g *gemmCall) bool {
 	}
 	return true
 }
+
+// packTranspose sets dst[q*dstStride+i] = alpha·src[i*ld+q] for i < rows
+// and q < cols, in 16×16 AVX-512 blocks when the CPU has them.
+func packTranspose(dst []float32, dstStride int, src []float32, ld, rows, cols int, alpha float32) {
+	if !hasAVX512 || rows == 0 || cols == 0 {
+		packTransposeGo(dst, dstStride, src, ld, rows, cols, alpha)
+		return
+	}
+	_ = src[(rows-1)*ld+cols-1]
+	_ = dst[(cols-1)*dstStride+rows-1]
+	for i0 := 0; i0 < rows; i0 += 16 {
+		r := min(16, rows-i0)
+		for q0 := 0; q0 < cols; q0 += 16 {
+			transpose16x16(&src[i0*ld+q0], ld, &dst[q0*dstStride+i0], dstStride, r, min(16, cols-q0), alpha)
+		}
+	}
+}

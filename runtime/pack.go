@@ -26,19 +26,7 @@ func packA(dst []float32, transA bool, a []float32, lda, i0, mb, p0, kb int, alp
 			}
 			continue
 		}
-		for i := 0; i < rows; i++ {
-			src := a[(row0+i)*lda+p0:][:kb]
-			d := panel[i:]
-			if alpha == 1 {
-				for p, v := range src {
-					d[p*mr] = v
-				}
-			} else {
-				for p, v := range src {
-					d[p*mr] = alpha * v
-				}
-			}
-		}
+		packTranspose(panel, mr, a[row0*lda+p0:], lda, rows, kb, alpha)
 		if rows < mr {
 			for p := 0; p < kb; p++ {
 				clear(panel[p*mr+rows : p*mr+mr])
@@ -64,16 +52,28 @@ func packB(dst []float32, transB bool, b []float32, ldb, p0, kb, j0, nb, nr int)
 			}
 			continue
 		}
-		for j := 0; j < cols; j++ {
-			src := b[(col0+j)*ldb+p0:][:kb]
-			d := panel[j:]
-			for p, v := range src {
-				d[p*nr] = v
-			}
-		}
+		packTranspose(panel, nr, b[col0*ldb+p0:], ldb, cols, kb, 1)
 		if cols < nr {
 			for p := 0; p < kb; p++ {
 				clear(panel[p*nr+cols : p*nr+nr])
+			}
+		}
+	}
+}
+
+// packTransposeGo sets dst[q*dstStride+i] = alpha·src[i*ld+q] for i < rows
+// and q < cols; packTranspose is the same with assembly where available.
+func packTransposeGo(dst []float32, dstStride int, src []float32, ld, rows, cols int, alpha float32) {
+	for i := 0; i < rows; i++ {
+		s := src[i*ld:][:cols]
+		d := dst[i:]
+		if alpha == 1 {
+			for q, v := range s {
+				d[q*dstStride] = v
+			}
+		} else {
+			for q, v := range s {
+				d[q*dstStride] = alpha * v
 			}
 		}
 	}
