@@ -1,0 +1,151 @@
+// This file assembles the generated file: header, type, constructor,
+// reserve and Forward.
+
+package emit
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/fxgen/fxgen/ir"
+)
+
+func (e *gen) render() ([]byte, error) {
+	f := jen.NewFile(e.cfg.Package)
+	f.HeaderComment(Header)
+	if e.cfg.Command != "" {
+		f.HeaderComment("fxgen " + e.cfg.Command)
+	}
+	f.ImportName(runtimePkg, "runtime")
+	f.ImportName(tensorPkg, "tensor")
+	T, C := e.cfg.Type, e.cfg.Compiled
+
+	// The compile-time guard: a changed Forward signature breaks the build
+	// until the file is regenerated.
+	f.Comment("Regenerate this file if " + T + ".Forward's signature changes: this line stops stale code from building.")
+	f.Var().Id("_").Func().Params(append([]jen.Code{jen.Op("*").Id(T)}, e.paramTypes()...)...).Add(e.resultTypes()).Op("=").Parens(jen.Op("*").Id(T)).Dot("Forward")
+
+	fields := append([]jen.Code{}, e.fields...)
+	for _, s := range e.syms {
+		fields = append(fields, jen.Id(e.symField[s]).Int().Comment("the size "+s+" the workspace is sized for"))
+	}
+	fields = append(fields, jen.Id("ready").Bool().Comment("whether the workspace is allocated"))
+	comments(f, fmt.Sprintf("%s is %s compiled by fxgen: Forward runs the traced graph with direct "+
+		"kernel calls on a workspace it reuses across calls, so a %s is not safe for concurrent use; "+
+		"make one per goroutine. It shares the model's parameters: changes to them show in later calls. "+
+		"Forward returns fresh tensors.", C, T, C))
+	f.Type().Id(C).Struct(fields...)
+
+	f.Commentf("New%s compiles m, checking that its parameters have the traced shapes.", C)
+	f.Func().Id("New"+C).Params(jen.Id("m").Op("*").Id(T)).Op("*").Id(C).Block(
+		append(append([]jen.Code{jen.Id(e.recv).Op(":=").Op("&").Id(C).Values()}, e.ctor...), jen.Return(jen.Id(e.recv)))...)
+
+	var symParams []jen.Code
+	cond := jen.Id(e.recv).Dot("ready")
+	setSyms := []jen.Code{}
+	for _, s := range e.syms {
+		symParams = append(symParams, jen.Id(e.symVar[s]).Int())
+		cond = cond.Op("&&").Id(e.recv).Dot(e.symField[s]).Op("==").Id(e.symVar[s])
+		setSyms = append(setSyms, jen.Id(e.recv).Dot(e.symField[s]).Op("=").Id(e.symVar[s]))
+	}
+	reserveBody := []jen.Code{jen.If(cond).Block(jen.Return())}
+	reserveBody = append(reserveBody, e.reserve...)
+	reserveBody = append(reserveBody, setSyms...)
+	reserveBody = append(reserveBody, jen.Id(e.recv).Dot("ready").Op("=").True())
+	f.Comment("reserve sizes the workspace for the given symbolic sizes.")
+	f.Func().Params(jen.Id(e.recv).Op("*").Id(C)).Id("reserve").Params(symParams...).Block(reserveBody...)
+
+	body := append([]jen.Code{}, e.body...)
+	body = append(body, jen.Return(e.returns()...))
+	var specs []string
+	for _, ph := range e.g.Placeholders() {
+		specs = append(specs, ph.Name+" "+ph.Type().String())
+	}
+	f.Commentf("Forward computes %s.Forward for %s.", T, strings.Join(specs, ", "))
+	f.Func().Params(jen.Id(e.recv).Op("*").Id(C)).Id("Forward").Params(e.params_()...).Add(e.resultTypes()).Block(body...)
+
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		// jennifer's error carries the whole unformatted source.
+		return nil, fmt.Errorf("emit: %v", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func (e *gen) paramTypes() []jen.Code {
+	var out []jen.Code
+	for _, p := range e.g.Forward.Params {
+		out = append(out, e.paramType(p))
+	}
+	return out
+}
+
+func (e *gen) paramType(p ir.SigParam) jen.Code {
+	if p.Tensor {
+		return jen.Op("*").Qual(tensorPkg, "Tensor")
+	}
+	t := p.GoType
+	if pre := e.cfg.Package + "."; strings.HasPrefix(t, pre) {
+		t = strings.TrimPrefix(t, pre)
+	}
+	return jen.Id(t)
+}
+
+func (e *gen) params_() []jen.Code {
+	var out []jen.Code
+	for _, p := range e.g.Forward.Params {
+		out = append(out, jen.Id(p.Name).Add(e.paramType(p)))
+	}
+	return out
+}
+
+func (e *gen) resultTypes() jen.Code {
+	n := e.g.Forward.Results
+	if n == 1 {
+		return jen.Op("*").Qual(tensorPkg, "Tensor")
+	}
+	var rs []jen.Code
+	for i := 0; i < n; i++ {
+		rs = append(rs, jen.Op("*").Qual(tensorPkg, "Tensor"))
+	}
+	return jen.Parens(jen.List(rs...))
+}
+
+// returns wraps each output in a tensor: a fresh array, or the input
+// tensor itself when Forward returns an input.
+func (e *gen) returns() []jen.Code {
+	var out []jen.Code
+	for _, n := range outputNodes(e.g.OutputNode()) {
+		k := resolve(n)
+		switch {
+		case k.n.Op == ir.Placeholder:
+			out = append(out, jen.Id(e.inputs[k.n]))
+		case e.outVar[k] != "":
+			out = append(out, jen.Qual(tensorPkg, "FromArray").Call(jen.Id(e.outVar[k])))
+		default:
+			out = append(out, jen.Qual(tensorPkg, "FromArray").Call(e.store[k]))
+		}
+	}
+	return out
+}
+
+// comments adds text as line comments wrapped at about 76 columns.
+func comments(f *jen.File, text string) {
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > 76 {
+			f.Comment(line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		f.Comment(line)
+	}
+}

@@ -1,0 +1,172 @@
+// This file emits the kernel call of each graph node.
+
+package emit
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/fxgen/fxgen/ir"
+)
+
+// emitNode gives the node's results their storage and adds its kernel call
+// to Forward.
+func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
+	switch n.Op {
+	case ir.Placeholder, ir.Output:
+		return nil
+	case ir.GetAttr:
+		e.store[resultKey{n, 0}] = jen.Id(e.recv).Dot(e.params[n.Target])
+		return nil
+	}
+	if n.Target == "getitem" && n.Op != ir.CallModule {
+		k := resolve(n)
+		e.store[resultKey{n, 0}] = e.store[k]
+		return nil
+	}
+	comment := jen.Comment(posPrefix(n) + describe(n))
+	var op *ir.Op
+	var operands []jen.Code
+	var attrs []ir.Kwarg
+	for _, a := range n.Args() {
+		c, err := e.operand(a)
+		if err != nil {
+			return err
+		}
+		operands = append(operands, c)
+	}
+	switch n.Op {
+	case ir.CallFunction, ir.CallMethod:
+		op = ir.LookupOp(n.Target)
+		attrs = n.Kwargs()
+	case ir.CallModule:
+		m := e.g.Modules[n.Target]
+		if m.Kind == "" {
+			return fmt.Errorf("opaque leaf module %s (%s) cannot be compiled yet; trace through it instead", n.Target, m.GoType)
+		}
+		op = ir.LookupOp(ir.LookupModuleKind(m.Kind).Op)
+		for _, p := range m.Params {
+			if p == "" {
+				operands = append(operands, jen.Nil())
+			} else {
+				operands = append(operands, jen.Id(e.recv).Dot(e.params[p]))
+			}
+		}
+		attrs = m.Attrs
+	}
+	if op == nil || op.Kernel == nil {
+		return fmt.Errorf("op %q has no kernel to call", n.Target)
+	}
+	var outs []jen.Code
+	var allocs []jen.Code
+	for i, t := range n.Types {
+		k := resultKey{n, i}
+		name := n.Name
+		if len(n.Types) > 1 {
+			name += "_" + strconv.Itoa(i)
+		}
+		if outputs[k] {
+			v := e.names.name(name)
+			e.outVar[k] = v
+			e.store[k] = jen.Id(v)
+			allocs = append(allocs, jen.Id(v).Op(":=").Qual(runtimePkg, "NewArray").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...))
+		} else {
+			f := e.names.name(name)
+			e.fields = append(e.fields, jen.Id(f).Qual(runtimePkg, "Array").Comment(n.Name+" "+t.String()))
+			e.reserve = append(e.reserve, jen.Id(e.recv).Dot(f).Dot("Reset").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...))
+			e.store[k] = jen.Op("&").Id(e.recv).Dot(f)
+		}
+		outs = append(outs, e.store[k])
+	}
+	kw, err := op.NormalizeKwargs(attrs)
+	if err != nil {
+		return err
+	}
+	sig := &ir.Sig{Op: op, Kwargs: kw}
+	var attrArgs []jen.Code
+	for _, a := range op.KernelAttrs() {
+		c, err := attrLiteral(sig.Value(a.Name))
+		if err != nil {
+			return fmt.Errorf("attribute %s: %v", a.Name, err)
+		}
+		attrArgs = append(attrArgs, c)
+	}
+	pkg, fn := op.KernelName()
+	args := append(append(outs, operands...), attrArgs...)
+	e.body = append(e.body, comment)
+	e.body = append(e.body, allocs...)
+	e.body = append(e.body, jen.Qual(pkg, fn).Call(args...))
+	return nil
+}
+
+func posPrefix(n *ir.Node) string {
+	if p := n.Pos.String(); p != "" {
+		return p + ": "
+	}
+	return ""
+}
+
+// operand returns the expression of one node arg: a node's storage, a
+// constant field for a number, nil, or a list.
+func (e *gen) operand(a ir.Arg) (jen.Code, error) {
+	switch x := a.(type) {
+	case *ir.Node:
+		c, ok := e.store[resolve(x)]
+		if !ok {
+			return nil, fmt.Errorf("arg %s has no storage (used before it is computed?)", x.Name)
+		}
+		return c, nil
+	case nil:
+		return jen.Nil(), nil
+	case []ir.Arg:
+		var elems []jen.Code
+		for _, y := range x {
+			c, err := e.operand(y)
+			if err != nil {
+				return nil, err
+			}
+			elems = append(elems, c)
+		}
+		return jen.Index().Op("*").Qual(runtimePkg, "Array").Values(elems...), nil
+	}
+	if ir.IsNumber(a) {
+		return e.constant(a), nil
+	}
+	return nil, fmt.Errorf("unsupported arg %v (%T)", a, a)
+}
+
+// constant returns the field holding the 0-d array of a number literal,
+// built once by the constructor.
+func (e *gen) constant(v any) jen.Code {
+	key := fmt.Sprintf("%T:%v", v, v)
+	f, ok := e.consts[key]
+	if !ok {
+		f = e.names.name("const" + strconv.Itoa(len(e.consts)))
+		e.consts[key] = f
+		e.fields = append(e.fields, jen.Id(f).Op("*").Qual(runtimePkg, "Array").Comment("the number "+ir.FormatArg(v, "")))
+		var build jen.Code
+		switch x := v.(type) {
+		case int:
+			build = jen.Qual(runtimePkg, "Int64Scalar").Call(jen.Lit(x))
+		case float64:
+			build = jen.Qual(runtimePkg, "Float32Scalar").Call(jen.Lit(float32(x)))
+		}
+		e.ctor = append(e.ctor, jen.Id(e.recv).Dot(f).Op("=").Add(build))
+	}
+	return jen.Id(e.recv).Dot(f)
+}
+
+// attrLiteral returns the Go literal of an attribute value.
+func attrLiteral(v any) (jen.Code, error) {
+	switch x := v.(type) {
+	case int, float64, bool:
+		return jen.Lit(x), nil
+	case []int:
+		return jen.Index().Int().Values(lits(x)...), nil
+	case ir.DType:
+		return dtypeCode(x), nil
+	}
+	return nil, fmt.Errorf("no literal for %T", v)
+}
