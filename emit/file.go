@@ -40,7 +40,7 @@ func (e *gen) render() ([]byte, error) {
 	f.Type().Id(C).Struct(fields...)
 
 	f.Commentf("New%s compiles m, checking that its parameters have the traced shapes.", C)
-	f.Func().Id("New"+C).Params(jen.Id("m").Op("*").Id(T)).Op("*").Id(C).Block(
+	f.Func().Id("New" + C).Params(jen.Id("m").Op("*").Id(T)).Op("*").Id(C).Block(
 		append(append([]jen.Code{jen.Id(e.recv).Op(":=").Op("&").Id(C).Values()}, e.ctor...), jen.Return(jen.Id(e.recv)))...)
 
 	var symParams []jen.Code

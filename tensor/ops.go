@@ -53,7 +53,9 @@ func (t *Tensor) Neg() *Tensor { return apply1(method, "neg", []any{t}) }
 func (t *Tensor) Sqrt() *Tensor { return apply1(method, "sqrt", []any{t}) }
 
 // Sum returns the sum over dims (over everything when none are given).
-func (t *Tensor) Sum(dims ...int) *Tensor { return apply1(method, "sum", []any{t}, sumKwargs(dims, false)...) }
+func (t *Tensor) Sum(dims ...int) *Tensor {
+	return apply1(method, "sum", []any{t}, sumKwargs(dims, false)...)
+}
 
 // SumKeepDim returns the sum over dims, keeping them with size 1.
 func (t *Tensor) SumKeepDim(dims ...int) *Tensor {
@@ -85,7 +87,9 @@ func (t *Tensor) Reshape(shape ...int) *Tensor {
 }
 
 // View is Reshape (fxgen's tensors are always contiguous).
-func (t *Tensor) View(shape ...int) *Tensor { return apply1(method, "view", []any{t}, kw("shape", shape)) }
+func (t *Tensor) View(shape ...int) *Tensor {
+	return apply1(method, "view", []any{t}, kw("shape", shape))
+}
 
 // Flatten merges dims startDim..endDim (negative counts from the end).
 func (t *Tensor) Flatten(startDim, endDim int) *Tensor {
