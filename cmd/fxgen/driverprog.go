@@ -1,0 +1,203 @@
+// This file defines the driver program: its source, its build in the
+// model's module, and its run.
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/format"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// driverPath is the import path of the package the driver calls.
+const driverPath = "github.com/fxgen/fxgen/driver"
+
+// workspacePrefix begins the name of the hidden directory that holds the
+// driver while fxgen runs; go's ./... patterns skip dot directories.
+const workspacePrefix = ".fxgen-driver-"
+
+// driverFiles are the paths of the driver run's inputs and outputs, all
+// inside the workspace.
+type driverFiles struct {
+	Main  string // the driver's source
+	Exe   string // the driver binary
+	Out   string // generated Go source
+	Table string // graph table, with -print
+	Dot   string // DOT, with -dot
+	Error string // the failure, as JSON
+}
+
+func newDriverFiles(workspace string, o *options) driverFiles {
+	f := driverFiles{
+		Main:  filepath.Join(workspace, "main.go"),
+		Exe:   filepath.Join(workspace, "driver.exe"),
+		Out:   filepath.Join(workspace, "out.go"),
+		Error: filepath.Join(workspace, "error.json"),
+	}
+	if o.Print {
+		f.Table = filepath.Join(workspace, "table.txt")
+	}
+	if o.Dot != "" && !o.Check {
+		f.Dot = filepath.Join(workspace, "graph.dot")
+	}
+	return f
+}
+
+// driverSource returns the driver program for m.
+func driverSource(m *model, o *options, files driverFiles) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("// This file is a throwaway fxgen driver; fxgen deletes it after running it.\n\n")
+	b.WriteString("package main\n\nimport (\n")
+	fmt.Fprintf(&b, "\tfxgendriver %s\n", strconv.Quote(driverPath))
+	fmt.Fprintf(&b, "\t%s %s\n", modelAlias, strconv.Quote(m.Pkg.PkgPath))
+	names := make([]string, 0, len(m.Imports))
+	for name := range m.Imports {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(&b, "\t%s %s\n", name, strconv.Quote(m.Imports[name]))
+	}
+	b.WriteString(")\n\nfunc main() {\n")
+	fmt.Fprintf(&b, "\tm := %s\n", m.Ctor)
+	root := "m"
+	if !m.Pointer {
+		root = "&m"
+	}
+	fmt.Fprintf(&b, "\tfxgendriver.Main(%s, fxgendriver.Config{\n", root)
+	field := func(name, value string) {
+		if value != "" {
+			fmt.Fprintf(&b, "\t\t%s: %s,\n", name, strconv.Quote(value))
+		}
+	}
+	field("Package", m.Pkg.Name)
+	field("Type", o.Type)
+	field("Command", o.command())
+	if len(m.Inputs) > 0 {
+		b.WriteString("\t\tInputs: []string{")
+		for _, in := range m.Inputs {
+			fmt.Fprintf(&b, "%s, ", strconv.Quote(in))
+		}
+		b.WriteString("},\n")
+	}
+	if len(m.Concrete) > 0 {
+		b.WriteString("\t\tConcrete: []fxgendriver.Arg{\n")
+		for _, c := range m.Concrete {
+			fmt.Fprintf(&b, "\t\t\t{Name: %s, Value: %s},\n", strconv.Quote(c.Name), c.Expr)
+		}
+		b.WriteString("\t\t},\n")
+	}
+	if len(o.Leaves) > 0 {
+		b.WriteString("\t\tLeaves: []string{")
+		for _, l := range o.Leaves {
+			fmt.Fprintf(&b, "%s, ", strconv.Quote(l))
+		}
+		b.WriteString("},\n")
+	}
+	field("OutFile", files.Out)
+	field("TableFile", files.Table)
+	field("DotFile", files.Dot)
+	field("ErrorFile", files.Error)
+	b.WriteString("\t})\n}\n")
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("formatting the driver: %v\n%s", err, b.Bytes())
+	}
+	return src, nil
+}
+
+// goCommand returns the go command to run: the one that runs fxgen under
+// go generate or go tool, else go from PATH.
+func goCommand() string {
+	if root := os.Getenv("GOROOT"); root != "" {
+		exe := filepath.Join(root, "bin", "go")
+		if _, err := os.Stat(exe); err == nil {
+			return exe
+		}
+		if _, err := os.Stat(exe + ".exe"); err == nil {
+			return exe + ".exe"
+		}
+	}
+	return "go"
+}
+
+// buildDriver builds the driver in the model's module. It runs go build in
+// the current directory when that is inside the module, so that compiler
+// messages have the paths the user expects, else in the package directory.
+func buildDriver(ctx context.Context, m *model, files driverFiles, buildFlags []string) error {
+	args := append([]string{"build", "-o", files.Exe}, buildFlags...)
+	args = append(args, files.Main)
+	cmd := exec.CommandContext(ctx, goCommand(), args...)
+	cmd.Dir = m.Dir
+	if wd, err := os.Getwd(); err == nil && m.Pkg.Module != nil && within(wd, m.Pkg.Module.Dir) {
+		cmd.Dir = wd
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("building the driver: %v\n%s", err, strings.TrimRight(out.String(), "\n"))
+	}
+	return nil
+}
+
+// within reports whether path is dir or inside it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// traceError is a failure the driver reported (driver.Error): a trace
+// error at a model position, or another error from tracing or emitting.
+type traceError struct {
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	Msg  string `json:"msg"`
+}
+
+func (e *traceError) Error() string {
+	if e.File == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("%s:%d: tracer: %s", relPath(e.File), e.Line, e.Msg)
+}
+
+// runDriver runs the built driver. The model's own output goes to stderr.
+func runDriver(ctx context.Context, m *model, files driverFiles) error {
+	cmd := exec.CommandContext(ctx, files.Exe)
+	cmd.Dir = m.Dir
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err == nil {
+		return nil
+	}
+	data, rerr := os.ReadFile(files.Error)
+	if rerr != nil {
+		return fmt.Errorf("the driver failed: %v", err)
+	}
+	var e traceError
+	if jerr := json.Unmarshal(data, &e); jerr != nil {
+		return fmt.Errorf("the driver failed: %v (and its error report is unreadable: %v)", err, jerr)
+	}
+	return &e
+}
+
+// errInterrupted reports that fxgen was stopped by a signal.
+var errInterrupted = errors.New("interrupted")

@@ -1,0 +1,185 @@
+// This file defines fxgen's main flow: parse, load and check, build and run
+// the driver, write or check the output.
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"go/token"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+)
+
+func usage() {
+	fmt.Fprintf(os.Stderr, "usage: fxgen -type T -input name=dtype[dims] [flags] [package]\n")
+	fmt.Fprintf(os.Stderr, "For more information, see: go doc github.com/fxgen/fxgen/cmd/fxgen\n")
+	fmt.Fprintf(os.Stderr, "Flags:\n")
+	flag.PrintDefaults()
+}
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("fxgen: ")
+	flag.Usage = usage
+	flag.Parse()
+	os.Exit(run(flag.Args()))
+}
+
+// run runs fxgen and returns its exit status.
+func run(args []string) int {
+	o, err := parseOptions(args)
+	if err != nil {
+		log.Print(err)
+		fmt.Fprintln(os.Stderr, "run 'fxgen -help' for usage")
+		return 2
+	}
+	// Catch SIGINT and SIGTERM until fxgen returns: the first one cancels
+	// the build or run under way, later ones are ignored so that the
+	// cleanup (removing the driver directory) always completes.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	err = generate(ctx, o)
+	if err == nil {
+		return 0
+	}
+	if ctx.Err() != nil {
+		err = errInterrupted
+	}
+	var (
+		pe *posError
+		te *traceError
+		le *loadError
+		se *staleError
+	)
+	switch {
+	case errors.As(err, &pe), errors.As(err, &te), errors.As(err, &le):
+		// Already positioned, like the compiler's messages.
+		fmt.Fprintln(os.Stderr, err)
+	case errors.As(err, &se):
+		fmt.Fprint(os.Stderr, se.diff)
+	default:
+		log.Print(err)
+	}
+	return 1
+}
+
+// staleError is -check finding the output out of date.
+type staleError struct{ diff string }
+
+func (e *staleError) Error() string { return e.diff }
+
+// generate does fxgen's work for o. It removes every file it creates in
+// the package directory before returning, also on failure and on panic.
+func generate(ctx context.Context, o *options) (err error) {
+	pattern := o.Pattern
+	dir, err := resolveDir(ctx, pattern)
+	if err != nil {
+		return err
+	}
+	outPath := filepath.Join(dir, defaultOutput(o.Type))
+	if o.Output != "" {
+		outPath = absPath(o.Output)
+	}
+	if !o.Check {
+		// Refuse early, before the slow part.
+		if err := checkOverwrite(outPath); err != nil {
+			return err
+		}
+	}
+
+	workspace, err := os.MkdirTemp(dir, workspacePrefix)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if rerr := os.RemoveAll(workspace); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+
+	ov, err := userOverlay()
+	if err != nil {
+		return err
+	}
+	if _, err := ov.blankGenerated(dir, workspace); err != nil {
+		return err
+	}
+	buildFlags, err := ov.write(workspace)
+	if err != nil {
+		return err
+	}
+
+	pkg, err := loadPackage(ctx, dir, ov, buildFlags)
+	if err != nil {
+		return err
+	}
+	m, err := checkModel(pkg, dir, o, directivePos())
+	if err != nil {
+		return err
+	}
+
+	files := newDriverFiles(workspace, o)
+	src, err := driverSource(m, o, files)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(files.Main, src, 0o644); err != nil {
+		return err
+	}
+	if err := buildDriver(ctx, m, files, buildFlags); err != nil {
+		return err
+	}
+	if err := runDriver(ctx, m, files); err != nil {
+		return err
+	}
+
+	out, err := os.ReadFile(files.Out)
+	if err != nil {
+		return fmt.Errorf("the driver wrote no output: %v", err)
+	}
+	if files.Table != "" {
+		table, err := os.ReadFile(files.Table)
+		if err != nil {
+			return err
+		}
+		os.Stdout.Write(table)
+	}
+	if o.Check {
+		diff, err := staleDiff(outPath, out)
+		if err != nil {
+			return err
+		}
+		if diff != "" {
+			return &staleError{diff: diff + "run go generate to update it\n"}
+		}
+		return nil
+	}
+	if files.Dot != "" {
+		dot, err := os.ReadFile(files.Dot)
+		if err != nil {
+			return err
+		}
+		if err := writeAtomic(absPath(o.Dot), dot); err != nil {
+			return err
+		}
+	}
+	return writeGenerated(outPath, out)
+}
+
+// directivePos returns the position of the //go:generate line under go
+// generate, or an invalid position.
+func directivePos() token.Position {
+	file, line := os.Getenv("GOFILE"), os.Getenv("GOLINE")
+	n, err := strconv.Atoi(line)
+	if file == "" || err != nil {
+		return token.Position{}
+	}
+	return token.Position{Filename: absPath(file), Line: n}
+}
