@@ -218,7 +218,7 @@ func (it *Interpreter) DefaultCall(n *Node, args []Value, kwargs []Kwarg) (Value
 	if op == nil {
 		return nil, fmt.Errorf("unknown op %q", n.Target)
 	}
-	if op.Kernel == nil { // getitem
+	if op.Kernel == nil && op.Func == nil { // getitem
 		tup, ok := args[0].([]*runtime.Array)
 		if !ok {
 			return nil, fmt.Errorf("getitem of %T", args[0])

@@ -84,6 +84,9 @@ type Op struct {
 	// mismatch without naming the op (the caller prefixes it).
 	Infer  func(s *Sig) ([]Type, error)
 	Kernel any
+	// Func runs an op that has no runtime kernel, such as a user function
+	// wrapped with tracer.Wrap; args are as for Eval.
+	Func func(args []any, kwargs []Kwarg) ([]*runtime.Array, error)
 
 	kernel reflect.Value
 }
@@ -407,7 +410,7 @@ func (op *Op) operandNames() string {
 // for a list operand, nil for an absent optional operand, or a number
 // literal; kwargs must be normalized.
 func (op *Op) Eval(args []any, kwargs []Kwarg) ([]*runtime.Array, error) {
-	if op.Kernel == nil {
+	if op.Kernel == nil && op.Func == nil {
 		return nil, fmt.Errorf("%s: no kernel", op.Name)
 	}
 	ats := make([]ArgType, len(args))
@@ -445,6 +448,21 @@ func (op *Op) Eval(args []any, kwargs []Kwarg) ([]*runtime.Array, error) {
 			return nil, fmt.Errorf("%s: result %d has symbolic shape %v on concrete inputs", op.Name, i, t.Shape)
 		}
 		outs[i] = runtime.NewArray(t.DType, dims...)
+	}
+	if op.Kernel == nil {
+		res, err := op.Func(args, kwargs)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", op.Name, err)
+		}
+		if len(res) != len(outs) {
+			return nil, fmt.Errorf("%s: returned %d results, want %d", op.Name, len(res), len(outs))
+		}
+		for i, r := range res {
+			if !TypeOf(r).Equal(TypeOf(outs[i])) {
+				return nil, fmt.Errorf("%s: result %d is %v, its type rule says %v", op.Name, i, TypeOf(r), TypeOf(outs[i]))
+			}
+		}
+		return res, nil
 	}
 	op.CallKernel(outs, args, kwargs)
 	return outs, nil

@@ -97,3 +97,10 @@ func CallModule(m any, kind string, attrs []ir.Kwarg, forward func(args []*Tenso
 	}
 	return forward(args)
 }
+
+// Apply runs the vocabulary op on args (tensors, []*Tensor lists, numbers
+// or nil), or records it while tracing, as every method of Tensor does. It
+// is for ops added to the vocabulary outside this package.
+func Apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tensor {
+	return apply(opcode, op, args, kwargs...)
+}

@@ -153,8 +153,13 @@ func (t *tracer) node(x *tensor.Tensor) *ir.Node {
 	if p, ok := t.w.params[x]; ok {
 		name, goPath = p.name, p.goPath
 	} else {
-		name = fmt.Sprintf("_tensor_constant%d", t.consts)
-		t.consts++
+		for {
+			name = fmt.Sprintf("_tensor_constant%d", t.consts)
+			t.consts++
+			if _, taken := t.g.Params[name]; !taken {
+				break
+			}
+		}
 	}
 	t.addParam(name, goPath, x)
 	n, err := t.g.GetAttr(name)
