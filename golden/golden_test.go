@@ -25,12 +25,15 @@ type goldenModel struct {
 	name   string
 	root   func() any
 	inputs []string
+	file   string // the checked-in generated file, under example_models
 	cfg    emit.Config
 }
 
 var goldenModels = []goldenModel{
-	{"mlp", func() any { return mlp.NewMLP() }, []string{"x=f32[N,784]"}, emit.Config{Package: "mlp", Type: "MLP"}},
-	{"fxdoc", func() any { return fxdoc.NewFXDoc() }, []string{"x=f32[N,5,4]"}, emit.Config{Package: "fxdoc", Type: "FXDoc"}},
+	{"mlp", func() any { return mlp.NewMLP() }, []string{"x=f32[N,784]"}, "mlp/mlp_fx.go",
+		emit.Config{Package: "mlp", Type: "MLP", Command: `-type MLP -input "x=f32[N,784]"`}},
+	{"fxdoc", func() any { return fxdoc.NewFXDoc() }, []string{"x=f32[N,5,4]"}, "fxdoc/fxdoc_fx.go",
+		emit.Config{Package: "fxdoc", Type: "FXDoc", Command: `-type FXDoc -input "x=f32[N,5,4]"`}},
 }
 
 // compareGolden compares got with the golden file, or rewrites it under
@@ -69,6 +72,14 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			compareGolden(t, m.name+"_fx.go.golden", src)
+			// The checked-in file is what go generate writes: the same bytes.
+			onDisk, err := os.ReadFile(filepath.Join("..", "example_models", m.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(strings.Split(string(onDisk), "\n"), strings.Split(string(src), "\n")); diff != "" {
+				t.Errorf("example_models/%s is stale; run go generate ./example_models/... (-disk +generated):\n%s", m.file, diff)
+			}
 			// Tracing twice gives the same bytes.
 			g2, err := tracer.Trace(m.root(), tracer.MustParseInputs(m.inputs...))
 			if err != nil {
