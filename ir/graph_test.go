@@ -436,3 +436,14 @@ func equalF32(a, b []float32) bool {
 	}
 	return true
 }
+
+func TestEditErasedNode(t *testing.T) {
+	g := mlpGraph(t)
+	n := must(t)(g.GetAttr("fc1.weight"))
+	if err := g.EraseNode(n); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.SetArgs(); err == nil || !strings.Contains(err.Error(), "erased") {
+		t.Errorf("SetArgs on an erased node: got %v, want an error saying it is erased", err)
+	}
+}

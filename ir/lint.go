@@ -173,7 +173,7 @@ func (g *Graph) Lint() error {
 		if !argsOK || !targetOK {
 			continue
 		}
-		_, types, err := g.infer(n.Op, n.Target, n.args, n.kwargs, n.Types)
+		types, err := g.lintInfer(n)
 		switch {
 		case err != nil:
 			report(i, "node %s: %v; fix its args or kwargs", n.Name, err)
@@ -191,6 +191,18 @@ func (g *Graph) Lint() error {
 		errs[i] = errors.New(is.msg)
 	}
 	return errors.Join(errs...)
+}
+
+// lintInfer infers n's types again; a type rule that panics on a broken
+// graph is reported as an error.
+func (g *Graph) lintInfer(n *Node) (types []Type, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			types, err = nil, fmt.Errorf("type rule panicked: %v", r)
+		}
+	}()
+	_, types, err = g.infer(n.Op, n.Target, n.args, n.kwargs, n.Types)
+	return types, err
 }
 
 func containsNode(list []*Node, n *Node) bool {

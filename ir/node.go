@@ -160,6 +160,9 @@ func (n *Node) SetTarget(target string) error {
 }
 
 func (n *Node) set(args []Arg, kwargs []Kwarg) error {
+	if n.graph == nil {
+		return fmt.Errorf("node %s: erased; edit only nodes of a graph", n.Name)
+	}
 	args = mapArgs(args, func(m *Node) *Node { return m })
 	if err := n.graph.checkArgs(args); err != nil {
 		return fmt.Errorf("node %s: %v", n.Name, err)
