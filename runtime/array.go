@@ -179,7 +179,7 @@ func (a *Array) String() string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		fmt.Fprintf(&b, "%g", a.At(i))
+		fmt.Fprintf(&b, "%.6g", a.At(i))
 	}
 	if n > 8 {
 		b.WriteString(" ...")
