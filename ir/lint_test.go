@@ -225,3 +225,15 @@ func TestLintBrokenList(t *testing.T) {
 		t.Errorf("broken back link: got %q", got)
 	}
 }
+
+func TestLintMalformedOutput(t *testing.T) {
+	g := NewGraph()
+	x := g.Placeholder("x", mustType(t, "f32[2]"))
+	must(t)(g.CreateNode(Output, "output", []Arg{x, x}, nil, ""))
+	if got := lintMessages(g); len(got) != 1 || !strings.Contains(got[0], "node output: output has 2 args, want one") {
+		t.Errorf("got %q, want one problem about the output's args", got)
+	}
+	if got, want := g.OutputNode().String(), "return (%x, %x)"; got != want {
+		t.Errorf("printed: got %q, want %q", got, want)
+	}
+}

@@ -77,7 +77,11 @@ func formatTypes(ts []Type) string {
 func (n *Node) format() string {
 	var b strings.Builder
 	if n.Op == Output {
-		fmt.Fprintf(&b, "return %s", FormatArg(n.args[0], "%"))
+		ret := formatArgs(n.args, "%") // a malformed output; Lint reports it
+		if len(n.args) == 1 {
+			ret = FormatArg(n.args[0], "%")
+		}
+		fmt.Fprintf(&b, "return %s", ret)
 	} else {
 		fmt.Fprintf(&b, "%%%s : %s = %s[target=%s](args = %s, kwargs = %s)",
 			n.Name, formatTypes(n.Types), n.Op, n.Target, formatArgs(n.args, "%"), formatKwargs(n.kwargs, "%"))

@@ -88,6 +88,9 @@ func patternOutput(g *Graph, what string) (*Node, error) {
 	if len(outs) != 1 {
 		return nil, fmt.Errorf("ir: ReplacePattern: %s has %d output nodes, want one", what, len(outs))
 	}
+	if len(outs[0].args) != 1 {
+		return nil, fmt.Errorf("ir: ReplacePattern: %s output has %d args, want one", what, len(outs[0].args))
+	}
 	r, ok := outs[0].args[0].(*Node)
 	if !ok {
 		return nil, fmt.Errorf("ir: ReplacePattern: %s returns %s, want one node", what, FormatArg(outs[0].args[0], "%"))
