@@ -1,0 +1,232 @@
+package runtime
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func randArray(r *rand.Rand, shape ...int) *Array {
+	a := NewArray(Float32, shape...)
+	for i := range a.F32 {
+		a.F32[i] = r.Float32()*2 - 1
+	}
+	return a
+}
+
+// refIndex returns the flat index into shape of the broadcast multi-index
+// idx of outShape.
+func refIndex(idx, shape, outShape []int) int {
+	off, stride := 0, 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		j := len(outShape) - len(shape) + i
+		if shape[i] != 1 {
+			off += idx[j] * stride
+		}
+		stride *= shape[i]
+	}
+	return off
+}
+
+func unravel(i int, shape []int) []int {
+	idx := make([]int, len(shape))
+	for d := len(shape) - 1; d >= 0; d-- {
+		idx[d] = i % shape[d]
+		i /= shape[d]
+	}
+	return idx
+}
+
+func TestBinaryBroadcastAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	cases := [][2][]int{
+		{{3, 4}, {3, 4}}, {{3, 4}, {4}}, {{3, 1}, {1, 4}}, {{2, 3, 4}, {3, 1}}, {{5}, {}}, {{}, {5}}, {{2, 1, 4}, {2, 3, 1}}, {{0, 4}, {4}},
+	}
+	ops := []struct {
+		name string
+		fn   func(out, a, b *Array)
+		ref  func(x, y float32) float32
+	}{
+		{"Add", Add, func(x, y float32) float32 { return x + y }},
+		{"Sub", Sub, func(x, y float32) float32 { return x - y }},
+		{"Mul", Mul, func(x, y float32) float32 { return x * y }},
+		{"Div", Div, func(x, y float32) float32 { return x / y }},
+	}
+	for _, c := range cases {
+		a, b := randArray(r, c[0]...), randArray(r, c[1]...)
+		shape, err := BroadcastShapes(a.Shape, b.Shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, op := range ops {
+			out := NewArray(Float32, shape...)
+			op.fn(out, a, b)
+			for i := range out.F32 {
+				idx := unravel(i, shape)
+				want := op.ref(a.F32[refIndex(idx, a.Shape, shape)], b.F32[refIndex(idx, b.Shape, shape)])
+				if math.Abs(float64(out.F32[i]-want)) > 1e-6*math.Max(1, math.Abs(float64(want))) {
+					t.Fatalf("%s %v %v: element %d got %v, want %v", op.name, a.Shape, b.Shape, i, out.F32[i], want)
+				}
+			}
+		}
+		gt := NewArray(Bool, shape...)
+		Gt(gt, a, b)
+		for i := range gt.B {
+			idx := unravel(i, shape)
+			if want := a.F32[refIndex(idx, a.Shape, shape)] > b.F32[refIndex(idx, b.Shape, shape)]; gt.B[i] != want {
+				t.Fatalf("Gt %v %v: element %d got %v, want %v", a.Shape, b.Shape, i, gt.B[i], want)
+			}
+		}
+	}
+	if _, err := BroadcastShapes([]int{3, 4}, []int{5}); err == nil {
+		t.Errorf("[3 4] and [5] broadcast without error")
+	}
+}
+
+func TestMixedDTypes(t *testing.T) {
+	mask := FromBool([]bool{true, false, true}, 3)
+	x := FromFloat32([]float32{-1, 2, 3}, 3)
+	out := NewArray(Float32, 3)
+	Mul(out, mask, x)
+	if want := []float32{-1, 0, 3}; out.F32[0] != want[0] || out.F32[1] != want[1] || out.F32[2] != want[2] {
+		t.Errorf("bool*f32: got %v, want %v", out.F32, want)
+	}
+	i := FromInt64([]int64{7, -3}, 2)
+	oi := NewArray(Int64, 2)
+	Add(oi, i, Int64Scalar(2))
+	if oi.I64[0] != 9 || oi.I64[1] != -1 {
+		t.Errorf("i64+2: got %v", oi.I64)
+	}
+}
+
+func TestUnary(t *testing.T) {
+	x := FromFloat32([]float32{-2, -0.5, 0, 0.5, 4, float32(math.Inf(1))}, 6)
+	out := NewArray(Float32, 6)
+	Relu(out, x)
+	for i, v := range x.F32 {
+		if want := float32(math.Max(float64(v), 0)); out.F32[i] != want {
+			t.Errorf("Relu(%v) = %v, want %v", v, out.F32[i], want)
+		}
+	}
+	Neg(out, x)
+	for i, v := range x.F32 {
+		if out.F32[i] != -v {
+			t.Errorf("Neg(%v) = %v", v, out.F32[i])
+		}
+	}
+	Sqrt(out, x)
+	if out.F32[4] != 2 || !math.IsNaN(float64(out.F32[0])) {
+		t.Errorf("Sqrt: got %v", out.F32)
+	}
+}
+
+func TestSumAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	x := randArray(r, 2, 3, 4)
+	for _, dims := range [][]int{{-1}, {0}, {1}, {0, 2}, {}} {
+		reduced := map[int]bool{}
+		for _, d := range dims {
+			nd, _ := NormalizeDim(d, 3)
+			reduced[nd] = true
+		}
+		if len(dims) == 0 {
+			reduced = map[int]bool{0: true, 1: true, 2: true}
+		}
+		var shape []int
+		for i, s := range x.Shape {
+			if !reduced[i] {
+				shape = append(shape, s)
+			}
+		}
+		out := NewArray(Float32, shape...)
+		Sum(out, x, dims, false)
+		want := make([]float64, out.Len())
+		for i := range x.F32 {
+			idx := unravel(i, x.Shape)
+			o := 0
+			for d, s := range x.Shape {
+				if !reduced[d] {
+					o = o*s + idx[d]
+				}
+			}
+			want[o] += float64(x.F32[i])
+		}
+		for i := range want {
+			if math.Abs(float64(out.F32[i])-want[i]) > 1e-5 {
+				t.Errorf("Sum over %v: element %d got %v, want %v", dims, i, out.F32[i], want[i])
+			}
+		}
+	}
+}
+
+func TestTopKAgainstReference(t *testing.T) {
+	x := FromFloat32([]float32{1, 5, 3, 5, -2, 0, 9, 9}, 2, 4)
+	v, i := NewArray(Float32, 2, 3), NewArray(Int64, 2, 3)
+	TopK(v, i, x, 3, -1, true)
+	wantV := []float32{5, 5, 3, 9, 9, 0}
+	wantI := []int64{1, 3, 2, 2, 3, 1}
+	for k := range wantV {
+		if v.F32[k] != wantV[k] || i.I64[k] != wantI[k] {
+			t.Fatalf("TopK: got %v %v, want %v %v", v.F32, i.I64, wantV, wantI)
+		}
+	}
+	TopK(v, i, x, 3, 1, false)
+	if v.F32[0] != 1 || i.I64[0] != 0 || v.F32[3] != -2 {
+		t.Errorf("TopK smallest: got %v %v", v.F32, i.I64)
+	}
+}
+
+func TestLinearAndMatmulAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	x, w, b := randArray(r, 3, 5, 7), randArray(r, 4, 7), randArray(r, 4)
+	out := NewArray(Float32, 3, 5, 4)
+	Linear(out, x, w, b)
+	for row := 0; row < 15; row++ {
+		for j := 0; j < 4; j++ {
+			want := float64(b.F32[j])
+			for p := 0; p < 7; p++ {
+				want += float64(x.F32[row*7+p]) * float64(w.F32[j*7+p])
+			}
+			if math.Abs(float64(out.F32[row*4+j])-want) > 1e-5 {
+				t.Fatalf("Linear [%d,%d]: got %v, want %v", row, j, out.F32[row*4+j], want)
+			}
+		}
+	}
+	a, m := randArray(r, 2, 1, 3, 5), randArray(r, 4, 5, 2)
+	mo := NewArray(Float32, 2, 4, 3, 2)
+	Matmul(mo, a, m)
+	for bi := 0; bi < 2; bi++ {
+		for bj := 0; bj < 4; bj++ {
+			for i := 0; i < 3; i++ {
+				for j := 0; j < 2; j++ {
+					var want float64
+					for p := 0; p < 5; p++ {
+						want += float64(a.F32[bi*15+i*5+p]) * float64(m.F32[bj*10+p*2+j])
+					}
+					got := mo.F32[((bi*4+bj)*3+i)*2+j]
+					if math.Abs(float64(got)-want) > 1e-5 {
+						t.Fatalf("Matmul [%d,%d,%d,%d]: got %v, want %v", bi, bj, i, j, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestConstructors(t *testing.T) {
+	a := NewArray(Int64, 5)
+	Arange(a, 2, 3)
+	for i, v := range a.I64 {
+		if v != int64(2+3*i) {
+			t.Fatalf("Arange: got %v", a.I64)
+		}
+	}
+	r1, r2 := NewArray(Float32, 8), NewArray(Float32, 8)
+	Rand(r1, 7)
+	Rand(r2, 7)
+	for i := range r1.F32 {
+		if r1.F32[i] != r2.F32[i] || r1.F32[i] < 0 || r1.F32[i] >= 1 {
+			t.Fatalf("Rand with the same seed: %v vs %v", r1.F32, r2.F32)
+		}
+	}
+}
