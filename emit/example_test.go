@@ -1,0 +1,40 @@
+package emit_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fxgen/fxgen/emit"
+	"github.com/fxgen/fxgen/tensor"
+	"github.com/fxgen/fxgen/tensor/nn"
+	"github.com/fxgen/fxgen/tracer"
+)
+
+type Tiny struct{ Fc *nn.Linear }
+
+func (m *Tiny) Forward(x *tensor.Tensor) *tensor.Tensor { return m.Fc.Forward(x).Relu() }
+
+// Generate the compiled form of a traced model; here, its Forward.
+func ExampleGenerate() {
+	g, _ := tracer.Trace(&Tiny{Fc: nn.NewLinear(4, 3)}, tracer.MustParseInputs("x=f32[N,4]"))
+	src, err := emit.Generate(g, emit.Config{Package: "tiny", Type: "Tiny"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	text := string(src)
+	fmt.Print(text[strings.Index(text, "func (c *TinyCompiled) Forward"):])
+	// Output:
+	// func (c *TinyCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
+	// 	xArr := x.Array()
+	// 	runtime.CheckInput("TinyCompiled.Forward", "x", xArr, runtime.Float32, -1, 4)
+	// 	N := xArr.Shape[0]
+	// 	c.reserve(N)
+	// 	// example_test.go:15: fc = call_module fc(x)
+	// 	runtime.Linear(&c.fc, xArr, c.fc_weight, c.fc_bias)
+	// 	// example_test.go:15: relu = call_method relu(fc)
+	// 	relu := runtime.NewArray(runtime.Float32, N, 3)
+	// 	runtime.Relu(relu, &c.fc)
+	// 	return tensor.FromArray(relu)
+	// }
+}
