@@ -430,6 +430,9 @@ func (m *model) rewriteExpr(expr string, flagGiven bool) (string, error) {
 	}
 	tv := info.Types[x]
 	named := m.Obj.Type()
+	if !tv.IsValue() {
+		return "", errorAt(fset, m.Obj.Pos(), "%s is not an expression with a value; want a %s or *%s", what, m.Obj.Name(), m.Obj.Name())
+	}
 	switch t := tv.Type.(type) {
 	case *types.Tuple:
 		return "", errorAt(fset, m.Obj.Pos(), "%s yields %d values; want one %s or *%s", what, t.Len(), m.Obj.Name(), m.Obj.Name())
@@ -439,9 +442,10 @@ func (m *model) rewriteExpr(expr string, flagGiven bool) (string, error) {
 		}
 		m.Pointer = true
 	default:
-		if !types.Identical(tv.Type, named) || !tv.IsValue() {
+		if !types.Identical(tv.Type, named) {
 			return "", errorAt(fset, m.Obj.Pos(), "%s has type %s; want %s or *%s", what, typeString(tv.Type, pkg), m.Obj.Name(), m.Obj.Name())
 		}
+		m.Pointer = false
 	}
 	base := fset.File(x.Pos()).Base()
 	var inserts []int // offsets to qualify

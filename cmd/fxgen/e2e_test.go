@@ -1,0 +1,435 @@
+// This file tests the real fxgen command end to end: it builds the command
+// once and runs it on testdata models copied into throwaway modules.
+
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// fxgenBin is the fxgen command built by TestMain, or "" under -short.
+var fxgenBin string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	os.Exit(testMain(m))
+}
+
+func testMain(m *testing.M) int {
+	if !testing.Short() {
+		dir, err := os.MkdirTemp("", "fxgen-test-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		fxgenBin = filepath.Join(dir, "fxgen")
+		out, err := exec.Command("go", "build", "-o", fxgenBin, ".").CombinedOutput()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "building fxgen: %v\n%s", err, out)
+			return 1
+		}
+	}
+	return m.Run()
+}
+
+// needFxgen skips end-to-end tests under -short.
+func needFxgen(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs fxgen and its driver")
+	}
+	t.Parallel()
+}
+
+// newModule creates a module that uses this repository's fxgen (by a
+// replace directive) and holds copies of the named testdata packages. It
+// returns the module's directory.
+func newModule(t *testing.T, pkgs ...string) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gosum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := t.TempDir()
+	// The module's own requirements first: every module that provides a
+	// package the models import must be listed.
+	text := regexp.MustCompile(`(?m)^module .*$`).ReplaceAllString(string(gomod), "module example.com/fxtest")
+	text += fmt.Sprintf("\nrequire github.com/fxgen/fxgen v0.0.0\n\nreplace github.com/fxgen/fxgen => %s\n", root)
+	writeFile(t, filepath.Join(mod, "go.mod"), text)
+	writeFile(t, filepath.Join(mod, "go.sum"), string(gosum))
+	for _, p := range pkgs {
+		files, err := filepath.Glob(filepath.Join("testdata", p, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("testdata/%s: no Go files (%v)", p, err)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(mod, p, filepath.Base(f)), string(data))
+		}
+	}
+	return mod
+}
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// testEnv is the environment of commands the tests run: offline, outside
+// any workspace.
+func testEnv(extra ...string) []string {
+	return append(os.Environ(), append([]string{"GOPROXY=off", "GOWORK=off", "GOFILE=", "GOLINE=", "GOPACKAGE="}, extra...)...)
+}
+
+// result is a finished command.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// runCmd runs name with args in dir and returns what it printed and its
+// exit status.
+func runCmd(t *testing.T, dir string, env []string, name string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = testEnv(env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %q: %v", name, args, err)
+	}
+	return result{stdout.String(), stderr.String(), code}
+}
+
+// fxgen runs the fxgen command in dir.
+func fxgen(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	return runCmd(t, dir, nil, fxgenBin, args...)
+}
+
+// wantCode fails the test if r did not exit with code.
+func wantCode(t *testing.T, r result, code int, what string) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("%s: exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", what, r.code, code, r.stdout, r.stderr)
+	}
+}
+
+// snapshot returns every file under dir with its content, and fails the
+// test if a driver directory is left behind.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), workspacePrefix) {
+			t.Errorf("driver directory %s left behind", path)
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			files[path] = string(data)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// sameFiles fails the test if the two snapshots differ.
+func sameFiles(t *testing.T, before, after map[string]string) {
+	t.Helper()
+	for path, data := range after {
+		if old, ok := before[path]; !ok {
+			t.Errorf("file %s was created", path)
+		} else if old != data {
+			t.Errorf("file %s was changed", path)
+		}
+	}
+	for path := range before {
+		if _, ok := after[path]; !ok {
+			t.Errorf("file %s was removed", path)
+		}
+	}
+}
+
+// lineOf returns the 1-based line of the first line of file containing s.
+func lineOf(t *testing.T, file, s string) int {
+	t.Helper()
+	for i, line := range strings.Split(readFile(t, file), "\n") {
+		if strings.Contains(line, s) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no line containing %q", file, s)
+	return 0
+}
+
+func TestEndToEndTiny(t *testing.T) {
+	needFxgen(t)
+	mod := newModule(t, "tiny")
+	pkg := filepath.Join(mod, "tiny")
+	out := filepath.Join(pkg, "tiny_fx.go")
+	args := []string{"-type", "Tiny", "-input", "x=f32[N,4]", "-concrete", "double=true"}
+
+	// Generate through go generate, as users do.
+	r := runCmd(t, mod, []string{"FXGEN=" + fxgenBin}, "go", "generate", "./tiny")
+	wantCode(t, r, 0, "go generate")
+	gen := readFile(t, out)
+	if !strings.HasPrefix(gen, header+"\n") || !strings.Contains(gen, `-concrete double=true`) {
+		t.Fatalf("tiny_fx.go lacks the header or the command:\n%s", gen)
+	}
+	wantCode(t, runCmd(t, mod, nil, "go", "vet", "./tiny"), 0, "go vet ./tiny")
+
+	// Up to date, by hand from the module root; and deterministic.
+	wantCode(t, fxgen(t, mod, append(args, "-check", "./tiny")...), 0, "fxgen -check (fresh)")
+	r = fxgen(t, pkg, append(args, "-print")...)
+	wantCode(t, r, 0, "fxgen -print")
+	if !strings.Contains(r.stdout, "placeholder") || !strings.Contains(r.stdout, "call_module") {
+		t.Errorf("fxgen -print printed no graph table:\n%s", r.stdout)
+	}
+	if got := readFile(t, out); got != gen {
+		t.Errorf("a second run wrote different bytes")
+	}
+
+	// A model change makes the file stale; -check says so and writes
+	// nothing.
+	src := filepath.Join(pkg, "tiny.go")
+	writeFile(t, src, strings.Replace(readFile(t, src), "MulScalar(2)", "MulScalar(3)", 1))
+	before := snapshot(t, mod)
+	r = fxgen(t, pkg, append(args, "-check")...)
+	wantCode(t, r, 1, "fxgen -check (stale)")
+	if !strings.Contains(r.stderr, "tiny_fx.go is stale") || !strings.Contains(r.stderr, "+") {
+		t.Errorf("fxgen -check (stale) printed no diff:\n%s", r.stderr)
+	}
+	sameFiles(t, before, snapshot(t, mod))
+
+	// A broken generated file does not stop regeneration.
+	writeFile(t, out, gen+"\nfunc broken() { undefinedName() }\n")
+	wantCode(t, runCmd(t, mod, nil, "go", "build", "./tiny"), 1, "go build with a broken generated file")
+	wantCode(t, fxgen(t, pkg, args...), 0, "fxgen over a broken generated file")
+	if got := readFile(t, out); got == gen || strings.Contains(got, "broken") {
+		t.Errorf("tiny_fx.go was not regenerated for the changed model")
+	}
+	wantCode(t, runCmd(t, mod, nil, "go", "vet", "./tiny"), 0, "go vet ./tiny after regeneration")
+	wantCode(t, fxgen(t, pkg, append(args, "-check")...), 0, "fxgen -check (fresh again)")
+	snapshot(t, mod)
+}
+
+func TestEndToEndDynamicControlFlow(t *testing.T) {
+	needFxgen(t)
+	mod := newModule(t, "dynamic")
+	pkg := filepath.Join(mod, "dynamic")
+	line := lineOf(t, filepath.Join(pkg, "dynamic.go"), "want trace error")
+	before := snapshot(t, mod)
+	for _, tc := range []struct{ dir, file string }{
+		{pkg, "dynamic.go"},                           // as under go generate
+		{mod, filepath.Join("dynamic", "dynamic.go")}, // by hand, from the module root
+	} {
+		args := []string{"-type", "Dynamic", "-input", "x=f32[N,4]"}
+		if tc.dir == mod {
+			args = append(args, "./dynamic")
+		}
+		r := fxgen(t, tc.dir, args...)
+		wantCode(t, r, 1, "fxgen on dynamic control flow")
+		want := fmt.Sprintf("%s:%d: tracer: ", tc.file, line)
+		if !strings.HasPrefix(r.stderr, want) {
+			t.Errorf("stderr = %q, want it to begin with %q", r.stderr, want)
+		}
+	}
+	sameFiles(t, before, snapshot(t, mod))
+}
+
+func TestEndToEndBadSignature(t *testing.T) {
+	needFxgen(t)
+	mod := newModule(t, "badsig")
+	pkg := filepath.Join(mod, "badsig")
+	line := lineOf(t, filepath.Join(pkg, "badsig.go"), "want signature error")
+	before := snapshot(t, mod)
+	r := fxgen(t, pkg, "-type", "BadSig", "-input", "x=f32[N,4]")
+	wantCode(t, r, 1, "fxgen on a bad Forward")
+	want := regexp.MustCompile(fmt.Sprintf(`^badsig\.go:%d:\d+: fxgen: Forward result 1 has type float64; want \*tensor\.Tensor\n$`, line))
+	if !want.MatchString(r.stderr) {
+		t.Errorf("stderr = %q, want a match for %s", r.stderr, want)
+	}
+	sameFiles(t, before, snapshot(t, mod))
+}
+
+func TestEndToEndDirectiveErrors(t *testing.T) {
+	needFxgen(t)
+	mod := newModule(t, "tiny")
+	pkg := filepath.Join(mod, "tiny")
+	forward := lineOf(t, filepath.Join(pkg, "tiny.go"), "func (m *Tiny) Forward")
+	before := snapshot(t, mod)
+	for _, tc := range []struct {
+		env  []string
+		args []string
+		want string // regexp
+	}{
+		{[]string{"GOFILE=tiny.go", "GOLINE=9"}, []string{"-type", "Nope", "-input", "x=f32[N,4]"},
+			`^tiny\.go:9: fxgen: -type Nope: no type Nope in package example\.com/fxtest/tiny`},
+		{nil, []string{"-type", "Nope", "-input", "x=f32[N,4]"},
+			`^fxgen: -type Nope: no type Nope in package example\.com/fxtest/tiny`},
+		{nil, []string{"-type", "Tiny", "-input", "x=f32[N,4]"},
+			fmt.Sprintf(`^tiny\.go:%d:\d+: fxgen: Forward parameter double has type bool: bind it with -concrete double=VALUE`, forward)},
+		{nil, []string{"-type", "Tiny", "-input", "x=f32[N,4]", "-concrete", "double=maybe"},
+			fmt.Sprintf(`^tiny\.go:%d:\d+: fxgen: -concrete double=maybe: not a bool`, forward)},
+		{nil, []string{"-type", "Tiny", "-input", "y=f32[N,4]", "-concrete", "double=1"},
+			`^tiny\.go:\d+:\d+: fxgen: -input y: Forward has no parameter y \(it has x, double\)`},
+		{nil, []string{"-type", "Tiny", "-input", "x=f32[N,4]", "-concrete", "double=1", "-new", "NewTiny(3)"},
+			`^tiny\.go:\d+:\d+: fxgen: -new "NewTiny\(3\)": too many arguments`},
+	} {
+		r := runCmd(t, pkg, tc.env, fxgenBin, tc.args...)
+		wantCode(t, r, 1, fmt.Sprint(tc.args))
+		if !regexp.MustCompile(tc.want).MatchString(r.stderr) {
+			t.Errorf("fxgen %q: stderr = %q, want a match for %s", tc.args, r.stderr, tc.want)
+		}
+	}
+
+	// A hand-written file in the output's place is never replaced.
+	hand := filepath.Join(pkg, "hand.go")
+	writeFile(t, hand, "package tiny\n")
+	r := fxgen(t, pkg, "-type", "Tiny", "-input", "x=f32[N,4]", "-concrete", "double=1", "-output", "hand.go")
+	wantCode(t, r, 1, "fxgen -output hand.go")
+	if !strings.Contains(r.stderr, "hand.go exists and was not generated by fxgen") {
+		t.Errorf("stderr = %q, want a refusal naming hand.go", r.stderr)
+	}
+	os.Remove(hand)
+	sameFiles(t, before, snapshot(t, mod))
+}
+
+func TestEndToEndUsage(t *testing.T) {
+	needFxgen(t)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"-bogus"}, "-bogus"},
+		{[]string{"-input", "x=f32[N]"}, "-type"},
+		{[]string{"-type", "M", "-input", "x"}, "-input"},
+		{[]string{"-type", "M", "-input", "x=f32[N] y=q8[N]"}, "-input"},
+		{[]string{"-type", "M", "-concrete", "train"}, "-concrete"},
+		{[]string{"-type", "M", "-new", "New("}, "-new"},
+		{[]string{"-type", "M", "-print=maybe"}, "-print"},
+	} {
+		r := fxgen(t, dir, tc.args...)
+		wantCode(t, r, 2, fmt.Sprint(tc.args))
+		if !strings.Contains(r.stderr, tc.flag) {
+			t.Errorf("fxgen %q: stderr %q does not name %s", tc.args, r.stderr, tc.flag)
+		}
+	}
+}
+
+func TestEndToEndUserOverlay(t *testing.T) {
+	needFxgen(t)
+	mod := newModule(t, "tiny")
+	pkg := filepath.Join(mod, "tiny")
+	// The user's overlay (in GOFLAGS) replaces the model's source; fxgen
+	// must load and build the model through it.
+	alt := filepath.Join(t.TempDir(), "tiny.go")
+	writeFile(t, alt, strings.Replace(readFile(t, filepath.Join(pkg, "tiny.go")), "MulScalar(2)", "MulScalar(7)", 1))
+	ov := filepath.Join(t.TempDir(), "overlay.json")
+	writeFile(t, ov, fmt.Sprintf(`{"Replace": {%q: %q}}`, filepath.Join(pkg, "tiny.go"), alt))
+	r := runCmd(t, pkg, []string{"GOFLAGS=-overlay=" + ov}, fxgenBin, "-type", "Tiny", "-input", "x=f32[N,4]", "-concrete", "double=true", "-print")
+	wantCode(t, r, 0, "fxgen with a GOFLAGS overlay")
+	if !strings.Contains(r.stdout, "7.0") {
+		t.Errorf("the graph does not reflect the overlaid model:\n%s", r.stdout)
+	}
+	snapshot(t, mod)
+}
+
+func TestEndToEndInterrupt(t *testing.T) {
+	needFxgen(t)
+	if runtime.GOOS == "windows" {
+		t.Skip("sends SIGINT")
+	}
+	mod := newModule(t, "slow")
+	pkg := filepath.Join(mod, "slow")
+	before := snapshot(t, mod)
+	cmd := exec.Command(fxgenBin, "-type", "Slow", "-input", "x=f32[N,4]")
+	cmd.Dir = pkg
+	cmd.Env = testEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	// Wait until the driver is built (and so is running NewSlow).
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		exes, _ := filepath.Glob(filepath.Join(pkg, workspacePrefix+"*", "driver.exe"))
+		if len(exes) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the driver was not built in time; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	// Two interrupts, as an impatient user sends: cleanup must still run.
+	cmd.Process.Signal(os.Interrupt)
+	time.Sleep(20 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 1 {
+		t.Errorf("interrupted fxgen: %v, want exit status 1", err)
+	}
+	if !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("stderr = %q, want it to say interrupted", stderr.String())
+	}
+	sameFiles(t, before, snapshot(t, mod))
+}
