@@ -1,0 +1,78 @@
+// Tests of the worker pool: Parallel, Workers and SetWorkers.
+
+package runtime
+
+import (
+	"sync/atomic"
+	"testing"
+)
+
+func TestParallelCoversRange(t *testing.T) {
+	saved := Workers()
+	defer SetWorkers(saved)
+	for _, w := range []int{1, 2, 3, 8} {
+		SetWorkers(w)
+		if got := Workers(); got != w {
+			t.Fatalf("Workers() = %d after SetWorkers(%d)", got, w)
+		}
+		for _, n := range []int{0, 1, 2, 3, 7, 100} {
+			hits := make([]int32, n)
+			var calls atomic.Int32
+			Parallel(n, func(lo, hi int) {
+				calls.Add(1)
+				if lo >= hi {
+					t.Errorf("empty range [%d, %d)", lo, hi)
+				}
+				for i := lo; i < hi; i++ {
+					atomic.AddInt32(&hits[i], 1)
+				}
+			})
+			for i, h := range hits {
+				if h != 1 {
+					t.Fatalf("w=%d n=%d: index %d covered %d times", w, n, i, h)
+				}
+			}
+			if want := min(n, w); int(calls.Load()) != want {
+				t.Fatalf("w=%d n=%d: %d calls, want %d", w, n, calls.Load(), want)
+			}
+		}
+	}
+}
+
+func TestParallelNested(t *testing.T) {
+	saved := Workers()
+	defer SetWorkers(saved)
+	SetWorkers(2)
+	var total atomic.Int64
+	Parallel(8, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			Parallel(16, func(lo, hi int) {
+				Parallel(hi-lo, func(a, b int) { total.Add(int64(b - a)) })
+			})
+		}
+	})
+	if total.Load() != 8*16 {
+		t.Fatalf("nested Parallel counted %d, want %d", total.Load(), 8*16)
+	}
+}
+
+func TestSetWorkersDefault(t *testing.T) {
+	saved := Workers()
+	defer SetWorkers(saved)
+	SetWorkers(0)
+	if Workers() < 1 {
+		t.Fatalf("Workers() = %d after SetWorkers(0)", Workers())
+	}
+}
+
+// BenchmarkParallel measures the overhead of one Parallel call over two
+// workers with an empty body.
+func BenchmarkParallel(b *testing.B) {
+	saved := Workers()
+	defer SetWorkers(saved)
+	SetWorkers(2)
+	var sink atomic.Int64
+	for b.Loop() {
+		Parallel(2, func(lo, hi int) { sink.Add(int64(hi - lo)) })
+	}
+}
