@@ -66,7 +66,7 @@ func resolveDir(ctx context.Context, pattern string) (string, error) {
 	files := append(p.GoFiles, p.IgnoredFiles...)
 	if len(files) == 0 {
 		if len(p.Errors) > 0 {
-			return "", errors.New(p.Errors[0].Error())
+			return "", errors.New(relPosError(p.Errors[0]))
 		}
 		return "", fmt.Errorf("package %s has no Go files", p.PkgPath)
 	}
@@ -101,7 +101,7 @@ func loadPackage(ctx context.Context, dir string, ov *overlay, buildFlags []stri
 	p := pkgs[0]
 	if len(p.Errors) > 0 {
 		var msgs []string
-		for i, e := range p.Errors {
+		for i, e := range compilerErrors(p.Errors) {
 			if i == 10 {
 				msgs = append(msgs, "too many errors")
 				break
@@ -120,6 +120,21 @@ func loadPackage(ctx context.Context, dir string, ov *overlay, buildFlags []stri
 type loadError struct{ msgs []string }
 
 func (e *loadError) Error() string { return strings.Join(e.msgs, "\n") }
+
+// compilerErrors drops go list's errors when there are parse or type
+// errors: they repeat the compiler's messages in another form.
+func compilerErrors(errs []packages.Error) []packages.Error {
+	var out []packages.Error
+	for _, e := range errs {
+		if e.Kind != packages.ListError {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return errs
+	}
+	return out
+}
 
 // relPosError prints a packages.Error with its file relative to the current
 // directory.
