@@ -19,6 +19,8 @@ import (
 type Config struct {
 	// Package is the Go package name of the generated file.
 	Package string
+	// PackagePath is the import path of that package.
+	PackagePath string
 	// Type is the model's type name, e.g. "MLP".
 	Type string
 	// Command is the canonical fxgen arguments, recorded in the generated
@@ -106,7 +108,7 @@ func Run(root any, cfg Config) (err error) {
 	if err != nil {
 		return err
 	}
-	src, err := emit.Generate(g, emit.Config{Package: cfg.Package, Type: cfg.Type, Command: cfg.Command})
+	src, err := emit.Generate(g, emit.Config{Package: cfg.Package, PackagePath: cfg.PackagePath, Type: cfg.Type, Command: cfg.Command})
 	if err != nil {
 		return err
 	}

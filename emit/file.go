@@ -15,6 +15,9 @@ import (
 
 func (e *gen) render() ([]byte, error) {
 	f := jen.NewFile(e.cfg.Package)
+	if e.cfg.PackagePath != "" {
+		f = jen.NewFilePathName(e.cfg.PackagePath, e.cfg.Package)
+	}
 	f.HeaderComment(Header)
 	if e.cfg.Command != "" {
 		f.HeaderComment("fxgen " + e.cfg.Command)
@@ -29,6 +32,11 @@ func (e *gen) render() ([]byte, error) {
 	f.Var().Id("_").Func().Params(append([]jen.Code{jen.Op("*").Id(T)}, e.paramTypes()...)...).Add(e.resultTypes()).Op("=").Parens(jen.Op("*").Id(T)).Dot("Forward")
 
 	fields := append([]jen.Code{}, e.fields...)
+	ctor := e.ctor
+	if e.keepModel {
+		fields = append([]jen.Code{jen.Id("model").Op("*").Id(T).Comment("the model, whose own Go code Forward calls")}, fields...)
+		ctor = append([]jen.Code{jen.Id(e.recv).Dot("model").Op("=").Id("m")}, ctor...)
+	}
 	for _, s := range e.syms {
 		fields = append(fields, jen.Id(e.symField[s]).Int().Comment("the size "+s+" the workspace is sized for"))
 	}
@@ -41,7 +49,7 @@ func (e *gen) render() ([]byte, error) {
 
 	f.Commentf("New%s compiles m, checking that its parameters have the traced shapes.", C)
 	f.Func().Id("New" + C).Params(jen.Id("m").Op("*").Id(T)).Op("*").Id(C).Block(
-		append(append([]jen.Code{jen.Id(e.recv).Op(":=").Op("&").Id(C).Values()}, e.ctor...), jen.Return(jen.Id(e.recv)))...)
+		append(append([]jen.Code{jen.Id(e.recv).Op(":=").Op("&").Id(C).Values()}, ctor...), jen.Return(jen.Id(e.recv)))...)
 
 	var symParams []jen.Code
 	cond := jen.Id(e.recv).Dot("ready")

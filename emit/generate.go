@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -25,10 +26,13 @@ const (
 
 // Config says how to name and label the generated code.
 type Config struct {
-	Package  string // Go package name of the generated file
-	Type     string // model type name, e.g. "MLP"
-	Compiled string // compiled type name; "" means Type+"Compiled"
-	Command  string // the fxgen arguments, recorded in the header comment
+	Package string // Go package name of the generated file
+	// PackagePath is the import path of that package, so that references
+	// to its own functions (wrapped functions) are not qualified.
+	PackagePath string
+	Type        string // model type name, e.g. "MLP"
+	Compiled    string // compiled type name; "" means Type+"Compiled"
+	Command     string // the fxgen arguments, recorded in the header comment
 }
 
 // resultKey names one result of a node.
@@ -52,9 +56,11 @@ type gen struct {
 	params   map[string]string   // param name → field
 	consts   map[string]string   // number literal key → field
 	fields   []jen.Code
-	ctor     []jen.Code
-	reserve  []jen.Code
-	body     []jen.Code
+	// keepModel is set when Forward calls the model's own Go code.
+	keepModel bool
+	ctor      []jen.Code
+	reserve   []jen.Code
+	body      []jen.Code
 }
 
 // Generate returns the gofmt'd Go source of the compiled form of g.
@@ -262,25 +268,27 @@ func (e *gen) emitInputs() error {
 	return nil
 }
 
-// literal returns the Go literal of a concrete argument value.
+// literal returns the untyped Go constant of a concrete argument value, so
+// that it compares with a parameter of a named type too.
 func literal(v any) (jen.Code, error) {
 	rv := reflect.ValueOf(v)
-	var basic any
 	switch rv.Kind() {
 	case reflect.Bool:
-		basic = rv.Bool()
+		return jen.Lit(rv.Bool()), nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		basic = rv.Int()
+		return jen.Op(strconv.FormatInt(rv.Int(), 10)), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		basic = rv.Uint()
+		return jen.Op(strconv.FormatUint(rv.Uint(), 10)), nil
 	case reflect.Float32, reflect.Float64:
-		basic = rv.Float()
+		s := strconv.FormatFloat(rv.Float(), 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eEn") {
+			s += ".0"
+		}
+		return jen.Op(s), nil
 	case reflect.String:
-		basic = rv.String()
-	default:
-		return nil, fmt.Errorf("concrete value of kind %v has no Go literal", rv.Kind())
+		return jen.Lit(rv.String()), nil
 	}
-	return jen.Lit(basic), nil
+	return nil, fmt.Errorf("concrete value of kind %v has no Go literal", rv.Kind())
 }
 
 // outputKeys returns the results the output node returns, with getitems

@@ -44,7 +44,8 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 	case ir.CallModule:
 		m := e.g.Modules[n.Target]
 		if m.Kind == "" {
-			return fmt.Errorf("opaque leaf module %s (%s) cannot be compiled yet; trace through it instead", n.Target, m.GoType)
+			return e.emitGoCall(n, comment, jen.Id(e.recv).Dot("model").Dot(m.GoPath).Dot("Forward"), outputs,
+				"opaque leaf module "+n.Target+" ("+m.GoType+")", m.GoPath != "")
 		}
 		op = ir.LookupOp(ir.LookupModuleKind(m.Kind).Op)
 		for _, p := range m.Params {
@@ -56,11 +57,20 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 		}
 		attrs = m.Attrs
 	}
+	if op != nil && op.Kernel == nil && op.Wrapped != nil {
+		pkg, name, ok := op.WrappedName()
+		return e.emitGoCall(n, comment, jen.Qual(pkg, name), outputs, "wrapped function "+n.Target+" ("+pkg+"."+name+")", ok)
+	}
 	if op == nil || op.Kernel == nil {
 		return fmt.Errorf("op %q has no kernel to call", n.Target)
 	}
-	var outs []jen.Code
-	var allocs []jen.Code
+	outs, allocs := e.results(n, outputs)
+	return e.kernelCall(n, op, comment, outs, allocs, operands, attrs)
+}
+
+// results gives each result of n its storage: a fresh array for a graph
+// output, else a workspace field sized by reserve.
+func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []jen.Code) {
 	for i, t := range n.Types {
 		k := resultKey{n, i}
 		name := n.Name
@@ -80,6 +90,11 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 		}
 		outs = append(outs, e.store[k])
 	}
+	return outs, allocs
+}
+
+// kernelCall finishes emitNode for an op with a runtime kernel.
+func (e *gen) kernelCall(n *ir.Node, op *ir.Op, comment jen.Code, outs, allocs, operands []jen.Code, attrs []ir.Kwarg) error {
 	kw, err := op.NormalizeKwargs(attrs)
 	if err != nil {
 		return err
@@ -94,7 +109,7 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 		attrArgs = append(attrArgs, c)
 	}
 	pkg, fn := op.KernelName()
-	args := append(append(outs, operands...), attrArgs...)
+	args := append(append(append([]jen.Code{}, outs...), operands...), attrArgs...)
 	e.body = append(e.body, comment)
 	e.body = append(e.body, allocs...)
 	e.body = append(e.body, jen.Qual(pkg, fn).Call(args...))
@@ -169,4 +184,36 @@ func attrLiteral(v any) (jen.Code, error) {
 		return dtypeCode(x), nil
 	}
 	return nil, fmt.Errorf("no literal for %T", v)
+}
+
+// emitGoCall calls a Go function over tensors (an opaque leaf module's
+// Forward, or a wrapped function) and copies its one result into the
+// node's storage. The model is kept by the compiled type for this.
+func (e *gen) emitGoCall(n *ir.Node, comment, fn jen.Code, outputs map[resultKey]bool, what string, callable bool) error {
+	if !callable {
+		return fmt.Errorf("%s cannot be called from generated code: make it a named package-level function reachable by exported fields", what)
+	}
+	if len(n.Types) != 1 {
+		return fmt.Errorf("%s has %d results; generated code calls functions with one", what, len(n.Types))
+	}
+	var args []jen.Code
+	for _, a := range n.Args() {
+		list, ok := a.([]ir.Arg)
+		if !ok {
+			list = []ir.Arg{a}
+		}
+		for _, x := range list {
+			c, err := e.operand(x)
+			if err != nil {
+				return err
+			}
+			args = append(args, jen.Qual(tensorPkg, "FromArray").Call(c))
+		}
+	}
+	e.keepModel = true
+	outs, allocs := e.results(n, outputs)
+	e.body = append(e.body, comment)
+	e.body = append(e.body, allocs...)
+	e.body = append(e.body, jen.Qual(runtimePkg, "Copy").Call(outs[0], jen.Add(fn).Call(args...).Dot("Array").Call()))
+	return nil
 }

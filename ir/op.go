@@ -87,6 +87,9 @@ type Op struct {
 	// Func runs an op that has no runtime kernel, such as a user function
 	// wrapped with tracer.Wrap; args are as for Eval.
 	Func func(args []any, kwargs []Kwarg) ([]*runtime.Array, error)
+	// Wrapped is the user's Go function behind Func, which generated code
+	// calls by name: a package-level func(...*tensor.Tensor) *tensor.Tensor.
+	Wrapped any
 
 	kernel reflect.Value
 }
@@ -130,6 +133,23 @@ func (op *Op) KernelName() (pkg, name string) {
 	full := goruntime.FuncForPC(reflect.ValueOf(op.Kernel).Pointer()).Name()
 	i := strings.LastIndexByte(full, '.')
 	return full[:i], full[i+1:]
+}
+
+// WrappedName returns the package path and name of the Go function a
+// wrapped op calls; ok is false when it is not a named package-level
+// function (a closure or a method), which generated code cannot call.
+func (op *Op) WrappedName() (pkg, name string, ok bool) {
+	if op.Wrapped == nil {
+		return "", "", false
+	}
+	full := goruntime.FuncForPC(reflect.ValueOf(op.Wrapped).Pointer()).Name()
+	slash := strings.LastIndexByte(full, '/')
+	dot := strings.IndexByte(full[slash+1:], '.')
+	if dot < 0 {
+		return "", "", false
+	}
+	pkg, name = full[:slash+1+dot], full[slash+1+dot+1:]
+	return pkg, name, !strings.ContainsAny(name, ".()")
 }
 
 // KernelAttrs returns the attributes passed to the kernel, in order.

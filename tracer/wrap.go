@@ -16,8 +16,8 @@ import (
 // values and sizes that are symbolic in the trace. result gives the result
 // type from the argument types. Call Wrap once, at package level.
 //
-// Generated code cannot call a wrapped function yet; the graph and the
-// interpreter can.
+// Generated code calls fn by name, so fn must be a named package-level
+// function (not a closure) of the model's package or one it can import.
 func Wrap(name string, fn func(args ...*tensor.Tensor) *tensor.Tensor, result func(args ...ir.Type) (ir.Type, error)) func(args ...*tensor.Tensor) *tensor.Tensor {
 	ir.RegisterOp(&ir.Op{
 		Name:     name,
@@ -30,6 +30,7 @@ func Wrap(name string, fn func(args ...*tensor.Tensor) *tensor.Tensor, result fu
 			}
 			return []ir.Type{t}, nil
 		},
+		Wrapped: fn,
 		Func: func(args []any, _ []ir.Kwarg) ([]*runtime.Array, error) {
 			arrs, ok := args[0].([]*runtime.Array)
 			if !ok {

@@ -81,6 +81,7 @@ func driverSource(m *model, o *options, files driverFiles) ([]byte, error) {
 		}
 	}
 	field("Package", m.Pkg.Name)
+	field("PackagePath", m.Pkg.PkgPath)
 	field("Type", o.Type)
 	field("Command", o.command())
 	if len(m.Inputs) > 0 {
