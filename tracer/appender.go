@@ -3,8 +3,6 @@
 package tracer
 
 import (
-	"reflect"
-
 	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/tensor"
 )
@@ -18,7 +16,7 @@ type Appender struct{ t *tracer }
 // NewAppender returns an Appender for g. Concrete tensors used with its
 // proxies become constants of g.
 func NewAppender(g *ir.Graph) *Appender {
-	return &Appender{t: &tracer{g: g, w: walk(reflect.Value{}), attrs: map[*tensor.Tensor]*ir.Node{}}}
+	return &Appender{t: &tracer{g: g, w: walk(nil), attrs: map[*tensor.Tensor]*ir.Node{}}}
 }
 
 // Proxy returns a symbolic tensor standing for node n of the graph.

@@ -43,7 +43,7 @@ func Trace(root any, inputs []Input, opts ...Option) (*ir.Graph, error) {
 	if !fwd.IsValid() {
 		return nil, &TraceError{Msg: fmt.Sprintf("%T has no exported Forward method", root)}
 	}
-	t.w = walk(rv)
+	t.w = walk(root)
 	args, sig, err := t.bindArgs(fwd.Type(), inputs)
 	if err != nil {
 		return nil, err
@@ -151,7 +151,7 @@ func (t *tracer) node(x *tensor.Tensor) *ir.Node {
 	}
 	name, goPath := "", ""
 	if p, ok := t.w.params[x]; ok {
-		name, goPath = p.name, p.goPath
+		name, goPath = p.Name, p.GoPath
 	} else {
 		for {
 			name = fmt.Sprintf("_tensor_constant%d", t.consts)
@@ -237,29 +237,29 @@ func (t *tracer) results(n *ir.Node) []*tensor.Tensor {
 // CallModule implements tensor.Hook.
 func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([]*tensor.Tensor) []*tensor.Tensor, args []*tensor.Tensor) []*tensor.Tensor {
 	info, known := t.w.modules[m]
-	if !known || !t.opts.leaf(info.path, info.typeName, kind != "") {
+	if !known || !t.opts.leaf(info.Name, info.TypeName, kind != "") {
 		return forward(args)
 	}
-	mod := &ir.Module{Kind: kind, GoType: reflect.TypeOf(m).String(), Attrs: attrs, GoPath: info.goPath}
+	mod := &ir.Module{Kind: kind, GoType: reflect.TypeOf(m).String(), Attrs: attrs, GoPath: info.GoPath}
 	if kind != "" {
 		k := ir.LookupModuleKind(kind)
 		if k == nil {
-			panic(errorAt("module %s: unknown module kind %q", info.path, kind))
+			panic(errorAt("module %s: unknown module kind %q", info.Name, kind))
 		}
 		for _, p := range k.Params {
-			name := joinPath(info.path, p)
+			name := joinPath(info.Name, p)
 			x := t.w.byPath[name]
 			if x == nil {
 				mod.Params = append(mod.Params, "")
 				continue
 			}
-			t.addParam(name, t.w.params[x].goPath, x)
+			t.addParam(name, t.w.params[x].GoPath, x)
 			mod.Params = append(mod.Params, name)
 		}
 	} else {
 		types, err := t.opaqueResults(forward, args)
 		if err != nil {
-			panic(errorAt("leaf module %s (%s): %v", info.path, mod.GoType, err))
+			panic(errorAt("leaf module %s (%s): %v", info.Name, mod.GoType, err))
 		}
 		mod.Results = types
 		mod.Run = func(in []*runtime.Array) ([]*runtime.Array, error) {
@@ -274,12 +274,12 @@ func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([
 			return outs, nil
 		}
 	}
-	t.g.Modules[info.path] = mod
+	t.g.Modules[info.Name] = mod
 	nodeArgs := make([]ir.Arg, len(args))
 	for i, a := range args {
 		nodeArgs[i] = t.node(a)
 	}
-	n, err := t.g.CallModule(info.path, nodeArgs...)
+	n, err := t.g.CallModule(info.Name, nodeArgs...)
 	if err != nil {
 		panic(errorAt("%v", err))
 	}

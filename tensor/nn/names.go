@@ -1,0 +1,144 @@
+// This file discovers the qualified names of modules and parameters by
+// walking a model with reflection: the names of PyTorch's state dicts.
+
+package nn
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/fxgen/fxgen/tensor"
+)
+
+// Param is a parameter or buffer of a model: a *tensor.Tensor field.
+type Param struct {
+	Name   string // qualified name, e.g. layer1.0.conv1.weight
+	GoPath string // Go selector path from the root, e.g. Layer1[0].Conv1.Weight ("" behind an interface)
+	Tensor *tensor.Tensor
+}
+
+// Submodule is a struct of a model reached through a pointer or an
+// addressable field: a module or a container of modules.
+type Submodule struct {
+	Name     string // qualified name ("" for the root)
+	GoPath   string
+	TypeName string // Go type name without package, e.g. BasicBlock
+	Module   any    // a pointer to the struct
+}
+
+// Walk visits the exported fields, slices and arrays below root (a pointer
+// to a struct), naming each by its `fx:"name"` tag or its field name in
+// snake_case and slice elements by their index, as PyTorch's state-dict
+// names do; a tag `fx:"-"` skips a field. A tensor reached twice keeps its
+// first name. The order is the fields' order, so it is deterministic.
+func Walk(root any) (params []Param, modules []Submodule) {
+	w := &walker{seenT: map[*tensor.Tensor]bool{}, seenM: map[any]bool{}}
+	w.visit(reflect.ValueOf(root), "", "", true)
+	return w.params, w.modules
+}
+
+// NamedParameters returns the parameters and buffers of m by qualified name.
+func NamedParameters(m any) []Param {
+	params, _ := Walk(m)
+	return params
+}
+
+type walker struct {
+	params  []Param
+	modules []Submodule
+	seenT   map[*tensor.Tensor]bool
+	seenM   map[any]bool
+}
+
+var tensorPtrType = reflect.TypeFor[*tensor.Tensor]()
+
+func joinPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func (w *walker) visit(v reflect.Value, path, goPath string, goOK bool) {
+	if !goOK {
+		goPath = ""
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return
+		}
+		if v.Type() == tensorPtrType {
+			t := v.Interface().(*tensor.Tensor)
+			if !w.seenT[t] {
+				w.seenT[t] = true
+				w.params = append(w.params, Param{Name: path, GoPath: goPath, Tensor: t})
+			}
+			return
+		}
+		if v.Elem().Kind() != reflect.Struct {
+			return
+		}
+		if w.seenM[v.Interface()] {
+			return
+		}
+		w.visit(v.Elem(), path, goPath, goOK)
+	case reflect.Interface:
+		if !v.IsNil() {
+			w.visit(v.Elem(), path, "", false)
+		}
+	case reflect.Struct:
+		if v.CanAddr() {
+			key := v.Addr().Interface()
+			if w.seenM[key] {
+				return
+			}
+			w.seenM[key] = true
+			w.modules = append(w.modules, Submodule{Name: path, GoPath: goPath, TypeName: v.Type().Name(), Module: key})
+		}
+		t := v.Type()
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name := f.Tag.Get("fx")
+			if name == "-" {
+				continue
+			}
+			if name == "" {
+				name = SnakeCase(f.Name)
+			}
+			sel := f.Name
+			if goPath != "" {
+				sel = goPath + "." + f.Name
+			}
+			w.visit(v.Field(i), joinPath(path, name), sel, goOK)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			idx := strconv.Itoa(i)
+			w.visit(v.Index(i), joinPath(path, idx), goPath+"["+idx+"]", goOK && goPath != "")
+		}
+	}
+}
+
+// SnakeCase returns the default qualified-name segment of a Go field name:
+// Fc1 → fc1, TokEmb → tok_emb, QKV → qkv, HTTPServer → http_server.
+func SnakeCase(s string) string {
+	rs := []rune(s)
+	var b strings.Builder
+	for i, r := range rs {
+		if unicode.IsUpper(r) && i > 0 {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && nextLower {
+				b.WriteByte('_')
+			}
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
