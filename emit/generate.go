@@ -92,7 +92,9 @@ func Generate(g *ir.Graph, cfg Config) ([]byte, error) {
 
 func (e *gen) build() error {
 	e.collectSymbols()
-	e.emitParams()
+	if err := e.emitParams(); err != nil {
+		return err
+	}
 	if err := e.emitInputs(); err != nil {
 		return err
 	}
@@ -156,7 +158,7 @@ func dtypeCode(d ir.DType) jen.Code {
 
 // emitParams adds a field per parameter, filled by the constructor from the
 // model (checked against the traced type) or from embedded constant data.
-func (e *gen) emitParams() {
+func (e *gen) emitParams() error {
 	names := make([]string, 0, len(e.g.Params))
 	for n := range e.g.Params {
 		names = append(names, n)
@@ -169,14 +171,22 @@ func (e *gen) emitParams() {
 		e.fields = append(e.fields, jen.Id(f).Op("*").Qual(runtimePkg, "Array").Comment(name+" "+p.Type.String()))
 		dims, _ := p.Type.Shape.Ints()
 		if p.GoPath == "" {
+			if p.Value.Len() > maxConstElements {
+				return fmt.Errorf("emit: constant %s has %d elements, more than %d to embed in code; make it a parameter of the model", name, p.Value.Len(), maxConstElements)
+			}
 			e.ctor = append(e.ctor, jen.Id(e.recv).Dot(f).Op("=").Add(constArray(p)))
 			continue
 		}
+		sel, err := selector(jen.Id("m"), p.GoPath)
+		if err != nil {
+			return err
+		}
 		e.ctor = append(e.ctor,
-			jen.Id(e.recv).Dot(f).Op("=").Id("m").Dot(p.GoPath).Dot("Array").Call(),
+			jen.Id(e.recv).Dot(f).Op("=").Add(sel).Dot("Array").Call(),
 			jen.Qual(runtimePkg, "CheckInput").Call(append([]jen.Code{jen.Lit("New" + e.cfg.Compiled), jen.Lit(name),
 				jen.Id(e.recv).Dot(f), dtypeCode(p.Type.DType)}, lits(dims)...)...))
 	}
+	return nil
 }
 
 func lits(v []int) []jen.Code {

@@ -44,7 +44,11 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 	case ir.CallModule:
 		m := e.g.Modules[n.Target]
 		if m.Kind == "" {
-			return e.emitGoCall(n, comment, jen.Id(e.recv).Dot("model").Dot(m.GoPath).Dot("Forward"), outputs,
+			sel, err := selector(jen.Id(e.recv).Dot("model"), m.GoPath)
+			if err != nil {
+				return err
+			}
+			return e.emitGoCall(n, comment, sel.Dot("Forward"), outputs,
 				"opaque leaf module "+n.Target+" ("+m.GoType+")", m.GoPath != "")
 		}
 		op = ir.LookupOp(ir.LookupModuleKind(m.Kind).Op)

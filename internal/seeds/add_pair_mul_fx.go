@@ -45,7 +45,7 @@ func (c *AddPairMul) Forward(x *tensor.Tensor, y *tensor.Tensor) *tensor.Tensor 
 	N := xArr.Shape[0]
 	runtime.CheckDim("AddPairMul.Forward", "y", yArr, 0, N, "N")
 	c.reserve(N)
-	// seeds.go:105: add = call_function mul(x, y)
+	// seeds.go:106: add = call_function mul(x, y)
 	add := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.Mul(add, xArr, yArr)
 	return tensor.FromArray(add)

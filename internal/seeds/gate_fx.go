@@ -46,7 +46,7 @@ func (c *GateCompiled) Forward(x *tensor.Tensor, flag bool) *tensor.Tensor {
 		panic(fmt.Sprintf("GateCompiled.Forward: flag = %v, but the model was traced with flag = %v; regenerate with -concrete flag=VALUE", flag, true))
 	}
 	c.reserve(N)
-	// seeds.go:69: relu = call_method relu(x)
+	// seeds.go:70: relu = call_method relu(x)
 	relu := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.Relu(relu, xArr)
 	return tensor.FromArray(relu)

@@ -52,9 +52,9 @@ func (c *LeafyCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	runtime.CheckInput("LeafyCompiled.Forward", "x", xArr, runtime.Float32, -1, 4)
 	N := xArr.Shape[0]
 	c.reserve(N)
-	// seeds.go:40: linear = call_module linear(x)
+	// seeds.go:41: linear = call_module linear(x)
 	runtime.Linear(&c.linear, xArr, c.linear_weight, c.linear_bias)
-	// seeds.go:40: sub = call_module sub(linear)
+	// seeds.go:41: sub = call_module sub(linear)
 	sub := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.Copy(sub, c.model.Sub.Forward(tensor.FromArray(&c.linear)).Array())
 	return tensor.FromArray(sub)

@@ -46,9 +46,9 @@ func (c *NormalizeCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	runtime.CheckInput("NormalizeCompiled.Forward", "x", xArr, runtime.Float32, -1, 4)
 	N := xArr.Shape[0]
 	c.reserve(N)
-	// seeds.go:58: inv_sqrt_len = call_function inv_sqrt_len([x])
+	// seeds.go:59: inv_sqrt_len = call_function inv_sqrt_len([x])
 	runtime.Copy(&c.inv_sqrt_len, InvSqrtLen(tensor.FromArray(xArr)).Array())
-	// seeds.go:58: mul = call_method mul(x, inv_sqrt_len)
+	// seeds.go:59: mul = call_method mul(x, inv_sqrt_len)
 	mul := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.Mul(mul, xArr, &c.inv_sqrt_len)
 	return tensor.FromArray(mul)

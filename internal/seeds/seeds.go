@@ -17,6 +17,7 @@ import (
 //go:generate go tool fxgen -type Normalize -input "x=f32[N,4]"
 //go:generate go tool fxgen -type Gate -input "x=f32[N,4]" -concrete flag=true
 //go:generate go tool fxgen -type Constructors -input "x=f32[N,4]"
+//go:generate go tool fxgen -type Stack -input "x=f32[N,3]"
 
 // Scale multiplies by a learned factor and applies relu.
 type Scale struct{ Factor *tensor.Tensor }
@@ -103,3 +104,15 @@ func NewAddPair() *AddPair { return &AddPair{} }
 
 // Forward returns x + y.
 func (AddPair) Forward(x, y *tensor.Tensor) *tensor.Tensor { return tensor.Add(x, y) }
+
+// Stack is an nn.Sequential of Linear, ReLU, Linear: parameters named
+// bot.0.weight ... bot.2.bias, reached through interface values.
+type Stack struct{ Bot *nn.Sequential }
+
+// NewStack returns a Stack over 3 features.
+func NewStack() *Stack {
+	return &Stack{Bot: nn.NewSequential(nn.NewLinear(3, 4), &nn.ReLU{}, nn.NewLinear(4, 2))}
+}
+
+// Forward applies the stack.
+func (m *Stack) Forward(x *tensor.Tensor) *tensor.Tensor { return m.Bot.Forward(x) }

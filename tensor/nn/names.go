@@ -15,7 +15,7 @@ import (
 // Param is a parameter or buffer of a model: a *tensor.Tensor field.
 type Param struct {
 	Name   string // qualified name, e.g. layer1.0.conv1.weight
-	GoPath string // Go selector path from the root, e.g. Layer1[0].Conv1.Weight ("" behind an interface)
+	GoPath string // Go selector path from the root, e.g. Layer1[0].Conv1.Weight ("" when not expressible)
 	Tensor *tensor.Tensor
 }
 
@@ -31,7 +31,10 @@ type Submodule struct {
 // Walk visits the exported fields, slices and arrays below root (a pointer
 // to a struct), naming each by its `fx:"name"` tag or its field name in
 // snake_case and slice elements by their index, as PyTorch's state-dict
-// names do; a tag `fx:"-"` skips a field. A tensor reached twice keeps its
+// names do; a tag `fx:"-"` skips a field and `fx:",inline"` names a
+// field's children as if they were the parent's (as nn.Sequential does).
+// Behind an interface the Go path holds a type assertion written with the
+// full package path, e.g. Layers[0].(*github.com/fxgen/fxgen/tensor/nn.Linear).Weight. A tensor reached twice keeps its
 // first name. The order is the fields' order, so it is deterministic.
 func Walk(root any) (params []Param, modules []Submodule) {
 	w := &walker{seenT: map[*tensor.Tensor]bool{}, seenM: map[any]bool{}}
@@ -86,9 +89,21 @@ func (w *walker) visit(v reflect.Value, path, goPath string, goOK bool) {
 		}
 		w.visit(v.Elem(), path, goPath, goOK)
 	case reflect.Interface:
-		if !v.IsNil() {
-			w.visit(v.Elem(), path, "", false)
+		if v.IsNil() {
+			return
 		}
+		// The Go path goes on through a type assertion to the dynamic
+		// type, written with its full package path: X.(*pkg/path.Type).
+		e := v.Elem()
+		t, star := e.Type(), ""
+		if t.Kind() == reflect.Pointer {
+			t, star = t.Elem(), "*"
+		}
+		if t.Name() == "" || t.PkgPath() == "" {
+			w.visit(e, path, "", false)
+			return
+		}
+		w.visit(e, path, goPath+".("+star+t.PkgPath()+"."+t.Name()+")", goOK)
 	case reflect.Struct:
 		if v.CanAddr() {
 			key := v.Addr().Interface()
@@ -108,14 +123,18 @@ func (w *walker) visit(v reflect.Value, path, goPath string, goOK bool) {
 			if name == "-" {
 				continue
 			}
-			if name == "" {
-				name = SnakeCase(f.Name)
+			child := joinPath(path, name)
+			switch name {
+			case "":
+				child = joinPath(path, SnakeCase(f.Name))
+			case ",inline":
+				child = path
 			}
 			sel := f.Name
 			if goPath != "" {
 				sel = goPath + "." + f.Name
 			}
-			w.visit(v.Field(i), joinPath(path, name), sel, goOK)
+			w.visit(v.Field(i), child, sel, goOK)
 		}
 	case reflect.Slice, reflect.Array:
 		for i := 0; i < v.Len(); i++ {

@@ -50,7 +50,7 @@ func TestWalkNames(t *testing.T) {
 		"blocks.1.conv.weight Blocks[1].Conv.Weight",
 		"head.weight Head.Weight",
 		"head.bias Head.Bias",
-		"any.gamma ", // behind an interface: no Go selector path
+		"any.gamma Any.(*github.com/fxgen/fxgen/tensor/nn.block).Scale",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Walk params (-want +got):\n%s", diff)
@@ -62,5 +62,22 @@ func TestWalkNames(t *testing.T) {
 	wantMods := []string{":net", "blocks.0:block", "blocks.0.conv:Linear", "blocks.1:block", "blocks.1.conv:Linear", "head:Linear", "any:block"}
 	if diff := cmp.Diff(wantMods, mods); diff != "" {
 		t.Errorf("Walk modules (-want +got):\n%s", diff)
+	}
+}
+
+func TestWalkSequential(t *testing.T) {
+	s := &struct{ Bot *Sequential }{NewSequential(NewLinear(3, 4), &ReLU{}, NewLinear(4, 2))}
+	var got []string
+	for _, p := range NamedParameters(s) {
+		got = append(got, p.Name+" "+p.GoPath)
+	}
+	want := []string{
+		"bot.0.weight Bot.Layers[0].(*github.com/fxgen/fxgen/tensor/nn.Linear).Weight",
+		"bot.0.bias Bot.Layers[0].(*github.com/fxgen/fxgen/tensor/nn.Linear).Bias",
+		"bot.2.weight Bot.Layers[2].(*github.com/fxgen/fxgen/tensor/nn.Linear).Weight",
+		"bot.2.bias Bot.Layers[2].(*github.com/fxgen/fxgen/tensor/nn.Linear).Bias",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Sequential names (-want +got):\n%s", diff)
 	}
 }

@@ -1,0 +1,64 @@
+// This file turns a Go path of the model (fields, indices, type
+// assertions) into a jennifer expression.
+
+package emit
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// selector returns root followed by path, where path is a sequence of
+// field selectors (Fc1.Weight), indices ([0]) and type assertions written
+// with the full package path (.(*github.com/x/nn.Linear)), as nn.Walk
+// records them.
+func selector(root *jen.Statement, path string) (*jen.Statement, error) {
+	s := root
+	for i := 0; i < len(path); {
+		switch {
+		case strings.HasPrefix(path[i:], ".("):
+			end := strings.IndexByte(path[i:], ')')
+			if end < 0 {
+				return nil, fmt.Errorf("Go path %q: unclosed type assertion", path)
+			}
+			typ := path[i+2 : i+end]
+			star := strings.HasPrefix(typ, "*")
+			typ = strings.TrimPrefix(typ, "*")
+			dot := strings.LastIndexByte(typ, '.')
+			if dot < 0 {
+				return nil, fmt.Errorf("Go path %q: type %q has no package", path, typ)
+			}
+			t := jen.Qual(typ[:dot], typ[dot+1:])
+			if star {
+				t = jen.Op("*").Add(t)
+			}
+			s = s.Assert(t)
+			i += end + 1
+		case path[i] == '[':
+			end := strings.IndexByte(path[i:], ']')
+			n, err := strconv.Atoi(path[i+1 : i+max(end, 1)])
+			if end < 0 || err != nil {
+				return nil, fmt.Errorf("Go path %q: bad index", path)
+			}
+			s = s.Index(jen.Lit(n))
+			i += end + 1
+		default:
+			if path[i] == '.' {
+				i++
+			}
+			end := strings.IndexAny(path[i:], ".[")
+			if end < 0 {
+				end = len(path) - i
+			}
+			if end == 0 {
+				return nil, fmt.Errorf("Go path %q: empty field name", path)
+			}
+			s = s.Dot(path[i : i+end])
+			i += end
+		}
+	}
+	return s, nil
+}
