@@ -104,7 +104,9 @@ func (a *Array) Reset(dt DType, shape ...int) {
 func (a *Array) Len() int { return NumElements(a.Shape) }
 
 // Float32Scalar returns a 0-d float32 array holding v.
-func Float32Scalar(v float32) *Array { return &Array{DType: Float32, Shape: []int{}, F32: []float32{v}} }
+func Float32Scalar(v float32) *Array {
+	return &Array{DType: Float32, Shape: []int{}, F32: []float32{v}}
+}
 
 // Int64Scalar returns a 0-d int64 array holding v.
 func Int64Scalar(v int64) *Array { return &Array{DType: Int64, Shape: []int{}, I64: []int64{v}} }
