@@ -1,0 +1,16 @@
+// Package tensor is fxgen's user-facing tensor: one *Tensor type for eager
+// values and for the symbolic values of a trace.
+//
+// Ops are methods (x.Relu(), recorded as call_method) and package functions
+// (tensor.Relu(x), recorded as call_function), each a thin layer over one
+// entry of the op vocabulary in package ir. On eager tensors they run the
+// vocabulary's runtime kernel; on a symbolic tensor the tracer records a
+// typed node instead, so a model's Forward is traced by running it.
+//
+//	x := tensor.FromFloat32([]float32{1, -2, 3, -4}, 2, 2)
+//	y := x.Relu().Sum(-1) // [1 3]
+//
+// Turning a symbolic tensor into a Go value (Item, Float32s, Dim of a
+// symbolic size) fails the trace with a tracer.TraceError that names the
+// model's line.
+package tensor
