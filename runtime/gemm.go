@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"unsafe"
 )
 
 // Activation selects the function a fused GEMM epilogue applies to each
@@ -78,7 +79,7 @@ func PackB(transB bool, k, n int, b []float32, ldb int) *PackedB {
 	nr := kern.nr
 	pb := &PackedB{k: k, n: n, kern: kern}
 	if k > 0 && n > 0 {
-		pb.data = make([]float32, (n+nr-1)/nr*nr*k)
+		pb.data = alignedFloats((n + nr - 1) / nr * nr * k)
 		packB(pb.data, transB, b, ldb, 0, k, 0, n, nr)
 	}
 	return pb
@@ -193,11 +194,24 @@ func getGemmBuf() *gemmBuf  { return gemmBufs.Get().(*gemmBuf) }
 func putGemmBuf(b *gemmBuf) { gemmBufs.Put(b) }
 
 // gemmGrow returns s resized to n, reallocating only when it is too small.
+// New slices start on a 64-byte boundary so that packed panels are aligned
+// to cache lines.
 func gemmGrow(s []float32, n int) []float32 {
 	if cap(s) < n {
-		return make([]float32, n)
+		return alignedFloats(n)
 	}
 	return s[:n]
+}
+
+// alignedFloats returns a zeroed slice of n floats starting on a 64-byte
+// boundary.
+func alignedFloats(n int) []float32 {
+	s := make([]float32, n+15)
+	off := 0
+	if n > 0 {
+		off = int(-uintptr(unsafe.Pointer(&s[0])) & 63 / 4)
+	}
+	return s[off : off+n : off+n]
 }
 
 func (g *gemmCall) run() {

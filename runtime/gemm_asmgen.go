@@ -44,6 +44,7 @@ func tile512(mr int) {
 	p("MOVQ c+24(FP), DI")
 	p("MOVQ ldc+32(FP), SI")
 	p("SHLQ $2, SI")
+	// Prefetch the C tile: it is read (or written) only after the k loop.
 	p("MOVQ DI, R8")
 	for i := 0; i < mr; i++ {
 		p("PREFETCHT0 (R8)")
