@@ -3,6 +3,7 @@ package runtime
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 )
 
@@ -227,6 +228,41 @@ func TestConstructors(t *testing.T) {
 	for i := range r1.F32 {
 		if r1.F32[i] != r2.F32[i] || r1.F32[i] < 0 || r1.F32[i] >= 1 {
 			t.Fatalf("Rand with the same seed: %v vs %v", r1.F32, r2.F32)
+		}
+	}
+}
+
+// TestTopKMatchesSort checks both selection paths against a stable sort,
+// with ties and NaNs, along an inner dim too.
+func TestTopKMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, size := range []int{1, 5, 70, 200} {
+		for _, k := range []int{0, 1, size / 2, size} {
+			x := NewArray(Float32, 3, size, 2)
+			for i := range x.F32 {
+				x.F32[i] = float32(r.IntN(7)) // many ties
+			}
+			x.F32[r.IntN(len(x.F32))] = float32(math.NaN())
+			for _, largest := range []bool{true, false} {
+				v, ix := NewArray(Float32, 3, k, 2), NewArray(Int64, 3, k, 2)
+				TopK(v, ix, x, k, 1, largest)
+				for o := 0; o < 3; o++ {
+					for in := 0; in < 2; in++ {
+						order := make([]int, size)
+						for i := range order {
+							order[i] = i
+						}
+						at := func(i int) float32 { return x.F32[o*size*2+i*2+in] }
+						sort.SliceStable(order, func(i, j int) bool { return better(at(order[i]), at(order[j]), largest) })
+						for i := 0; i < k; i++ {
+							gi := ix.I64[o*k*2+i*2+in]
+							if gi != int64(order[i]) {
+								t.Fatalf("size %d k %d largest %v row (%d,%d) rank %d: index %d, want %d", size, k, largest, o, in, i, gi, order[i])
+							}
+						}
+					}
+				}
+			}
 		}
 	}
 }

@@ -2,10 +2,7 @@
 
 package runtime
 
-import (
-	"math"
-	"sort"
-)
+import "sort"
 
 // NormalizeDim maps a possibly negative dimension index into [0, rank).
 func NormalizeDim(dim, rank int) (int, bool) {
@@ -113,29 +110,81 @@ func TopK(values, indices, x *Array, k, dim int, largest bool) {
 	}
 	inner := NumElements(x.Shape[d+1:])
 	outer := NumElements(x.Shape[:d])
-	order := make([]int, size)
+	var order []int // only for large k
 	for o := 0; o < outer; o++ {
 		for in := 0; in < inner; in++ {
-			base := o*size*inner + in
-			for i := range order {
-				order[i] = i
+			base, ob := o*size*inner+in, o*k*inner+in
+			if k <= topKInsertionMax {
+				topKInsert(values.F32, indices.I64, x.F32, base, ob, inner, size, k, largest)
+				continue
 			}
-			at := func(i int) float32 { return x.F32[base+order[i]*inner] }
-			sort.SliceStable(order, func(i, j int) bool {
-				a, b := at(i), at(j)
-				if math.IsNaN(float64(a)) {
-					return !math.IsNaN(float64(b)) && largest
-				}
-				if largest {
-					return a > b
-				}
-				return a < b
-			})
-			ob := o*k*inner + in
-			for i := 0; i < k; i++ {
-				values.F32[ob+i*inner] = x.F32[base+order[i]*inner]
-				indices.I64[ob+i*inner] = int64(order[i])
+			if order == nil {
+				order = make([]int, size)
 			}
+			topKSort(values.F32, indices.I64, x.F32, order, base, ob, inner, k, largest)
 		}
+	}
+}
+
+// topKInsertionMax is the largest k selected by insertion (O(size·k), no
+// allocation); larger k sorts.
+const topKInsertionMax = 64
+
+// better reports whether a ranks before b: NaN is the largest value, as
+// in PyTorch; ties keep the earlier index (callers only move on strict
+// improvement).
+func better(a, b float32, largest bool) bool {
+	an, bn := a != a, b != b
+	if an || bn {
+		if largest {
+			return an && !bn
+		}
+		return bn && !an
+	}
+	if largest {
+		return a > b
+	}
+	return a < b
+}
+
+// topKInsert keeps the best k of one strided row in the output slots,
+// inserting each element into the sorted prefix.
+func topKInsert(vals []float32, idx []int64, x []float32, base, ob, inner, size, k int, largest bool) {
+	if k == 0 {
+		return
+	}
+	n := 0
+	for j := 0; j < size; j++ {
+		v := x[base+j*inner]
+		if n == k && !better(v, vals[ob+(k-1)*inner], largest) {
+			continue
+		}
+		p := n
+		if n < k {
+			n++
+		} else {
+			p = k - 1
+		}
+		for p > 0 && better(v, vals[ob+(p-1)*inner], largest) {
+			vals[ob+p*inner] = vals[ob+(p-1)*inner]
+			idx[ob+p*inner] = idx[ob+(p-1)*inner]
+			p--
+		}
+		vals[ob+p*inner] = v
+		idx[ob+p*inner] = int64(j)
+	}
+}
+
+// topKSort sorts the row's positions stably and keeps the first k.
+func topKSort(vals []float32, idx []int64, x []float32, order []int, base, ob, inner, k int, largest bool) {
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		return better(x[base+order[i]*inner], x[base+order[j]*inner], largest)
+	})
+	for i := 0; i < k; i++ {
+		vals[ob+i*inner] = x[base+order[i]*inner]
+		idx[ob+i*inner] = int64(order[i])
 	}
 }
