@@ -70,27 +70,68 @@ func Gt(out, a, b *Array) { binary(opGt, out, a, b) }
 
 func binary(op binaryOp, out, a, b *Array) {
 	name := binaryNames[op]
-	shape, err := BroadcastShapes(a.Shape, b.Shape)
-	if err != nil {
-		kernelPanic(name, "%v", err)
-	}
-	if !equalInts(shape, out.Shape) {
+	if !broadcastsTo(a.Shape, b.Shape, out.Shape) {
+		shape, err := BroadcastShapes(a.Shape, b.Shape)
+		if err != nil {
+			kernelPanic(name, "%v", err)
+		}
 		kernelPanic(name, "out shape %v, want %v", out.Shape, shape)
 	}
 	if op == opGt {
 		checkDType(name, "out", out, Bool)
 	}
 	if out.DType == Float32 && a.DType == Float32 && b.DType == Float32 {
-		if equalInts(a.Shape, b.Shape) {
+		switch {
+		case equalInts(a.Shape, b.Shape):
 			binarySameF32(op, out.F32, a.F32, b.F32)
 			return
-		}
-		if b.Len() == 1 {
+		case b.Len() == 1:
 			binaryScalarF32(op, out.F32, a.F32, b.F32[0])
+			return
+		case equalInts(a.Shape, out.Shape) && isSuffix(b.Shape, out.Shape):
+			// b repeats along the leading dims, as a bias or a position
+			// embedding does: apply it row by row.
+			inner := len(b.F32)
+			for r := 0; r+inner <= len(out.F32); r += inner {
+				binarySameF32(op, out.F32[r:r+inner], a.F32[r:r+inner], b.F32)
+			}
 			return
 		}
 	}
 	binaryGeneral(op, out, a, b)
+}
+
+// broadcastsTo reports whether a and b broadcast to exactly out, without
+// allocating.
+func broadcastsTo(a, b, out []int) bool {
+	if len(out) != max(len(a), len(b)) {
+		return false
+	}
+	for i := range out {
+		da, db := 1, 1
+		if j := len(a) - len(out) + i; j >= 0 {
+			da = a[j]
+		}
+		if j := len(b) - len(out) + i; j >= 0 {
+			db = b[j]
+		}
+		switch {
+		case da == db && da == out[i]:
+		case da == 1 && db == out[i], db == 1 && da == out[i]:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isSuffix reports whether s equals the trailing dims of shape, ignoring
+// leading 1s of s.
+func isSuffix(s, shape []int) bool {
+	for len(s) > 0 && s[0] == 1 {
+		s = s[1:]
+	}
+	return len(s) <= len(shape) && equalInts(s, shape[len(shape)-len(s):])
 }
 
 func binarySameF32(op binaryOp, o, a, b []float32) {
@@ -140,7 +181,15 @@ func binaryScalarF32(op binaryOp, o, a []float32, s float32) {
 // broadcastStrides returns the strides of shape seen as outShape, with 0 for
 // broadcast dimensions.
 func broadcastStrides(shape, outShape []int) []int {
-	st := make([]int, len(outShape))
+	return broadcastStridesInto(nil, shape, outShape)
+}
+
+// broadcastStridesInto is broadcastStrides appending to buf.
+func broadcastStridesInto(buf []int, shape, outShape []int) []int {
+	st := buf
+	for range outShape {
+		st = append(st, 0)
+	}
 	s := 1
 	for i := len(shape) - 1; i >= 0; i-- {
 		j := len(outShape) - len(shape) + i
@@ -156,9 +205,13 @@ func broadcastStrides(shape, outShape []int) []int {
 // for float results and in int64 for integer results.
 func binaryGeneral(op binaryOp, out, a, b *Array) {
 	n := out.Len()
-	sa := broadcastStrides(a.Shape, out.Shape)
-	sb := broadcastStrides(b.Shape, out.Shape)
-	idx := make([]int, len(out.Shape))
+	var sbuf [3][8]int // no allocation up to rank 8
+	sa := broadcastStridesInto(sbuf[0][:0], a.Shape, out.Shape)
+	sb := broadcastStridesInto(sbuf[1][:0], b.Shape, out.Shape)
+	idx := sbuf[2][:0]
+	for range out.Shape {
+		idx = append(idx, 0)
+	}
 	ia, ib := 0, 0
 	intMath := out.DType == Int64 || (out.DType == Bool && a.DType != Float32 && b.DType != Float32)
 	for i := 0; i < n; i++ {

@@ -266,3 +266,19 @@ func TestTopKMatchesSort(t *testing.T) {
 		}
 	}
 }
+
+func TestBinaryAllocatesNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	a, bias, res := randArray(r, 4, 3, 5), randArray(r, 5), randArray(r, 4, 3, 5)
+	out, two := NewArray(Float32, 4, 3, 5), Float32Scalar(2)
+	for name, fn := range map[string]func(){
+		"same":    func() { Add(out, a, res) },
+		"suffix":  func() { Add(out, a, bias) },
+		"scalar":  func() { Mul(out, a, two) },
+		"general": func() { Sub(out, bias, a) },
+	} {
+		if n := testing.AllocsPerRun(10, fn); n != 0 {
+			t.Errorf("%s: %v allocations per call, want 0", name, n)
+		}
+	}
+}
