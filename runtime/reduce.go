@@ -19,6 +19,19 @@ func NormalizeDim(dim, rank int) (int, bool) {
 //	out[i..] = Σ over reduced j.. of x[i.., j..]
 func Sum(out, x *Array, dims []int, keepdim bool) {
 	rank := len(x.Shape)
+	if inner, ok := suffixReduction(x.Shape, dims); ok && x.DType == Float32 && out.DType == Float32 {
+		if out.Len()*inner != x.Len() {
+			kernelPanic("Sum", "out shape %v does not fit sum of %v over %v", out.Shape, x.Shape, dims)
+		}
+		for o := range out.F32 {
+			var acc float64
+			for _, v := range x.F32[o*inner : (o+1)*inner] {
+				acc += float64(v)
+			}
+			out.F32[o] = float32(acc)
+		}
+		return
+	}
 	reduced := make([]bool, rank)
 	if len(dims) == 0 {
 		for i := range reduced {
@@ -57,6 +70,34 @@ func Sum(out, x *Array, dims []int, keepdim bool) {
 		out.I64[i] = 0
 	}
 	forEachIndex(x.Shape, ost, n, func(i, o int) { out.I64[o] += intAt(x, i) })
+}
+
+// suffixReduction reports whether dims (empty: all) are exactly the last
+// few dims of shape, and returns the number of elements they hold.
+func suffixReduction(shape, dims []int) (inner int, ok bool) {
+	rank := len(shape)
+	if len(dims) == 0 {
+		return NumElements(shape), true
+	}
+	var seen [8]bool
+	if rank > len(seen) {
+		return 0, false
+	}
+	for _, d := range dims {
+		nd, ok := NormalizeDim(d, rank)
+		if !ok || seen[nd] {
+			return 0, false
+		}
+		seen[nd] = true
+	}
+	inner = 1
+	for i := rank - len(dims); i < rank; i++ {
+		if i < 0 || !seen[i] {
+			return 0, false
+		}
+		inner *= shape[i]
+	}
+	return inner, true
 }
 
 func sumOutLen(shape []int, reduced []bool) int {
