@@ -1,0 +1,204 @@
+// This file holds the 2-D convolution kernel: im2col plus one GEMM per image
+// and group.
+
+package runtime
+
+import "sync"
+
+// Conv2d sets out to the 2-D cross-correlation of x with the filters w plus
+// bias, as torch.nn.functional.conv2d with dilation 1: x is [N, C, H, W], w
+// is [O, C/groups, KH, KW], bias is [O] or nil, out is [N, O, OH, OW] with
+// OH = (H + 2·padding[0] - KH)/stride[0] + 1 and OW likewise. stride and
+// padding hold one value for both spatial dims or two (height, width).
+// Padding reads as zeros.
+//
+//	G, Cg, Og := groups, C/groups, O/groups
+//	for n, o, i, j:
+//		s := bias[o] // 0 when bias is nil
+//		for c := 0; c < Cg; c++ {
+//			for p := 0; p < KH; p++ {
+//				for q := 0; q < KW; q++ {
+//					y, z := i*stride[0]-padding[0]+p, j*stride[1]-padding[1]+q
+//					if 0 <= y && y < H && 0 <= z && z < W {
+//						s += x[n, (o/Og)*Cg+c, y, z] * w[o, c, p, q]
+//					}
+//				}
+//			}
+//		}
+//		out[n, o, i, j] = s
+//
+// Each image is lowered to a [C·KH·KW, OH·OW] patch matrix in a scratch
+// buffer taken from a sync.Pool (so Conv2d is safe for concurrent use and
+// allocates no scratch once warm) and multiplied by the weights with Sgemm;
+// a 1×1 convolution with stride 1 and no padding multiplies x directly.
+func Conv2d(out, x, w, bias *Array, stride, padding []int, groups int) {
+	g := checkConv2d(out, x, w, bias, stride, padding, groups)
+	if g.n == 0 || g.o == 0 || g.p == 0 {
+		return
+	}
+	k := g.c * g.kh * g.kw // rows of the patch matrix
+	kg, og := k/groups, g.o/groups
+	direct := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0
+	var scratch *[]float32
+	var col []float32
+	if !direct {
+		scratch = getConvScratch(k * g.p)
+		col = *scratch
+	}
+	inSize, outSize := g.c*g.h*g.w, g.o*g.p
+	for n := 0; n < g.n; n++ {
+		xn := x.F32[n*inSize : (n+1)*inSize]
+		on := out.F32[n*outSize : (n+1)*outSize]
+		beta := float32(0)
+		if bias != nil {
+			for o, b := range bias.F32[:g.o] {
+				row := on[o*g.p : (o+1)*g.p]
+				for i := range row {
+					row[i] = b
+				}
+			}
+			beta = 1
+		}
+		if direct {
+			col = xn
+		} else {
+			im2col(col, xn, g)
+		}
+		for gi := 0; gi < groups; gi++ {
+			Sgemm(false, false, og, g.p, kg, 1, w.F32[gi*og*kg:], kg, col[gi*kg*g.p:], g.p, beta, on[gi*og*g.p:], g.p)
+		}
+	}
+	if scratch != nil {
+		convScratch.Put(scratch)
+	}
+}
+
+// convGeom is the geometry of one Conv2d call.
+type convGeom struct {
+	n, c, h, w     int // input
+	o, kh, kw      int // filters
+	sh, sw, ph, pw int // stride and padding
+	oh, ow, p      int // output plane and its size oh·ow
+}
+
+func checkConv2d(out, x, w, bias *Array, stride, padding []int, groups int) convGeom {
+	const name = "Conv2d"
+	checkDType(name, "x", x, Float32)
+	checkDType(name, "weight", w, Float32)
+	checkDType(name, "out", out, Float32)
+	if len(x.Shape) != 4 || len(w.Shape) != 4 {
+		kernelPanic(name, "got x %v and weight %v, want [N, C, H, W] and [O, C/groups, KH, KW]", x.Shape, w.Shape)
+	}
+	var g convGeom
+	g.n, g.c, g.h, g.w = x.Shape[0], x.Shape[1], x.Shape[2], x.Shape[3]
+	g.o, g.kh, g.kw = w.Shape[0], w.Shape[2], w.Shape[3]
+	g.sh, g.sw = pair2(name, "stride", stride)
+	g.ph, g.pw = pair2(name, "padding", padding)
+	if groups < 1 || g.c%groups != 0 || g.o%groups != 0 || w.Shape[1]*groups != g.c {
+		kernelPanic(name, "x %v, weight %v and groups %d do not fit: want C and O divisible by groups and weight [O, C/groups, KH, KW]", x.Shape, w.Shape, groups)
+	}
+	if g.sh < 1 || g.sw < 1 || g.ph < 0 || g.pw < 0 {
+		kernelPanic(name, "stride %v and padding %v, want stride ≥ 1 and padding ≥ 0", stride, padding)
+	}
+	g.oh = (g.h+2*g.ph-g.kh)/g.sh + 1
+	g.ow = (g.w+2*g.pw-g.kw)/g.sw + 1
+	if g.h+2*g.ph < g.kh || g.w+2*g.pw < g.kw {
+		kernelPanic(name, "kernel %dx%d larger than the padded input %v with padding %v", g.kh, g.kw, x.Shape, padding)
+	}
+	g.p = g.oh * g.ow
+	if len(out.Shape) != 4 || out.Shape[0] != g.n || out.Shape[1] != g.o || out.Shape[2] != g.oh || out.Shape[3] != g.ow {
+		kernelPanic(name, "out shape %v, want [%d %d %d %d]", out.Shape, g.n, g.o, g.oh, g.ow)
+	}
+	if bias != nil {
+		checkDType(name, "bias", bias, Float32)
+		if len(bias.Shape) != 1 || bias.Shape[0] != g.o {
+			kernelPanic(name, "bias shape %v, want [%d]", bias.Shape, g.o)
+		}
+	}
+	return g
+}
+
+// pair2 reads a spatial parameter given as one value or two.
+func pair2(kernel, what string, v []int) (int, int) {
+	switch len(v) {
+	case 1:
+		return v[0], v[0]
+	case 2:
+		return v[0], v[1]
+	}
+	kernelPanic(kernel, "%s %v, want one or two values", what, v)
+	return 0, 0
+}
+
+// convScratch holds patch matrices for reuse across Conv2d calls.
+var convScratch = sync.Pool{New: func() any { return new([]float32) }}
+
+// getConvScratch returns a pooled buffer of n floats (contents unspecified);
+// put it back into convScratch when done.
+func getConvScratch(n int) *[]float32 {
+	p := convScratch.Get().(*[]float32)
+	if cap(*p) < n {
+		*p = make([]float32, n)
+	}
+	*p = (*p)[:n]
+	return p
+}
+
+// im2colParallelMin is the patch-matrix size from which im2col spreads its
+// rows over the worker pool.
+const im2colParallelMin = 1 << 16
+
+// im2col writes the patch matrix of one image xn [C, H, W] into col
+// [C·KH·KW, OH·OW]:
+//
+//	col[(c*KH+p)*KW+q, i*OW+j] = xn[c, i*SH-PH+p, j*SW-PW+q] (0 outside)
+func im2col(col, xn []float32, g convGeom) {
+	rows := g.c * g.kh * g.kw
+	if rows*g.p < im2colParallelMin || Workers() == 1 {
+		im2colRows(col, xn, &g, 0, rows)
+		return
+	}
+	job := g // captured by the closure only on this path
+	Parallel(rows, func(lo, hi int) { im2colRows(col, xn, &job, lo, hi) })
+}
+
+// im2colRows writes rows [lo, hi) of the patch matrix.
+func im2colRows(col, xn []float32, g *convGeom, lo, hi int) {
+	for r := lo; r < hi; r++ {
+		q := r % g.kw
+		p := r / g.kw % g.kh
+		c := r / (g.kw * g.kh)
+		plane := xn[c*g.h*g.w : (c+1)*g.h*g.w]
+		dst := col[r*g.p : (r+1)*g.p]
+		// Output columns j whose input column z = j*SW-PW+q is in [0, W).
+		j0 := 0
+		if q < g.pw {
+			j0 = (g.pw - q + g.sw - 1) / g.sw
+		}
+		j1 := 0
+		if last := g.w - 1 + g.pw - q; last >= 0 {
+			j1 = min(g.ow, last/g.sw+1)
+		}
+		j0 = min(j0, j1)
+		for i := 0; i < g.oh; i++ {
+			d := dst[i*g.ow : (i+1)*g.ow]
+			y := i*g.sh - g.ph + p
+			if y < 0 || y >= g.h {
+				clear(d)
+				continue
+			}
+			clear(d[:j0])
+			clear(d[j1:])
+			src := plane[y*g.w:]
+			z := j0*g.sw - g.pw + q
+			if g.sw == 1 {
+				copy(d[j0:j1], src[z:z+j1-j0])
+				continue
+			}
+			for j := j0; j < j1; j++ {
+				d[j] = src[z]
+				z += g.sw
+			}
+		}
+	}
+}

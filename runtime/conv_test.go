@@ -1,0 +1,263 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+)
+
+// convRef is the reference loop of Conv2d's doc comment.
+func convRef(x, w, bias *Array, sh, sw, ph, pw, groups int) *Array {
+	n, c, h, wd := x.Shape[0], x.Shape[1], x.Shape[2], x.Shape[3]
+	o, kh, kw := w.Shape[0], w.Shape[2], w.Shape[3]
+	oh, ow := (h+2*ph-kh)/sh+1, (wd+2*pw-kw)/sw+1
+	cg, og := c/groups, o/groups
+	out := NewArray(Float32, n, o, oh, ow)
+	for b := 0; b < n; b++ {
+		for oc := 0; oc < o; oc++ {
+			for i := 0; i < oh; i++ {
+				for j := 0; j < ow; j++ {
+					var s float64
+					if bias != nil {
+						s = float64(bias.F32[oc])
+					}
+					for ci := 0; ci < cg; ci++ {
+						for p := 0; p < kh; p++ {
+							for q := 0; q < kw; q++ {
+								y, z := i*sh-ph+p, j*sw-pw+q
+								if y >= 0 && y < h && z >= 0 && z < wd {
+									xc := (oc/og)*cg + ci
+									s += float64(x.F32[((b*c+xc)*h+y)*wd+z]) * float64(w.F32[((oc*cg+ci)*kh+p)*kw+q])
+								}
+							}
+						}
+					}
+					out.F32[((b*o+oc)*oh+i)*ow+j] = float32(s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// closeArrays returns an error naming the first element of got that differs
+// from want by more than tol·max(1, |want|).
+func closeArrays(got, want *Array, tol float64) error {
+	if !equalInts(got.Shape, want.Shape) {
+		return fmt.Errorf("got shape %v, want %v", got.Shape, want.Shape)
+	}
+	for i := range want.F32 {
+		g, w := float64(got.F32[i]), float64(want.F32[i])
+		if math.IsNaN(g) != math.IsNaN(w) || math.Abs(g-w) > tol*math.Max(1, math.Abs(w)) {
+			return fmt.Errorf("element %d (index %v): got %v, want %v", i, unravel(i, want.Shape), g, w)
+		}
+	}
+	return nil
+}
+
+// nanArray returns an array of the shape filled with NaN, so that an
+// element the kernel fails to write shows.
+func nanArray(shape ...int) *Array {
+	a := NewArray(Float32, shape...)
+	for i := range a.F32 {
+		a.F32[i] = float32(math.NaN())
+	}
+	return a
+}
+
+// poisonConvScratch leaves a NaN-filled patch buffer in the pool, so that
+// an element im2col fails to write shows.
+func poisonConvScratch() {
+	p := getConvScratch(1 << 14)
+	for i := range *p {
+		(*p)[i] = float32(math.NaN())
+	}
+	convScratch.Put(p)
+}
+
+type convCase struct {
+	n, c, h, w, o, kh, kw, sh, sw, ph, pw, groups int
+	bias                                          bool
+}
+
+func (k convCase) String() string {
+	return fmt.Sprintf("x[%d,%d,%d,%d] w[%d,%d,%d,%d] stride %d,%d pad %d,%d groups %d bias %v",
+		k.n, k.c, k.h, k.w, k.o, k.c/k.groups, k.kh, k.kw, k.sh, k.sw, k.ph, k.pw, k.groups, k.bias)
+}
+
+func runConvCase(t *testing.T, r *rand.Rand, k convCase) {
+	t.Helper()
+	x := randArray(r, k.n, k.c, k.h, k.w)
+	w := randArray(r, k.o, k.c/k.groups, k.kh, k.kw)
+	var b *Array
+	if k.bias {
+		b = randArray(r, k.o)
+	}
+	want := convRef(x, w, b, k.sh, k.sw, k.ph, k.pw, k.groups)
+	got := nanArray(want.Shape...)
+	poisonConvScratch()
+	Conv2d(got, x, w, b, []int{k.sh, k.sw}, []int{k.ph, k.pw}, k.groups)
+	if err := closeArrays(got, want, 1e-5); err != nil {
+		t.Fatalf("Conv2d %v: %v", k, err)
+	}
+}
+
+func TestConv2dAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	fixed := []convCase{
+		{1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, false},   // smallest
+		{2, 3, 5, 5, 4, 1, 1, 1, 1, 0, 0, 1, true},    // 1×1 direct path
+		{2, 4, 6, 6, 6, 1, 1, 1, 1, 0, 0, 2, true},    // 1×1 direct path, grouped
+		{2, 3, 7, 7, 4, 1, 1, 2, 2, 0, 0, 1, false},   // 1×1 stride 2 (a downsample)
+		{1, 3, 8, 8, 5, 3, 3, 1, 1, 1, 1, 1, false},   // 3×3 same padding
+		{3, 3, 9, 9, 5, 3, 3, 2, 2, 1, 1, 1, true},    // 3×3 stride 2, odd size
+		{1, 3, 11, 13, 4, 7, 7, 2, 2, 3, 3, 1, false}, // a ResNet stem, small
+		{1, 2, 4, 4, 3, 5, 5, 1, 1, 2, 2, 1, true},    // kernel larger than the input
+		{1, 2, 3, 4, 2, 3, 3, 3, 2, 2, 1, 1, false},   // windows entirely in the padding
+		{2, 4, 5, 6, 4, 3, 2, 1, 3, 0, 1, 4, true},    // depthwise, rectangular
+		{1, 17, 15, 15, 33, 3, 3, 1, 1, 1, 1, 1, true},
+		{1, 64, 16, 16, 16, 3, 3, 1, 1, 1, 1, 1, false}, // parallel im2col
+	}
+	for _, k := range fixed {
+		runConvCase(t, r, k)
+	}
+	for range 150 {
+		groups := 1 + r.IntN(3)
+		k := convCase{
+			n: 1 + r.IntN(3), c: groups * (1 + r.IntN(4)), h: 1 + r.IntN(10), w: 1 + r.IntN(10),
+			o: groups * (1 + r.IntN(5)), kh: 1 + r.IntN(4), kw: 1 + r.IntN(4),
+			sh: 1 + r.IntN(3), sw: 1 + r.IntN(3), ph: r.IntN(3), pw: r.IntN(3),
+			groups: groups, bias: r.IntN(2) == 0,
+		}
+		if k.h+2*k.ph < k.kh || k.w+2*k.pw < k.kw {
+			continue
+		}
+		runConvCase(t, r, k)
+	}
+}
+
+func TestConv2dWorkersAgree(t *testing.T) {
+	defer SetWorkers(0)
+	r := rand.New(rand.NewPCG(5, 6))
+	x, w, b := randArray(r, 2, 32, 20, 20), randArray(r, 48, 32, 3, 3), randArray(r, 48)
+	var first *Array
+	for _, workers := range []int{1, 2, 3} {
+		SetWorkers(workers)
+		got := nanArray(2, 48, 10, 10)
+		Conv2d(got, x, w, b, []int{2}, []int{1}, 1)
+		if first == nil {
+			first = got
+			if err := closeArrays(got, convRef(x, w, b, 2, 2, 1, 1, 1), 1e-5); err != nil {
+				t.Fatalf("workers %d: %v", workers, err)
+			}
+			continue
+		}
+		for i := range got.F32 {
+			if got.F32[i] != first.F32[i] {
+				t.Fatalf("workers %d: element %d is %v, with 1 worker %v", workers, i, got.F32[i], first.F32[i])
+			}
+		}
+	}
+}
+
+// TestConv2dConcurrent runs convolutions of different sizes at once: the
+// pooled patch buffers must not be shared between calls.
+func TestConv2dConcurrent(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	type job struct{ x, w, want *Array }
+	var jobs []job
+	for i := range 8 {
+		x, w := randArray(r, 1, 3+i, 9+i, 9), randArray(r, 4, 3+i, 3, 3)
+		jobs = append(jobs, job{x, w, convRef(x, w, nil, 1, 1, 1, 1, 1)})
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(jobs))
+	for i, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				got := NewArray(Float32, j.want.Shape...)
+				Conv2d(got, j.x, j.w, nil, []int{1, 1}, []int{1, 1}, 1)
+				if err := closeArrays(got, j.want, 1e-5); err != nil {
+					errs[i] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("job %d: %v", i, err)
+		}
+	}
+}
+
+func TestConv2dChecks(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	x, w := randArray(r, 1, 4, 5, 5), randArray(r, 6, 4, 3, 3)
+	for _, c := range []struct {
+		name string
+		call func()
+	}{
+		{"bad out", func() { Conv2d(NewArray(Float32, 1, 6, 5, 5), x, w, nil, []int{1}, []int{0}, 1) }},
+		{"bad groups", func() { Conv2d(NewArray(Float32, 1, 6, 3, 3), x, w, nil, []int{1}, []int{0}, 2) }},
+		{"zero stride", func() { Conv2d(NewArray(Float32, 1, 6, 3, 3), x, w, nil, []int{0}, []int{0}, 1) }},
+		{"three strides", func() { Conv2d(NewArray(Float32, 1, 6, 3, 3), x, w, nil, []int{1, 1, 1}, []int{0}, 1) }},
+		{"bad bias", func() { Conv2d(NewArray(Float32, 1, 6, 3, 3), x, w, NewArray(Float32, 5), []int{1}, []int{0}, 1) }},
+		{"kernel too big", func() { Conv2d(NewArray(Float32, 1, 6, 1, 1), randArray(r, 1, 4, 2, 2), w, nil, []int{1}, []int{0}, 1) }},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: Conv2d did not panic", c.name)
+				}
+			}()
+			c.call()
+		}()
+	}
+}
+
+func TestConv2dAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	x, w := randArray(r, 2, 8, 12, 12), randArray(r, 8, 8, 3, 3)
+	out := NewArray(Float32, 2, 8, 12, 12)
+	stride, pad := []int{1, 1}, []int{1, 1}
+	Conv2d(out, x, w, nil, stride, pad, 1) // warm up the scratch pool
+	// Conv2d makes one Sgemm call per image; only those may allocate.
+	col, c := make([]float32, 72*144), make([]float32, 8*144)
+	gemm := testing.AllocsPerRun(20, func() { Sgemm(false, false, 8, 144, 72, 1, w.F32, 72, col, 144, 0, c, 144) })
+	if n := testing.AllocsPerRun(20, func() { Conv2d(out, x, w, nil, stride, pad, 1) }); n > 2*gemm {
+		t.Errorf("Conv2d allocates %v times per call after warm-up, want at most %v (its two Sgemm calls)", n, 2*gemm)
+	}
+}
+
+func BenchmarkConv2d(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, c := range []struct {
+		name                           string
+		n, c, h, o, k, stride, padding int
+	}{
+		{"resnet18-stem/N=1", 1, 3, 224, 64, 7, 2, 3},
+		{"resnet18-layer1/N=1", 1, 64, 56, 64, 3, 1, 1},
+		{"resnet18-layer4/N=1", 1, 512, 7, 512, 3, 1, 1},
+		{"resnet18-layer4/N=8", 8, 512, 7, 512, 3, 1, 1},
+		{"resnet20-layer1/N=64", 64, 16, 32, 16, 3, 1, 1},
+		{"1x1/N=8", 8, 256, 14, 512, 1, 1, 0},
+	} {
+		x, w := randArray(r, c.n, c.c, c.h, c.h), randArray(r, c.o, c.c, c.k, c.k)
+		oh := (c.h+2*c.padding-c.k)/c.stride + 1
+		out := NewArray(Float32, c.n, c.o, oh, oh)
+		flops := 2 * float64(c.n*c.o*oh*oh*c.c*c.k*c.k)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Conv2d(out, x, w, nil, []int{c.stride}, []int{c.padding}, 1)
+			}
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}

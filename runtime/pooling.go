@@ -1,0 +1,143 @@
+// This file holds the 2-D pooling kernels: max pooling and adaptive average
+// pooling over the last two dims.
+
+package runtime
+
+import "math"
+
+// poolParallelMin is the number of input elements from which the pooling
+// kernels spread their planes over the worker pool.
+const poolParallelMin = 1 << 16
+
+// MaxPool2d sets out to the maximum of each window of x, as
+// torch.nn.functional.max_pool2d with dilation 1 and ceil_mode false: x is
+// [..., H, W] (rank 3 or 4), out is [..., OH, OW] with OH = (H +
+// 2·padding[0] - kernelSize[0])/stride[0] + 1 and OW likewise. kernelSize,
+// stride and padding hold one value for both dims or two; an empty stride
+// means kernelSize. Padding reads as -∞; a NaN in a window gives NaN.
+//
+//	for each plane, i, j:
+//		m := -∞
+//		for p := 0; p < KH; p++ {
+//			for q := 0; q < KW; q++ {
+//				y, z := i*SH-PH+p, j*SW-PW+q
+//				if 0 <= y && y < H && 0 <= z && z < W && (x[y, z] > m || isNaN(x[y, z])) {
+//					m = x[y, z]
+//				}
+//			}
+//		}
+//		out[i, j] = m
+func MaxPool2d(out, x *Array, kernelSize, stride, padding []int) {
+	const name = "MaxPool2d"
+	planes, h, w := poolInput(name, out, x)
+	kh, kw := pair2(name, "kernel_size", kernelSize)
+	sh, sw := kh, kw
+	if len(stride) > 0 {
+		sh, sw = pair2(name, "stride", stride)
+	}
+	ph, pw := pair2(name, "padding", padding)
+	if kh < 1 || kw < 1 || sh < 1 || sw < 1 || ph < 0 || pw < 0 || h+2*ph < kh || w+2*pw < kw {
+		kernelPanic(name, "kernel_size %v, stride %v and padding %v do not fit x %v", kernelSize, stride, padding, x.Shape)
+	}
+	oh, ow := (h+2*ph-kh)/sh+1, (w+2*pw-kw)/sw+1
+	checkPoolOut(name, out, x, oh, ow)
+	run := func(lo, hi int) {
+		for pl := lo; pl < hi; pl++ {
+			src := x.F32[pl*h*w : (pl+1)*h*w]
+			dst := out.F32[pl*oh*ow : (pl+1)*oh*ow]
+			for i := 0; i < oh; i++ {
+				y0, y1 := max(i*sh-ph, 0), min(i*sh-ph+kh, h)
+				for j := 0; j < ow; j++ {
+					z0, z1 := max(j*sw-pw, 0), min(j*sw-pw+kw, w)
+					m := float32(math.Inf(-1))
+					for y := y0; y < y1; y++ {
+						for _, v := range src[y*w+z0 : y*w+z1] {
+							if v > m || v != v {
+								m = v
+							}
+						}
+					}
+					dst[i*ow+j] = m
+				}
+			}
+		}
+	}
+	poolRun(planes, x.Len(), run)
+}
+
+// AdaptiveAvgPool2d sets out to the means of x over windows that split
+// [..., H, W] (rank 3 or 4) into the OH×OW grid of out's last two dims, as
+// torch.nn.functional.adaptive_avg_pool2d: window (i, j) covers rows
+// ⌊i·H/OH⌋ to ⌈(i+1)·H/OH⌉ (exclusive) and columns likewise.
+//
+//	for each plane, i, j:
+//		y0, y1 := i*H/OH, ((i+1)*H+OH-1)/OH
+//		z0, z1 := j*W/OW, ((j+1)*W+OW-1)/OW
+//		s := 0
+//		for y := y0; y < y1; y++ {
+//			for z := z0; z < z1; z++ {
+//				s += x[y, z]
+//			}
+//		}
+//		out[i, j] = s / ((y1-y0)*(z1-z0))
+func AdaptiveAvgPool2d(out, x *Array) {
+	const name = "AdaptiveAvgPool2d"
+	planes, h, w := poolInput(name, out, x)
+	if len(out.Shape) != len(x.Shape) {
+		kernelPanic(name, "out shape %v, want rank %d", out.Shape, len(x.Shape))
+	}
+	oh, ow := out.Shape[len(out.Shape)-2], out.Shape[len(out.Shape)-1]
+	if oh < 1 || ow < 1 {
+		kernelPanic(name, "out shape %v: output size must be at least 1×1", out.Shape)
+	}
+	checkPoolOut(name, out, x, oh, ow)
+	run := func(lo, hi int) {
+		for pl := lo; pl < hi; pl++ {
+			src := x.F32[pl*h*w : (pl+1)*h*w]
+			dst := out.F32[pl*oh*ow : (pl+1)*oh*ow]
+			for i := 0; i < oh; i++ {
+				y0, y1 := i*h/oh, ((i+1)*h+oh-1)/oh
+				for j := 0; j < ow; j++ {
+					z0, z1 := j*w/ow, ((j+1)*w+ow-1)/ow
+					var s float32
+					for y := y0; y < y1; y++ {
+						for _, v := range src[y*w+z0 : y*w+z1] {
+							s += v
+						}
+					}
+					dst[i*ow+j] = s / float32((y1-y0)*(z1-z0))
+				}
+			}
+		}
+	}
+	poolRun(planes, x.Len(), run)
+}
+
+// poolInput checks a pooling input and returns its number of planes and
+// their size.
+func poolInput(name string, out, x *Array) (planes, h, w int) {
+	checkDType(name, "x", x, Float32)
+	checkDType(name, "out", out, Float32)
+	r := len(x.Shape)
+	if r != 3 && r != 4 {
+		kernelPanic(name, "x shape %v, want [N, C, H, W] or [C, H, W]", x.Shape)
+	}
+	return NumElements(x.Shape[:r-2]), x.Shape[r-2], x.Shape[r-1]
+}
+
+func checkPoolOut(name string, out, x *Array, oh, ow int) {
+	r := len(x.Shape)
+	if len(out.Shape) != r || out.Shape[r-2] != oh || out.Shape[r-1] != ow || !equalInts(out.Shape[:r-2], x.Shape[:r-2]) {
+		kernelPanic(name, "out shape %v, want %v", out.Shape, append(append([]int{}, x.Shape[:r-2]...), oh, ow))
+	}
+}
+
+// poolRun calls run over [0, planes), on the worker pool when the input is
+// large.
+func poolRun(planes, size int, run func(lo, hi int)) {
+	if size < poolParallelMin || Workers() == 1 {
+		run(0, planes)
+		return
+	}
+	Parallel(planes, run)
+}
