@@ -1,0 +1,129 @@
+// This file holds the softmax kernel.
+
+package runtime
+
+import "math"
+
+// Softmax sets out to the softmax of the float32 array x along dim
+// (negative counts from the end); out has x's shape.
+//
+//	m = max_j x[.., j, ..]
+//	out[.., j, ..] = exp(x[.., j, ..] - m) / Σ_k exp(x[.., k, ..] - m)
+//
+// Subtracting the row maximum keeps large inputs finite. -Inf entries get
+// 0; a row that is all -Inf is NaN, as in PyTorch.
+func Softmax(out, x *Array, dim int) {
+	checkDType("Softmax", "x", x, Float32)
+	checkDType("Softmax", "out", out, Float32)
+	if !equalInts(out.Shape, x.Shape) {
+		kernelPanic("Softmax", "out shape %v, want %v", out.Shape, x.Shape)
+	}
+	if len(x.Shape) == 0 {
+		if len(out.F32) == 1 {
+			out.F32[0] = float32(softmaxOne(float64(x.F32[0])))
+		}
+		return
+	}
+	d, ok := NormalizeDim(dim, len(x.Shape))
+	if !ok {
+		kernelPanic("Softmax", "dim %d out of range for %v", dim, x.Shape)
+	}
+	size := x.Shape[d]
+	inner := NumElements(x.Shape[d+1:])
+	outer := NumElements(x.Shape[:d])
+	if size == 0 || inner == 0 || outer == 0 {
+		return
+	}
+	if inner == 1 {
+		rows := outer
+		grain := max(1, elementwiseGrain/size)
+		if rows < 2*grain {
+			softmaxRows(out.F32, x.F32, size, 0, rows)
+			return
+		}
+		Parallel((rows+grain-1)/grain, func(lo, hi int) {
+			softmaxRows(out.F32, x.F32, size, lo*grain, min(hi*grain, rows))
+		})
+		return
+	}
+	softmaxStrided(out.F32, x.F32, outer, size, inner)
+}
+
+// softmaxOne is the softmax of one element: 1, or NaN for -Inf and NaN.
+func softmaxOne(v float64) float64 {
+	if math.IsInf(v, -1) || v != v {
+		return math.NaN()
+	}
+	return 1
+}
+
+// softmaxRows handles contiguous rows r0..r1 of length size.
+func softmaxRows(out, x []float32, size, r0, r1 int) {
+	for r := r0; r < r1; r++ {
+		xs := x[r*size : (r+1)*size]
+		os := out[r*size : (r+1)*size]
+		m := xs[0]
+		for _, v := range xs[1:] {
+			if v > m || v != v {
+				m = v
+			}
+		}
+		if math.IsInf(float64(m), -1) || m != m { // all -Inf, or a NaN
+			for i := range os {
+				os[i] = float32(math.NaN())
+			}
+			continue
+		}
+		mf := float64(m)
+		var sum float64
+		for i, v := range xs {
+			e := expF64(float64(v) - mf)
+			os[i] = float32(e)
+			sum += e
+		}
+		inv := float32(1 / sum)
+		for i := range os {
+			os[i] *= inv
+		}
+	}
+}
+
+// softmaxStrided handles a reduced dim with inner > 1: each of the
+// outer·inner lines has stride inner. It accumulates along whole inner
+// rows so the loops stay contiguous.
+func softmaxStrided(out, x []float32, outer, size, inner int) {
+	m := make([]float32, inner)
+	sum := make([]float64, inner)
+	for o := 0; o < outer; o++ {
+		base := o * size * inner
+		copy(m, x[base:base+inner])
+		for j := 1; j < size; j++ {
+			row := x[base+j*inner : base+(j+1)*inner]
+			for i, v := range row {
+				if v > m[i] || v != v {
+					m[i] = v
+				}
+			}
+		}
+		clear(sum)
+		for j := 0; j < size; j++ {
+			row := x[base+j*inner : base+(j+1)*inner]
+			orow := out[base+j*inner : base+(j+1)*inner]
+			for i, v := range row {
+				e := expF64(float64(v) - float64(m[i]))
+				orow[i] = float32(e)
+				sum[i] += e
+			}
+		}
+		for j := 0; j < size; j++ {
+			orow := out[base+j*inner : base+(j+1)*inner]
+			for i := range orow {
+				if mi := float64(m[i]); math.IsInf(mi, -1) || mi != mi {
+					orow[i] = float32(math.NaN())
+					continue
+				}
+				orow[i] = float32(float64(orow[i]) / sum[i])
+			}
+		}
+	}
+}
