@@ -232,17 +232,24 @@ func (g *gemmCall) run() {
 	}
 	byM, parts := g.split(w)
 	mr, nr := g.kern.mr, g.kern.nr
+	gp := g.clone() // the closure escapes; keep g itself on the stack
 	Parallel(parts, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			if byM {
-				pm := (g.m + mr - 1) / mr
-				g.region(t*pm/parts*mr, min(g.m, (t+1)*pm/parts*mr), 0, g.n)
+				pm := (gp.m + mr - 1) / mr
+				gp.region(t*pm/parts*mr, min(gp.m, (t+1)*pm/parts*mr), 0, gp.n)
 			} else {
-				pn := (g.n + nr - 1) / nr
-				g.region(0, g.m, t*pn/parts*nr, min(g.n, (t+1)*pn/parts*nr))
+				pn := (gp.n + nr - 1) / nr
+				gp.region(0, gp.m, t*pn/parts*nr, min(gp.n, (t+1)*pn/parts*nr))
 			}
 		}
 	})
+}
+
+// clone returns a heap copy of g.
+func (g *gemmCall) clone() *gemmCall {
+	c := *g
+	return &c
 }
 
 // split chooses whether to divide C among w workers by rows or by columns
