@@ -248,6 +248,16 @@ func gemvRow512() {
 	p("CMPQ CX, $4")
 	p("JL %s_tail", name)
 	label(name + "_loop")
+	p("LEAQ (SI)(SI*2), DX") // 3·ldb
+	p("PREFETCHT0 (BX)(SI*8)")
+	p("PREFETCHT0 64(BX)(SI*8)")
+	p("LEAQ (BX)(SI*8), R12")
+	p("PREFETCHT0 (R12)(SI*1)")
+	p("PREFETCHT0 64(R12)(SI*1)")
+	p("PREFETCHT0 (R12)(SI*2)")
+	p("PREFETCHT0 64(R12)(SI*2)")
+	p("PREFETCHT0 (R12)(DX*1)")
+	p("PREFETCHT0 64(R12)(DX*1)")
 	for u := 0; u < 4; u++ {
 		p("VBROADCASTSS %d(AX), Z%d", 4*u, 16+u)
 		p("VFMADD231PS (BX), Z%d, K1, Z%d", 16+u, 2*u)
