@@ -4,6 +4,7 @@ package emit
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
@@ -113,6 +114,9 @@ func (e *gen) kernelCall(n *ir.Node, op *ir.Op, comment jen.Code, outs, allocs, 
 		attrArgs = append(attrArgs, c)
 	}
 	pkg, fn := op.KernelName()
+	if op.ListResults() {
+		outs = []jen.Code{jen.Index().Op("*").Qual(runtimePkg, "Array").Values(outs...)}
+	}
 	args := append(append(append([]jen.Code{}, outs...), operands...), attrArgs...)
 	e.body = append(e.body, comment)
 	e.body = append(e.body, allocs...)
@@ -180,7 +184,18 @@ func (e *gen) constant(v any) jen.Code {
 // attrLiteral returns the Go literal of an attribute value.
 func attrLiteral(v any) (jen.Code, error) {
 	switch x := v.(type) {
-	case int, float64, bool:
+	case float64:
+		// jen.Lit prints non-finite floats as invalid Go (-Inf.0).
+		switch {
+		case math.IsInf(x, 1):
+			return jen.Qual("math", "Inf").Call(jen.Lit(1)), nil
+		case math.IsInf(x, -1):
+			return jen.Qual("math", "Inf").Call(jen.Lit(-1)), nil
+		case math.IsNaN(x):
+			return jen.Qual("math", "NaN").Call(), nil
+		}
+		return jen.Lit(x), nil
+	case int, bool:
 		return jen.Lit(x), nil
 	case []int:
 		return jen.Index().Int().Values(lits(x)...), nil

@@ -72,7 +72,9 @@ type Attr struct {
 // The kernel is a function of package runtime whose parameters are, in
 // order, one *runtime.Array per result, one per operand ([]*runtime.Array
 // for a list operand) and one per attribute that is not ShapeOnly, with the
-// attribute's Go type. The emitter calls it by name; eager execution calls
+// attribute's Go type. An op whose number of results depends on its
+// attributes (split, chunk) takes them all as one leading []*runtime.Array
+// parameter instead. The emitter calls it by name; eager execution calls
 // it through reflection. An op with a nil Kernel (getitem) is handled by
 // the interpreter and the emitter themselves.
 type Op struct {
@@ -92,6 +94,9 @@ type Op struct {
 	Wrapped any
 
 	kernel reflect.Value
+	// listResults is set when the kernel takes its results as one
+	// []*runtime.Array.
+	listResults bool
 }
 
 var opTable = map[string]*Op{}
@@ -197,6 +202,15 @@ func (op *Op) checkKernel() error {
 	for _, a := range op.KernelAttrs() {
 		want = append(want, attrGoTypes[a.Kind])
 	}
+	if t.NumIn() == len(want)+1 && t.NumIn() > 0 && t.In(0) == arraySliceTyp {
+		for i, w := range want {
+			if t.In(i+1) != w {
+				return fmt.Errorf("kernel %v: parameter %d is %v, want %v", t, i+1, t.In(i+1), w)
+			}
+		}
+		op.listResults = true
+		return nil
+	}
 	results := t.NumIn() - len(want)
 	if results < 1 {
 		return fmt.Errorf("kernel %v has too few parameters", t)
@@ -213,13 +227,21 @@ func (op *Op) checkKernel() error {
 	return nil
 }
 
-// KernelResults returns the number of results the kernel writes.
+// KernelResults returns the number of results the kernel writes, or -1
+// when it takes them as one slice (see ListResults).
 func (op *Op) KernelResults() int {
 	if op.Kernel == nil {
 		return 0
 	}
+	if op.listResults {
+		return -1
+	}
 	return reflect.TypeOf(op.Kernel).NumIn() - len(op.Operands) - len(op.KernelAttrs())
 }
+
+// ListResults reports whether the kernel takes its results as one leading
+// []*runtime.Array, for ops whose number of results varies (split, chunk).
+func (op *Op) ListResults() bool { return op.listResults }
 
 // Kwarg is one named attribute value of a call.
 type Kwarg struct {
@@ -493,8 +515,12 @@ func (op *Op) Eval(args []any, kwargs []Kwarg) ([]*runtime.Array, error) {
 func (op *Op) CallKernel(outs []*runtime.Array, args []any, kwargs []Kwarg) {
 	s := Sig{Op: op, Kwargs: kwargs}
 	in := make([]reflect.Value, 0, len(outs)+len(args)+len(op.Attrs))
-	for _, o := range outs {
-		in = append(in, reflect.ValueOf(o))
+	if op.listResults {
+		in = append(in, reflect.ValueOf(outs))
+	} else {
+		for _, o := range outs {
+			in = append(in, reflect.ValueOf(o))
+		}
 	}
 	for i, a := range args {
 		switch {
