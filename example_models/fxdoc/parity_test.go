@@ -1,0 +1,30 @@
+// This file checks FXDoc against PyTorch: PyTorch's weights loaded by name,
+// eager and compiled outputs compared with PyTorch's.
+
+package fxdoc
+
+import (
+	"testing"
+
+	"github.com/fxgen/fxgen/internal/parity"
+)
+
+// parityTolerance bounds the max abs error of the values against PyTorch
+// relative to max|PyTorch output|; the indices must be equal (the script
+// checks that the fixture has no ties).
+const parityTolerance = 1e-4
+
+func TestPyTorchParity(t *testing.T) {
+	f := parity.Load(t)
+	m := NewFXDoc()
+	c := NewFXDocCompiled(m) // before the load: the load writes in place
+	f.Prepare(t, m)
+	x := f.Tensor(t, "x")
+	wantV, wantI := f.Tensor(t, "values"), f.Tensor(t, "indices")
+	v, i := m.Forward(x)
+	parity.Compare(t, "eager values", v, wantV, parityTolerance)
+	parity.Compare(t, "eager indices", i, wantI, 0)
+	v, i = c.Forward(x)
+	parity.Compare(t, "compiled values", v, wantV, parityTolerance)
+	parity.Compare(t, "compiled indices", i, wantI, 0)
+}
