@@ -13,7 +13,8 @@ example_models/<name>/testdata/:
 
   torch_weights.safetensors  the model's state dict (mlp, resnet20, lstm,
                              fxdoc: weights from PyTorch's own initialisation
-                             after torch.manual_seed(SEED))
+                             after torch.manual_seed(SEED), BatchNorm
+                             statistics and affine parameters randomised)
   torch_io.safetensors       inputs and PyTorch's float32 outputs at a small
                              batch; its metadata records the PyTorch version,
                              where the weights come from and the state-dict
@@ -292,6 +293,20 @@ def fill_state_dict(model):
                 t.zero_()
 
 
+def perturb_norms(model):
+    """Gives BatchNorm layers non-trivial statistics and affine parameters
+    (a fresh layer's mean 0, variance 1, weight 1, bias 0 would hide a
+    mix-up of them) and a non-zero num_batches_tracked."""
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.2, 0.2)
+                m.running_mean.uniform_(-0.2, 0.2)
+                m.running_var.uniform_(0.5, 1.5)
+                m.num_batches_tracked.fill_(100)
+
+
 # --- safetensors, written as nn.WriteSafetensors does ----------------------
 
 DTYPES = {torch.float32: "F32", torch.int64: "I64", torch.bool: "BOOL"}
@@ -392,6 +407,8 @@ def run(name):
     model = ctor().eval()
     if filled:
         fill_state_dict(model)
+    else:
+        perturb_norms(model)
     gen = torch.Generator().manual_seed(SEED + 1)
     inputs = inputs_for(name, gen)
     with torch.no_grad():
