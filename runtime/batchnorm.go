@@ -45,24 +45,40 @@ func BatchNorm(out, x, weight, bias, mean, variance *Array, eps float64) {
 	if planes == 0 || size == 0 {
 		return
 	}
-	run := func(lo, hi int) {
-		for pl := lo; pl < hi; pl++ {
-			ch := pl % c
-			s := 1 / math.Sqrt(float64(variance.F32[ch])+eps)
-			if weight != nil {
-				s *= float64(weight.F32[ch])
-			}
-			t := -float64(mean.F32[ch]) * s
-			if bias != nil {
-				t += float64(bias.F32[ch])
-			}
-			scale, shift := float32(s), float32(t)
-			src := x.F32[pl*size : (pl+1)*size]
-			dst := out.F32[pl*size : (pl+1)*size]
-			for i, v := range src {
-				dst[i] = v*scale + shift
-			}
+	g := batchNormJob{x: x.F32, out: out.F32, weight: weight, bias: bias, mean: mean.F32, variance: variance.F32, eps: eps, c: c, size: size}
+	if serialPlanes(x.Len()) {
+		g.planes(0, planes)
+		return
+	}
+	job := g // escapes to the worker pool only on this path
+	Parallel(planes, job.planes)
+}
+
+// batchNormJob is one BatchNorm call.
+type batchNormJob struct {
+	x, out, mean, variance []float32
+	weight, bias           *Array
+	eps                    float64
+	c, size                int
+}
+
+// planes normalizes the channel planes [lo, hi) of x.
+func (g *batchNormJob) planes(lo, hi int) {
+	for pl := lo; pl < hi; pl++ {
+		ch := pl % g.c
+		s := 1 / math.Sqrt(float64(g.variance[ch])+g.eps)
+		if g.weight != nil {
+			s *= float64(g.weight.F32[ch])
+		}
+		t := -float64(g.mean[ch]) * s
+		if g.bias != nil {
+			t += float64(g.bias.F32[ch])
+		}
+		scale, shift := float32(s), float32(t)
+		src := g.x[pl*g.size : (pl+1)*g.size]
+		dst := g.out[pl*g.size : (pl+1)*g.size]
+		for i, v := range src {
+			dst[i] = v*scale + shift
 		}
 	}
-	poolRun(planes, x.Len(), run)
 }

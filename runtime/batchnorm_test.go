@@ -90,3 +90,12 @@ func TestBatchNormChecks(t *testing.T) {
 		}()
 	}
 }
+
+func TestBatchNormAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	x, p := randArray(r, 2, 4, 9, 9), randArray(r, 4)
+	out := NewArray(Float32, 2, 4, 9, 9)
+	if n := testing.AllocsPerRun(10, func() { BatchNorm(out, x, p, p, p, p, 1e-5) }); n != 0 {
+		t.Errorf("BatchNorm allocates %v times per call, want 0", n)
+	}
+}

@@ -98,12 +98,12 @@ func checkConv2d(out, x, w, bias *Array, stride, padding []int, groups int) conv
 		kernelPanic(name, "x %v, weight %v and groups %d do not fit: want C and O divisible by groups and weight [O, C/groups, KH, KW]", x.Shape, w.Shape, groups)
 	}
 	if g.sh < 1 || g.sw < 1 || g.ph < 0 || g.pw < 0 {
-		kernelPanic(name, "stride %v and padding %v, want stride ≥ 1 and padding ≥ 0", stride, padding)
+		kernelPanic(name, "stride %d,%d and padding %d,%d, want stride ≥ 1 and padding ≥ 0", g.sh, g.sw, g.ph, g.pw)
 	}
 	g.oh = (g.h+2*g.ph-g.kh)/g.sh + 1
 	g.ow = (g.w+2*g.pw-g.kw)/g.sw + 1
 	if g.h+2*g.ph < g.kh || g.w+2*g.pw < g.kw {
-		kernelPanic(name, "kernel %dx%d larger than the padded input %v with padding %v", g.kh, g.kw, x.Shape, padding)
+		kernelPanic(name, "kernel %dx%d larger than the padded input %v with padding %d,%d", g.kh, g.kw, x.Shape, g.ph, g.pw)
 	}
 	g.p = g.oh * g.ow
 	if len(out.Shape) != 4 || out.Shape[0] != g.n || out.Shape[1] != g.o || out.Shape[2] != g.oh || out.Shape[3] != g.ow {
@@ -126,7 +126,7 @@ func pair2(kernel, what string, v []int) (int, int) {
 	case 2:
 		return v[0], v[1]
 	}
-	kernelPanic(kernel, "%s %v, want one or two values", what, v)
+	kernelPanic(kernel, "%s %v, want one or two values", what, append([]int(nil), v...)) // a copy: v does not escape
 	return 0, 0
 }
 

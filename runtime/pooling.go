@@ -37,32 +37,47 @@ func MaxPool2d(out, x *Array, kernelSize, stride, padding []int) {
 	}
 	ph, pw := pair2(name, "padding", padding)
 	if kh < 1 || kw < 1 || sh < 1 || sw < 1 || ph < 0 || pw < 0 || h+2*ph < kh || w+2*pw < kw {
-		kernelPanic(name, "kernel_size %v, stride %v and padding %v do not fit x %v", kernelSize, stride, padding, x.Shape)
+		kernelPanic(name, "kernel_size %d,%d, stride %d,%d and padding %d,%d do not fit x %v", kh, kw, sh, sw, ph, pw, x.Shape)
 	}
 	oh, ow := (h+2*ph-kh)/sh+1, (w+2*pw-kw)/sw+1
 	checkPoolOut(name, out, x, oh, ow)
-	run := func(lo, hi int) {
-		for pl := lo; pl < hi; pl++ {
-			src := x.F32[pl*h*w : (pl+1)*h*w]
-			dst := out.F32[pl*oh*ow : (pl+1)*oh*ow]
-			for i := 0; i < oh; i++ {
-				y0, y1 := max(i*sh-ph, 0), min(i*sh-ph+kh, h)
-				for j := 0; j < ow; j++ {
-					z0, z1 := max(j*sw-pw, 0), min(j*sw-pw+kw, w)
-					m := float32(math.Inf(-1))
-					for y := y0; y < y1; y++ {
-						for _, v := range src[y*w+z0 : y*w+z1] {
-							if v > m || v != v {
-								m = v
-							}
+	g := maxPoolJob{x: x.F32, out: out.F32, h: h, w: w, oh: oh, ow: ow, kh: kh, kw: kw, sh: sh, sw: sw, ph: ph, pw: pw}
+	if serialPlanes(x.Len()) {
+		g.planes(0, planes)
+		return
+	}
+	job := g // escapes to the worker pool only on this path
+	Parallel(planes, job.planes)
+}
+
+// maxPoolJob is one MaxPool2d call.
+type maxPoolJob struct {
+	x, out                               []float32
+	h, w, oh, ow, kh, kw, sh, sw, ph, pw int
+}
+
+// planes pools planes [lo, hi).
+func (g *maxPoolJob) planes(lo, hi int) {
+	h, w, oh, ow := g.h, g.w, g.oh, g.ow
+	for pl := lo; pl < hi; pl++ {
+		src := g.x[pl*h*w : (pl+1)*h*w]
+		dst := g.out[pl*oh*ow : (pl+1)*oh*ow]
+		for i := 0; i < oh; i++ {
+			y0, y1 := max(i*g.sh-g.ph, 0), min(i*g.sh-g.ph+g.kh, h)
+			for j := 0; j < ow; j++ {
+				z0, z1 := max(j*g.sw-g.pw, 0), min(j*g.sw-g.pw+g.kw, w)
+				m := float32(math.Inf(-1))
+				for y := y0; y < y1; y++ {
+					for _, v := range src[y*w+z0 : y*w+z1] {
+						if v > m || v != v {
+							m = v
 						}
 					}
-					dst[i*ow+j] = m
 				}
+				dst[i*ow+j] = m
 			}
 		}
 	}
-	poolRun(planes, x.Len(), run)
 }
 
 // AdaptiveAvgPool2d sets out to the means of x over windows that split
@@ -91,26 +106,41 @@ func AdaptiveAvgPool2d(out, x *Array) {
 		kernelPanic(name, "out shape %v: output size must be at least 1×1", out.Shape)
 	}
 	checkPoolOut(name, out, x, oh, ow)
-	run := func(lo, hi int) {
-		for pl := lo; pl < hi; pl++ {
-			src := x.F32[pl*h*w : (pl+1)*h*w]
-			dst := out.F32[pl*oh*ow : (pl+1)*oh*ow]
-			for i := 0; i < oh; i++ {
-				y0, y1 := i*h/oh, ((i+1)*h+oh-1)/oh
-				for j := 0; j < ow; j++ {
-					z0, z1 := j*w/ow, ((j+1)*w+ow-1)/ow
-					var s float32
-					for y := y0; y < y1; y++ {
-						for _, v := range src[y*w+z0 : y*w+z1] {
-							s += v
-						}
+	g := avgPoolJob{x: x.F32, out: out.F32, h: h, w: w, oh: oh, ow: ow}
+	if serialPlanes(x.Len()) {
+		g.planes(0, planes)
+		return
+	}
+	job := g // escapes to the worker pool only on this path
+	Parallel(planes, job.planes)
+}
+
+// avgPoolJob is one AdaptiveAvgPool2d call.
+type avgPoolJob struct {
+	x, out       []float32
+	h, w, oh, ow int
+}
+
+// planes pools planes [lo, hi).
+func (g *avgPoolJob) planes(lo, hi int) {
+	h, w, oh, ow := g.h, g.w, g.oh, g.ow
+	for pl := lo; pl < hi; pl++ {
+		src := g.x[pl*h*w : (pl+1)*h*w]
+		dst := g.out[pl*oh*ow : (pl+1)*oh*ow]
+		for i := 0; i < oh; i++ {
+			y0, y1 := i*h/oh, ((i+1)*h+oh-1)/oh
+			for j := 0; j < ow; j++ {
+				z0, z1 := j*w/ow, ((j+1)*w+ow-1)/ow
+				var s float32
+				for y := y0; y < y1; y++ {
+					for _, v := range src[y*w+z0 : y*w+z1] {
+						s += v
 					}
-					dst[i*ow+j] = s / float32((y1-y0)*(z1-z0))
 				}
+				dst[i*ow+j] = s / float32((y1-y0)*(z1-z0))
 			}
 		}
 	}
-	poolRun(planes, x.Len(), run)
 }
 
 // poolInput checks a pooling input and returns its number of planes and
@@ -132,12 +162,6 @@ func checkPoolOut(name string, out, x *Array, oh, ow int) {
 	}
 }
 
-// poolRun calls run over [0, planes), on the worker pool when the input is
-// large.
-func poolRun(planes, size int, run func(lo, hi int)) {
-	if size < poolParallelMin || Workers() == 1 {
-		run(0, planes)
-		return
-	}
-	Parallel(planes, run)
-}
+// serialPlanes reports whether a kernel over planes of size elements in
+// all runs on the calling goroutine rather than the worker pool.
+func serialPlanes(size int) bool { return size < poolParallelMin || Workers() == 1 }

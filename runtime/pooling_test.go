@@ -158,3 +158,16 @@ func TestPoolingChecks(t *testing.T) {
 		}()
 	}
 }
+
+func TestPoolingAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	x := randArray(r, 2, 4, 9, 9)
+	mp, ap := NewArray(Float32, 2, 4, 5, 5), NewArray(Float32, 2, 4, 1, 1)
+	k, s, p := []int{3, 3}, []int{2, 2}, []int{1, 1}
+	if n := testing.AllocsPerRun(10, func() { MaxPool2d(mp, x, k, s, p) }); n != 0 {
+		t.Errorf("MaxPool2d allocates %v times per call, want 0", n)
+	}
+	if n := testing.AllocsPerRun(10, func() { AdaptiveAvgPool2d(ap, x) }); n != 0 {
+		t.Errorf("AdaptiveAvgPool2d allocates %v times per call, want 0", n)
+	}
+}
