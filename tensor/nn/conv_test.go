@@ -123,3 +123,28 @@ func TestConv2dZeroConfig(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// twoReLUs holds two ReLU modules, each used twice.
+type twoReLUs struct{ A, B *nn.ReLU }
+
+func (m *twoReLUs) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return m.B.Forward(m.A.Forward(m.B.Forward(m.A.Forward(x))))
+}
+
+// TestDistinctReLUModules checks that separate ReLU modules keep their own
+// names (Go may give zero-size values one address).
+func TestDistinctReLUModules(t *testing.T) {
+	g, err := tracer.Trace(&twoReLUs{&nn.ReLU{}, &nn.ReLU{}}, tracer.MustParseInputs("x=f32[N,4]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range g.Nodes() {
+		if n.Op == ir.CallModule {
+			got = append(got, n.Name+"="+n.Target)
+		}
+	}
+	if want := "a=a b=b a_1=a b_1=b"; strings.Join(got, " ") != want {
+		t.Errorf("call_module nodes: got %q, want %q", strings.Join(got, " "), want)
+	}
+}
