@@ -1,0 +1,225 @@
+package resnet20
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/fxgen/fxgen/internal/testutil"
+	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/tensor/nn"
+	"github.com/fxgen/fxgen/tracer"
+)
+
+// tolerance bounds |compiled - eager| relative to max(1, max|eager|): both
+// run the same runtime kernels in the same order.
+const tolerance = 1e-6
+
+const inputSpec = "x=f32[N,3,32,32]"
+
+// newTestModel returns a ResNet20 whose BatchNorm parameters and running
+// statistics are random (a fresh model's are 1, 0, 0, 1, which would hide
+// a swapped operand).
+func newTestModel() *ResNet20 {
+	m := NewResNet20()
+	r := rand.New(rand.NewPCG(20, 20))
+	for _, p := range nn.NamedParameters(m) {
+		name := p.Name[strings.LastIndexByte(p.Name, '.')+1:]
+		if !strings.Contains(p.Name, "bn") && !strings.Contains(p.Name, "downsample.1") || name == "num_batches_tracked" {
+			continue
+		}
+		lo, hi := float32(-0.3), float32(0.3)
+		if name == "weight" || name == "running_var" {
+			lo, hi = 0.5, 1.5
+		}
+		for i, v := range p.Tensor.Float32s() {
+			_ = v
+			p.Tensor.Float32s()[i] = lo + (hi-lo)*r.Float32()
+		}
+	}
+	return m
+}
+
+func TestCompiledMatchesEager(t *testing.T) {
+	m := newTestModel()
+	c := NewResNet20Compiled(m)
+	for _, n := range []int{1, 3, 1} { // 1 again: the workspace shrinks back
+		x := testutil.RandFloat32(uint64(n), n, 3, 32, 32)
+		if err := testutil.Close(c.Forward(x), m.Forward(x), tolerance); err != nil {
+			t.Errorf("N=%d: %v", n, err)
+		}
+	}
+}
+
+func TestCompiledRejectsBadInput(t *testing.T) {
+	c := NewResNet20Compiled(NewResNet20())
+	defer func() {
+		if r := recover(); r == nil {
+			t.Errorf("Forward accepted an input of shape [2,3,32,31]")
+		}
+	}()
+	c.Forward(testutil.RandFloat32(1, 2, 3, 32, 31))
+}
+
+func TestStateDictNames(t *testing.T) {
+	params := nn.NamedParameters(NewResNet20())
+	// 19 convolutions + 2 downsample convolutions, 21 BatchNorms of 5
+	// tensors each, fc weight and bias: PyTorch's state dict has 128 entries.
+	if len(params) != 128 {
+		t.Errorf("got %d parameters and buffers, want 128", len(params))
+	}
+	var names []string
+	for _, p := range params {
+		names = append(names, p.Name+p.Tensor.Type().String())
+	}
+	got := strings.Join(names, " ")
+	for _, want := range []string{
+		"conv1.weightf32[16,3,3,3] bn1.weightf32[16] bn1.biasf32[16] bn1.running_meanf32[16] bn1.running_varf32[16] bn1.num_batches_trackedi64[] layer1.0.conv1.weightf32[16,16,3,3]",
+		"layer2.0.downsample.0.weightf32[32,16,1,1] layer2.0.downsample.1.weightf32[32]",
+		"layer3.2.bn2.num_batches_trackedi64[] fc.weightf32[10,64] fc.biasf32[10]",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("state dict names lack %q", want)
+		}
+	}
+}
+
+// TestGraphMatchesTorchFX compares the traced graph with the one
+// torch.fx.symbolic_trace gives for the PyTorch model (testdata/torch_fx.txt,
+// written by the parity scripts): the same node names, opcodes and targets
+// in the same order, and the same count of call_module nodes per module
+// type.
+func TestGraphMatchesTorchFX(t *testing.T) {
+	want, err := os.ReadFile("testdata/torch_fx.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := tracer.Trace(NewResNet20(), tracer.MustParseInputs(inputSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := func(s string) string { // drop the header line naming the torch version
+		_, rest, _ := strings.Cut(s, "\n")
+		return rest
+	}
+	if got := torchFXListing(g); body(got) != body(string(want)) {
+		t.Errorf("traced graph differs from torch.fx's:\ngot:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// torchFXListing prints g in the format of testdata/torch_fx.txt: node
+// counts by opcode, by opcode and target (module type for call_module),
+// then each node's opcode, name and target.
+func torchFXListing(g *ir.Graph) string {
+	var b strings.Builder
+	nodes := g.Nodes()
+	fmt.Fprintf(&b, "# fxgen trace\nnodes %d\n\n# nodes by opcode\n", len(nodes))
+	byOp, byTarget := map[string]int{}, map[string]int{}
+	var ops, targets []string
+	for _, n := range nodes {
+		op := n.Op.String()
+		if byOp[op] == 0 {
+			ops = append(ops, op)
+		}
+		byOp[op]++
+		if n.Op != ir.CallModule && n.Op != ir.CallFunction && n.Op != ir.CallMethod {
+			continue
+		}
+		target := n.Target
+		if n.Op == ir.CallModule {
+			target = g.Modules[n.Target].Kind
+		}
+		key := fmt.Sprintf("%-14s %-20s", op, target)
+		if byTarget[key] == 0 {
+			targets = append(targets, key)
+		}
+		byTarget[key]++
+	}
+	order := map[string]int{"placeholder": 0, "get_attr": 1, "call_function": 2, "call_method": 3, "call_module": 4, "output": 5}
+	sortBy(ops, func(a, b string) bool { return order[a] < order[b] })
+	for _, op := range ops {
+		fmt.Fprintf(&b, "%-14s %d\n", op, byOp[op])
+	}
+	b.WriteString("\n# nodes by opcode and target (module type for call_module)\n")
+	sortBy(targets, func(a, b string) bool { return a < b })
+	for _, k := range targets {
+		fmt.Fprintf(&b, "%s %d\n", k, byTarget[k])
+	}
+	b.WriteString("\n# nodes: opcode name target\n")
+	for _, n := range nodes {
+		fmt.Fprintf(&b, "%-14s %-24s %s\n", n.Op, n.Name, n.Target)
+	}
+	return b.String()
+}
+
+func sortBy(s []string, less func(a, b string) bool) {
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if less(s[j], s[i]) {
+				s[i], s[j] = s[j], s[i]
+			}
+		}
+	}
+}
+
+// flops returns the multiply-add FLOPs (2 per MAC) of the convolutions and
+// the linear layer of one forward pass over n images.
+func flops(tb testing.TB, n int) float64 {
+	g, err := tracer.Trace(NewResNet20(), tracer.MustParseInputs(inputSpec))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var f float64
+	for _, node := range g.Nodes() {
+		if node.Op != ir.CallModule {
+			continue
+		}
+		mod := g.Modules[node.Target]
+		if mod.Kind != "Conv2d" && mod.Kind != "Linear" {
+			continue
+		}
+		w, _ := g.Params[mod.Params[0]].Type.Shape.Ints()
+		out := node.Types[0].Shape[1:] // [O, OH, OW] or [out features]
+		per := 2.0
+		for _, d := range out {
+			per *= float64(d.Coef)
+		}
+		for _, d := range w[1:] { // C/groups·KH·KW or in features
+			per *= float64(d)
+		}
+		f += per
+	}
+	return f * float64(n)
+}
+
+func BenchmarkForward(b *testing.B) {
+	m := newTestModel()
+	c := NewResNet20Compiled(m)
+	for _, n := range []int{1, 64} {
+		x := testutil.RandFloat32(1, n, 3, 32, 32)
+		fl := flops(b, n)
+		b.Run(fmt.Sprintf("eager/N=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				m.Forward(x)
+			}
+			b.ReportMetric(fl*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		b.Run(fmt.Sprintf("compiled/N=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.Forward(x)
+			}
+			b.ReportMetric(fl*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
+
+func TestFLOPs(t *testing.T) {
+	// ResNet-20 is about 41 MMACs per 32×32 image.
+	if got := flops(t, 1) / 2; got < 40e6 || got > 42e6 {
+		t.Errorf("got %.4g MACs per image, want about 41e6", got)
+	}
+}
