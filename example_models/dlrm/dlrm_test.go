@@ -1,0 +1,79 @@
+// This file checks the compiled dlrm against eager execution and benchmarks both.
+
+package dlrm
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/fxgen/fxgen/internal/testutil"
+)
+
+// tolerance bounds |compiled - eager| relative to max(1, max|eager|): both
+// run the same runtime kernels in the same order, so they agree to rounding.
+const tolerance = 1e-6
+
+func TestCompiledMatchesEager(t *testing.T) {
+	m := NewDLRM()
+	c := NewDLRMCompiled(m)
+	for _, n := range []int{1, 3, 1} {
+		dense := testutil.RandFloat32(uint64(n), n, 13)
+		sparse := testutil.RandInt64(uint64(n), 1000, n, Tables)
+		got, want := c.Forward(dense, sparse), m.Forward(dense, sparse)
+		if err := testutil.Close(got, want, tolerance); err != nil {
+			t.Errorf("N=%d: %v", n, err)
+		}
+	}
+}
+
+// TestTrilIndex checks the flat indices i·9+j of DLRM's li, lj: the
+// entries strictly below the diagonal of the 9×9 interactions, row-major.
+func TestTrilIndex(t *testing.T) {
+	got := fmt.Sprint(trilIndex.Int64s())
+	want := "[9 18 19 27 28 29 36 37 38 39 45 46 47 48 49 54 55 56 57 58 59 63 64 65 66 67 68 69 72 73 74 75 76 77 78 79]"
+	if got != want {
+		t.Errorf("trilIndex = %s, want %s", got, want)
+	}
+}
+
+func TestCompiledRejectsBadIndex(t *testing.T) {
+	c := NewDLRMCompiled(NewDLRM())
+	sparse := testutil.RandInt64(1, 1000, 2, Tables)
+	sparse.Int64s()[11] = 1000 // row 1, table 3
+	defer func() {
+		msg, _ := recover().(string)
+		if !strings.Contains(msg, "runtime: Embedding: index 1000") || !strings.Contains(msg, "out of range [0, 1000)") {
+			t.Errorf("got panic %q, want an Embedding out-of-range message", msg)
+		}
+	}()
+	c.Forward(testutil.RandFloat32(1, 2, 13), sparse)
+}
+
+// flops counts the multiply-adds of the six Linears and the interaction.
+func flops(n int) float64 {
+	return 2 * float64(n) * (13*512 + 512*256 + 256*64 + 9*9*64 + 100*512 + 512*256 + 256*1)
+}
+
+func BenchmarkForward(b *testing.B) {
+	m := NewDLRM()
+	c := NewDLRMCompiled(m)
+	for _, n := range []int{1, 2048} {
+		dense := testutil.RandFloat32(1, n, 13)
+		sparse := testutil.RandInt64(2, 1000, n, Tables)
+		b.Run(fmt.Sprintf("eager/N=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				m.Forward(dense, sparse)
+			}
+			b.ReportMetric(flops(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		b.Run(fmt.Sprintf("compiled/N=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.Forward(dense, sparse)
+			}
+			b.ReportMetric(flops(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
