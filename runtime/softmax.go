@@ -76,10 +76,15 @@ func softmaxRows(out, x []float32, size, r0, r1 int) {
 		}
 		mf := float64(m)
 		var sum float64
-		for i, v := range xs {
-			e := expF64(float64(v) - mf)
-			os[i] = float32(e)
-			sum += e
+		var buf [convBlock]float64
+		for j := 0; j < size; j += convBlock {
+			b := toF64(buf[:], xs[j:min(j+convBlock, size)])
+			for i, v := range b {
+				e := expF64(v - mf)
+				b[i] = e
+				sum += e
+			}
+			fromF64(os[j:], b)
 		}
 		inv := float32(1 / sum)
 		for i := range os {
