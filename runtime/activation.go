@@ -3,7 +3,10 @@
 
 package runtime
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // Sigmoid sets out = 1/(1+exp(-x)) for float32 arrays.
 //
@@ -15,7 +18,7 @@ func Sigmoid(out, x *Array) {
 	checkUnary("Sigmoid", out, x)
 	checkDType("Sigmoid", "x", x, Float32)
 	checkDType("Sigmoid", "out", out, Float32)
-	parallelElementwise(out.F32, x.F32, sigmoidF32)
+	parallelElementwise(out.F32, x.F32, taskSigmoid)
 }
 
 // Tanh sets out = tanh(x) for float32 arrays.
@@ -27,7 +30,7 @@ func Tanh(out, x *Array) {
 	checkUnary("Tanh", out, x)
 	checkDType("Tanh", "x", x, Float32)
 	checkDType("Tanh", "out", out, Float32)
-	parallelElementwise(out.F32, x.F32, tanhF32)
+	parallelElementwise(out.F32, x.F32, taskTanh)
 }
 
 // Gelu sets out to the exact GELU of x, x·Φ(x) with Φ the standard normal
@@ -41,28 +44,88 @@ func Gelu(out, x *Array) {
 	checkUnary("Gelu", out, x)
 	checkDType("Gelu", "x", x, Float32)
 	checkDType("Gelu", "out", out, Float32)
-	parallelElementwise(out.F32, x.F32, geluF32)
+	parallelElementwise(out.F32, x.F32, taskGelu)
 }
 
-// elementwiseGrain is the number of elements below which an elementwise
-// kernel runs on the calling goroutine.
-const elementwiseGrain = 1 << 14
+// elementwiseGrain is the number of elements (or of row elements) a
+// worker takes at a time; below two grains a kernel runs on the calling
+// goroutine.
+const elementwiseGrain = 1 << 12
 
-// parallelElementwise applies the slice function f to x in chunks over the
-// worker pool; f runs a plain loop, so its body is inlined and unrolled by
-// the compiler instead of being called per element.
-func parallelElementwise(out, x []float32, f func(out, x []float32)) {
+// The work a seqTask does.
+const (
+	taskSigmoid = iota
+	taskTanh
+	taskGelu
+	taskSoftmax
+	taskLayerNorm
+)
+
+// seqTask is one parallel call of a sequence kernel. Tasks are pooled and
+// keep their run method value, so that handing one to Parallel allocates
+// nothing (a closure over the arguments would escape to the heap).
+type seqTask struct {
+	kind        int
+	out, x      []float32
+	w, b        []float32
+	size, grain int // row length and rows (or elements) per block
+	eps         float64
+	run         func(lo, hi int)
+}
+
+var seqTasks = sync.Pool{New: func() any {
+	t := &seqTask{}
+	t.run = t.do
+	return t
+}}
+
+// parallel runs t over blocks blocks of t.grain units on the worker pool.
+func (t *seqTask) parallel(units int) {
+	Parallel((units+t.grain-1)/t.grain, t.run)
+	*t = seqTask{run: t.run}
+	seqTasks.Put(t)
+}
+
+func newSeqTask(kind int, out, x []float32, grain int) *seqTask {
+	t := seqTasks.Get().(*seqTask)
+	t.kind, t.out, t.x, t.grain = kind, out, x, grain
+	return t
+}
+
+// do runs blocks lo..hi.
+func (t *seqTask) do(lo, hi int) {
+	switch t.kind {
+	case taskSigmoid, taskTanh, taskGelu:
+		a, b := lo*t.grain, min(hi*t.grain, len(t.out))
+		activationF32(t.kind, t.out[a:b], t.x[a:b])
+	case taskSoftmax:
+		softmaxRows(t.out, t.x, t.size, lo*t.grain, min(hi*t.grain, len(t.out)/t.size))
+	case taskLayerNorm:
+		layerNormRows(t.out, t.x, t.w, t.b, t.size, t.eps, lo*t.grain, min(hi*t.grain, len(t.out)/t.size))
+	}
+}
+
+// parallelElementwise applies the activation kind to x in blocks over the
+// worker pool.
+func parallelElementwise(out, x []float32, kind int) {
 	n := len(out)
 	x = x[:n]
 	if n < 2*elementwiseGrain {
-		f(out, x)
+		activationF32(kind, out, x)
 		return
 	}
-	blocks := (n + elementwiseGrain - 1) / elementwiseGrain
-	Parallel(blocks, func(lo, hi int) {
-		a, b := lo*elementwiseGrain, min(hi*elementwiseGrain, n)
-		f(out[a:b], x[a:b])
-	})
+	newSeqTask(kind, out, x, elementwiseGrain).parallel(n)
+}
+
+func activationF32(kind int, out, x []float32) {
+	switch kind {
+	case taskSigmoid:
+		sigmoidF32(out, x)
+	case taskTanh:
+		tanhF32(out, x)
+	case taskGelu:
+		geluF32(out, x)
+	}
 }
 
 // The float32 loops convert a block at a time into a float64 buffer and

@@ -15,9 +15,8 @@ func Embedding(out, indices, weight *Array) {
 		kernelPanic("Embedding", "weight %v, want [num, dim]", weight.Shape)
 	}
 	num, dim := weight.Shape[0], weight.Shape[1]
-	want := append(append([]int{}, indices.Shape...), dim)
-	if !equalInts(out.Shape, want) {
-		kernelPanic("Embedding", "out shape %v, want %v", out.Shape, want)
+	if !shapeInserted(out.Shape, indices.Shape, len(indices.Shape), dim) {
+		kernelPanic("Embedding", "out shape %v, want %v + [%d]", out.Shape, indices.Shape, dim)
 	}
 	w, o := weight.F32, out.F32
 	for i, ix := range indices.I64 {

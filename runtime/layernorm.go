@@ -20,21 +20,21 @@ func LayerNorm(out, x, weight, bias *Array, normalizedShape []int, eps float64) 
 	}
 	k := len(normalizedShape)
 	if k > len(x.Shape) || !equalInts(x.Shape[len(x.Shape)-k:], normalizedShape) {
-		kernelPanic("LayerNorm", "x %v does not end with normalized_shape %v", x.Shape, normalizedShape)
+		kernelPanic("LayerNorm", "x %v does not end with normalized_shape %v", x.Shape, dupInts(normalizedShape))
 	}
 	d := NumElements(normalizedShape)
 	var w, b []float32
 	if weight != nil {
 		checkDType("LayerNorm", "weight", weight, Float32)
 		if !equalInts(weight.Shape, normalizedShape) {
-			kernelPanic("LayerNorm", "weight %v, want %v", weight.Shape, normalizedShape)
+			kernelPanic("LayerNorm", "weight %v, want %v", weight.Shape, dupInts(normalizedShape))
 		}
 		w = weight.F32
 	}
 	if bias != nil {
 		checkDType("LayerNorm", "bias", bias, Float32)
 		if !equalInts(bias.Shape, normalizedShape) {
-			kernelPanic("LayerNorm", "bias %v, want %v", bias.Shape, normalizedShape)
+			kernelPanic("LayerNorm", "bias %v, want %v", bias.Shape, dupInts(normalizedShape))
 		}
 		b = bias.F32
 	}
@@ -47,9 +47,9 @@ func LayerNorm(out, x, weight, bias *Array, normalizedShape []int, eps float64) 
 		layerNormRows(out.F32, x.F32, w, b, d, eps, 0, rows)
 		return
 	}
-	Parallel((rows+grain-1)/grain, func(lo, hi int) {
-		layerNormRows(out.F32, x.F32, w, b, d, eps, lo*grain, min(hi*grain, rows))
-	})
+	t := newSeqTask(taskLayerNorm, out.F32, x.F32, grain)
+	t.w, t.b, t.size, t.eps = w, b, d, eps
+	t.parallel(rows)
 }
 
 // layerNormRows normalizes rows r0..r1 of length d; w and b may be nil.

@@ -12,8 +12,7 @@ func MaskedFill(out, x, mask *Array, value float64) {
 	if !equalInts(out.Shape, x.Shape) {
 		kernelPanic("MaskedFill", "out shape %v, want %v", out.Shape, x.Shape)
 	}
-	shape, err := BroadcastShapes(x.Shape, mask.Shape)
-	if err != nil || !equalInts(shape, x.Shape) {
+	if !maskFits(mask.Shape, x.Shape) {
 		kernelPanic("MaskedFill", "mask %v does not broadcast to x %v", mask.Shape, x.Shape)
 	}
 	Copy(out, x)
@@ -33,6 +32,21 @@ func MaskedFill(out, x, mask *Array, value float64) {
 	expanded := make([]bool, n)
 	forEachIndex(x.Shape, st, n, func(i, off int) { expanded[i] = mask.B[off] })
 	fillWhere(out, 0, expanded, value)
+}
+
+// maskFits reports whether shape broadcasts to target without
+// changing it.
+func maskFits(shape, target []int) bool {
+	if len(shape) > len(target) {
+		return false
+	}
+	off := len(target) - len(shape)
+	for i, d := range shape {
+		if d != 1 && d != target[off+i] {
+			return false
+		}
+	}
+	return true
 }
 
 // suffixOf reports whether short, without leading 1s, is a suffix of long.

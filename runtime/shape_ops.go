@@ -19,7 +19,8 @@ func Transpose(out, x *Array, dim0, dim1 int) {
 		}
 		kernelPanic("Transpose", "dims %d, %d out of range for %v", dim0, dim1, x.Shape)
 	}
-	perm := make([]int, r)
+	var buf [smallRank]int
+	perm := smallInts(buf[:], r)
 	for i := range perm {
 		perm[i] = i
 	}
@@ -34,16 +35,15 @@ func Transpose(out, x *Array, dim0, dim1 int) {
 func Permute(out, x *Array, dims []int) {
 	r := len(x.Shape)
 	if len(dims) != r {
-		kernelPanic("Permute", "dims %v for %v: want one per dim", dims, x.Shape)
+		kernelPanic("Permute", "dims %v for %v: want one per dim", dupInts(dims), x.Shape)
 	}
-	perm := make([]int, r)
-	seen := make([]bool, r)
+	var buf [smallRank]int
+	perm := smallInts(buf[:], r)
 	for i, d := range dims {
 		nd, ok := NormalizeDim(d, r)
-		if !ok || seen[nd] {
-			kernelPanic("Permute", "dims %v is not a permutation of the dims of %v", dims, x.Shape)
+		if !ok || slicesContains(perm[:i], nd) {
+			kernelPanic("Permute", "dims %v is not a permutation of the dims of %v", dupInts(dims), x.Shape)
 		}
-		seen[nd] = true
 		perm[i] = nd
 	}
 	permute("Permute", out, x, perm)
@@ -52,16 +52,21 @@ func Permute(out, x *Array, dims []int) {
 func permute(name string, out, x *Array, perm []int) {
 	checkDType(name, "out", out, x.DType)
 	r := len(x.Shape)
-	want := make([]int, r)
+	var wantBuf, xstBuf, istBuf [smallRank]int
+	want := smallInts(wantBuf[:], r)
 	for i, p := range perm {
 		want[i] = x.Shape[p]
 	}
 	if !equalInts(out.Shape, want) {
-		kernelPanic(name, "out shape %v, want %v", out.Shape, want)
+		kernelPanic(name, "out shape %v, want %v", out.Shape, dupInts(want))
 	}
 	// ist[i] is the stride in x of dim i of out.
-	xst := rowMajorStrides(x.Shape)
-	ist := make([]int, r)
+	xst, ist := smallInts(xstBuf[:], r), smallInts(istBuf[:], r)
+	stride := 1
+	for d := r - 1; d >= 0; d-- {
+		xst[d] = stride
+		stride *= x.Shape[d]
+	}
 	for i, p := range perm {
 		ist[i] = xst[p]
 	}
@@ -75,14 +80,55 @@ func permute(name string, out, x *Array, perm []int) {
 	}
 }
 
-func rowMajorStrides(shape []int) []int {
-	st := make([]int, len(shape))
-	s := 1
-	for i := len(shape) - 1; i >= 0; i-- {
-		st[i] = s
-		s *= shape[i]
+// smallRank is the rank up to which kernels keep index scratch on the stack.
+const smallRank = 8
+
+// smallInts returns buf[:n] when it fits, else a new slice.
+func smallInts(buf []int, n int) []int {
+	if n <= len(buf) {
+		s := buf[:n]
+		clear(s)
+		return s
 	}
-	return st
+	return make([]int, n)
+}
+
+// dupInts copies s for a panic message, so that s itself does not escape
+// (a literal the caller passes would otherwise be heap-allocated per call).
+func dupInts(s []int) []int { return append([]int(nil), s...) }
+
+func slicesContains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// shapeReplaced reports whether got is base with dim d set to size.
+func shapeReplaced(got, base []int, d, size int) bool {
+	if len(got) != len(base) {
+		return false
+	}
+	for i := range got {
+		if i == d && got[i] != size || i != d && got[i] != base[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// shapeInserted reports whether got is base with a dim of size inserted
+// at d (0 ≤ d ≤ len(base)).
+func shapeInserted(got, base []int, d, size int) bool {
+	return len(got) == len(base)+1 && got[d] == size &&
+		equalInts(got[:d], base[:d]) && equalInts(got[d+1:], base[d:])
+}
+
+// shapeRemoved reports whether got is base without dim d.
+func shapeRemoved(got, base []int, d int) bool {
+	return len(got)+1 == len(base) && equalInts(got[:d], base[:d]) && equalInts(got[d:], base[d+1:])
 }
 
 // permuteT writes out (shape oshape, row-major) from x read with the
@@ -98,7 +144,8 @@ func permuteT[T any](out, x []T, oshape, ist []int) {
 		return
 	}
 	inner, stride := oshape[r-1], ist[r-1]
-	idx := make([]int, r-1)
+	var idxBuf [smallRank]int
+	idx := smallInts(idxBuf[:], r-1)
 	off := 0
 	for o := 0; o < n; o += inner {
 		row := out[o : o+inner]
@@ -186,9 +233,8 @@ func Select(out, x *Array, dim, index int) {
 		kernelPanic("Select", "index %d out of range for dim %d of %v", index, d, x.Shape)
 	}
 	checkDType("Select", "out", out, x.DType)
-	want := append(append([]int{}, x.Shape[:d]...), x.Shape[d+1:]...)
-	if !equalInts(out.Shape, want) {
-		kernelPanic("Select", "out shape %v, want %v", out.Shape, want)
+	if !shapeRemoved(out.Shape, x.Shape, d) {
+		kernelPanic("Select", "out shape %v, want %v without dim %d", out.Shape, x.Shape, d)
 	}
 	outer, inner := NumElements(x.Shape[:d]), NumElements(x.Shape[d+1:])
 	switch x.DType {
@@ -233,10 +279,8 @@ func Slice(out, x *Array, dim, start, end, step int) {
 	size := x.Shape[d]
 	first, count := SliceRange(size, start, end, step)
 	checkDType("Slice", "out", out, x.DType)
-	want := append([]int{}, x.Shape...)
-	want[d] = count
-	if !equalInts(out.Shape, want) {
-		kernelPanic("Slice", "out shape %v, want %v", out.Shape, want)
+	if !shapeReplaced(out.Shape, x.Shape, d, count) {
+		kernelPanic("Slice", "out shape %v, want %v with dim %d of size %d", out.Shape, x.Shape, d, count)
 	}
 	outer, inner := NumElements(x.Shape[:d]), NumElements(x.Shape[d+1:])
 	if step == 1 {
@@ -289,10 +333,8 @@ func IndexSelect(out, x, index *Array, dim int) {
 	}
 	checkDType("IndexSelect", "out", out, x.DType)
 	count, size := index.Shape[0], x.Shape[d]
-	want := append([]int{}, x.Shape...)
-	want[d] = count
-	if !equalInts(out.Shape, want) {
-		kernelPanic("IndexSelect", "out shape %v, want %v", out.Shape, want)
+	if !shapeReplaced(out.Shape, x.Shape, d, count) {
+		kernelPanic("IndexSelect", "out shape %v, want %v with dim %d of size %d", out.Shape, x.Shape, d, count)
 	}
 	for j, ix := range index.I64 {
 		if ix < 0 || ix >= int64(size) {
@@ -344,9 +386,8 @@ func Stack(out *Array, xs []*Array, dim int) {
 		}
 	}
 	checkDType("Stack", "out", out, xs[0].DType)
-	want := append(append(append([]int{}, s[:d]...), len(xs)), s[d:]...)
-	if !equalInts(out.Shape, want) {
-		kernelPanic("Stack", "out shape %v, want %v", out.Shape, want)
+	if !shapeInserted(out.Shape, s, d, len(xs)) {
+		kernelPanic("Stack", "out shape %v, want %v with a dim of %d inserted at %d", out.Shape, s, len(xs), d)
 	}
 	joinBlocks(out, xs, NumElements(s[:d]), func(*Array) int { return NumElements(s[d:]) })
 }
@@ -373,10 +414,8 @@ func Cat(out *Array, xs []*Array, dim int) {
 		total += x.Shape[d]
 	}
 	checkDType("Cat", "out", out, xs[0].DType)
-	want := append([]int{}, s...)
-	want[d] = total
-	if !equalInts(out.Shape, want) {
-		kernelPanic("Cat", "out shape %v, want %v", out.Shape, want)
+	if !shapeReplaced(out.Shape, s, d, total) {
+		kernelPanic("Cat", "out shape %v, want %v with dim %d of size %d", out.Shape, s, d, total)
 	}
 	inner := NumElements(s[d+1:])
 	joinBlocks(out, xs, NumElements(s[:d]), func(x *Array) int { return x.Shape[d] * inner })
@@ -385,7 +424,8 @@ func Cat(out *Array, xs []*Array, dim int) {
 // joinBlocks writes, for each of outer blocks, the next block(x) elements
 // of each x in turn into out. block is called once per input.
 func joinBlocks(out *Array, xs []*Array, outer int, block func(*Array) int) {
-	sizes := make([]int, len(xs))
+	var buf [16]int
+	sizes := smallInts(buf[:], len(xs))
 	row := 0
 	for k, x := range xs {
 		sizes[k] = block(x)

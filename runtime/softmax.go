@@ -41,9 +41,9 @@ func Softmax(out, x *Array, dim int) {
 			softmaxRows(out.F32, x.F32, size, 0, rows)
 			return
 		}
-		Parallel((rows+grain-1)/grain, func(lo, hi int) {
-			softmaxRows(out.F32, x.F32, size, lo*grain, min(hi*grain, rows))
-		})
+		t := newSeqTask(taskSoftmax, out.F32, x.F32, grain)
+		t.size = size
+		t.parallel(rows)
 		return
 	}
 	softmaxStrided(out.F32, x.F32, outer, size, inner)
