@@ -224,7 +224,8 @@ func expF64(x float64) float64 {
 	k := int64(math.Float64bits(kf) - math.Float64bits(expShifter)) // k sits in the low mantissa bits
 	kf -= expShifter
 	r := (x - kf*ln2x32Hi) - kf*ln2x32Lo
-	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24))))
+	r2 := r * r
+	p := (1 + r) + r2*((1.0/2+r*(1.0/6))+r2*(1.0/24))
 	p *= exp2Table[k&31]
 	m := k >> 5
 	if m < -1021 { // 2^m is subnormal: scale in two steps
@@ -254,9 +255,16 @@ func tanhF64(x float64) float64 {
 func erfcF64(x float64) float64 {
 	z := math.Abs(x)
 	t := 1 / (1 + 0.5*z)
-	poly := -z*z - 1.26551223 + t*(1.00002368+t*(0.37409196+t*(0.09678418+
-		t*(-0.18628806+t*(0.27886807+t*(-1.13520398+t*(1.48851587+
-			t*(-0.82215223+t*0.17087277))))))))
+	// The degree-9 polynomial by Estrin's scheme: four levels of
+	// dependent multiply-adds instead of nine.
+	t2 := t * t
+	t4 := t2 * t2
+	p01 := -1.26551223 + t*1.00002368
+	p23 := 0.37409196 + t*0.09678418
+	p45 := -0.18628806 + t*0.27886807
+	p67 := -1.13520398 + t*1.48851587
+	p89 := -0.82215223 + t*0.17087277
+	poly := -z*z + (p01 + t2*p23) + t4*((p45+t2*p67)+t4*p89)
 	r := t * expF64(poly)
 	if x < 0 {
 		return 2 - r
