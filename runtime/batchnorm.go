@@ -50,9 +50,10 @@ func BatchNorm(out, x, weight, bias, mean, variance *Array, eps float64) {
 		g.planes(0, planes)
 		return
 	}
-	job := g // escapes to the worker pool only on this path
-	Parallel(planes, job.planes)
+	runPooled(batchNormTasks, planes, g)
 }
+
+var batchNormTasks = taskPool((*batchNormJob).planes)
 
 // batchNormJob is one BatchNorm call.
 type batchNormJob struct {

@@ -31,13 +31,49 @@ import "sync"
 // buffer taken from a sync.Pool (so Conv2d is safe for concurrent use and
 // allocates no scratch once warm) and multiplied by the weights with Sgemm;
 // a 1×1 convolution with stride 1 and no padding multiplies x directly.
+// Large images spread each patch matrix and product over the worker pool;
+// batches of small images spread the images instead.
 func Conv2d(out, x, w, bias *Array, stride, padding []int, groups int) {
 	g := checkConv2d(out, x, w, bias, stride, padding, groups)
 	if g.n == 0 || g.o == 0 || g.p == 0 {
 		return
 	}
+	j := convJob{g: g, x: x.F32, w: w.F32, out: out.F32, groups: groups}
+	if bias != nil {
+		j.bias = bias.F32
+	}
+	perImage := 2 * float64(g.o) * float64(g.p) * float64(g.c*g.kh*g.kw/groups)
+	if g.n == 1 || perImage >= convImageParallelFlops || Workers() == 1 {
+		j.images(0, g.n, true)
+		return
+	}
+	runPooled(convTasks, g.n, j)
+}
+
+var convTasks = taskPool((*convJob).imagesSerial)
+
+// convImageParallelFlops is the work per image below which Conv2d spreads
+// the images of a batch over the worker pool rather than the work of each
+// image.
+const convImageParallelFlops = 32 << 20
+
+// convJob is one Conv2d call.
+type convJob struct {
+	g               convGeom
+	x, w, bias, out []float32
+	groups          int
+}
+
+// imagesSerial convolves images [lo, hi), each on the calling goroutine
+// as far as im2col goes.
+func (j *convJob) imagesSerial(lo, hi int) { j.images(lo, hi, false) }
+
+// images convolves images [lo, hi); parallel lets im2col use the worker
+// pool.
+func (j *convJob) images(lo, hi int, parallel bool) {
+	g := &j.g
 	k := g.c * g.kh * g.kw // rows of the patch matrix
-	kg, og := k/groups, g.o/groups
+	kg, og := k/j.groups, g.o/j.groups
 	direct := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0
 	var scratch *[]float32
 	var col []float32
@@ -46,12 +82,12 @@ func Conv2d(out, x, w, bias *Array, stride, padding []int, groups int) {
 		col = *scratch
 	}
 	inSize, outSize := g.c*g.h*g.w, g.o*g.p
-	for n := 0; n < g.n; n++ {
-		xn := x.F32[n*inSize : (n+1)*inSize]
-		on := out.F32[n*outSize : (n+1)*outSize]
+	for n := lo; n < hi; n++ {
+		xn := j.x[n*inSize : (n+1)*inSize]
+		on := j.out[n*outSize : (n+1)*outSize]
 		beta := float32(0)
-		if bias != nil {
-			for o, b := range bias.F32[:g.o] {
+		if j.bias != nil {
+			for o, b := range j.bias[:g.o] {
 				row := on[o*g.p : (o+1)*g.p]
 				for i := range row {
 					row[i] = b
@@ -59,13 +95,16 @@ func Conv2d(out, x, w, bias *Array, stride, padding []int, groups int) {
 			}
 			beta = 1
 		}
-		if direct {
+		switch {
+		case direct:
 			col = xn
-		} else {
-			im2col(col, xn, g)
+		case parallel:
+			im2col(col, xn, *g)
+		default:
+			im2colRows(col, xn, g, 0, k)
 		}
-		for gi := 0; gi < groups; gi++ {
-			Sgemm(false, false, og, g.p, kg, 1, w.F32[gi*og*kg:], kg, col[gi*kg*g.p:], g.p, beta, on[gi*og*g.p:], g.p)
+		for gi := 0; gi < j.groups; gi++ {
+			Sgemm(false, false, og, g.p, kg, 1, j.w[gi*og*kg:], kg, col[gi*kg*g.p:], g.p, beta, on[gi*og*g.p:], g.p)
 		}
 	}
 	if scratch != nil {
@@ -158,9 +197,18 @@ func im2col(col, xn []float32, g convGeom) {
 		im2colRows(col, xn, &g, 0, rows)
 		return
 	}
-	job := g // captured by the closure only on this path
-	Parallel(rows, func(lo, hi int) { im2colRows(col, xn, &job, lo, hi) })
+	runPooled(im2colTasks, rows, im2colJob{col: col, xn: xn, g: g})
 }
+
+// im2colJob is one im2col call.
+type im2colJob struct {
+	col, xn []float32
+	g       convGeom
+}
+
+func (j *im2colJob) rows(lo, hi int) { im2colRows(j.col, j.xn, &j.g, lo, hi) }
+
+var im2colTasks = taskPool((*im2colJob).rows)
 
 // im2colRows writes rows [lo, hi) of the patch matrix.
 func im2colRows(col, xn []float32, g *convGeom, lo, hi int) {

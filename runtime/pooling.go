@@ -46,9 +46,10 @@ func MaxPool2d(out, x *Array, kernelSize, stride, padding []int) {
 		g.planes(0, planes)
 		return
 	}
-	job := g // escapes to the worker pool only on this path
-	Parallel(planes, job.planes)
+	runPooled(maxPoolTasks, planes, g)
 }
+
+var maxPoolTasks = taskPool((*maxPoolJob).planes)
 
 // maxPoolJob is one MaxPool2d call.
 type maxPoolJob struct {
@@ -111,9 +112,10 @@ func AdaptiveAvgPool2d(out, x *Array) {
 		g.planes(0, planes)
 		return
 	}
-	job := g // escapes to the worker pool only on this path
-	Parallel(planes, job.planes)
+	runPooled(avgPoolTasks, planes, g)
 }
+
+var avgPoolTasks = taskPool((*avgPoolJob).planes)
 
 // avgPoolJob is one AdaptiveAvgPool2d call.
 type avgPoolJob struct {
