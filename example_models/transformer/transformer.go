@@ -96,9 +96,9 @@ func (a *Attention) Forward(x, mask *tensor.Tensor) *tensor.Tensor {
 	q := qkv[0].Reshape(-1, Seq, Heads, head).Transpose(1, 2) // [N,4,128,64]
 	k := qkv[1].Reshape(-1, Seq, Heads, head).Transpose(1, 2)
 	v := qkv[2].Reshape(-1, Seq, Heads, head).Transpose(1, 2)
-	att := q.Matmul(k.Transpose(-2, -1)).DivScalar(math.Sqrt(head)) // [N,4,128,128]
-	att = att.MaskedFill(mask, math.Inf(-1)).Softmax(-1)
-	y := att.Matmul(v).Transpose(1, 2).Reshape(-1, Seq, Width) // [N,128,256]
+	att := tensor.Matmul(q, k.Transpose(-2, -1)).DivScalar(math.Sqrt(head)) // [N,4,128,128]
+	att = tensor.Softmax(att.MaskedFill(mask, math.Inf(-1)), -1)
+	y := tensor.Matmul(att, v).Transpose(1, 2).Reshape(-1, Seq, Width) // [N,128,256]
 	return a.Proj.Forward(y)
 }
 
