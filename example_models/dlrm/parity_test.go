@@ -1,0 +1,26 @@
+// This file checks DLRM against PyTorch: PyTorch's weights (or the shared
+// deterministic fill), eager and compiled outputs compared with PyTorch's.
+
+package dlrm
+
+import (
+	"testing"
+
+	"github.com/fxgen/fxgen/internal/parity"
+)
+
+// parityTolerance bounds the max abs error against PyTorch relative to
+// max|PyTorch output|: float32 sums of up to 512 terms in another order.
+const parityTolerance = 1e-5
+
+func TestPyTorchParity(t *testing.T) {
+	f := parity.Load(t)
+	m := NewDLRM()
+	// Compiled before the load: it shares the model's arrays, which the
+	// load writes in place.
+	c := NewDLRMCompiled(m)
+	f.Prepare(t, m)
+	dense, sparse, want := f.Tensor(t, "dense"), f.Tensor(t, "sparse"), f.Tensor(t, "out")
+	parity.Compare(t, "eager", m.Forward(dense, sparse), want, parityTolerance)
+	parity.Compare(t, "compiled", c.Forward(dense, sparse), want, parityTolerance)
+}
