@@ -1,8 +1,8 @@
 /* OpenBLAS cblas_sgemm measuring stick for fxgen's Go GEMM; not part of the Go build.
  *
- * Usage: openblas_bench THREADS
- * Prints one line per shape: "name GFLOP/s", the median of 5 timed runs of
- * at least 0.2 s each. Square sizes are C = A·B; the MxKxN shapes are
+ * Usage: openblas_bench THREADS [RUNS]
+ * Prints one line per shape: "name GFLOP/s", the median of RUNS (default 5)
+ * timed runs of at least 0.2 s each, after one warm-up run. Square sizes are C = A·B; the MxKxN shapes are
  * C = X·Wᵀ with W stored [N, K], the layout of a linear layer (the same
  * calls as BenchmarkSgemm in runtime/gemm_bench_test.go).
  */
@@ -31,11 +31,13 @@ static float *randm(size_t n) {
 	return p;
 }
 
+static int nruns = 5;
+
 static void bench(const char *name, int m, int k, int n, int transB) {
 	float *a = randm((size_t)m * k), *b = randm((size_t)k * n), *c = randm((size_t)m * n);
-	double flops = 2.0 * m * n * k, runs[5];
+	double flops = 2.0 * m * n * k, runs[64];
 	int ldb = transB ? k : n;
-	for (int r = 0; r < 6; r++) {
+	for (int r = 0; r <= nruns; r++) {
 		long iters = 0;
 		double t0 = now(), t;
 		do {
@@ -46,8 +48,8 @@ static void bench(const char *name, int m, int k, int n, int transB) {
 		} while (t < 0.2);
 		if (r > 0) runs[r - 1] = flops * iters / t * 1e-9; /* run 0 warms up */
 	}
-	qsort(runs, 5, sizeof runs[0], cmp);
-	printf("%s %.1f\n", name, runs[2]);
+	qsort(runs, nruns, sizeof runs[0], cmp);
+	printf("%s %.1f\n", name, nruns % 2 ? runs[nruns / 2] : (runs[nruns / 2 - 1] + runs[nruns / 2]) / 2);
 	fflush(stdout);
 	free(a);
 	free(b);
@@ -56,6 +58,8 @@ static void bench(const char *name, int m, int k, int n, int transB) {
 
 int main(int argc, char **argv) {
 	int threads = argc > 1 ? atoi(argv[1]) : 1;
+	if (argc > 2) nruns = atoi(argv[2]);
+	if (nruns < 1 || nruns > 64) nruns = 5;
 	openblas_set_num_threads(threads);
 	printf("# OpenBLAS core %s, %d thread(s)\n", openblas_get_corename(), threads);
 	int sq[] = {64, 128, 256, 512, 1024, 2048};
