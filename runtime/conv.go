@@ -228,25 +228,64 @@ func im2colRows(col, xn []float32, g *convGeom, lo, hi int) {
 			j1 = min(g.ow, last/g.sw+1)
 		}
 		j0 = min(j0, j1)
+		ow, sw, w := g.ow, g.sw, g.w
+		if sw == 1 && g.sh == 1 && ow == w {
+			im2colShift(dst, plane, (p-g.ph)*w+q-g.pw, w, j0, j1)
+			continue
+		}
 		for i := 0; i < g.oh; i++ {
-			d := dst[i*g.ow : (i+1)*g.ow]
+			d := dst[i*ow : (i+1)*ow : (i+1)*ow]
 			y := i*g.sh - g.ph + p
 			if y < 0 || y >= g.h {
 				clear(d)
 				continue
 			}
-			clear(d[:j0])
-			clear(d[j1:])
-			src := plane[y*g.w:]
-			z := j0*g.sw - g.pw + q
-			if g.sw == 1 {
-				copy(d[j0:j1], src[z:z+j1-j0])
+			// The edges are at most the padding wide: plain loops beat
+			// calls to clear.
+			for j := range d[:j0] {
+				d[j] = 0
+			}
+			for j := j1; j < ow; j++ {
+				d[j] = 0
+			}
+			src := plane[y*w : (y+1)*w]
+			z := j0*sw - g.pw + q
+			if sw == 1 {
+				copy(d[j0:j1], src[z:])
 				continue
 			}
 			for j := j0; j < j1; j++ {
 				d[j] = src[z]
-				z += g.sw
+				z += sw
 			}
+		}
+	}
+}
+
+// im2colShift writes one patch-matrix row when the stride is 1 and output
+// rows are as wide as input rows: then the row is the input plane shifted
+// by off, dst[idx] = plane[idx+off], with zeros where idx+off falls outside
+// the plane and in the output columns outside [j0, j1), whose inputs lie in
+// the left or right padding.
+func im2colShift(dst, plane []float32, off, w, j0, j1 int) {
+	lo, hi := max(0, -off), min(len(dst), len(plane)-off)
+	if lo >= hi {
+		clear(dst)
+		return
+	}
+	clear(dst[:lo])
+	copy(dst[lo:hi], plane[lo+off:hi+off])
+	clear(dst[hi:])
+	if j0 == 0 && j1 == w {
+		return
+	}
+	for i := lo / w * w; i < hi; i += w {
+		row := dst[i : i+w : i+w]
+		for j := range row[:j0] {
+			row[j] = 0
+		}
+		for j := j1; j < w; j++ {
+			row[j] = 0
 		}
 	}
 }
