@@ -145,7 +145,13 @@ var selectedKernel = bestKernel()
 
 // parallelMinFlops is the work (2·m·n·k) below which a GEMM stays on the
 // calling goroutine.
-const parallelMinFlops = 4 << 20
+// Tests lower it.
+var parallelMinFlops = 16 << 20
+
+// sharedPackMax is the largest B (in floats) that a parallel Sgemm packs
+// once for all workers instead of once per worker.
+// Tests lower it.
+var sharedPackMax = 1 << 24
 
 func checkDims(name string, m, n, k int) {
 	if m < 0 || n < 0 || k < 0 {
@@ -190,6 +196,9 @@ type gemmBuf struct{ a, b []float32 }
 
 var gemmBufs = sync.Pool{New: func() any { return new(gemmBuf) }}
 
+// sharedPacks holds buffers for a B packed once for all workers.
+var sharedPacks = sync.Pool{New: func() any { return new([]float32) }}
+
 func getGemmBuf() *gemmBuf  { return gemmBufs.Get().(*gemmBuf) }
 func putGemmBuf(b *gemmBuf) { gemmBufs.Put(b) }
 
@@ -226,13 +235,27 @@ func (g *gemmCall) run() {
 		return
 	}
 	w := Workers()
-	if w == 1 || g.m == 1 || 2*float64(g.m)*float64(g.n)*float64(g.k) < parallelMinFlops {
+	if w == 1 || g.m == 1 || 2*float64(g.m)*float64(g.n)*float64(g.k) < float64(parallelMinFlops) {
 		g.region(0, g.m, 0, g.n)
 		return
 	}
 	byM, parts := g.split(w)
 	mr, nr := g.kern.mr, g.kern.nr
 	gp := g.clone() // the closure escapes; keep g itself on the stack
+	if byM && gp.pb == nil && g.k*g.n <= sharedPackMax {
+		// Pack all of B once, in parallel, and let every worker read it
+		// as a PackedB: the same panels the serial path packs block by
+		// block, so the result does not change.
+		pn := (g.n + nr - 1) / nr
+		shared := sharedPacks.Get().(*[]float32)
+		defer sharedPacks.Put(shared)
+		*shared = gemmGrow(*shared, pn*nr*g.k)
+		data := *shared
+		Parallel(pn, func(lo, hi int) {
+			packB(data[lo*g.k*nr:], g.transB, g.b, g.ldb, 0, g.k, lo*nr, min(g.n, hi*nr)-lo*nr, nr)
+		})
+		gp.pb = &PackedB{k: g.k, n: g.n, kern: g.kern, data: data}
+	}
 	Parallel(parts, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			if byM {
@@ -266,7 +289,10 @@ func (g *gemmCall) split(w int) (byM bool, parts int) {
 	if g.pb == nil {
 		packB = k * n * packCost
 	}
-	costM := float64((pm+partsM-1)/partsM*mr)*n*k + packB + m/float64(partsM)*k*packCost
+	if g.k*g.n > sharedPackMax {
+		packB *= float64(partsM) // each worker packs all of B
+	}
+	costM := float64((pm+partsM-1)/partsM*mr)*n*k + packB/float64(partsM) + m/float64(partsM)*k*packCost
 	costN := m*float64((pn+partsN-1)/partsN*nr)*k + packB/float64(partsN) + m*k*packCost
 	if costM <= costN {
 		return true, partsM

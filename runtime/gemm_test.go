@@ -302,32 +302,40 @@ func TestSgemmPackedMatchesUnpacked(t *testing.T) {
 // TestSgemmWorkersDeterministic checks that 1, 2 and 3 workers give
 // bit-identical results, for splits by rows and by columns.
 func TestSgemmWorkersDeterministic(t *testing.T) {
-	saved := Workers()
-	defer SetWorkers(saved)
+	saved, savedMin, savedShared := Workers(), parallelMinFlops, sharedPackMax
+	defer func() {
+		SetWorkers(saved)
+		parallelMinFlops, sharedPackMax = savedMin, savedShared
+	}()
+	parallelMinFlops = 0 // split even small products
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, kern := range kernelVariants() {
 		withKernel(kern, func() {
-			for _, s := range [][3]int{{300, 45, 160}, {30, 600, 130}, {128, 128, 128}} {
+			for _, s := range [][3]int{{300, 45, 160}, {30, 600, 130}, {128, 128, 128}, {47, 33, 20}, {2, 70, 9}} {
 				m, n, k := s[0], s[1], s[2]
 				a := newMatrix(rng, m, k, 1)
-				b := newMatrix(rng, k, n, 3)
+				b := newMatrix(rng, n, k, 3) // used as Bᵀ
 				c0 := newMatrix(rng, m, n, 2)
-				pb := PackB(false, k, n, b.data(), b.ld)
+				pb := PackB(true, k, n, b.data(), b.ld)
 				var ref, refP *matrix
-				for _, w := range []int{1, 2, 3} {
-					SetWorkers(w)
-					c := c0.clone()
-					Sgemm(false, false, m, n, k, 1, a.data(), a.ld, b.data(), b.ld, 0.5, c.data(), c.ld)
-					cp := c0.clone()
-					SgemmPackedEpilogue(m, 1, a.data(), a.ld, pb, 0, cp.data(), cp.ld, nil, ActReLU)
-					c.checkGuards(t, "workers")
-					if ref == nil {
-						ref, refP = c, cp
-						continue
-					}
-					for i := range c.buf {
-						if c.buf[i] != ref.buf[i] || cp.buf[i] != refP.buf[i] {
-							t.Fatalf("%s %v: %d workers differ from 1 at %d", kern.name, s, w, i)
+				for _, shared := range []int{savedShared, 0} { // B packed once, or per worker
+					sharedPackMax = shared
+					for _, w := range []int{1, 2, 3} {
+						SetWorkers(w)
+						c := c0.clone()
+						Sgemm(false, true, m, n, k, 1, a.data(), a.ld, b.data(), b.ld, 0.5, c.data(), c.ld)
+						cp := c0.clone()
+						SgemmPackedEpilogue(m, 1, a.data(), a.ld, pb, 0, cp.data(), cp.ld, nil, ActReLU)
+						c.checkGuards(t, "workers")
+						cp.checkGuards(t, "workers packed")
+						if ref == nil {
+							ref, refP = c, cp
+							continue
+						}
+						for i := range c.buf {
+							if c.buf[i] != ref.buf[i] || cp.buf[i] != refP.buf[i] {
+								t.Fatalf("%s %v: %d workers (shared pack %d) differ from 1 at %d", kern.name, s, w, shared, i)
+							}
 						}
 					}
 				}
