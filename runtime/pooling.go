@@ -57,25 +57,47 @@ type maxPoolJob struct {
 	h, w, oh, ow, kh, kw, sh, sw, ph, pw int
 }
 
-// planes pools planes [lo, hi).
+// planes pools planes [lo, hi). The window maximum is separable: a row
+// pass takes the maximum over each window's columns into a scratch [H, OW]
+// plane, and a column pass the maximum of those over each window's rows.
 func (g *maxPoolJob) planes(lo, hi int) {
 	h, w, oh, ow := g.h, g.w, g.oh, g.ow
+	scratch := getConvScratch(h * ow)
+	defer convScratch.Put(scratch)
+	tmp := *scratch
 	for pl := lo; pl < hi; pl++ {
 		src := g.x[pl*h*w : (pl+1)*h*w]
 		dst := g.out[pl*oh*ow : (pl+1)*oh*ow]
-		for i := 0; i < oh; i++ {
-			y0, y1 := max(i*g.sh-g.ph, 0), min(i*g.sh-g.ph+g.kh, h)
-			for j := 0; j < ow; j++ {
+		for y := 0; y < h; y++ {
+			in, t := src[y*w:(y+1)*w], tmp[y*ow:(y+1)*ow]
+			for j := range t {
 				z0, z1 := max(j*g.sw-g.pw, 0), min(j*g.sw-g.pw+g.kw, w)
 				m := float32(math.Inf(-1))
-				for y := y0; y < y1; y++ {
-					for _, v := range src[y*w+z0 : y*w+z1] {
-						if v > m || v != v {
-							m = v
-						}
+				for _, v := range in[z0:z1] {
+					if v > m || v != v {
+						m = v
 					}
 				}
-				dst[i*ow+j] = m
+				t[j] = m
+			}
+		}
+		for i := 0; i < oh; i++ {
+			y0, y1 := max(i*g.sh-g.ph, 0), min(i*g.sh-g.ph+g.kh, h)
+			d := dst[i*ow : (i+1)*ow]
+			if y0 >= y1 { // a window entirely in the padding
+				for j := range d {
+					d[j] = float32(math.Inf(-1))
+				}
+				continue
+			}
+			copy(d, tmp[y0*ow:(y0+1)*ow])
+			for y := y0 + 1; y < y1; y++ {
+				t := tmp[y*ow : (y+1)*ow]
+				for j, v := range t[:len(d)] {
+					if v > d[j] || v != v {
+						d[j] = v
+					}
+				}
 			}
 		}
 	}
