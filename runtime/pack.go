@@ -7,26 +7,32 @@ package runtime
 // block lands in panel i/mr at offset p*mr + i%mr; rows past mb are zero.
 // op(A)[i][p] is a[i*lda+p], or a[p*lda+i] when transA.
 func packA(dst []float32, transA bool, a []float32, lda, i0, mb, p0, kb int, alpha float32, mr int) {
-	for r := 0; r*mr < mb; r++ {
-		rows := min(mr, mb-r*mr)
-		panel := dst[r*kb*mr : (r+1)*kb*mr]
-		row0 := i0 + r*mr
-		if transA {
-			for p := 0; p < kb; p++ {
-				src := a[(p0+p)*lda+row0:][:rows]
-				d := panel[p*mr : p*mr+mr]
+	np := (mb + mr - 1) / mr
+	if transA {
+		// Rows of the stored A are columns of op(A): read each row once,
+		// left to right, and deal it out to the panels.
+		for p := 0; p < kb; p++ {
+			src := a[(p0+p)*lda+i0:][:mb]
+			for r := 0; r < np; r++ {
+				rows := min(mr, mb-r*mr)
+				d := dst[r*kb*mr+p*mr:][:mr]
+				s := src[r*mr : r*mr+rows]
 				if alpha == 1 {
-					copy(d, src)
+					copy(d, s)
 				} else {
-					for i, v := range src {
+					for i, v := range s {
 						d[i] = alpha * v
 					}
 				}
 				clear(d[rows:])
 			}
-			continue
 		}
-		packTranspose(panel, mr, a[row0*lda+p0:], lda, rows, kb, alpha)
+		return
+	}
+	for r := 0; r < np; r++ {
+		rows := min(mr, mb-r*mr)
+		panel := dst[r*kb*mr : (r+1)*kb*mr]
+		packTranspose(panel, mr, a[(i0+r*mr)*lda+p0:], lda, rows, kb, alpha)
 		if rows < mr {
 			for p := 0; p < kb; p++ {
 				clear(panel[p*mr+rows : p*mr+mr])
@@ -40,19 +46,39 @@ func packA(dst []float32, transA bool, a []float32, lda, i0, mb, p0, kb int, alp
 // j/nr at offset p*nr + j%nr; columns past nb are zero. op(B)[p][j] is
 // b[p*ldb+j], or b[j*ldb+p] when transB.
 func packB(dst []float32, transB bool, b []float32, ldb, p0, kb, j0, nb, nr int) {
-	for r := 0; r*nr < nb; r++ {
+	np := (nb + nr - 1) / nr
+	if !transB {
+		// Read each row of B once, left to right (strided walks down the
+		// columns defeat the prefetchers and the TLB), and deal it out.
+		for p := 0; p < kb; p++ {
+			src := b[(p0+p)*ldb+j0:][:nb]
+			full := nb / nr
+			switch nr {
+			case 32:
+				for r := 0; r < full; r++ {
+					*(*[32]float32)(dst[r*kb*nr+p*nr:]) = *(*[32]float32)(src[r*nr:])
+				}
+			case 16:
+				for r := 0; r < full; r++ {
+					*(*[16]float32)(dst[r*kb*nr+p*nr:]) = *(*[16]float32)(src[r*nr:])
+				}
+			default:
+				for r := 0; r < full; r++ {
+					copy(dst[r*kb*nr+p*nr:][:nr], src[r*nr:])
+				}
+			}
+			if full < np {
+				d := dst[full*kb*nr+p*nr:][:nr]
+				n := copy(d, src[full*nr:])
+				clear(d[n:])
+			}
+		}
+		return
+	}
+	for r := 0; r < np; r++ {
 		cols := min(nr, nb-r*nr)
 		panel := dst[r*kb*nr : (r+1)*kb*nr]
-		col0 := j0 + r*nr
-		if !transB {
-			for p := 0; p < kb; p++ {
-				d := panel[p*nr : p*nr+nr]
-				copy(d, b[(p0+p)*ldb+col0:][:cols])
-				clear(d[cols:])
-			}
-			continue
-		}
-		packTranspose(panel, nr, b[col0*ldb+p0:], ldb, cols, kb, 1)
+		packTranspose(panel, nr, b[(j0+r*nr)*ldb+p0:], ldb, cols, kb, 1)
 		if cols < nr {
 			for p := 0; p < kb; p++ {
 				clear(panel[p*nr+cols : p*nr+nr])
