@@ -74,9 +74,7 @@ func (g *maxPoolJob) planes(lo, hi int) {
 				z0, z1 := max(j*g.sw-g.pw, 0), min(j*g.sw-g.pw+g.kw, w)
 				m := float32(math.Inf(-1))
 				for _, v := range in[z0:z1] {
-					if v > m || v != v {
-						m = v
-					}
+					m = max(m, v) // NaN wins, as the spec of max says
 				}
 				t[j] = m
 			}
@@ -94,9 +92,7 @@ func (g *maxPoolJob) planes(lo, hi int) {
 			for y := y0 + 1; y < y1; y++ {
 				t := tmp[y*ow : (y+1)*ow]
 				for j, v := range t[:len(d)] {
-					if v > d[j] || v != v {
-						d[j] = v
-					}
+					d[j] = max(d[j], v)
 				}
 			}
 		}
