@@ -370,9 +370,9 @@ N = 2
 def inputs_for(name, gen):
     if name == "mlp":
         return {"x": torch.rand(N, 784, generator=gen) * 2 - 1}
-    if name == "resnet18":
-        x = torch.from_numpy(hash_uniform("x", N * 3 * 224 * 224).astype(np.float32))
-        return {"x": x.reshape(N, 3, 224, 224)}
+    if name == "resnet18":  # batch 1: the Go test must be fast under -tags noasm too
+        x = torch.from_numpy(hash_uniform("x", 1 * 3 * 224 * 224).astype(np.float32))
+        return {"x": x.reshape(1, 3, 224, 224)}
     if name == "resnet20":
         return {"x": torch.rand(N, 3, 32, 32, generator=gen) * 2 - 1}
     if name == "transformer":
