@@ -119,15 +119,16 @@ func forEachNode(args []Arg, fn func(*Node)) {
 	}
 }
 
-// mapArgs returns a copy of args with each node replaced by fn(node).
-func mapArgs(args []Arg, fn func(*Node) *Node) []Arg {
+// substituteArgs returns a copy of args with each node replaced by fn(node),
+// which may be a node or any other arg value.
+func substituteArgs(args []Arg, fn func(*Node) Arg) []Arg {
 	out := make([]Arg, len(args))
 	for i, a := range args {
 		switch x := a.(type) {
 		case *Node:
 			out[i] = fn(x)
 		case []Arg:
-			out[i] = mapArgs(x, fn)
+			out[i] = substituteArgs(x, fn)
 		case []int:
 			out[i] = append([]int{}, x...)
 		default:
@@ -135,6 +136,16 @@ func mapArgs(args []Arg, fn func(*Node) *Node) []Arg {
 		}
 	}
 	return out
+}
+
+// mapArgs returns a copy of args with each node replaced by fn(node).
+func mapArgs(args []Arg, fn func(*Node) *Node) []Arg {
+	return substituteArgs(args, func(n *Node) Arg {
+		if m := fn(n); m != nil {
+			return m
+		}
+		return nil
+	})
 }
 
 // MapArgs returns a copy of args with each node replaced by fn(node).

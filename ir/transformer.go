@@ -148,25 +148,6 @@ func (t *Transformer) transformNode(n *Node) (r *Node, err error) {
 	return r, err
 }
 
-// substituteArgs returns a copy of args with each node replaced by fn(node),
-// which may be a node or any other arg value.
-func substituteArgs(args []Arg, fn func(*Node) Arg) []Arg {
-	out := make([]Arg, len(args))
-	for i, a := range args {
-		switch x := a.(type) {
-		case *Node:
-			out[i] = fn(x)
-		case []Arg:
-			out[i] = substituteArgs(x, fn)
-		case []int:
-			out[i] = append([]int{}, x...)
-		default:
-			out[i] = a
-		}
-	}
-	return out
-}
-
 // copyNode adds n to New with the given args and kwargs, keeping its name
 // when free, its position and its Meta.
 func (t *Transformer) copyNode(n *Node, args []Arg, kwargs []Kwarg) (*Node, error) {
