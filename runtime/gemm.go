@@ -189,6 +189,7 @@ type gemmCall struct {
 	bias           []float32
 	act            Activation
 	kern           *gemmKernel
+	directA        bool // tiles read A in place (kern.direct)
 }
 
 // gemmBuf holds one goroutine's packing buffers.
@@ -234,6 +235,7 @@ func (g *gemmCall) run() {
 	if gemvFast(g) {
 		return
 	}
+	g.directA = g.kern.direct != nil && !g.transA && g.n <= directMaxN && ldaSpreads(g.lda)
 	w := Workers()
 	if w == 1 || g.m == 1 || 2*float64(g.m)*float64(g.n)*float64(g.k) < float64(parallelMinFlops) {
 		g.region(0, g.m, 0, g.n)
@@ -309,7 +311,9 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 	k := g.k
 	buf := getGemmBuf()
 	defer putGemmBuf(buf)
-	buf.a = gemmGrow(buf.a, mc*min(kc, k))
+	if !g.directA {
+		buf.a = gemmGrow(buf.a, mc*min(kc, k))
+	}
 	if g.pb == nil {
 		buf.b = gemmGrow(buf.b, min(kc, k)*min(nc, (n1-n0+nr-1)/nr*nr))
 	}
@@ -342,7 +346,9 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 			gelu := last && g.act == ActGELU
 			for ic := m0; ic < m1; ic += mc {
 				mb := min(mc, m1-ic)
-				packA(buf.a, g.transA, g.a, g.lda, ic, mb, pc, kb, g.alpha, mr)
+				if !g.directA {
+					packA(buf.a, g.transA, g.a, g.lda, ic, mb, pc, kb, g.alpha, mr)
+				}
 				for jr := 0; jr < nb; jr += nr {
 					cols := min(nr, nb-jr)
 					bp := bblk[jr/nr*pstride:]
@@ -353,7 +359,11 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 					for ir := 0; ir < mb; ir += mr {
 						rows := min(mr, mb-ir)
 						c := g.c[(ic+ir)*g.ldc+jc+jr:]
-						kern.tile(rows, cols, kb, buf.a[ir/mr*kb*mr:], bp, c, g.ldc, beta, bias, flags)
+						if g.directA {
+							kern.direct(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, bp, c, g.ldc, g.alpha, beta, bias, flags)
+						} else {
+							kern.tile(rows, cols, kb, buf.a[ir/mr*kb*mr:], bp, c, g.ldc, beta, bias, flags)
+						}
 						if gelu {
 							for i := 0; i < rows; i++ {
 								gemmGELU(c[i*g.ldc : i*g.ldc+cols])

@@ -88,14 +88,105 @@ func tile512(mr int) {
 	p("DECQ CX")
 	p("JNE %s_tail1", name)
 	label(name + "_epi")
-	p("MOVL mask+64(FP), R9")
+	epilogue512(name, mr, "", "beta+40(FP)", "bias+48(FP)", "flags+56(FP)", "mask+64(FP)")
+}
+
+// directRow returns the address of A(i, p) at byte offset off for the
+// direct-A kernel: AX is row 0, R12 row 8, R8 = lda, R9 = 3·lda,
+// R10 = 5·lda, R11 = 7·lda (all in bytes).
+func directRow(i, off int) string {
+	base := "AX"
+	if i > 8 {
+		base, i = "R12", i-8
+	}
+	idx := [...]string{"", "(R8*1)", "(R8*2)", "(R9*1)", "(R8*4)", "(R10*1)", "(R9*2)", "(R11*1)", "(R8*8)"}[i]
+	return fmt.Sprintf("%d(%s)%s", off, base, idx)
+}
+
+// tileDirect512 writes the AVX-512 kernel for mr rows of a 14×32 tile that
+// reads A in place (row stride lda) instead of from a packed panel, for
+// products too narrow to pay for packing A. Registers as in tile512.
+func tileDirect512(mr int) {
+	name := fmt.Sprintf("tileDirect512x%d", mr)
+	fmt.Fprintf(&out, "// func %s(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)\n", name)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-76\n", name)
+	p("MOVQ k+0(FP), CX")
+	p("MOVQ a+8(FP), AX")
+	p("MOVQ lda+16(FP), R8")
+	p("SHLQ $2, R8")
+	p("LEAQ (R8)(R8*2), R9")
+	p("LEAQ (R8)(R8*4), R10")
+	p("LEAQ (R9)(R8*4), R11")
+	p("LEAQ (AX)(R8*8), R12")
+	p("MOVQ b+24(FP), BX")
+	p("MOVQ c+32(FP), DI")
+	p("MOVQ ldc+40(FP), SI")
+	p("SHLQ $2, SI")
+	p("MOVQ DI, R13")
+	for i := 0; i < mr; i++ {
+		p("PREFETCHT0 (R13)")
+		p("PREFETCHT0 124(R13)")
+		if i < mr-1 {
+			p("ADDQ SI, R13")
+		}
+	}
+	for r := 0; r < 2*mr; r++ {
+		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
+	}
+	step := func(u int) {
+		p("VMOVUPS %d(BX), Z28", u*nr512*4)
+		p("VMOVUPS %d(BX), Z29", u*nr512*4+64)
+		for i := 0; i < mr; i++ {
+			z := 30 + i%2
+			p("VBROADCASTSS %s, Z%d", directRow(i, 4*u), z)
+			p("VFMADD231PS Z28, Z%d, Z%d", z, 2*i)
+			p("VFMADD231PS Z29, Z%d, Z%d", z, 2*i+1)
+		}
+	}
+	p("CMPQ CX, $%d", unroll)
+	p("JL %s_tail", name)
+	label(name + "_loop")
+	for u := 0; u < unroll; u++ {
+		step(u)
+	}
+	p("ADDQ $%d, AX", unroll*4)
+	p("ADDQ $%d, R12", unroll*4)
+	p("ADDQ $%d, BX", unroll*nr512*4)
+	p("SUBQ $%d, CX", unroll)
+	p("CMPQ CX, $%d", unroll)
+	p("JGE %s_loop", name)
+	label(name + "_tail")
+	p("TESTQ CX, CX")
+	p("JEQ %s_epi", name)
+	label(name + "_tail1")
+	step(0)
+	p("ADDQ $4, AX")
+	p("ADDQ $4, R12")
+	p("ADDQ $%d, BX", nr512*4)
+	p("DECQ CX")
+	p("JNE %s_tail1", name)
+	label(name + "_epi")
+	epilogue512(name, mr, "alpha+48(FP)", "beta+52(FP)", "bias+56(FP)", "flags+64(FP)", "mask+72(FP)")
+}
+
+// epilogue512 writes the end of an AVX-512 tile kernel: scale by alpha (when
+// alphaArg is set), add beta·C, add the bias, apply ReLU and store under the
+// column mask. DI must hold C and SI ldc in bytes.
+func epilogue512(name string, mr int, alphaArg, betaArg, biasArg, flagsArg, maskArg string) {
+	if alphaArg != "" {
+		p("VBROADCASTSS %s, Z30", alphaArg)
+		for r := 0; r < 2*mr; r++ {
+			p("VMULPS Z30, Z%d, Z%d", r, r)
+		}
+	}
+	p("MOVL %s, R9", maskArg)
 	p("KMOVW R9, K1")
 	p("SHRL $16, R9")
 	p("KMOVW R9, K2")
-	p("MOVQ flags+56(FP), R10")
+	p("MOVQ %s, R10", flagsArg)
 	p("TESTQ $1, R10")
 	p("JEQ %s_nobeta", name)
-	p("VBROADCASTSS beta+40(FP), Z30")
+	p("VBROADCASTSS %s, Z30", betaArg)
 	p("MOVQ DI, R8")
 	for i := 0; i < mr; i++ {
 		p("VFMADD231PS (R8), Z30, K1, Z%d", 2*i)
@@ -107,7 +198,7 @@ func tile512(mr int) {
 	label(name + "_nobeta")
 	p("TESTQ $2, R10")
 	p("JEQ %s_nobias", name)
-	p("MOVQ bias+48(FP), R11")
+	p("MOVQ %s, R11", biasArg)
 	p("VMOVUPS.Z (R11), K1, Z28")
 	p("VMOVUPS.Z 64(R11), K2, Z29")
 	for i := 0; i < mr; i++ {
@@ -472,6 +563,9 @@ func main() {
 	for mr := 1; mr <= mr512; mr++ {
 		tile512(mr)
 	}
+	for mr := 1; mr <= mr512; mr++ {
+		tileDirect512(mr)
+	}
 	for mr := 1; mr <= mr256; mr++ {
 		tile256(mr)
 	}
@@ -492,6 +586,10 @@ func decls() {
 		fmt.Fprintf(&out, "// tile512x%d is the AVX-512 micro-kernel for %d row(s) of a 14×32 tile.\n//\n//go:noescape\n", mr, mr)
 		fmt.Fprintf(&out, "func tile512x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)\n\n", mr)
 	}
+	for mr := 1; mr <= mr512; mr++ {
+		fmt.Fprintf(&out, "// tileDirect512x%d is the AVX-512 micro-kernel for %d row(s) of a 14×32 tile reading A in place.\n//\n//go:noescape\n", mr, mr)
+		fmt.Fprintf(&out, "func tileDirect512x%d(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)\n\n", mr)
+	}
 	for mr := 1; mr <= mr256; mr++ {
 		fmt.Fprintf(&out, "// tile256x%d is the AVX2 micro-kernel for %d row(s) of a 6×16 tile.\n//\n//go:noescape\n", mr, mr)
 		fmt.Fprintf(&out, "func tile256x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)\n\n", mr)
@@ -505,6 +603,10 @@ func decls() {
 	out.WriteString("var tiles512 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32){\n\tnil,")
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, " tile512x%d,", mr)
+	}
+	out.WriteString("\n}\n\nvar tilesDirect512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32){\n\tnil,")
+	for mr := 1; mr <= mr512; mr++ {
+		fmt.Fprintf(&out, " tileDirect512x%d,", mr)
 	}
 	out.WriteString("\n}\n\nvar tiles256 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int){\n\tnil,")
 	for mr := 1; mr <= mr256; mr++ {

@@ -75,6 +75,76 @@ func tile512x13(k int, a, b, c *float32, ldc int, beta float32, bias *float32, f
 //go:noescape
 func tile512x14(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
 
+// tileDirect512x1 is the AVX-512 micro-kernel for 1 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirect512x2 is the AVX-512 micro-kernel for 2 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirect512x3 is the AVX-512 micro-kernel for 3 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirect512x4 is the AVX-512 micro-kernel for 4 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirect512x5 is the AVX-512 micro-kernel for 5 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirect512x6 is the AVX-512 micro-kernel for 6 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirect512x7 is the AVX-512 micro-kernel for 7 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirect512x8 is the AVX-512 micro-kernel for 8 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirect512x9 is the AVX-512 micro-kernel for 9 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirect512x10 is the AVX-512 micro-kernel for 10 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirect512x11 is the AVX-512 micro-kernel for 11 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirect512x12 is the AVX-512 micro-kernel for 12 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirect512x13 is the AVX-512 micro-kernel for 13 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x13(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirect512x14 is the AVX-512 micro-kernel for 14 row(s) of a 14×32 tile reading A in place.
+//
+//go:noescape
+func tileDirect512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
 // tile256x1 is the AVX2 micro-kernel for 1 row(s) of a 6×16 tile.
 //
 //go:noescape
@@ -122,6 +192,10 @@ func transpose16x16(src *float32, ld int, dst *float32, dstStride int, rows, col
 
 var tiles512 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32){
 	nil, tile512x1, tile512x2, tile512x3, tile512x4, tile512x5, tile512x6, tile512x7, tile512x8, tile512x9, tile512x10, tile512x11, tile512x12, tile512x13, tile512x14,
+}
+
+var tilesDirect512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32){
+	nil, tileDirect512x1, tileDirect512x2, tileDirect512x3, tileDirect512x4, tileDirect512x5, tileDirect512x6, tileDirect512x7, tileDirect512x8, tileDirect512x9, tileDirect512x10, tileDirect512x11, tileDirect512x12, tileDirect512x13, tileDirect512x14,
 }
 
 var tiles256 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int){

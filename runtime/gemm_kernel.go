@@ -28,8 +28,34 @@ type gemmKernel struct {
 	// a and b are packed panels zero-padded to mr rows and nr columns; k ≥ 1.
 	tile func(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags int)
 
-	// gemv, if not nil, handles m == 1 without packing (see gemvFast).
+	// direct, if not nil, is tile reading A in place instead of from a
+	// packed panel, for products too narrow (n ≤ directMaxN) to repay
+	// packing A: acc[i][j] = alpha·Σ_{p<k} a[i*lda+p]·b[p*nr+j], then the
+	// same epilogue as tile.
+	direct func(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int)
+
+	// gemv reports whether gemvFast has an m == 1 path for this kernel.
 	gemv bool
+}
+
+// directMaxN is the widest product that reads A in place when the kernel
+// has a direct tile.
+const directMaxN = 128
+
+// ldaSpreads reports whether 14 consecutive rows of stride lda floats fall
+// in at least 7 distinct L1 sets (64 sets of 64-byte lines), so that reading
+// A in place does not thrash one set; power-of-two strides do not.
+func ldaSpreads(lda int) bool {
+	var seen [64]bool
+	n := 0
+	for i := 0; i < 14; i++ {
+		set := i * lda * 4 / 64 % 64
+		if !seen[set] {
+			seen[set] = true
+			n++
+		}
+	}
+	return n >= 7
 }
 
 // genericKernel is the portable 4×4 Go micro-kernel.

@@ -80,6 +80,7 @@ type gemmCase struct {
 	alpha, beta    float32
 	bias           bool
 	act            Activation
+	lda            int // 0: a few floats more than a row of A
 }
 
 func (tc gemmCase) String() string {
@@ -146,7 +147,11 @@ func runCase(t *testing.T, rng *rand.Rand, tc gemmCase, packed bool) {
 	if tc.transB {
 		br, bc = bc, br
 	}
-	a := newMatrix(rng, ar, ac, 1+rng.IntN(3))
+	padA := 1 + rng.IntN(3)
+	if tc.lda > 0 {
+		padA = tc.lda - ac
+	}
+	a := newMatrix(rng, ar, ac, padA)
 	b := newMatrix(rng, br, bc, rng.IntN(3))
 	c := newMatrix(rng, tc.m, tc.n, 1+rng.IntN(5))
 	if tc.beta == 0 {
@@ -222,6 +227,24 @@ func TestSgemmShapes(t *testing.T) {
 					}
 				}
 			})
+		})
+	}
+}
+
+// TestSgemmStrides covers narrow products (which may read A in place) with
+// row strides that alias in the L1 cache and ones that do not.
+func TestSgemmStrides(t *testing.T) {
+	for _, kern := range kernelVariants() {
+		withKernel(kern, func() {
+			rng := rand.New(rand.NewPCG(13, 14))
+			for _, lda := range []int{64, 100, 512, 576, 1024} {
+				for _, s := range [][3]int{{30, 40, 21}, {15, 64, 9}, {29, 65, 19}, {3, 1, 33}} {
+					tc := gemmCase{m: s[0], n: s[1], k: s[2], alpha: -0.5, beta: 1.5, lda: lda}
+					runCase(t, rng, tc, false)
+					tc.bias, tc.act, tc.beta = true, ActReLU, 0
+					runCase(t, rng, tc, true)
+				}
+			}
 		})
 	}
 }
