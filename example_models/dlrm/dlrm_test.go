@@ -61,19 +61,6 @@ func BenchmarkForward(b *testing.B) {
 	for _, n := range []int{1, 2048} {
 		dense := testutil.RandFloat32(1, n, 13)
 		sparse := testutil.RandInt64(2, 1000, n, Tables)
-		b.Run(fmt.Sprintf("eager/N=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				m.Forward(dense, sparse)
-			}
-			b.ReportMetric(flops(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
-		b.Run(fmt.Sprintf("compiled/N=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				c.Forward(dense, sparse)
-			}
-			b.ReportMetric(flops(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
+		testutil.BenchForward(b, n, flops(n), func() { m.Forward(dense, sparse) }, func() { c.Forward(dense, sparse) })
 	}
 }

@@ -1,7 +1,6 @@
 package fxdoc
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/fxgen/fxgen/internal/testutil"
@@ -32,17 +31,6 @@ func BenchmarkForward(b *testing.B) {
 	c := NewFXDocCompiled(m)
 	for _, n := range []int{1, 1024} {
 		x := testutil.RandFloat32(1, n, 5, 4)
-		b.Run(fmt.Sprintf("eager/N=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				m.Forward(x)
-			}
-		})
-		b.Run(fmt.Sprintf("compiled/N=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				c.Forward(x)
-			}
-		})
+		testutil.BenchForward(b, n, 0, func() { m.Forward(x) }, func() { c.Forward(x) })
 	}
 }

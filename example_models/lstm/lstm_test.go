@@ -3,7 +3,6 @@
 package lstm
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/fxgen/fxgen/internal/testutil"
@@ -51,19 +50,6 @@ func BenchmarkForward(b *testing.B) {
 		x := testutil.RandFloat32(1, n, Steps, 128)
 		h0 := testutil.RandFloat32(2, n, 256)
 		c0 := testutil.RandFloat32(3, n, 256)
-		b.Run(fmt.Sprintf("eager/N=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				m.Forward(x, h0, c0)
-			}
-			b.ReportMetric(flops(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
-		b.Run(fmt.Sprintf("compiled/N=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				c.Forward(x, h0, c0)
-			}
-			b.ReportMetric(flops(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
+		testutil.BenchForward(b, n, flops(n), func() { m.Forward(x, h0, c0) }, func() { c.Forward(x, h0, c0) })
 	}
 }

@@ -1,7 +1,6 @@
 package mlp
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/fxgen/fxgen/internal/testutil"
@@ -38,19 +37,6 @@ func BenchmarkForward(b *testing.B) {
 	for _, n := range []int{1, 256} {
 		x := testutil.RandFloat32(1, n, 784)
 		flops := 2.0 * float64(n) * (784*512 + 512*512 + 512*10)
-		b.Run(fmt.Sprintf("eager/N=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				m.Forward(x)
-			}
-			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
-		b.Run(fmt.Sprintf("compiled/N=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				c.Forward(x)
-			}
-			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
+		testutil.BenchForward(b, n, flops, func() { m.Forward(x) }, func() { c.Forward(x) })
 	}
 }

@@ -8,6 +8,7 @@
 package resnet18
 
 import (
+	"github.com/fxgen/fxgen/example_models/internal/resblock"
 	"github.com/fxgen/fxgen/tensor"
 	"github.com/fxgen/fxgen/tensor/nn"
 )
@@ -20,10 +21,10 @@ type ResNet18 struct {
 	Bn1     *nn.BatchNorm2d
 	Relu    *nn.ReLU
 	Maxpool *nn.MaxPool2d
-	Layer1  []*BasicBlock
-	Layer2  []*BasicBlock
-	Layer3  []*BasicBlock
-	Layer4  []*BasicBlock
+	Layer1  []*resblock.BasicBlock
+	Layer2  []*resblock.BasicBlock
+	Layer3  []*resblock.BasicBlock
+	Layer4  []*resblock.BasicBlock
 	Avgpool *nn.AdaptiveAvgPool2d
 	Fc      *nn.Linear
 }
@@ -49,7 +50,7 @@ func NewResNet18() *ResNet18 {
 // Forward maps images x [N,3,224,224] to logits [N,1000].
 func (m *ResNet18) Forward(x *tensor.Tensor) *tensor.Tensor {
 	x = m.Maxpool.Forward(m.Relu.Forward(m.Bn1.Forward(m.Conv1.Forward(x))))
-	for _, layer := range [][]*BasicBlock{m.Layer1, m.Layer2, m.Layer3, m.Layer4} {
+	for _, layer := range [][]*resblock.BasicBlock{m.Layer1, m.Layer2, m.Layer3, m.Layer4} {
 		for _, b := range layer {
 			x = b.Forward(x)
 		}
@@ -60,6 +61,6 @@ func (m *ResNet18) Forward(x *tensor.Tensor) *tensor.Tensor {
 
 // newLayer returns two BasicBlocks from in to out channels, the first with
 // the given stride.
-func newLayer(in, out, stride int) []*BasicBlock {
-	return []*BasicBlock{NewBasicBlock(in, out, stride), NewBasicBlock(out, out, 1)}
+func newLayer(in, out, stride int) []*resblock.BasicBlock {
+	return []*resblock.BasicBlock{resblock.NewBasicBlock(in, out, stride), resblock.NewBasicBlock(out, out, 1)}
 }

@@ -7,6 +7,7 @@
 package resnet20
 
 import (
+	"github.com/fxgen/fxgen/example_models/internal/resblock"
 	"github.com/fxgen/fxgen/tensor"
 	"github.com/fxgen/fxgen/tensor/nn"
 )
@@ -18,9 +19,9 @@ type ResNet20 struct {
 	Conv1   *nn.Conv2d
 	Bn1     *nn.BatchNorm2d
 	Relu    *nn.ReLU
-	Layer1  []*BasicBlock
-	Layer2  []*BasicBlock
-	Layer3  []*BasicBlock
+	Layer1  []*resblock.BasicBlock
+	Layer2  []*resblock.BasicBlock
+	Layer3  []*resblock.BasicBlock
 	Avgpool *nn.AdaptiveAvgPool2d
 	Fc      *nn.Linear
 }
@@ -43,7 +44,7 @@ func NewResNet20() *ResNet20 {
 // Forward maps images x [N,3,32,32] to logits [N,10].
 func (m *ResNet20) Forward(x *tensor.Tensor) *tensor.Tensor {
 	x = m.Relu.Forward(m.Bn1.Forward(m.Conv1.Forward(x)))
-	for _, layer := range [][]*BasicBlock{m.Layer1, m.Layer2, m.Layer3} {
+	for _, layer := range [][]*resblock.BasicBlock{m.Layer1, m.Layer2, m.Layer3} {
 		for _, b := range layer {
 			x = b.Forward(x)
 		}
@@ -54,10 +55,10 @@ func (m *ResNet20) Forward(x *tensor.Tensor) *tensor.Tensor {
 
 // newLayer returns n BasicBlocks from in to out channels, the first with
 // the given stride.
-func newLayer(in, out, n, stride int) []*BasicBlock {
-	blocks := []*BasicBlock{NewBasicBlock(in, out, stride)}
+func newLayer(in, out, n, stride int) []*resblock.BasicBlock {
+	blocks := []*resblock.BasicBlock{resblock.NewBasicBlock(in, out, stride)}
 	for i := 1; i < n; i++ {
-		blocks = append(blocks, NewBasicBlock(out, out, 1))
+		blocks = append(blocks, resblock.NewBasicBlock(out, out, 1))
 	}
 	return blocks
 }

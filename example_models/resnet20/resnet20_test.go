@@ -1,13 +1,10 @@
 package resnet20
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/fxgen/fxgen/internal/testutil"
-	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/tensor/nn"
 	"github.com/fxgen/fxgen/tracer"
 )
@@ -23,21 +20,9 @@ const inputSpec = "x=f32[N,3,32,32]"
 // a swapped operand).
 func newTestModel() *ResNet20 {
 	m := NewResNet20()
-	r := rand.New(rand.NewPCG(20, 20))
-	for _, p := range nn.NamedParameters(m) {
-		name := p.Name[strings.LastIndexByte(p.Name, '.')+1:]
-		if !strings.Contains(p.Name, "bn") && !strings.Contains(p.Name, "downsample.1") || name == "num_batches_tracked" {
-			continue
-		}
-		lo, hi := float32(-0.3), float32(0.3)
-		if name == "weight" || name == "running_var" {
-			lo, hi = 0.5, 1.5
-		}
-		data := p.Tensor.Float32s()
-		for i := range data {
-			data[i] = lo + (hi-lo)*r.Float32()
-		}
-	}
+	testutil.RandomizeNorms(nn.StateDict(m), 20, func(module string) bool {
+		return strings.Contains(module, "bn") || strings.HasSuffix(module, "downsample.1")
+	})
 	return m
 }
 
@@ -85,34 +70,14 @@ func TestStateDictNames(t *testing.T) {
 	}
 }
 
-// flops returns the multiply-add FLOPs (2 per MAC) of the convolutions and
-// the linear layer of one forward pass over n images.
+// flops returns the FLOPs of the convolutions and the linear layer of one
+// forward pass over n images.
 func flops(tb testing.TB, n int) float64 {
 	g, err := tracer.Trace(NewResNet20(), tracer.MustParseInputs(inputSpec))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var f float64
-	for _, node := range g.Nodes() {
-		if node.Op != ir.CallModule {
-			continue
-		}
-		mod := g.Modules[node.Target]
-		if mod.Kind != "Conv2d" && mod.Kind != "Linear" {
-			continue
-		}
-		w, _ := g.Params[mod.Params[0]].Type.Shape.Ints()
-		out := node.Types[0].Shape[1:] // [O, OH, OW] or [out features]
-		per := 2.0
-		for _, d := range out {
-			per *= float64(d.Coef)
-		}
-		for _, d := range w[1:] { // C/groups·KH·KW or in features
-			per *= float64(d)
-		}
-		f += per
-	}
-	return f * float64(n)
+	return testutil.GraphFLOPs(g, map[string]int{"N": n})
 }
 
 func BenchmarkForward(b *testing.B) {
@@ -121,20 +86,7 @@ func BenchmarkForward(b *testing.B) {
 	for _, n := range []int{1, 64} {
 		x := testutil.RandFloat32(1, n, 3, 32, 32)
 		fl := flops(b, n)
-		b.Run(fmt.Sprintf("eager/N=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				m.Forward(x)
-			}
-			b.ReportMetric(fl*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
-		b.Run(fmt.Sprintf("compiled/N=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				c.Forward(x)
-			}
-			b.ReportMetric(fl*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
+		testutil.BenchForward(b, n, fl, func() { m.Forward(x) }, func() { c.Forward(x) })
 	}
 }
 

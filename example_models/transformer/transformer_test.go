@@ -3,7 +3,6 @@
 package transformer
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -65,19 +64,6 @@ func BenchmarkForward(b *testing.B) {
 	c := NewTransformerCompiled(m)
 	for _, n := range []int{1, 8} {
 		tokens := testutil.RandInt64(1, Vocab, n, Seq)
-		b.Run(fmt.Sprintf("eager/N=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				m.Forward(tokens)
-			}
-			b.ReportMetric(flops(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
-		b.Run(fmt.Sprintf("compiled/N=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				c.Forward(tokens)
-			}
-			b.ReportMetric(flops(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
+		testutil.BenchForward(b, n, flops(n), func() { m.Forward(tokens) }, func() { c.Forward(tokens) })
 	}
 }

@@ -1,6 +1,6 @@
-// This file defines BasicBlock, the residual block of ResNet-20.
-
-package resnet20
+// Package resblock holds BasicBlock, the residual block that ResNet-18
+// and ResNet-20 share.
+package resblock
 
 import (
 	"github.com/fxgen/fxgen/tensor"
