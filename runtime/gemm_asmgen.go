@@ -44,15 +44,7 @@ func tile512(mr int) {
 	p("MOVQ c+24(FP), DI")
 	p("MOVQ ldc+32(FP), SI")
 	p("SHLQ $2, SI")
-	// Prefetch the C tile: it is read (or written) only after the k loop.
-	p("MOVQ DI, R8")
-	for i := 0; i < mr; i++ {
-		p("PREFETCHT0 (R8)")
-		p("PREFETCHT0 124(R8)")
-		if i < mr-1 {
-			p("ADDQ SI, R8")
-		}
-	}
+	prefetchCSetup(name, mr, "R12")
 	for r := 0; r < 2*mr; r++ {
 		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
 	}
@@ -70,6 +62,7 @@ func tile512(mr int) {
 	p("JL %s_tail", name)
 	label(name + "_loop")
 	p("PREFETCHT0 %d(AX)", 4*mr512*4*4)
+	prefetchCLoop(name, mr, "R12")
 	for u := 0; u < unroll; u++ {
 		step(u)
 	}
@@ -122,14 +115,7 @@ func tileDirect512(mr int) {
 	p("MOVQ c+32(FP), DI")
 	p("MOVQ ldc+40(FP), SI")
 	p("SHLQ $2, SI")
-	p("MOVQ DI, R13")
-	for i := 0; i < mr; i++ {
-		p("PREFETCHT0 (R13)")
-		p("PREFETCHT0 124(R13)")
-		if i < mr-1 {
-			p("ADDQ SI, R13")
-		}
-	}
+	prefetchCSetup(name, mr, "R13")
 	for r := 0; r < 2*mr; r++ {
 		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
 	}
@@ -146,6 +132,7 @@ func tileDirect512(mr int) {
 	p("CMPQ CX, $%d", unroll)
 	p("JL %s_tail", name)
 	label(name + "_loop")
+	prefetchCLoop(name, mr, "R13")
 	for u := 0; u < unroll; u++ {
 		step(u)
 	}
@@ -167,6 +154,33 @@ func tileDirect512(mr int) {
 	p("JNE %s_tail1", name)
 	label(name + "_epi")
 	epilogue512(name, mr, "alpha+48(FP)", "beta+52(FP)", "bias+56(FP)", "flags+64(FP)", "mask+72(FP)")
+}
+
+// prefetchCSetup starts the prefetch of the C tile (DI, stride SI), which is
+// read or written only after the k loop (count in CX). For long loops reg
+// walks the rows and prefetchCLoop fetches one row per iteration over the
+// last mr iterations, so that the misses do not all queue for fill buffers
+// at once; short loops fetch every row here.
+func prefetchCSetup(name string, mr int, reg string) {
+	p("MOVQ DI, %s", reg)
+	p("CMPQ CX, $%d", unroll*(mr+1))
+	p("JGE %s_late", name)
+	for i := 0; i < mr; i++ {
+		p("PREFETCHT0 (%s)", reg)
+		p("PREFETCHT0 124(%s)", reg)
+		p("ADDQ SI, %s", reg)
+	}
+	label(name + "_late")
+}
+
+// prefetchCLoop is the per-iteration half of prefetchCSetup.
+func prefetchCLoop(name string, mr int, reg string) {
+	p("CMPQ CX, $%d", unroll*mr+unroll-1)
+	p("JG %s_nopf", name)
+	p("PREFETCHT0 (%s)", reg)
+	p("PREFETCHT0 124(%s)", reg)
+	p("ADDQ SI, %s", reg)
+	label(name + "_nopf")
 }
 
 // epilogue512 writes the end of an AVX-512 tile kernel: scale by alpha (when
