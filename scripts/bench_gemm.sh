@@ -27,7 +27,7 @@ run_ob() { # label threads [env...]
 	local label=$1 threads=$2
 	shift 2
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS="$threads" "$@" \
-		"$tmp/openblas_bench" "$threads" 1 | tee /dev/stderr |
+		"$tmp/openblas_bench" "$threads" 1 | tee -a /dev/stderr |
 		awk -v l="$label" '/^#/ {next} {print l, $1, $2}' >>"$tmp/results"
 }
 : >"$tmp/results"
@@ -39,8 +39,8 @@ for round in $(seq "$count"); do
 	run_ob inst1 1
 	run_ob inst2 2
 	# BenchmarkSgemm/1024/w1-2  ...  148.6 GFLOP/s  ->  go1 1024 148.6
-	(cd "$root/runtime" && "$tmp/runtime.test" -test.run '^$' -test.bench '^BenchmarkSgemm(Packed)?$' -test.benchtime 0.3s) |
-		tee /dev/stderr | awk '/GFLOP\/s/ {
+	(cd "$root/runtime" && "$tmp/runtime.test" -test.run '^$' -test.bench '^BenchmarkSgemm(Packed)?$' -test.benchtime 0.5s) |
+		tee -a /dev/stderr | awk '/GFLOP\/s/ {
 			split($1, p, "/"); sub(/-[0-9]+$/, "", p[3]); w = substr(p[3], 2)
 			pre = (p[1] == "BenchmarkSgemmPacked") ? "pk" : "go"
 			for (i = 2; i <= NF; i++) if ($(i+1) == "GFLOP/s") v = $i

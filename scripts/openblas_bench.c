@@ -2,7 +2,8 @@
  *
  * Usage: openblas_bench THREADS [RUNS]
  * Prints one line per shape: "name GFLOP/s", the median of RUNS (default 5)
- * timed runs of at least 0.2 s each, after one warm-up run. Square sizes are C = A·B; the MxKxN shapes are
+ * timed runs of at least 0.5 s each, after one warm-up run. Square sizes are
+ * C = A·B; the MxKxN shapes are
  * C = X·Wᵀ with W stored [N, K], the layout of a linear layer (the same
  * calls as BenchmarkSgemm in runtime/gemm_bench_test.go).
  */
@@ -45,7 +46,7 @@ static void bench(const char *name, int m, int k, int n, int transB) {
 			            m, n, k, 1.0f, a, k, b, ldb, 0.0f, c, n);
 			iters++;
 			t = now() - t0;
-		} while (t < 0.2);
+		} while (t < 0.5);
 		if (r > 0) runs[r - 1] = flops * iters / t * 1e-9; /* run 0 warms up */
 	}
 	qsort(runs, nruns, sizeof runs[0], cmp);
