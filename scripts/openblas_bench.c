@@ -3,9 +3,9 @@
  * Usage: openblas_bench THREADS [RUNS]
  * Prints one line per shape: "name GFLOP/s", the median of RUNS (default 5)
  * timed runs of at least 0.5 s each, after one warm-up run. Square sizes are
- * C = A·B; the MxKxN shapes are
- * C = X·Wᵀ with W stored [N, K], the layout of a linear layer (the same
- * calls as BenchmarkSgemm in runtime/gemm_bench_test.go).
+ * C = A·B; the MxKxN shapes are C = X·Wᵀ with W stored [N, K], the layout of
+ * a linear layer (the same calls as BenchmarkSgemm in
+ * runtime/gemm_bench_test.go).
  */
 #include <cblas.h>
 #include <stdio.h>
