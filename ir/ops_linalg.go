@@ -33,7 +33,8 @@ func init() {
 			out := append(x.Shape[:len(x.Shape)-1:len(x.Shape)-1], w.Shape[0])
 			return []Type{{DType: Float32, Shape: out}}, nil
 		},
-		Kernel: runtime.Linear,
+		Kernel:   runtime.Linear,
+		Prepared: &Prepared{Operand: 1, Prepare: runtime.PackLinear, Kernel: runtime.LinearPacked},
 	})
 	RegisterOp(&Op{
 		Name:     "matmul",

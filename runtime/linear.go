@@ -81,3 +81,68 @@ func Matmul(out, a, b *Array) {
 		}
 	}
 }
+
+// PackLinear packs the weight w [outF, in] of a linear layer once, as the
+// in×outF matrix wᵀ in the GEMM's panel layout, for LinearPacked and
+// LinearActPacked. The packed copy is a snapshot: later changes to w do not
+// show in it.
+func PackLinear(w *Array) *PackedB {
+	checkDType("PackLinear", "weight", w, Float32)
+	if len(w.Shape) != 2 {
+		kernelPanic("PackLinear", "weight shape %v, want [out, in]", w.Shape)
+	}
+	outF, in := w.Shape[0], w.Shape[1]
+	return PackB(true, in, outF, w.F32, max(in, 1))
+}
+
+// LinearPacked is Linear with the weight packed by PackLinear: out =
+// x·wᵀ + bias over the last dimension of x, with the bias added in the
+// GEMM's epilogue.
+//
+//	out[r, j] = bias[j] + Σp x[r, p]·w[j, p]
+func LinearPacked(out, x *Array, w *PackedB, bias *Array) {
+	linearPacked("LinearPacked", out, x, w, bias, ActNone)
+}
+
+// linearPacked checks the operands of a packed linear kernel and runs the
+// GEMM with its epilogue.
+func linearPacked(name string, out, x *Array, w *PackedB, bias *Array, act Activation) {
+	checkDType(name, "x", x, Float32)
+	checkDType(name, "out", out, Float32)
+	if w == nil {
+		kernelPanic(name, "nil packed weight")
+	}
+	in, outF := w.Dims()
+	if len(x.Shape) == 0 || x.Shape[len(x.Shape)-1] != in {
+		kernelPanic(name, "x %v, want [..., %d]", x.Shape, in)
+	}
+	rows := NumElements(x.Shape[:len(x.Shape)-1])
+	if out.Len() != rows*outF || len(out.Shape) == 0 || out.Shape[len(out.Shape)-1] != outF {
+		kernelPanic(name, "out shape %v, want [..., %d] with %d rows", out.Shape, outF, rows)
+	}
+	var b []float32
+	if bias != nil {
+		checkDType(name, "bias", bias, Float32)
+		if bias.Len() != outF {
+			kernelPanic(name, "bias shape %v, want [%d]", bias.Shape, outF)
+		}
+		b = bias.F32
+	}
+	if rows == 0 || outF == 0 {
+		return
+	}
+	if in == 0 {
+		// No product: the bias (or zero) through the activation.
+		for r := 0; r < rows; r++ {
+			row := out.F32[r*outF : (r+1)*outF]
+			if b != nil {
+				copy(row, b)
+			} else {
+				clear(row)
+			}
+		}
+		applyAct(out.F32, act)
+		return
+	}
+	SgemmPackedEpilogue(rows, 1, x.F32, in, w, 0, out.F32, outF, b, act)
+}

@@ -1,0 +1,61 @@
+// This file declares the fused ops that passes make (linear_act,
+// conv2d_act) and the prepared (packed) form of linear weights.
+
+package ir
+
+import (
+	"fmt"
+
+	"github.com/fxgen/fxgen/runtime"
+)
+
+// The values of the act attribute of the fused ops: runtime.Activation's.
+const (
+	ActNone = int(runtime.ActNone)
+	ActReLU = int(runtime.ActReLU)
+	ActGELU = int(runtime.ActGELU)
+)
+
+func init() {
+	actAttr := Attr{Name: "act", Kind: IntAttr}
+	checkAct := func(s *Sig) error {
+		if a := s.Int("act"); a < ActNone || a > ActGELU {
+			return fmt.Errorf("act %d, want 0 (none), 1 (relu) or 2 (gelu)", a)
+		}
+		return nil
+	}
+	RegisterOp(&Op{
+		Name: "linear_act",
+		Doc: "linear_act(x, weight, bias, act) is act(linear(x, weight, bias)) in one kernel, " +
+			"act 0 none, 1 relu, 2 gelu (made by the fuse-activation pass).",
+		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
+		Attrs:    []Attr{actAttr},
+		Infer: func(s *Sig) ([]Type, error) {
+			if err := checkAct(s); err != nil {
+				return nil, err
+			}
+			return LookupOp("linear").Infer(s)
+		},
+		Kernel:   runtime.LinearAct,
+		Prepared: &Prepared{Operand: 1, Prepare: runtime.PackLinear, Kernel: runtime.LinearActPacked},
+	})
+	RegisterOp(&Op{
+		Name: "conv2d_act",
+		Doc: "conv2d_act(x, weight, bias, stride, padding, groups, act) is act(conv2d(...)) in one kernel, " +
+			"act 0 none, 1 relu, 2 gelu (made by the fuse-activation pass).",
+		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
+		Attrs: []Attr{
+			{Name: "stride", Kind: IntsAttr, Default: []int{1, 1}},
+			{Name: "padding", Kind: IntsAttr, Default: []int{0, 0}},
+			{Name: "groups", Kind: IntAttr, Default: 1},
+			actAttr,
+		},
+		Infer: func(s *Sig) ([]Type, error) {
+			if err := checkAct(s); err != nil {
+				return nil, err
+			}
+			return LookupOp("conv2d").Infer(s)
+		},
+		Kernel: runtime.Conv2dAct,
+	})
+}

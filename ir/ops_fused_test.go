@@ -1,0 +1,133 @@
+// This file tests the fused ops against their unfused compositions and the
+// prepared-operand declarations of the vocabulary.
+
+package ir
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fxgen/fxgen/runtime"
+)
+
+func randF32(r *rand.Rand, shape ...int) *runtime.Array {
+	a := runtime.NewArray(runtime.Float32, shape...)
+	for i := range a.F32 {
+		a.F32[i] = r.Float32()*2 - 1
+	}
+	return a
+}
+
+func evalOp(t *testing.T, name string, args []any, kwargs ...Kwarg) *runtime.Array {
+	t.Helper()
+	op := LookupOp(name)
+	kw, err := op.NormalizeKwargs(kwargs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := op.Eval(args, kw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return outs[0]
+}
+
+func sameArray(t *testing.T, what string, got, want *runtime.Array, tol float32) {
+	t.Helper()
+	if !reflect.DeepEqual(got.Shape, want.Shape) {
+		t.Fatalf("%s: got shape %v, want %v", what, got.Shape, want.Shape)
+	}
+	for i := range want.F32 {
+		if d := got.F32[i] - want.F32[i]; d > tol || d < -tol {
+			t.Fatalf("%s: element %d: got %v, want %v", what, i, got.F32[i], want.F32[i])
+		}
+	}
+}
+
+func TestFusedOpsMatchUnfused(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	acts := []string{"", "relu", "gelu"}
+	x, w, b := randF32(r, 3, 5), randF32(r, 4, 5), randF32(r, 4)
+	for act := ActNone; act <= ActGELU; act++ {
+		want := evalOp(t, "linear", []any{x, w, b})
+		if act != ActNone {
+			want = evalOp(t, acts[act], []any{want})
+		}
+		got := evalOp(t, "linear_act", []any{x, w, b}, Kwarg{"act", act})
+		sameArray(t, "linear_act "+acts[act], got, want, 0)
+	}
+	xc, wc, bc := randF32(r, 2, 3, 6, 6), randF32(r, 4, 3, 3, 3), randF32(r, 4)
+	conv := []Kwarg{{"stride", []int{2, 2}}, {"padding", []int{1, 1}}}
+	for act := ActNone; act <= ActGELU; act++ {
+		want := evalOp(t, "conv2d", []any{xc, wc, bc}, conv...)
+		if act != ActNone {
+			want = evalOp(t, acts[act], []any{want})
+		}
+		got := evalOp(t, "conv2d_act", []any{xc, wc, bc}, append(conv, Kwarg{"act", act})...)
+		sameArray(t, "conv2d_act "+acts[act], got, want, 0)
+	}
+	if _, err := LookupOp("linear_act").InferTypes([]ArgType{{Type: TypeOf(x)}, {Type: TypeOf(w)}, {Absent: true}}, []Kwarg{{"act", 5}}); err == nil || !strings.Contains(err.Error(), "act 5") {
+		t.Errorf("linear_act with act 5: got error %v, want one naming act 5", err)
+	}
+}
+
+// TestPreparedOperands checks every op that declares a prepared operand:
+// its signatures are consistent, and the prepared kernel computes what the
+// op's kernel computes.
+func TestPreparedOperands(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var have []string
+	for _, op := range Ops() {
+		if op.Prepared == nil {
+			continue
+		}
+		have = append(have, op.Name)
+		if err := op.CheckPrepared(); err != nil {
+			t.Errorf("%s: %v", op.Name, err)
+		}
+	}
+	if got := strings.Join(have, " "); got != "linear linear_act" {
+		t.Errorf("ops with a prepared operand: got %q, want %q", got, "linear linear_act")
+	}
+	x, w, b := randF32(r, 6, 9), randF32(r, 5, 9), randF32(r, 5)
+	for _, c := range []struct {
+		op    string
+		attrs []any
+	}{{"linear", nil}, {"linear_act", []any{ActReLU}}, {"linear_act", []any{ActGELU}}} {
+		op := LookupOp(c.op)
+		want := runtime.NewArray(runtime.Float32, 6, 5)
+		got := runtime.NewArray(runtime.Float32, 6, 5)
+		args := func(out, weight any) []reflect.Value {
+			vs := []reflect.Value{reflect.ValueOf(out), reflect.ValueOf(x), reflect.ValueOf(weight), reflect.ValueOf(b)}
+			for _, a := range c.attrs {
+				vs = append(vs, reflect.ValueOf(a))
+			}
+			return vs
+		}
+		reflect.ValueOf(op.Kernel).Call(args(want, w))
+		packed := reflect.ValueOf(op.Prepared.Prepare).Call([]reflect.Value{reflect.ValueOf(w)})[0].Interface()
+		reflect.ValueOf(op.Prepared.Kernel).Call(args(got, packed))
+		sameArray(t, c.op+" prepared", got, want, 1e-5)
+	}
+}
+
+func TestCheckPreparedRejectsMismatches(t *testing.T) {
+	base := LookupOp("linear")
+	for _, c := range []struct {
+		pr   Prepared
+		want string
+	}{
+		{Prepared{Operand: 2, Prepare: runtime.PackLinear, Kernel: runtime.LinearPacked}, "not a tensor operand"},
+		{Prepared{Operand: 1, Prepare: runtime.Relu, Kernel: runtime.LinearPacked}, "prepare function"},
+		{Prepared{Operand: 1, Prepare: runtime.PackLinear, Kernel: runtime.Linear}, "parameter 2 is *runtime.Array, want *runtime.PackedB"},
+		{Prepared{Operand: 1, Prepare: runtime.PackLinear, Kernel: runtime.LinearActPacked}, "prepared kernel"},
+	} {
+		op := *base
+		op.Prepared = &c.pr
+		if err := op.CheckPrepared(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: got error %v, want one containing %q", c.pr, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,26 @@
+// Package passes holds fxgen's graph passes: named rewrites of an ir.Graph
+// that make the generated code faster while keeping what it computes.
+//
+// A pass is a value, in the manner of go/analysis's Analyzer and the Go
+// compiler's SSA pass table: a name, a doc and a Run over a graph. The
+// pipeline is a table (Default); the order the table must respect is
+// written down as pairs with a reason (Constraints) and checked by a test
+// and by Run. Run lints the graph between passes when Options.Debug asks
+// (tests always ask), reports an error or a panic with the name of the
+// pass that raised it, and can print the graph after a named pass:
+//
+//	err := passes.Run(g, passes.Default, passes.Options{Debug: true, DumpAfter: "fold-batchnorm", Dump: os.Stderr})
+//
+// The passes of the default pipeline, in order:
+//
+//	lower-modules    call_module of a standard kind → its functional op over get_attr nodes
+//	fold-batchnorm   conv2d → batch_norm (inference) → one conv2d with folded weight and bias
+//	fuse-activation  linear/conv2d whose only user is relu (or gelu) → linear_act/conv2d_act
+//	dce              erase nodes whose results are unused
+//	plan-memory      give each workspace value a storage slot, shared when lifetimes do not overlap
+//
+// The folded weights and biases are ordinary graph ops over get_attr nodes
+// (sqrt, add, div, mul, reshape, sub): they depend on no input, so the
+// emitter computes them once in the compiled module's constructor (see
+// ParamOnly).
+package passes

@@ -1,0 +1,58 @@
+// This file defines the fuse-activation pass: a linear or conv2d and the
+// activation after it become one fused call.
+
+package passes
+
+import (
+	"fmt"
+
+	"github.com/fxgen/fxgen/ir"
+)
+
+// FuseActivation rewrites linear(x, W, B) whose only user is relu or gelu
+// into linear_act(x, W, B, act), and conv2d(x, W, B, ...) whose only user
+// is relu or gelu into conv2d_act(x, W, B, ..., act). The fused kernels
+// apply the activation in the GEMM's epilogue (linear with a packed
+// weight) or in place, so the product's result is never written to a
+// second array. The fused node keeps the product's name and position.
+var FuseActivation = &Pass{
+	Name: "fuse-activation",
+	Doc: "fuse-activation fuses a linear or conv2d whose only user is relu or gelu into linear_act or conv2d_act " +
+		"(act 1 relu, 2 gelu).",
+	Run: fuseActivation,
+}
+
+var fusedOps = map[string]string{"linear": "linear_act", "conv2d": "conv2d_act"}
+
+var activations = map[string]int{"relu": ir.ActReLU, "gelu": ir.ActGELU}
+
+func fuseActivation(g *ir.Graph) error {
+	for _, n := range g.Nodes() {
+		if n.Graph() == nil || (n.Op != ir.CallFunction && n.Op != ir.CallMethod) || fusedOps[n.Target] == "" {
+			continue
+		}
+		u := onlyUser(n)
+		if u == nil || (u.Op != ir.CallFunction && u.Op != ir.CallMethod) {
+			continue
+		}
+		act, ok := activations[u.Target]
+		if !ok || len(u.Args()) != 1 || u.Args()[0] != n {
+			continue
+		}
+		kw := append(append([]ir.Kwarg{}, n.Kwargs()...), ir.Kwarg{Name: "act", Value: act})
+		fused, err := createBefore(n, fusedOps[n.Target], n.Args(), kw...)
+		if err != nil {
+			return fmt.Errorf("node %s: %v", n.Name, err)
+		}
+		if _, err := u.ReplaceAllUsesWith(fused, nil); err != nil {
+			return fmt.Errorf("node %s: %v", u.Name, err)
+		}
+		if err := g.EraseNode(u); err != nil {
+			return fmt.Errorf("node %s: %v", u.Name, err)
+		}
+		if _, err := replaceNode(n, fused); err != nil {
+			return fmt.Errorf("node %s: %v", n.Name, err)
+		}
+	}
+	return nil
+}

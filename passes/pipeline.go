@@ -1,0 +1,111 @@
+// This file holds the pass table, its order constraints and pass lookup.
+
+package passes
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Default is the pipeline fxgen runs between tracing and emitting, in
+// order.
+var Default = []*Pass{LowerModules, FoldBatchNorm, FuseActivation, DCE, PlanMemory}
+
+// All lists every pass, in the order of Default.
+var All = Default
+
+// Constraint says that pass Before, when a pipeline holds both, must run
+// before pass After.
+type Constraint struct {
+	Before, After string
+	Reason        string
+}
+
+// Constraints are the order constraints between passes.
+var Constraints = []Constraint{
+	{"lower-modules", "fold-batchnorm", "fold-batchnorm matches conv2d and batch_norm call_function nodes, which lower-modules makes of Conv2d and BatchNorm2d modules"},
+	{"lower-modules", "fuse-activation", "fuse-activation matches linear, conv2d and relu call_function nodes, which lower-modules makes of Linear, Conv2d and ReLU modules"},
+	{"fold-batchnorm", "fuse-activation", "conv2d → batch_norm → relu folds to conv2d → relu, which then fuses; fusing first would hide the conv2d from the batch_norm"},
+	{"fold-batchnorm", "dce", "folding leaves the batch_norm's statistics unused only in the folded form; dce then sweeps what is left"},
+	{"fuse-activation", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},
+	{"dce", "plan-memory", "dead values would take workspace; and the plan must be the last change to the node list"},
+	{"lower-modules", "plan-memory", "the plan must be the last change to the node list"},
+	{"fold-batchnorm", "plan-memory", "the plan must be the last change to the node list"},
+}
+
+// Lookup returns the pass named name, or nil.
+func Lookup(name string) *Pass {
+	for _, p := range All {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Parse turns a comma-separated list of pass names into a pipeline in the
+// order given; "none" (or "") is the empty pipeline and "default" is
+// Default. The result is checked (Check).
+func Parse(list string) ([]*Pass, error) {
+	switch strings.TrimSpace(list) {
+	case "", "none":
+		return nil, nil
+	case "default":
+		return Default, nil
+	}
+	var out []*Pass
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		p := Lookup(name)
+		if p == nil {
+			return nil, fmt.Errorf("passes: unknown pass %q (have %s)", name, names(All))
+		}
+		out = append(out, p)
+	}
+	if err := Check(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Check verifies a pipeline: every pass named, no pass twice, and every
+// constraint between two passes it holds respected.
+func Check(pipeline []*Pass) error {
+	seen := map[string]bool{}
+	for _, p := range pipeline {
+		if p == nil || p.Name == "" || p.Run == nil {
+			return fmt.Errorf("passes: a pipeline entry has no name or no Run")
+		}
+		if seen[p.Name] {
+			return fmt.Errorf("passes: pass %s appears twice in the pipeline", p.Name)
+		}
+		seen[p.Name] = true
+	}
+	for _, c := range Constraints {
+		i, j := indexOf(pipeline, c.Before), indexOf(pipeline, c.After)
+		if i >= 0 && j >= 0 && i > j {
+			return fmt.Errorf("passes: %s must run before %s: %s", c.Before, c.After, c.Reason)
+		}
+	}
+	return nil
+}
+
+func indexOf(pipeline []*Pass, name string) int {
+	for i, p := range pipeline {
+		if p.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func names(pipeline []*Pass) string {
+	var out []string
+	for _, p := range pipeline {
+		out = append(out, p.Name)
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}
