@@ -31,7 +31,7 @@ func ExampleGenerate() {
 	// 	N := xArr.Shape[0]
 	// 	c.reserve(N)
 	// 	// example_test.go:15: fc = call_module fc(x)
-	// 	runtime.Linear(&c.fc, xArr, c.fc_weight, c.fc_bias)
+	// 	runtime.LinearPacked(&c.fc, xArr, c.fc_weight_prepared, c.fc_bias)
 	// 	// example_test.go:15: relu = call_method relu(fc)
 	// 	relu := runtime.NewArray(runtime.Float32, N, 3)
 	// 	runtime.Relu(relu, &c.fc)

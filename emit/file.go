@@ -41,10 +41,15 @@ func (e *gen) render() ([]byte, error) {
 		fields = append(fields, jen.Id(e.symField[s]).Int().Comment("the size "+s+" the workspace is sized for"))
 	}
 	fields = append(fields, jen.Id("ready").Bool().Comment("whether the workspace is allocated"))
+	sharing := "It shares the model's parameters: changes to them show in later calls. "
+	if e.snapshot {
+		sharing = "It shares the model's parameters, but what New" + C + " computes from them " +
+			"(folded batch norms, packed weights, constants) is a snapshot taken then: after loading " +
+			"new weights into the model, build a new " + C + ". "
+	}
 	comments(f, fmt.Sprintf("%s is %s compiled by fxgen: Forward runs the traced graph with direct "+
 		"kernel calls on a workspace it reuses across calls, so a %s is not safe for concurrent use; "+
-		"make one per goroutine. It shares the model's parameters: changes to them show in later calls. "+
-		"Forward returns fresh tensors.", C, T, C))
+		"make one per goroutine. %sForward returns fresh tensors.", C, T, C, sharing))
 	f.Type().Id(C).Struct(fields...)
 
 	f.Commentf("New%s compiles m, checking that its parameters have the traced shapes.", C)

@@ -12,6 +12,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/passes"
 )
 
 const (
@@ -61,6 +62,28 @@ type gen struct {
 	ctor      []jen.Code
 	reserve   []jen.Code
 	body      []jen.Code
+
+	// hoisted are the nodes computed once by the constructor: they depend
+	// on no input (passes.ParamOnly).
+	hoisted map[*ir.Node]bool
+	// snapshot is set when the constructor computes from the parameters
+	// (hoisted nodes, prepared operands): those values are snapshots.
+	snapshot bool
+	// prepared maps an operand's key to the field holding its prepared
+	// form, so that a weight used twice is prepared once.
+	prepared map[string]string
+	// slots are the workspace slots of plan-memory, in slot order, and
+	// binds the fields reserve binds to them.
+	slots   []*wsSlot
+	binds   []bindStmt
+	wsField string
+}
+
+// wsSlot is one workspace slot: the values bound to it.
+type wsSlot struct {
+	dtype  ir.DType
+	sizes  []ir.Shape // the shapes of its values
+	fields []string   // the fields bound to it
 }
 
 // Generate returns the gofmt'd Go source of the compiled form of g.
@@ -98,6 +121,16 @@ func (e *gen) build() error {
 	if err := e.emitInputs(); err != nil {
 		return err
 	}
+	if err := passes.VerifyPlan(e.g); err != nil {
+		return err
+	}
+	e.hoisted = passes.ParamOnly(e.g)
+	for n := range e.hoisted {
+		if n.Op == ir.GetAttr {
+			delete(e.hoisted, n)
+		}
+	}
+	e.prepared = map[string]string{}
 	outputs := e.outputKeys()
 	for _, n := range e.g.Nodes() {
 		if err := e.emitNode(n, outputs); err != nil {
@@ -107,6 +140,21 @@ func (e *gen) build() error {
 			}
 			return fmt.Errorf("emit: node %s%s: %v", n.Name, where, err)
 		}
+	}
+	e.planReserve()
+	// A graph output computed by the constructor is copied into a fresh
+	// array on each call.
+	for _, n := range outputNodes(e.g.OutputNode()) {
+		k := resolve(n)
+		if !e.hoisted[k.n] || e.outVar[k] != "" {
+			continue
+		}
+		v := e.names.name(k.n.Name)
+		e.outVar[k] = v
+		t := k.n.Types[k.i]
+		e.body = append(e.body,
+			jen.Id(v).Op(":=").Qual(runtimePkg, "NewArray").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...),
+			jen.Qual(runtimePkg, "Copy").Call(jen.Id(v), e.store[k]))
 	}
 	return nil
 }
@@ -350,4 +398,94 @@ func describe(n *ir.Node) string {
 		args = append(args, kw.Name+"="+ir.FormatArg(kw.Value, ""))
 	}
 	return fmt.Sprintf("%s = %s %s(%s)", n.Name, n.Op, n.Target, strings.Join(args, ", "))
+}
+
+// planReserve adds to reserve the sizing of the workspace slots and the
+// binding of each planned value to its slot: slot k's size is the largest
+// of its values' sizes for the actual symbols, and the slots of one dtype
+// follow each other in the workspace's slice of that dtype.
+func (e *gen) planReserve() {
+	if len(e.slots) == 0 {
+		return
+	}
+	ws := e.names.name("workspace")
+	e.fields = append(e.fields, jen.Id(ws).Qual(runtimePkg, "Workspace").Comment(
+		fmt.Sprintf("storage of the %d workspace slots (plan-memory)", len(e.slots))))
+	e.wsField = ws
+	values := 0
+	for _, sl := range e.slots {
+		values += len(sl.fields)
+	}
+	e.reserve = append(e.reserve, jen.Comment(fmt.Sprintf("%d values share %d workspace slots; each slot is as large as its largest value.", values, len(e.slots))))
+	at := map[int]jen.Code{}
+	total := map[ir.DType]jen.Code{}
+	for k, sl := range e.slots {
+		var sizes []jen.Code
+		seen := map[string]bool{}
+		for _, sh := range sl.sizes {
+			c, key := e.sizeExpr(sh)
+			if !seen[key] {
+				seen[key] = true
+				sizes = append(sizes, c)
+			}
+		}
+		size := sizes[0]
+		if len(sizes) > 1 {
+			size = jen.Id("max").Call(sizes...)
+		}
+		sv := e.names.name("slot" + strconv.Itoa(k))
+		e.reserve = append(e.reserve, jen.Id(sv).Op(":=").Qual(runtimePkg, "SlotSize").Call(size))
+		if prev, ok := total[sl.dtype]; ok {
+			av := e.names.name("at" + strconv.Itoa(k))
+			e.reserve = append(e.reserve, jen.Id(av).Op(":=").Add(prev))
+			at[k] = jen.Id(av)
+			total[sl.dtype] = jen.Id(av).Op("+").Id(sv)
+		} else {
+			at[k] = jen.Lit(0)
+			total[sl.dtype] = jen.Id(sv)
+		}
+	}
+	var args []jen.Code
+	for _, d := range []ir.DType{ir.Float32, ir.Int64, ir.Bool} {
+		if t, ok := total[d]; ok {
+			args = append(args, t)
+		} else {
+			args = append(args, jen.Lit(0))
+		}
+	}
+	e.reserve = append(e.reserve, jen.Id(e.recv).Dot(ws).Dot("Reserve").Call(args...))
+	for _, b := range e.binds {
+		e.reserve = append(e.reserve, jen.Id(e.recv).Dot(ws).Dot("Bind").Call(append([]jen.Code{
+			jen.Op("&").Id(e.recv).Dot(b.field), dtypeCode(b.t.DType), at[b.slot]}, e.dims(b.t.Shape)...)...))
+	}
+}
+
+// sizeExpr returns the Go expression of the number of elements of a shape,
+// folded to a constant times symbols, and a key for comparing two.
+func (e *gen) sizeExpr(sh ir.Shape) (jen.Code, string) {
+	coef := 1
+	var syms []string
+	for _, d := range sh {
+		coef *= d.Coef
+		if !d.IsConst() {
+			syms = append(syms, d.Sym)
+		}
+	}
+	sort.Strings(syms)
+	key := strconv.Itoa(coef) + "*" + strings.Join(syms, "*")
+	if len(syms) == 0 {
+		return jen.Lit(coef), key
+	}
+	var c *jen.Statement
+	if coef != 1 {
+		c = jen.Lit(coef)
+	}
+	for _, s := range syms {
+		if c == nil {
+			c = jen.Id(e.symVar[s])
+		} else {
+			c = c.Op("*").Id(e.symVar[s])
+		}
+	}
+	return c, key
 }

@@ -5,11 +5,13 @@ package emit
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/passes"
 )
 
 // emitNode gives the node's results their storage and adds its kernel call
@@ -69,13 +71,38 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 	if op == nil || op.Kernel == nil {
 		return fmt.Errorf("op %q has no kernel to call", n.Target)
 	}
+	if e.hoisted[n] {
+		e.snapshot = true
+		outs, allocs := e.hoistedResults(n)
+		return e.kernelCall(n, op, comment, outs, allocs, operands, attrs, &e.ctor)
+	}
 	outs, allocs := e.results(n, outputs)
-	return e.kernelCall(n, op, comment, outs, allocs, operands, attrs)
+	return e.kernelCall(n, op, comment, outs, allocs, operands, attrs, &e.body)
+}
+
+// hoistedResults gives each result of a node the constructor computes a
+// field allocated by the constructor.
+func (e *gen) hoistedResults(n *ir.Node) (outs, allocs []jen.Code) {
+	for i, t := range n.Types {
+		k := resultKey{n, i}
+		name := n.Name
+		if len(n.Types) > 1 {
+			name += "_" + strconv.Itoa(i)
+		}
+		f := e.names.name(name)
+		e.fields = append(e.fields, jen.Id(f).Op("*").Qual(runtimePkg, "Array").Comment(n.Name+" "+t.String()+", computed by the constructor"))
+		allocs = append(allocs, jen.Id(e.recv).Dot(f).Op("=").Qual(runtimePkg, "NewArray").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...))
+		e.store[k] = jen.Id(e.recv).Dot(f)
+		outs = append(outs, e.store[k])
+	}
+	return outs, allocs
 }
 
 // results gives each result of n its storage: a fresh array for a graph
-// output, else a workspace field sized by reserve.
+// output, else a workspace field: bound by reserve to its plan-memory slot
+// of the workspace, or sized by reserve on its own when there is no plan.
 func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []jen.Code) {
+	slots := passes.Slots(n)
 	for i, t := range n.Types {
 		k := resultKey{n, i}
 		name := n.Name
@@ -87,6 +114,18 @@ func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []je
 			e.outVar[k] = v
 			e.store[k] = jen.Id(v)
 			allocs = append(allocs, jen.Id(v).Op(":=").Qual(runtimePkg, "NewArray").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...))
+		} else if slots != nil && slots[i] >= 0 {
+			f := e.names.name(name)
+			e.fields = append(e.fields, jen.Id(f).Qual(runtimePkg, "Array").Comment(n.Name+" "+t.String()+", in workspace slot "+strconv.Itoa(slots[i])))
+			for len(e.slots) <= slots[i] {
+				e.slots = append(e.slots, &wsSlot{})
+			}
+			sl := e.slots[slots[i]]
+			sl.dtype = t.DType
+			sl.sizes = append(sl.sizes, t.Shape)
+			sl.fields = append(sl.fields, f)
+			e.binds = append(e.binds, bindStmt{f, t, slots[i]})
+			e.store[k] = jen.Op("&").Id(e.recv).Dot(f)
 		} else {
 			f := e.names.name(name)
 			e.fields = append(e.fields, jen.Id(f).Qual(runtimePkg, "Array").Comment(n.Name+" "+t.String()))
@@ -98,8 +137,19 @@ func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []je
 	return outs, allocs
 }
 
-// kernelCall finishes emitNode for an op with a runtime kernel.
-func (e *gen) kernelCall(n *ir.Node, op *ir.Op, comment jen.Code, outs, allocs, operands []jen.Code, attrs []ir.Kwarg) error {
+// bindStmt is a reserve statement binding field to its slot, rendered once
+// the slots' offsets are known.
+type bindStmt struct {
+	field string
+	t     ir.Type
+	slot  int
+}
+
+// kernelCall finishes emitNode for an op with a runtime kernel, adding the
+// call to body (Forward's, or the constructor's for a hoisted node). An
+// operand the op can prepare (ir.Prepared) that depends on no input is
+// prepared once by the constructor, and the prepared kernel is called.
+func (e *gen) kernelCall(n *ir.Node, op *ir.Op, comment jen.Code, outs, allocs, operands []jen.Code, attrs []ir.Kwarg, body *[]jen.Code) error {
 	kw, err := op.NormalizeKwargs(attrs)
 	if err != nil {
 		return err
@@ -114,14 +164,63 @@ func (e *gen) kernelCall(n *ir.Node, op *ir.Op, comment jen.Code, outs, allocs, 
 		attrArgs = append(attrArgs, c)
 	}
 	pkg, fn := op.KernelName()
+	if pr := op.Prepared; pr != nil && body == &e.body {
+		if key, ok := e.paramOnlyOperand(n, pr.Operand); ok {
+			f, ok := e.prepared[key]
+			if !ok {
+				f = e.names.name(key + "_prepared")
+				e.prepared[key] = f
+				ppkg, pname, _, _ := op.PreparedNames()
+				pt := reflect.TypeOf(pr.Prepare).Out(0).Elem()
+				e.fields = append(e.fields, jen.Id(f).Op("*").Qual(pt.PkgPath(), pt.Name()).Comment(key+" prepared by "+pname+", computed by the constructor"))
+				e.ctor = append(e.ctor, jen.Id(e.recv).Dot(f).Op("=").Qual(ppkg, pname).Call(operands[pr.Operand]))
+			}
+			e.snapshot = true
+			operands = append([]jen.Code{}, operands...)
+			operands[pr.Operand] = jen.Id(e.recv).Dot(f)
+			_, _, pkg, fn = op.PreparedNames()
+		}
+	}
 	if op.ListResults() {
 		outs = []jen.Code{jen.Index().Op("*").Qual(runtimePkg, "Array").Values(outs...)}
 	}
 	args := append(append(append([]jen.Code{}, outs...), operands...), attrArgs...)
-	e.body = append(e.body, comment)
-	e.body = append(e.body, allocs...)
-	e.body = append(e.body, jen.Qual(pkg, fn).Call(args...))
+	*body = append(*body, comment)
+	*body = append(*body, allocs...)
+	*body = append(*body, jen.Qual(pkg, fn).Call(args...))
 	return nil
+}
+
+// paramOnlyOperand reports whether operand i of call n depends on no
+// input, and returns a key naming its value: the parameter's name, or the
+// node computing it.
+func (e *gen) paramOnlyOperand(n *ir.Node, i int) (string, bool) {
+	args := n.Args()
+	if n.Op == ir.CallModule {
+		if i < len(args) {
+			return "", false
+		}
+		p := e.g.Modules[n.Target].Params[i-len(args)]
+		return p, p != ""
+	}
+	if i >= len(args) {
+		return "", false
+	}
+	m, ok := args[i].(*ir.Node)
+	if !ok {
+		return "", false
+	}
+	k := resolve(m)
+	switch {
+	case k.n.Op == ir.GetAttr:
+		return k.n.Target, true
+	case e.hoisted[k.n]:
+		if len(k.n.Types) > 1 {
+			return k.n.Name + "_" + strconv.Itoa(k.i), true
+		}
+		return k.n.Name, true
+	}
+	return "", false
 }
 
 func posPrefix(n *ir.Node) string {

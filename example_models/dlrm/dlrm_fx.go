@@ -15,65 +15,73 @@ var _ func(*DLRM, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*DLRM).Forwa
 // DLRMCompiled is DLRM compiled by fxgen: Forward runs the traced graph with
 // direct kernel calls on a workspace it reuses across calls, so a DLRMCompiled
 // is not safe for concurrent use; make one per goroutine. It shares the
-// model's parameters: changes to them show in later calls. Forward returns
-// fresh tensors.
+// model's parameters, but what NewDLRMCompiled computes from them (folded
+// batch norms, packed weights, constants) is a snapshot taken then: after
+// loading new weights into the model, build a new DLRMCompiled. Forward
+// returns fresh tensors.
 type DLRMCompiled struct {
-	_tensor_constant0 *runtime.Array // _tensor_constant0 i64[36]
-	bot_0_bias        *runtime.Array // bot.0.bias f32[512]
-	bot_0_weight      *runtime.Array // bot.0.weight f32[512,13]
-	bot_2_bias        *runtime.Array // bot.2.bias f32[256]
-	bot_2_weight      *runtime.Array // bot.2.weight f32[256,512]
-	bot_4_bias        *runtime.Array // bot.4.bias f32[64]
-	bot_4_weight      *runtime.Array // bot.4.weight f32[64,256]
-	emb_0_weight      *runtime.Array // emb.0.weight f32[1000,64]
-	emb_1_weight      *runtime.Array // emb.1.weight f32[1000,64]
-	emb_2_weight      *runtime.Array // emb.2.weight f32[1000,64]
-	emb_3_weight      *runtime.Array // emb.3.weight f32[1000,64]
-	emb_4_weight      *runtime.Array // emb.4.weight f32[1000,64]
-	emb_5_weight      *runtime.Array // emb.5.weight f32[1000,64]
-	emb_6_weight      *runtime.Array // emb.6.weight f32[1000,64]
-	emb_7_weight      *runtime.Array // emb.7.weight f32[1000,64]
-	top_0_bias        *runtime.Array // top.0.bias f32[512]
-	top_0_weight      *runtime.Array // top.0.weight f32[512,100]
-	top_2_bias        *runtime.Array // top.2.bias f32[256]
-	top_2_weight      *runtime.Array // top.2.weight f32[256,512]
-	top_4_bias        *runtime.Array // top.4.bias f32[1]
-	top_4_weight      *runtime.Array // top.4.weight f32[1,256]
-	bot_0             runtime.Array  // bot_0 f32[N,512]
-	bot_1             runtime.Array  // bot_1 f32[N,512]
-	bot_2             runtime.Array  // bot_2 f32[N,256]
-	bot_3             runtime.Array  // bot_3 f32[N,256]
-	bot_4             runtime.Array  // bot_4 f32[N,64]
-	bot_5             runtime.Array  // bot_5 f32[N,64]
-	select_           runtime.Array  // select i64[N]
-	emb_0             runtime.Array  // emb_0 f32[N,64]
-	select_1          runtime.Array  // select_1 i64[N]
-	emb_1             runtime.Array  // emb_1 f32[N,64]
-	select_2          runtime.Array  // select_2 i64[N]
-	emb_2             runtime.Array  // emb_2 f32[N,64]
-	select_3          runtime.Array  // select_3 i64[N]
-	emb_3             runtime.Array  // emb_3 f32[N,64]
-	select_4          runtime.Array  // select_4 i64[N]
-	emb_4             runtime.Array  // emb_4 f32[N,64]
-	select_5          runtime.Array  // select_5 i64[N]
-	emb_5             runtime.Array  // emb_5 f32[N,64]
-	select_6          runtime.Array  // select_6 i64[N]
-	emb_6             runtime.Array  // emb_6 f32[N,64]
-	select_7          runtime.Array  // select_7 i64[N]
-	emb_7             runtime.Array  // emb_7 f32[N,64]
-	stack             runtime.Array  // stack f32[N,9,64]
-	transpose         runtime.Array  // transpose f32[N,64,9]
-	matmul            runtime.Array  // matmul f32[N,9,9]
-	flatten           runtime.Array  // flatten f32[N,81]
-	index_select      runtime.Array  // index_select f32[N,36]
-	cat               runtime.Array  // cat f32[N,100]
-	top_0             runtime.Array  // top_0 f32[N,512]
-	top_1             runtime.Array  // top_1 f32[N,512]
-	top_2             runtime.Array  // top_2 f32[N,256]
-	top_3             runtime.Array  // top_3 f32[N,256]
-	top_4             runtime.Array  // top_4 f32[N,1]
-	dimN              int            // the size N the workspace is sized for
-	ready             bool           // whether the workspace is allocated
+	_tensor_constant0     *runtime.Array   // _tensor_constant0 i64[36]
+	bot_0_bias            *runtime.Array   // bot.0.bias f32[512]
+	bot_0_weight          *runtime.Array   // bot.0.weight f32[512,13]
+	bot_2_bias            *runtime.Array   // bot.2.bias f32[256]
+	bot_2_weight          *runtime.Array   // bot.2.weight f32[256,512]
+	bot_4_bias            *runtime.Array   // bot.4.bias f32[64]
+	bot_4_weight          *runtime.Array   // bot.4.weight f32[64,256]
+	emb_0_weight          *runtime.Array   // emb.0.weight f32[1000,64]
+	emb_1_weight          *runtime.Array   // emb.1.weight f32[1000,64]
+	emb_2_weight          *runtime.Array   // emb.2.weight f32[1000,64]
+	emb_3_weight          *runtime.Array   // emb.3.weight f32[1000,64]
+	emb_4_weight          *runtime.Array   // emb.4.weight f32[1000,64]
+	emb_5_weight          *runtime.Array   // emb.5.weight f32[1000,64]
+	emb_6_weight          *runtime.Array   // emb.6.weight f32[1000,64]
+	emb_7_weight          *runtime.Array   // emb.7.weight f32[1000,64]
+	top_0_bias            *runtime.Array   // top.0.bias f32[512]
+	top_0_weight          *runtime.Array   // top.0.weight f32[512,100]
+	top_2_bias            *runtime.Array   // top.2.bias f32[256]
+	top_2_weight          *runtime.Array   // top.2.weight f32[256,512]
+	top_4_bias            *runtime.Array   // top.4.bias f32[1]
+	top_4_weight          *runtime.Array   // top.4.weight f32[1,256]
+	bot_0                 runtime.Array    // bot_0 f32[N,512]
+	bot_0_weight_prepared *runtime.PackedB // bot.0.weight prepared by PackLinear, computed by the constructor
+	bot_1                 runtime.Array    // bot_1 f32[N,512]
+	bot_2                 runtime.Array    // bot_2 f32[N,256]
+	bot_2_weight_prepared *runtime.PackedB // bot.2.weight prepared by PackLinear, computed by the constructor
+	bot_3                 runtime.Array    // bot_3 f32[N,256]
+	bot_4                 runtime.Array    // bot_4 f32[N,64]
+	bot_4_weight_prepared *runtime.PackedB // bot.4.weight prepared by PackLinear, computed by the constructor
+	bot_5                 runtime.Array    // bot_5 f32[N,64]
+	select_               runtime.Array    // select i64[N]
+	emb_0                 runtime.Array    // emb_0 f32[N,64]
+	select_1              runtime.Array    // select_1 i64[N]
+	emb_1                 runtime.Array    // emb_1 f32[N,64]
+	select_2              runtime.Array    // select_2 i64[N]
+	emb_2                 runtime.Array    // emb_2 f32[N,64]
+	select_3              runtime.Array    // select_3 i64[N]
+	emb_3                 runtime.Array    // emb_3 f32[N,64]
+	select_4              runtime.Array    // select_4 i64[N]
+	emb_4                 runtime.Array    // emb_4 f32[N,64]
+	select_5              runtime.Array    // select_5 i64[N]
+	emb_5                 runtime.Array    // emb_5 f32[N,64]
+	select_6              runtime.Array    // select_6 i64[N]
+	emb_6                 runtime.Array    // emb_6 f32[N,64]
+	select_7              runtime.Array    // select_7 i64[N]
+	emb_7                 runtime.Array    // emb_7 f32[N,64]
+	stack                 runtime.Array    // stack f32[N,9,64]
+	transpose             runtime.Array    // transpose f32[N,64,9]
+	matmul                runtime.Array    // matmul f32[N,9,9]
+	flatten               runtime.Array    // flatten f32[N,81]
+	index_select          runtime.Array    // index_select f32[N,36]
+	cat                   runtime.Array    // cat f32[N,100]
+	top_0                 runtime.Array    // top_0 f32[N,512]
+	top_0_weight_prepared *runtime.PackedB // top.0.weight prepared by PackLinear, computed by the constructor
+	top_1                 runtime.Array    // top_1 f32[N,512]
+	top_2                 runtime.Array    // top_2 f32[N,256]
+	top_2_weight_prepared *runtime.PackedB // top.2.weight prepared by PackLinear, computed by the constructor
+	top_3                 runtime.Array    // top_3 f32[N,256]
+	top_4                 runtime.Array    // top_4 f32[N,1]
+	top_4_weight_prepared *runtime.PackedB // top.4.weight prepared by PackLinear, computed by the constructor
+	dimN                  int              // the size N the workspace is sized for
+	ready                 bool             // whether the workspace is allocated
 }
 
 // NewDLRMCompiled compiles m, checking that its parameters have the traced shapes.
@@ -120,6 +128,12 @@ func NewDLRMCompiled(m *DLRM) *DLRMCompiled {
 	runtime.CheckInput("NewDLRMCompiled", "top.4.bias", c.top_4_bias, runtime.Float32, 1)
 	c.top_4_weight = m.Top.Layers[4].(*nn.Linear).Weight.Array()
 	runtime.CheckInput("NewDLRMCompiled", "top.4.weight", c.top_4_weight, runtime.Float32, 1, 256)
+	c.bot_0_weight_prepared = runtime.PackLinear(c.bot_0_weight)
+	c.bot_2_weight_prepared = runtime.PackLinear(c.bot_2_weight)
+	c.bot_4_weight_prepared = runtime.PackLinear(c.bot_4_weight)
+	c.top_0_weight_prepared = runtime.PackLinear(c.top_0_weight)
+	c.top_2_weight_prepared = runtime.PackLinear(c.top_2_weight)
+	c.top_4_weight_prepared = runtime.PackLinear(c.top_4_weight)
 	return c
 }
 
@@ -175,15 +189,15 @@ func (c *DLRMCompiled) Forward(dense *tensor.Tensor, sparse *tensor.Tensor) *ten
 	runtime.CheckDim("DLRMCompiled.Forward", "sparse", sparseArr, 0, N, "N")
 	c.reserve(N)
 	// dlrm.go:58: bot_0 = call_module bot.0(dense)
-	runtime.Linear(&c.bot_0, denseArr, c.bot_0_weight, c.bot_0_bias)
+	runtime.LinearPacked(&c.bot_0, denseArr, c.bot_0_weight_prepared, c.bot_0_bias)
 	// dlrm.go:58: bot_1 = call_module bot.1(bot_0)
 	runtime.Relu(&c.bot_1, &c.bot_0)
 	// dlrm.go:58: bot_2 = call_module bot.2(bot_1)
-	runtime.Linear(&c.bot_2, &c.bot_1, c.bot_2_weight, c.bot_2_bias)
+	runtime.LinearPacked(&c.bot_2, &c.bot_1, c.bot_2_weight_prepared, c.bot_2_bias)
 	// dlrm.go:58: bot_3 = call_module bot.3(bot_2)
 	runtime.Relu(&c.bot_3, &c.bot_2)
 	// dlrm.go:58: bot_4 = call_module bot.4(bot_3)
-	runtime.Linear(&c.bot_4, &c.bot_3, c.bot_4_weight, c.bot_4_bias)
+	runtime.LinearPacked(&c.bot_4, &c.bot_3, c.bot_4_weight_prepared, c.bot_4_bias)
 	// dlrm.go:58: bot_5 = call_module bot.5(bot_4)
 	runtime.Relu(&c.bot_5, &c.bot_4)
 	// dlrm.go:61: select = call_method select(sparse, dim=1, index=0)
@@ -231,15 +245,15 @@ func (c *DLRMCompiled) Forward(dense *tensor.Tensor, sparse *tensor.Tensor) *ten
 	// dlrm.go:66: cat = call_function cat([bot_5, index_select], dim=1)
 	runtime.Cat(&c.cat, []*runtime.Array{&c.bot_5, &c.index_select}, 1)
 	// dlrm.go:67: top_0 = call_module top.0(cat)
-	runtime.Linear(&c.top_0, &c.cat, c.top_0_weight, c.top_0_bias)
+	runtime.LinearPacked(&c.top_0, &c.cat, c.top_0_weight_prepared, c.top_0_bias)
 	// dlrm.go:67: top_1 = call_module top.1(top_0)
 	runtime.Relu(&c.top_1, &c.top_0)
 	// dlrm.go:67: top_2 = call_module top.2(top_1)
-	runtime.Linear(&c.top_2, &c.top_1, c.top_2_weight, c.top_2_bias)
+	runtime.LinearPacked(&c.top_2, &c.top_1, c.top_2_weight_prepared, c.top_2_bias)
 	// dlrm.go:67: top_3 = call_module top.3(top_2)
 	runtime.Relu(&c.top_3, &c.top_2)
 	// dlrm.go:67: top_4 = call_module top.4(top_3)
-	runtime.Linear(&c.top_4, &c.top_3, c.top_4_weight, c.top_4_bias)
+	runtime.LinearPacked(&c.top_4, &c.top_3, c.top_4_weight_prepared, c.top_4_bias)
 	// dlrm.go:67: sigmoid = call_function sigmoid(top_4)
 	sigmoid := runtime.NewArray(runtime.Float32, N, 1)
 	runtime.Sigmoid(sigmoid, &c.top_4)

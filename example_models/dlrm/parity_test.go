@@ -16,10 +16,9 @@ const parityTolerance = 1e-5
 func TestPyTorchParity(t *testing.T) {
 	f := parity.Load(t)
 	m := NewDLRM()
-	// Compiled before the load: it shares the model's arrays, which the
-	// load writes in place.
-	c := NewDLRMCompiled(m)
 	f.Prepare(t, m)
+	// Compiled after the load: packed weights are snapshots.
+	c := NewDLRMCompiled(m)
 	dense, sparse, want := f.Tensor(t, "dense"), f.Tensor(t, "sparse"), f.Tensor(t, "out")
 	parity.Compare(t, "eager", m.Forward(dense, sparse), want, parityTolerance)
 	parity.Compare(t, "compiled", c.Forward(dense, sparse), want, parityTolerance)

@@ -14,17 +14,20 @@ var _ func(*FXDoc, *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) = (*FXDoc).F
 // FXDocCompiled is FXDoc compiled by fxgen: Forward runs the traced graph with
 // direct kernel calls on a workspace it reuses across calls, so a
 // FXDocCompiled is not safe for concurrent use; make one per goroutine. It
-// shares the model's parameters: changes to them show in later calls. Forward
+// shares the model's parameters, but what NewFXDocCompiled computes from them
+// (folded batch norms, packed weights, constants) is a snapshot taken then:
+// after loading new weights into the model, build a new FXDocCompiled. Forward
 // returns fresh tensors.
 type FXDocCompiled struct {
-	linear_bias   *runtime.Array // linear.bias f32[5]
-	linear_weight *runtime.Array // linear.weight f32[5,4]
-	add           runtime.Array  // add f32[N,5,4]
-	linear        runtime.Array  // linear f32[N,5,5]
-	relu          runtime.Array  // relu f32[N,5,5]
-	sum           runtime.Array  // sum f32[N,5]
-	dimN          int            // the size N the workspace is sized for
-	ready         bool           // whether the workspace is allocated
+	linear_bias            *runtime.Array   // linear.bias f32[5]
+	linear_weight          *runtime.Array   // linear.weight f32[5,4]
+	add                    runtime.Array    // add f32[N,5,4]
+	linear                 runtime.Array    // linear f32[N,5,5]
+	linear_weight_prepared *runtime.PackedB // linear.weight prepared by PackLinear, computed by the constructor
+	relu                   runtime.Array    // relu f32[N,5,5]
+	sum                    runtime.Array    // sum f32[N,5]
+	dimN                   int              // the size N the workspace is sized for
+	ready                  bool             // whether the workspace is allocated
 }
 
 // NewFXDocCompiled compiles m, checking that its parameters have the traced shapes.
@@ -34,6 +37,7 @@ func NewFXDocCompiled(m *FXDoc) *FXDocCompiled {
 	runtime.CheckInput("NewFXDocCompiled", "linear.bias", c.linear_bias, runtime.Float32, 5)
 	c.linear_weight = m.Linear.Weight.Array()
 	runtime.CheckInput("NewFXDocCompiled", "linear.weight", c.linear_weight, runtime.Float32, 5, 4)
+	c.linear_weight_prepared = runtime.PackLinear(c.linear_weight)
 	return c
 }
 
@@ -59,7 +63,7 @@ func (c *FXDocCompiled) Forward(x *tensor.Tensor) (*tensor.Tensor, *tensor.Tenso
 	// fxdoc.go:26: add = call_function add(x, linear_weight)
 	runtime.Add(&c.add, xArr, c.linear_weight)
 	// fxdoc.go:26: linear = call_module linear(add)
-	runtime.Linear(&c.linear, &c.add, c.linear_weight, c.linear_bias)
+	runtime.LinearPacked(&c.linear, &c.add, c.linear_weight_prepared, c.linear_bias)
 	// fxdoc.go:26: relu = call_method relu(linear)
 	runtime.Relu(&c.relu, &c.linear)
 	// fxdoc.go:27: sum = call_function sum(relu, dim=[-1])

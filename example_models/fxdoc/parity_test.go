@@ -17,8 +17,8 @@ const parityTolerance = 1e-4
 func TestPyTorchParity(t *testing.T) {
 	f := parity.Load(t)
 	m := NewFXDoc()
-	c := NewFXDocCompiled(m) // before the load: the load writes in place
 	f.Prepare(t, m)
+	c := NewFXDocCompiled(m) // after the load: packed weights are snapshots
 	x := f.Tensor(t, "x")
 	wantV, wantI := f.Tensor(t, "values"), f.Tensor(t, "indices")
 	v, i := m.Forward(x)

@@ -16,10 +16,9 @@ const parityTolerance = 1e-5
 func TestPyTorchParity(t *testing.T) {
 	f := parity.Load(t)
 	m := NewLSTM()
-	// Compiled before the load: it shares the model's arrays, which the
-	// load writes in place.
-	c := NewLSTMCompiled(m)
 	f.Prepare(t, m)
+	// Compiled after the load: packed weights are snapshots.
+	c := NewLSTMCompiled(m)
 	x, h0, c0 := f.Tensor(t, "x"), f.Tensor(t, "h0"), f.Tensor(t, "c0")
 	wantH, wantC := f.Tensor(t, "h"), f.Tensor(t, "c")
 	eh, ec := m.Forward(x, h0, c0)

@@ -14,21 +14,26 @@ var _ func(*MLP, *tensor.Tensor) *tensor.Tensor = (*MLP).Forward
 // MLPCompiled is MLP compiled by fxgen: Forward runs the traced graph with
 // direct kernel calls on a workspace it reuses across calls, so a MLPCompiled
 // is not safe for concurrent use; make one per goroutine. It shares the
-// model's parameters: changes to them show in later calls. Forward returns
-// fresh tensors.
+// model's parameters, but what NewMLPCompiled computes from them (folded batch
+// norms, packed weights, constants) is a snapshot taken then: after loading
+// new weights into the model, build a new MLPCompiled. Forward returns fresh
+// tensors.
 type MLPCompiled struct {
-	fc1_bias   *runtime.Array // fc1.bias f32[512]
-	fc1_weight *runtime.Array // fc1.weight f32[512,784]
-	fc2_bias   *runtime.Array // fc2.bias f32[512]
-	fc2_weight *runtime.Array // fc2.weight f32[512,512]
-	fc3_bias   *runtime.Array // fc3.bias f32[10]
-	fc3_weight *runtime.Array // fc3.weight f32[10,512]
-	fc1        runtime.Array  // fc1 f32[N,512]
-	relu       runtime.Array  // relu f32[N,512]
-	fc2        runtime.Array  // fc2 f32[N,512]
-	relu_1     runtime.Array  // relu_1 f32[N,512]
-	dimN       int            // the size N the workspace is sized for
-	ready      bool           // whether the workspace is allocated
+	fc1_bias            *runtime.Array   // fc1.bias f32[512]
+	fc1_weight          *runtime.Array   // fc1.weight f32[512,784]
+	fc2_bias            *runtime.Array   // fc2.bias f32[512]
+	fc2_weight          *runtime.Array   // fc2.weight f32[512,512]
+	fc3_bias            *runtime.Array   // fc3.bias f32[10]
+	fc3_weight          *runtime.Array   // fc3.weight f32[10,512]
+	fc1                 runtime.Array    // fc1 f32[N,512]
+	fc1_weight_prepared *runtime.PackedB // fc1.weight prepared by PackLinear, computed by the constructor
+	relu                runtime.Array    // relu f32[N,512]
+	fc2                 runtime.Array    // fc2 f32[N,512]
+	fc2_weight_prepared *runtime.PackedB // fc2.weight prepared by PackLinear, computed by the constructor
+	relu_1              runtime.Array    // relu_1 f32[N,512]
+	fc3_weight_prepared *runtime.PackedB // fc3.weight prepared by PackLinear, computed by the constructor
+	dimN                int              // the size N the workspace is sized for
+	ready               bool             // whether the workspace is allocated
 }
 
 // NewMLPCompiled compiles m, checking that its parameters have the traced shapes.
@@ -46,6 +51,9 @@ func NewMLPCompiled(m *MLP) *MLPCompiled {
 	runtime.CheckInput("NewMLPCompiled", "fc3.bias", c.fc3_bias, runtime.Float32, 10)
 	c.fc3_weight = m.Fc3.Weight.Array()
 	runtime.CheckInput("NewMLPCompiled", "fc3.weight", c.fc3_weight, runtime.Float32, 10, 512)
+	c.fc1_weight_prepared = runtime.PackLinear(c.fc1_weight)
+	c.fc2_weight_prepared = runtime.PackLinear(c.fc2_weight)
+	c.fc3_weight_prepared = runtime.PackLinear(c.fc3_weight)
 	return c
 }
 
@@ -69,15 +77,15 @@ func (c *MLPCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	N := xArr.Shape[0]
 	c.reserve(N)
 	// mlp.go:27: fc1 = call_module fc1(x)
-	runtime.Linear(&c.fc1, xArr, c.fc1_weight, c.fc1_bias)
+	runtime.LinearPacked(&c.fc1, xArr, c.fc1_weight_prepared, c.fc1_bias)
 	// mlp.go:27: relu = call_function relu(fc1)
 	runtime.Relu(&c.relu, &c.fc1)
 	// mlp.go:28: fc2 = call_module fc2(relu)
-	runtime.Linear(&c.fc2, &c.relu, c.fc2_weight, c.fc2_bias)
+	runtime.LinearPacked(&c.fc2, &c.relu, c.fc2_weight_prepared, c.fc2_bias)
 	// mlp.go:28: relu_1 = call_function relu(fc2)
 	runtime.Relu(&c.relu_1, &c.fc2)
 	// mlp.go:29: fc3 = call_module fc3(relu_1)
 	fc3 := runtime.NewArray(runtime.Float32, N, 10)
-	runtime.Linear(fc3, &c.relu_1, c.fc3_weight, c.fc3_bias)
+	runtime.LinearPacked(fc3, &c.relu_1, c.fc3_weight_prepared, c.fc3_bias)
 	return tensor.FromArray(fc3)
 }

@@ -16,10 +16,9 @@ const parityTolerance = 1e-4
 func TestPyTorchParity(t *testing.T) {
 	f := parity.Load(t)
 	m := NewTransformer()
-	// Compiled before the load: it shares the model's arrays, which the
-	// load writes in place.
-	c := NewTransformerCompiled(m)
 	f.Prepare(t, m)
+	// Compiled after the load: packed weights are snapshots.
+	c := NewTransformerCompiled(m)
 	tokens, want := f.Tensor(t, "tokens"), f.Tensor(t, "out")
 	parity.Compare(t, "eager", m.Forward(tokens), want, parityTolerance)
 	parity.Compare(t, "compiled", c.Forward(tokens), want, parityTolerance)

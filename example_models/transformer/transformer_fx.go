@@ -15,177 +15,196 @@ var _ func(*Transformer, *tensor.Tensor) *tensor.Tensor = (*Transformer).Forward
 // TransformerCompiled is Transformer compiled by fxgen: Forward runs the
 // traced graph with direct kernel calls on a workspace it reuses across calls,
 // so a TransformerCompiled is not safe for concurrent use; make one per
-// goroutine. It shares the model's parameters: changes to them show in later
-// calls. Forward returns fresh tensors.
+// goroutine. It shares the model's parameters, but what NewTransformerCompiled
+// computes from them (folded batch norms, packed weights, constants) is a
+// snapshot taken then: after loading new weights into the model, build a new
+// TransformerCompiled. Forward returns fresh tensors.
 type TransformerCompiled struct {
-	blocks_0_attn_proj_bias   *runtime.Array // blocks.0.attn.proj.bias f32[256]
-	blocks_0_attn_proj_weight *runtime.Array // blocks.0.attn.proj.weight f32[256,256]
-	blocks_0_attn_qkv_bias    *runtime.Array // blocks.0.attn.qkv.bias f32[768]
-	blocks_0_attn_qkv_weight  *runtime.Array // blocks.0.attn.qkv.weight f32[768,256]
-	blocks_0_ln1_bias         *runtime.Array // blocks.0.ln1.bias f32[256]
-	blocks_0_ln1_weight       *runtime.Array // blocks.0.ln1.weight f32[256]
-	blocks_0_ln2_bias         *runtime.Array // blocks.0.ln2.bias f32[256]
-	blocks_0_ln2_weight       *runtime.Array // blocks.0.ln2.weight f32[256]
-	blocks_0_mlp_fc1_bias     *runtime.Array // blocks.0.mlp.fc1.bias f32[1024]
-	blocks_0_mlp_fc1_weight   *runtime.Array // blocks.0.mlp.fc1.weight f32[1024,256]
-	blocks_0_mlp_fc2_bias     *runtime.Array // blocks.0.mlp.fc2.bias f32[256]
-	blocks_0_mlp_fc2_weight   *runtime.Array // blocks.0.mlp.fc2.weight f32[256,1024]
-	blocks_1_attn_proj_bias   *runtime.Array // blocks.1.attn.proj.bias f32[256]
-	blocks_1_attn_proj_weight *runtime.Array // blocks.1.attn.proj.weight f32[256,256]
-	blocks_1_attn_qkv_bias    *runtime.Array // blocks.1.attn.qkv.bias f32[768]
-	blocks_1_attn_qkv_weight  *runtime.Array // blocks.1.attn.qkv.weight f32[768,256]
-	blocks_1_ln1_bias         *runtime.Array // blocks.1.ln1.bias f32[256]
-	blocks_1_ln1_weight       *runtime.Array // blocks.1.ln1.weight f32[256]
-	blocks_1_ln2_bias         *runtime.Array // blocks.1.ln2.bias f32[256]
-	blocks_1_ln2_weight       *runtime.Array // blocks.1.ln2.weight f32[256]
-	blocks_1_mlp_fc1_bias     *runtime.Array // blocks.1.mlp.fc1.bias f32[1024]
-	blocks_1_mlp_fc1_weight   *runtime.Array // blocks.1.mlp.fc1.weight f32[1024,256]
-	blocks_1_mlp_fc2_bias     *runtime.Array // blocks.1.mlp.fc2.bias f32[256]
-	blocks_1_mlp_fc2_weight   *runtime.Array // blocks.1.mlp.fc2.weight f32[256,1024]
-	blocks_2_attn_proj_bias   *runtime.Array // blocks.2.attn.proj.bias f32[256]
-	blocks_2_attn_proj_weight *runtime.Array // blocks.2.attn.proj.weight f32[256,256]
-	blocks_2_attn_qkv_bias    *runtime.Array // blocks.2.attn.qkv.bias f32[768]
-	blocks_2_attn_qkv_weight  *runtime.Array // blocks.2.attn.qkv.weight f32[768,256]
-	blocks_2_ln1_bias         *runtime.Array // blocks.2.ln1.bias f32[256]
-	blocks_2_ln1_weight       *runtime.Array // blocks.2.ln1.weight f32[256]
-	blocks_2_ln2_bias         *runtime.Array // blocks.2.ln2.bias f32[256]
-	blocks_2_ln2_weight       *runtime.Array // blocks.2.ln2.weight f32[256]
-	blocks_2_mlp_fc1_bias     *runtime.Array // blocks.2.mlp.fc1.bias f32[1024]
-	blocks_2_mlp_fc1_weight   *runtime.Array // blocks.2.mlp.fc1.weight f32[1024,256]
-	blocks_2_mlp_fc2_bias     *runtime.Array // blocks.2.mlp.fc2.bias f32[256]
-	blocks_2_mlp_fc2_weight   *runtime.Array // blocks.2.mlp.fc2.weight f32[256,1024]
-	blocks_3_attn_proj_bias   *runtime.Array // blocks.3.attn.proj.bias f32[256]
-	blocks_3_attn_proj_weight *runtime.Array // blocks.3.attn.proj.weight f32[256,256]
-	blocks_3_attn_qkv_bias    *runtime.Array // blocks.3.attn.qkv.bias f32[768]
-	blocks_3_attn_qkv_weight  *runtime.Array // blocks.3.attn.qkv.weight f32[768,256]
-	blocks_3_ln1_bias         *runtime.Array // blocks.3.ln1.bias f32[256]
-	blocks_3_ln1_weight       *runtime.Array // blocks.3.ln1.weight f32[256]
-	blocks_3_ln2_bias         *runtime.Array // blocks.3.ln2.bias f32[256]
-	blocks_3_ln2_weight       *runtime.Array // blocks.3.ln2.weight f32[256]
-	blocks_3_mlp_fc1_bias     *runtime.Array // blocks.3.mlp.fc1.bias f32[1024]
-	blocks_3_mlp_fc1_weight   *runtime.Array // blocks.3.mlp.fc1.weight f32[1024,256]
-	blocks_3_mlp_fc2_bias     *runtime.Array // blocks.3.mlp.fc2.bias f32[256]
-	blocks_3_mlp_fc2_weight   *runtime.Array // blocks.3.mlp.fc2.weight f32[256,1024]
-	head_bias                 *runtime.Array // head.bias f32[1000]
-	head_weight               *runtime.Array // head.weight f32[1000,256]
-	ln_f_bias                 *runtime.Array // ln_f.bias f32[256]
-	ln_f_weight               *runtime.Array // ln_f.weight f32[256]
-	pos_emb                   *runtime.Array // pos_emb f32[128,256]
-	tok_emb_weight            *runtime.Array // tok_emb.weight f32[1000,256]
-	tok_emb                   runtime.Array  // tok_emb f32[N,128,256]
-	add                       runtime.Array  // add f32[N,128,256]
-	arange                    runtime.Array  // arange i64[128]
-	reshape                   runtime.Array  // reshape i64[1,128]
-	reshape_1                 runtime.Array  // reshape_1 i64[128,1]
-	gt                        runtime.Array  // gt bool[128,128]
-	blocks_0_ln1              runtime.Array  // blocks_0_ln1 f32[N,128,256]
-	blocks_0_attn_qkv         runtime.Array  // blocks_0_attn_qkv f32[N,128,768]
-	split_0                   runtime.Array  // split f32[N,128,256]
-	split_1                   runtime.Array  // split f32[N,128,256]
-	split_2                   runtime.Array  // split f32[N,128,256]
-	reshape_2                 runtime.Array  // reshape_2 f32[N,128,4,64]
-	transpose                 runtime.Array  // transpose f32[N,4,128,64]
-	reshape_3                 runtime.Array  // reshape_3 f32[N,128,4,64]
-	transpose_1               runtime.Array  // transpose_1 f32[N,4,128,64]
-	reshape_4                 runtime.Array  // reshape_4 f32[N,128,4,64]
-	transpose_2               runtime.Array  // transpose_2 f32[N,4,128,64]
-	transpose_3               runtime.Array  // transpose_3 f32[N,4,64,128]
-	matmul                    runtime.Array  // matmul f32[N,4,128,128]
-	const0                    *runtime.Array // the number 8.0
-	div                       runtime.Array  // div f32[N,4,128,128]
-	masked_fill               runtime.Array  // masked_fill f32[N,4,128,128]
-	softmax                   runtime.Array  // softmax f32[N,4,128,128]
-	matmul_1                  runtime.Array  // matmul_1 f32[N,4,128,64]
-	transpose_4               runtime.Array  // transpose_4 f32[N,128,4,64]
-	reshape_5                 runtime.Array  // reshape_5 f32[N,128,256]
-	blocks_0_attn_proj        runtime.Array  // blocks_0_attn_proj f32[N,128,256]
-	add_1                     runtime.Array  // add_1 f32[N,128,256]
-	blocks_0_ln2              runtime.Array  // blocks_0_ln2 f32[N,128,256]
-	blocks_0_mlp_fc1          runtime.Array  // blocks_0_mlp_fc1 f32[N,128,1024]
-	gelu                      runtime.Array  // gelu f32[N,128,1024]
-	blocks_0_mlp_fc2          runtime.Array  // blocks_0_mlp_fc2 f32[N,128,256]
-	add_2                     runtime.Array  // add_2 f32[N,128,256]
-	blocks_1_ln1              runtime.Array  // blocks_1_ln1 f32[N,128,256]
-	blocks_1_attn_qkv         runtime.Array  // blocks_1_attn_qkv f32[N,128,768]
-	split_1_0                 runtime.Array  // split_1 f32[N,128,256]
-	split_1_1                 runtime.Array  // split_1 f32[N,128,256]
-	split_1_2                 runtime.Array  // split_1 f32[N,128,256]
-	reshape_6                 runtime.Array  // reshape_6 f32[N,128,4,64]
-	transpose_5               runtime.Array  // transpose_5 f32[N,4,128,64]
-	reshape_7                 runtime.Array  // reshape_7 f32[N,128,4,64]
-	transpose_6               runtime.Array  // transpose_6 f32[N,4,128,64]
-	reshape_8                 runtime.Array  // reshape_8 f32[N,128,4,64]
-	transpose_7               runtime.Array  // transpose_7 f32[N,4,128,64]
-	transpose_8               runtime.Array  // transpose_8 f32[N,4,64,128]
-	matmul_2                  runtime.Array  // matmul_2 f32[N,4,128,128]
-	div_1                     runtime.Array  // div_1 f32[N,4,128,128]
-	masked_fill_1             runtime.Array  // masked_fill_1 f32[N,4,128,128]
-	softmax_1                 runtime.Array  // softmax_1 f32[N,4,128,128]
-	matmul_3                  runtime.Array  // matmul_3 f32[N,4,128,64]
-	transpose_9               runtime.Array  // transpose_9 f32[N,128,4,64]
-	reshape_9                 runtime.Array  // reshape_9 f32[N,128,256]
-	blocks_1_attn_proj        runtime.Array  // blocks_1_attn_proj f32[N,128,256]
-	add_3                     runtime.Array  // add_3 f32[N,128,256]
-	blocks_1_ln2              runtime.Array  // blocks_1_ln2 f32[N,128,256]
-	blocks_1_mlp_fc1          runtime.Array  // blocks_1_mlp_fc1 f32[N,128,1024]
-	gelu_1                    runtime.Array  // gelu_1 f32[N,128,1024]
-	blocks_1_mlp_fc2          runtime.Array  // blocks_1_mlp_fc2 f32[N,128,256]
-	add_4                     runtime.Array  // add_4 f32[N,128,256]
-	blocks_2_ln1              runtime.Array  // blocks_2_ln1 f32[N,128,256]
-	blocks_2_attn_qkv         runtime.Array  // blocks_2_attn_qkv f32[N,128,768]
-	split_2_0                 runtime.Array  // split_2 f32[N,128,256]
-	split_2_1                 runtime.Array  // split_2 f32[N,128,256]
-	split_2_2                 runtime.Array  // split_2 f32[N,128,256]
-	reshape_10                runtime.Array  // reshape_10 f32[N,128,4,64]
-	transpose_10              runtime.Array  // transpose_10 f32[N,4,128,64]
-	reshape_11                runtime.Array  // reshape_11 f32[N,128,4,64]
-	transpose_11              runtime.Array  // transpose_11 f32[N,4,128,64]
-	reshape_12                runtime.Array  // reshape_12 f32[N,128,4,64]
-	transpose_12              runtime.Array  // transpose_12 f32[N,4,128,64]
-	transpose_13              runtime.Array  // transpose_13 f32[N,4,64,128]
-	matmul_4                  runtime.Array  // matmul_4 f32[N,4,128,128]
-	div_2                     runtime.Array  // div_2 f32[N,4,128,128]
-	masked_fill_2             runtime.Array  // masked_fill_2 f32[N,4,128,128]
-	softmax_2                 runtime.Array  // softmax_2 f32[N,4,128,128]
-	matmul_5                  runtime.Array  // matmul_5 f32[N,4,128,64]
-	transpose_14              runtime.Array  // transpose_14 f32[N,128,4,64]
-	reshape_13                runtime.Array  // reshape_13 f32[N,128,256]
-	blocks_2_attn_proj        runtime.Array  // blocks_2_attn_proj f32[N,128,256]
-	add_5                     runtime.Array  // add_5 f32[N,128,256]
-	blocks_2_ln2              runtime.Array  // blocks_2_ln2 f32[N,128,256]
-	blocks_2_mlp_fc1          runtime.Array  // blocks_2_mlp_fc1 f32[N,128,1024]
-	gelu_2                    runtime.Array  // gelu_2 f32[N,128,1024]
-	blocks_2_mlp_fc2          runtime.Array  // blocks_2_mlp_fc2 f32[N,128,256]
-	add_6                     runtime.Array  // add_6 f32[N,128,256]
-	blocks_3_ln1              runtime.Array  // blocks_3_ln1 f32[N,128,256]
-	blocks_3_attn_qkv         runtime.Array  // blocks_3_attn_qkv f32[N,128,768]
-	split_3_0                 runtime.Array  // split_3 f32[N,128,256]
-	split_3_1                 runtime.Array  // split_3 f32[N,128,256]
-	split_3_2                 runtime.Array  // split_3 f32[N,128,256]
-	reshape_14                runtime.Array  // reshape_14 f32[N,128,4,64]
-	transpose_15              runtime.Array  // transpose_15 f32[N,4,128,64]
-	reshape_15                runtime.Array  // reshape_15 f32[N,128,4,64]
-	transpose_16              runtime.Array  // transpose_16 f32[N,4,128,64]
-	reshape_16                runtime.Array  // reshape_16 f32[N,128,4,64]
-	transpose_17              runtime.Array  // transpose_17 f32[N,4,128,64]
-	transpose_18              runtime.Array  // transpose_18 f32[N,4,64,128]
-	matmul_6                  runtime.Array  // matmul_6 f32[N,4,128,128]
-	div_3                     runtime.Array  // div_3 f32[N,4,128,128]
-	masked_fill_3             runtime.Array  // masked_fill_3 f32[N,4,128,128]
-	softmax_3                 runtime.Array  // softmax_3 f32[N,4,128,128]
-	matmul_7                  runtime.Array  // matmul_7 f32[N,4,128,64]
-	transpose_19              runtime.Array  // transpose_19 f32[N,128,4,64]
-	reshape_17                runtime.Array  // reshape_17 f32[N,128,256]
-	blocks_3_attn_proj        runtime.Array  // blocks_3_attn_proj f32[N,128,256]
-	add_7                     runtime.Array  // add_7 f32[N,128,256]
-	blocks_3_ln2              runtime.Array  // blocks_3_ln2 f32[N,128,256]
-	blocks_3_mlp_fc1          runtime.Array  // blocks_3_mlp_fc1 f32[N,128,1024]
-	gelu_3                    runtime.Array  // gelu_3 f32[N,128,1024]
-	blocks_3_mlp_fc2          runtime.Array  // blocks_3_mlp_fc2 f32[N,128,256]
-	add_8                     runtime.Array  // add_8 f32[N,128,256]
-	ln_f                      runtime.Array  // ln_f f32[N,128,256]
-	dimN                      int            // the size N the workspace is sized for
-	ready                     bool           // whether the workspace is allocated
+	blocks_0_attn_proj_bias            *runtime.Array   // blocks.0.attn.proj.bias f32[256]
+	blocks_0_attn_proj_weight          *runtime.Array   // blocks.0.attn.proj.weight f32[256,256]
+	blocks_0_attn_qkv_bias             *runtime.Array   // blocks.0.attn.qkv.bias f32[768]
+	blocks_0_attn_qkv_weight           *runtime.Array   // blocks.0.attn.qkv.weight f32[768,256]
+	blocks_0_ln1_bias                  *runtime.Array   // blocks.0.ln1.bias f32[256]
+	blocks_0_ln1_weight                *runtime.Array   // blocks.0.ln1.weight f32[256]
+	blocks_0_ln2_bias                  *runtime.Array   // blocks.0.ln2.bias f32[256]
+	blocks_0_ln2_weight                *runtime.Array   // blocks.0.ln2.weight f32[256]
+	blocks_0_mlp_fc1_bias              *runtime.Array   // blocks.0.mlp.fc1.bias f32[1024]
+	blocks_0_mlp_fc1_weight            *runtime.Array   // blocks.0.mlp.fc1.weight f32[1024,256]
+	blocks_0_mlp_fc2_bias              *runtime.Array   // blocks.0.mlp.fc2.bias f32[256]
+	blocks_0_mlp_fc2_weight            *runtime.Array   // blocks.0.mlp.fc2.weight f32[256,1024]
+	blocks_1_attn_proj_bias            *runtime.Array   // blocks.1.attn.proj.bias f32[256]
+	blocks_1_attn_proj_weight          *runtime.Array   // blocks.1.attn.proj.weight f32[256,256]
+	blocks_1_attn_qkv_bias             *runtime.Array   // blocks.1.attn.qkv.bias f32[768]
+	blocks_1_attn_qkv_weight           *runtime.Array   // blocks.1.attn.qkv.weight f32[768,256]
+	blocks_1_ln1_bias                  *runtime.Array   // blocks.1.ln1.bias f32[256]
+	blocks_1_ln1_weight                *runtime.Array   // blocks.1.ln1.weight f32[256]
+	blocks_1_ln2_bias                  *runtime.Array   // blocks.1.ln2.bias f32[256]
+	blocks_1_ln2_weight                *runtime.Array   // blocks.1.ln2.weight f32[256]
+	blocks_1_mlp_fc1_bias              *runtime.Array   // blocks.1.mlp.fc1.bias f32[1024]
+	blocks_1_mlp_fc1_weight            *runtime.Array   // blocks.1.mlp.fc1.weight f32[1024,256]
+	blocks_1_mlp_fc2_bias              *runtime.Array   // blocks.1.mlp.fc2.bias f32[256]
+	blocks_1_mlp_fc2_weight            *runtime.Array   // blocks.1.mlp.fc2.weight f32[256,1024]
+	blocks_2_attn_proj_bias            *runtime.Array   // blocks.2.attn.proj.bias f32[256]
+	blocks_2_attn_proj_weight          *runtime.Array   // blocks.2.attn.proj.weight f32[256,256]
+	blocks_2_attn_qkv_bias             *runtime.Array   // blocks.2.attn.qkv.bias f32[768]
+	blocks_2_attn_qkv_weight           *runtime.Array   // blocks.2.attn.qkv.weight f32[768,256]
+	blocks_2_ln1_bias                  *runtime.Array   // blocks.2.ln1.bias f32[256]
+	blocks_2_ln1_weight                *runtime.Array   // blocks.2.ln1.weight f32[256]
+	blocks_2_ln2_bias                  *runtime.Array   // blocks.2.ln2.bias f32[256]
+	blocks_2_ln2_weight                *runtime.Array   // blocks.2.ln2.weight f32[256]
+	blocks_2_mlp_fc1_bias              *runtime.Array   // blocks.2.mlp.fc1.bias f32[1024]
+	blocks_2_mlp_fc1_weight            *runtime.Array   // blocks.2.mlp.fc1.weight f32[1024,256]
+	blocks_2_mlp_fc2_bias              *runtime.Array   // blocks.2.mlp.fc2.bias f32[256]
+	blocks_2_mlp_fc2_weight            *runtime.Array   // blocks.2.mlp.fc2.weight f32[256,1024]
+	blocks_3_attn_proj_bias            *runtime.Array   // blocks.3.attn.proj.bias f32[256]
+	blocks_3_attn_proj_weight          *runtime.Array   // blocks.3.attn.proj.weight f32[256,256]
+	blocks_3_attn_qkv_bias             *runtime.Array   // blocks.3.attn.qkv.bias f32[768]
+	blocks_3_attn_qkv_weight           *runtime.Array   // blocks.3.attn.qkv.weight f32[768,256]
+	blocks_3_ln1_bias                  *runtime.Array   // blocks.3.ln1.bias f32[256]
+	blocks_3_ln1_weight                *runtime.Array   // blocks.3.ln1.weight f32[256]
+	blocks_3_ln2_bias                  *runtime.Array   // blocks.3.ln2.bias f32[256]
+	blocks_3_ln2_weight                *runtime.Array   // blocks.3.ln2.weight f32[256]
+	blocks_3_mlp_fc1_bias              *runtime.Array   // blocks.3.mlp.fc1.bias f32[1024]
+	blocks_3_mlp_fc1_weight            *runtime.Array   // blocks.3.mlp.fc1.weight f32[1024,256]
+	blocks_3_mlp_fc2_bias              *runtime.Array   // blocks.3.mlp.fc2.bias f32[256]
+	blocks_3_mlp_fc2_weight            *runtime.Array   // blocks.3.mlp.fc2.weight f32[256,1024]
+	head_bias                          *runtime.Array   // head.bias f32[1000]
+	head_weight                        *runtime.Array   // head.weight f32[1000,256]
+	ln_f_bias                          *runtime.Array   // ln_f.bias f32[256]
+	ln_f_weight                        *runtime.Array   // ln_f.weight f32[256]
+	pos_emb                            *runtime.Array   // pos_emb f32[128,256]
+	tok_emb_weight                     *runtime.Array   // tok_emb.weight f32[1000,256]
+	tok_emb                            runtime.Array    // tok_emb f32[N,128,256]
+	add                                runtime.Array    // add f32[N,128,256]
+	arange                             *runtime.Array   // arange i64[128], computed by the constructor
+	reshape                            *runtime.Array   // reshape i64[1,128], computed by the constructor
+	reshape_1                          *runtime.Array   // reshape_1 i64[128,1], computed by the constructor
+	gt                                 *runtime.Array   // gt bool[128,128], computed by the constructor
+	blocks_0_ln1                       runtime.Array    // blocks_0_ln1 f32[N,128,256]
+	blocks_0_attn_qkv                  runtime.Array    // blocks_0_attn_qkv f32[N,128,768]
+	blocks_0_attn_qkv_weight_prepared  *runtime.PackedB // blocks.0.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	split_0                            runtime.Array    // split f32[N,128,256]
+	split_1                            runtime.Array    // split f32[N,128,256]
+	split_2                            runtime.Array    // split f32[N,128,256]
+	reshape_2                          runtime.Array    // reshape_2 f32[N,128,4,64]
+	transpose                          runtime.Array    // transpose f32[N,4,128,64]
+	reshape_3                          runtime.Array    // reshape_3 f32[N,128,4,64]
+	transpose_1                        runtime.Array    // transpose_1 f32[N,4,128,64]
+	reshape_4                          runtime.Array    // reshape_4 f32[N,128,4,64]
+	transpose_2                        runtime.Array    // transpose_2 f32[N,4,128,64]
+	transpose_3                        runtime.Array    // transpose_3 f32[N,4,64,128]
+	matmul                             runtime.Array    // matmul f32[N,4,128,128]
+	const0                             *runtime.Array   // the number 8.0
+	div                                runtime.Array    // div f32[N,4,128,128]
+	masked_fill                        runtime.Array    // masked_fill f32[N,4,128,128]
+	softmax                            runtime.Array    // softmax f32[N,4,128,128]
+	matmul_1                           runtime.Array    // matmul_1 f32[N,4,128,64]
+	transpose_4                        runtime.Array    // transpose_4 f32[N,128,4,64]
+	reshape_5                          runtime.Array    // reshape_5 f32[N,128,256]
+	blocks_0_attn_proj                 runtime.Array    // blocks_0_attn_proj f32[N,128,256]
+	blocks_0_attn_proj_weight_prepared *runtime.PackedB // blocks.0.attn.proj.weight prepared by PackLinear, computed by the constructor
+	add_1                              runtime.Array    // add_1 f32[N,128,256]
+	blocks_0_ln2                       runtime.Array    // blocks_0_ln2 f32[N,128,256]
+	blocks_0_mlp_fc1                   runtime.Array    // blocks_0_mlp_fc1 f32[N,128,1024]
+	blocks_0_mlp_fc1_weight_prepared   *runtime.PackedB // blocks.0.mlp.fc1.weight prepared by PackLinear, computed by the constructor
+	gelu                               runtime.Array    // gelu f32[N,128,1024]
+	blocks_0_mlp_fc2                   runtime.Array    // blocks_0_mlp_fc2 f32[N,128,256]
+	blocks_0_mlp_fc2_weight_prepared   *runtime.PackedB // blocks.0.mlp.fc2.weight prepared by PackLinear, computed by the constructor
+	add_2                              runtime.Array    // add_2 f32[N,128,256]
+	blocks_1_ln1                       runtime.Array    // blocks_1_ln1 f32[N,128,256]
+	blocks_1_attn_qkv                  runtime.Array    // blocks_1_attn_qkv f32[N,128,768]
+	blocks_1_attn_qkv_weight_prepared  *runtime.PackedB // blocks.1.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	split_1_0                          runtime.Array    // split_1 f32[N,128,256]
+	split_1_1                          runtime.Array    // split_1 f32[N,128,256]
+	split_1_2                          runtime.Array    // split_1 f32[N,128,256]
+	reshape_6                          runtime.Array    // reshape_6 f32[N,128,4,64]
+	transpose_5                        runtime.Array    // transpose_5 f32[N,4,128,64]
+	reshape_7                          runtime.Array    // reshape_7 f32[N,128,4,64]
+	transpose_6                        runtime.Array    // transpose_6 f32[N,4,128,64]
+	reshape_8                          runtime.Array    // reshape_8 f32[N,128,4,64]
+	transpose_7                        runtime.Array    // transpose_7 f32[N,4,128,64]
+	transpose_8                        runtime.Array    // transpose_8 f32[N,4,64,128]
+	matmul_2                           runtime.Array    // matmul_2 f32[N,4,128,128]
+	div_1                              runtime.Array    // div_1 f32[N,4,128,128]
+	masked_fill_1                      runtime.Array    // masked_fill_1 f32[N,4,128,128]
+	softmax_1                          runtime.Array    // softmax_1 f32[N,4,128,128]
+	matmul_3                           runtime.Array    // matmul_3 f32[N,4,128,64]
+	transpose_9                        runtime.Array    // transpose_9 f32[N,128,4,64]
+	reshape_9                          runtime.Array    // reshape_9 f32[N,128,256]
+	blocks_1_attn_proj                 runtime.Array    // blocks_1_attn_proj f32[N,128,256]
+	blocks_1_attn_proj_weight_prepared *runtime.PackedB // blocks.1.attn.proj.weight prepared by PackLinear, computed by the constructor
+	add_3                              runtime.Array    // add_3 f32[N,128,256]
+	blocks_1_ln2                       runtime.Array    // blocks_1_ln2 f32[N,128,256]
+	blocks_1_mlp_fc1                   runtime.Array    // blocks_1_mlp_fc1 f32[N,128,1024]
+	blocks_1_mlp_fc1_weight_prepared   *runtime.PackedB // blocks.1.mlp.fc1.weight prepared by PackLinear, computed by the constructor
+	gelu_1                             runtime.Array    // gelu_1 f32[N,128,1024]
+	blocks_1_mlp_fc2                   runtime.Array    // blocks_1_mlp_fc2 f32[N,128,256]
+	blocks_1_mlp_fc2_weight_prepared   *runtime.PackedB // blocks.1.mlp.fc2.weight prepared by PackLinear, computed by the constructor
+	add_4                              runtime.Array    // add_4 f32[N,128,256]
+	blocks_2_ln1                       runtime.Array    // blocks_2_ln1 f32[N,128,256]
+	blocks_2_attn_qkv                  runtime.Array    // blocks_2_attn_qkv f32[N,128,768]
+	blocks_2_attn_qkv_weight_prepared  *runtime.PackedB // blocks.2.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	split_2_0                          runtime.Array    // split_2 f32[N,128,256]
+	split_2_1                          runtime.Array    // split_2 f32[N,128,256]
+	split_2_2                          runtime.Array    // split_2 f32[N,128,256]
+	reshape_10                         runtime.Array    // reshape_10 f32[N,128,4,64]
+	transpose_10                       runtime.Array    // transpose_10 f32[N,4,128,64]
+	reshape_11                         runtime.Array    // reshape_11 f32[N,128,4,64]
+	transpose_11                       runtime.Array    // transpose_11 f32[N,4,128,64]
+	reshape_12                         runtime.Array    // reshape_12 f32[N,128,4,64]
+	transpose_12                       runtime.Array    // transpose_12 f32[N,4,128,64]
+	transpose_13                       runtime.Array    // transpose_13 f32[N,4,64,128]
+	matmul_4                           runtime.Array    // matmul_4 f32[N,4,128,128]
+	div_2                              runtime.Array    // div_2 f32[N,4,128,128]
+	masked_fill_2                      runtime.Array    // masked_fill_2 f32[N,4,128,128]
+	softmax_2                          runtime.Array    // softmax_2 f32[N,4,128,128]
+	matmul_5                           runtime.Array    // matmul_5 f32[N,4,128,64]
+	transpose_14                       runtime.Array    // transpose_14 f32[N,128,4,64]
+	reshape_13                         runtime.Array    // reshape_13 f32[N,128,256]
+	blocks_2_attn_proj                 runtime.Array    // blocks_2_attn_proj f32[N,128,256]
+	blocks_2_attn_proj_weight_prepared *runtime.PackedB // blocks.2.attn.proj.weight prepared by PackLinear, computed by the constructor
+	add_5                              runtime.Array    // add_5 f32[N,128,256]
+	blocks_2_ln2                       runtime.Array    // blocks_2_ln2 f32[N,128,256]
+	blocks_2_mlp_fc1                   runtime.Array    // blocks_2_mlp_fc1 f32[N,128,1024]
+	blocks_2_mlp_fc1_weight_prepared   *runtime.PackedB // blocks.2.mlp.fc1.weight prepared by PackLinear, computed by the constructor
+	gelu_2                             runtime.Array    // gelu_2 f32[N,128,1024]
+	blocks_2_mlp_fc2                   runtime.Array    // blocks_2_mlp_fc2 f32[N,128,256]
+	blocks_2_mlp_fc2_weight_prepared   *runtime.PackedB // blocks.2.mlp.fc2.weight prepared by PackLinear, computed by the constructor
+	add_6                              runtime.Array    // add_6 f32[N,128,256]
+	blocks_3_ln1                       runtime.Array    // blocks_3_ln1 f32[N,128,256]
+	blocks_3_attn_qkv                  runtime.Array    // blocks_3_attn_qkv f32[N,128,768]
+	blocks_3_attn_qkv_weight_prepared  *runtime.PackedB // blocks.3.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	split_3_0                          runtime.Array    // split_3 f32[N,128,256]
+	split_3_1                          runtime.Array    // split_3 f32[N,128,256]
+	split_3_2                          runtime.Array    // split_3 f32[N,128,256]
+	reshape_14                         runtime.Array    // reshape_14 f32[N,128,4,64]
+	transpose_15                       runtime.Array    // transpose_15 f32[N,4,128,64]
+	reshape_15                         runtime.Array    // reshape_15 f32[N,128,4,64]
+	transpose_16                       runtime.Array    // transpose_16 f32[N,4,128,64]
+	reshape_16                         runtime.Array    // reshape_16 f32[N,128,4,64]
+	transpose_17                       runtime.Array    // transpose_17 f32[N,4,128,64]
+	transpose_18                       runtime.Array    // transpose_18 f32[N,4,64,128]
+	matmul_6                           runtime.Array    // matmul_6 f32[N,4,128,128]
+	div_3                              runtime.Array    // div_3 f32[N,4,128,128]
+	masked_fill_3                      runtime.Array    // masked_fill_3 f32[N,4,128,128]
+	softmax_3                          runtime.Array    // softmax_3 f32[N,4,128,128]
+	matmul_7                           runtime.Array    // matmul_7 f32[N,4,128,64]
+	transpose_19                       runtime.Array    // transpose_19 f32[N,128,4,64]
+	reshape_17                         runtime.Array    // reshape_17 f32[N,128,256]
+	blocks_3_attn_proj                 runtime.Array    // blocks_3_attn_proj f32[N,128,256]
+	blocks_3_attn_proj_weight_prepared *runtime.PackedB // blocks.3.attn.proj.weight prepared by PackLinear, computed by the constructor
+	add_7                              runtime.Array    // add_7 f32[N,128,256]
+	blocks_3_ln2                       runtime.Array    // blocks_3_ln2 f32[N,128,256]
+	blocks_3_mlp_fc1                   runtime.Array    // blocks_3_mlp_fc1 f32[N,128,1024]
+	blocks_3_mlp_fc1_weight_prepared   *runtime.PackedB // blocks.3.mlp.fc1.weight prepared by PackLinear, computed by the constructor
+	gelu_3                             runtime.Array    // gelu_3 f32[N,128,1024]
+	blocks_3_mlp_fc2                   runtime.Array    // blocks_3_mlp_fc2 f32[N,128,256]
+	blocks_3_mlp_fc2_weight_prepared   *runtime.PackedB // blocks.3.mlp.fc2.weight prepared by PackLinear, computed by the constructor
+	add_8                              runtime.Array    // add_8 f32[N,128,256]
+	ln_f                               runtime.Array    // ln_f f32[N,128,256]
+	head_weight_prepared               *runtime.PackedB // head.weight prepared by PackLinear, computed by the constructor
+	dimN                               int              // the size N the workspace is sized for
+	ready                              bool             // whether the workspace is allocated
 }
 
 // NewTransformerCompiled compiles m, checking that its parameters have the traced shapes.
@@ -299,7 +318,36 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	runtime.CheckInput("NewTransformerCompiled", "pos_emb", c.pos_emb, runtime.Float32, 128, 256)
 	c.tok_emb_weight = m.TokEmb.Weight.Array()
 	runtime.CheckInput("NewTransformerCompiled", "tok_emb.weight", c.tok_emb_weight, runtime.Float32, 1000, 256)
+	// transformer.go:79: arange = call_function arange(end=128.0)
+	c.arange = runtime.NewArray(runtime.Int64, 128)
+	runtime.Arange(c.arange, 0.0, 1.0)
+	// transformer.go:80: reshape = call_method reshape(arange, shape=[1, 128])
+	c.reshape = runtime.NewArray(runtime.Int64, 1, 128)
+	runtime.Copy(c.reshape, c.arange)
+	// transformer.go:80: reshape_1 = call_method reshape(arange, shape=[128, 1])
+	c.reshape_1 = runtime.NewArray(runtime.Int64, 128, 1)
+	runtime.Copy(c.reshape_1, c.arange)
+	// transformer.go:80: gt = call_method gt(reshape, reshape_1)
+	c.gt = runtime.NewArray(runtime.Bool, 128, 128)
+	runtime.Gt(c.gt, c.reshape, c.reshape_1)
+	c.blocks_0_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_0_attn_qkv_weight)
 	c.const0 = runtime.Float32Scalar(float32(8))
+	c.blocks_0_attn_proj_weight_prepared = runtime.PackLinear(c.blocks_0_attn_proj_weight)
+	c.blocks_0_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_0_mlp_fc1_weight)
+	c.blocks_0_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_0_mlp_fc2_weight)
+	c.blocks_1_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_1_attn_qkv_weight)
+	c.blocks_1_attn_proj_weight_prepared = runtime.PackLinear(c.blocks_1_attn_proj_weight)
+	c.blocks_1_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_1_mlp_fc1_weight)
+	c.blocks_1_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_1_mlp_fc2_weight)
+	c.blocks_2_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_2_attn_qkv_weight)
+	c.blocks_2_attn_proj_weight_prepared = runtime.PackLinear(c.blocks_2_attn_proj_weight)
+	c.blocks_2_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_2_mlp_fc1_weight)
+	c.blocks_2_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_2_mlp_fc2_weight)
+	c.blocks_3_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_3_attn_qkv_weight)
+	c.blocks_3_attn_proj_weight_prepared = runtime.PackLinear(c.blocks_3_attn_proj_weight)
+	c.blocks_3_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_3_mlp_fc1_weight)
+	c.blocks_3_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_3_mlp_fc2_weight)
+	c.head_weight_prepared = runtime.PackLinear(c.head_weight)
 	return c
 }
 
@@ -310,10 +358,6 @@ func (c *TransformerCompiled) reserve(N int) {
 	}
 	c.tok_emb.Reset(runtime.Float32, N, 128, 256)
 	c.add.Reset(runtime.Float32, N, 128, 256)
-	c.arange.Reset(runtime.Int64, 128)
-	c.reshape.Reset(runtime.Int64, 1, 128)
-	c.reshape_1.Reset(runtime.Int64, 128, 1)
-	c.gt.Reset(runtime.Bool, 128, 128)
 	c.blocks_0_ln1.Reset(runtime.Float32, N, 128, 256)
 	c.blocks_0_attn_qkv.Reset(runtime.Float32, N, 128, 768)
 	c.split_0.Reset(runtime.Float32, N, 128, 256)
@@ -433,18 +477,10 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Embedding(&c.tok_emb, tokensArr, c.tok_emb_weight)
 	// transformer.go:77: add = call_function add(tok_emb, pos_emb)
 	runtime.Add(&c.add, &c.tok_emb, c.pos_emb)
-	// transformer.go:79: arange = call_function arange(end=128.0)
-	runtime.Arange(&c.arange, 0.0, 1.0)
-	// transformer.go:80: reshape = call_method reshape(arange, shape=[1, 128])
-	runtime.Copy(&c.reshape, &c.arange)
-	// transformer.go:80: reshape_1 = call_method reshape(arange, shape=[128, 1])
-	runtime.Copy(&c.reshape_1, &c.arange)
-	// transformer.go:80: gt = call_method gt(reshape, reshape_1)
-	runtime.Gt(&c.gt, &c.reshape, &c.reshape_1)
 	// transformer.go:89: blocks_0_ln1 = call_module blocks.0.ln1(add)
 	runtime.LayerNorm(&c.blocks_0_ln1, &c.add, c.blocks_0_ln1_weight, c.blocks_0_ln1_bias, []int{256}, 1e-05)
 	// transformer.go:95: blocks_0_attn_qkv = call_module blocks.0.attn.qkv(blocks_0_ln1)
-	runtime.Linear(&c.blocks_0_attn_qkv, &c.blocks_0_ln1, c.blocks_0_attn_qkv_weight, c.blocks_0_attn_qkv_bias)
+	runtime.LinearPacked(&c.blocks_0_attn_qkv, &c.blocks_0_ln1, c.blocks_0_attn_qkv_weight_prepared, c.blocks_0_attn_qkv_bias)
 	// transformer.go:95: split = call_method split(blocks_0_attn_qkv, split_size_or_sections=[256], dim=2)
 	runtime.Split([]*runtime.Array{&c.split_0, &c.split_1, &c.split_2}, &c.blocks_0_attn_qkv, 2)
 	// transformer.go:96: reshape_2 = call_method reshape(getitem, shape=[-1, 128, 4, 64])
@@ -466,7 +502,7 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:99: div = call_method div(matmul, 8.0)
 	runtime.Div(&c.div, &c.matmul, c.const0)
 	// transformer.go:100: masked_fill = call_method masked_fill(div, gt, value=-Inf)
-	runtime.MaskedFill(&c.masked_fill, &c.div, &c.gt, math.Inf(-1))
+	runtime.MaskedFill(&c.masked_fill, &c.div, c.gt, math.Inf(-1))
 	// transformer.go:100: softmax = call_function softmax(masked_fill, dim=-1)
 	runtime.Softmax(&c.softmax, &c.masked_fill, -1)
 	// transformer.go:101: matmul_1 = call_function matmul(softmax, transpose_2)
@@ -476,23 +512,23 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:101: reshape_5 = call_method reshape(transpose_4, shape=[-1, 128, 256])
 	runtime.Copy(&c.reshape_5, &c.transpose_4)
 	// transformer.go:102: blocks_0_attn_proj = call_module blocks.0.attn.proj(reshape_5)
-	runtime.Linear(&c.blocks_0_attn_proj, &c.reshape_5, c.blocks_0_attn_proj_weight, c.blocks_0_attn_proj_bias)
+	runtime.LinearPacked(&c.blocks_0_attn_proj, &c.reshape_5, c.blocks_0_attn_proj_weight_prepared, c.blocks_0_attn_proj_bias)
 	// transformer.go:89: add_1 = call_function add(add, blocks_0_attn_proj)
 	runtime.Add(&c.add_1, &c.add, &c.blocks_0_attn_proj)
 	// transformer.go:90: blocks_0_ln2 = call_module blocks.0.ln2(add_1)
 	runtime.LayerNorm(&c.blocks_0_ln2, &c.add_1, c.blocks_0_ln2_weight, c.blocks_0_ln2_bias, []int{256}, 1e-05)
 	// transformer.go:107: blocks_0_mlp_fc1 = call_module blocks.0.mlp.fc1(blocks_0_ln2)
-	runtime.Linear(&c.blocks_0_mlp_fc1, &c.blocks_0_ln2, c.blocks_0_mlp_fc1_weight, c.blocks_0_mlp_fc1_bias)
+	runtime.LinearPacked(&c.blocks_0_mlp_fc1, &c.blocks_0_ln2, c.blocks_0_mlp_fc1_weight_prepared, c.blocks_0_mlp_fc1_bias)
 	// transformer.go:107: gelu = call_function gelu(blocks_0_mlp_fc1)
 	runtime.Gelu(&c.gelu, &c.blocks_0_mlp_fc1)
 	// transformer.go:107: blocks_0_mlp_fc2 = call_module blocks.0.mlp.fc2(gelu)
-	runtime.Linear(&c.blocks_0_mlp_fc2, &c.gelu, c.blocks_0_mlp_fc2_weight, c.blocks_0_mlp_fc2_bias)
+	runtime.LinearPacked(&c.blocks_0_mlp_fc2, &c.gelu, c.blocks_0_mlp_fc2_weight_prepared, c.blocks_0_mlp_fc2_bias)
 	// transformer.go:90: add_2 = call_function add(add_1, blocks_0_mlp_fc2)
 	runtime.Add(&c.add_2, &c.add_1, &c.blocks_0_mlp_fc2)
 	// transformer.go:89: blocks_1_ln1 = call_module blocks.1.ln1(add_2)
 	runtime.LayerNorm(&c.blocks_1_ln1, &c.add_2, c.blocks_1_ln1_weight, c.blocks_1_ln1_bias, []int{256}, 1e-05)
 	// transformer.go:95: blocks_1_attn_qkv = call_module blocks.1.attn.qkv(blocks_1_ln1)
-	runtime.Linear(&c.blocks_1_attn_qkv, &c.blocks_1_ln1, c.blocks_1_attn_qkv_weight, c.blocks_1_attn_qkv_bias)
+	runtime.LinearPacked(&c.blocks_1_attn_qkv, &c.blocks_1_ln1, c.blocks_1_attn_qkv_weight_prepared, c.blocks_1_attn_qkv_bias)
 	// transformer.go:95: split_1 = call_method split(blocks_1_attn_qkv, split_size_or_sections=[256], dim=2)
 	runtime.Split([]*runtime.Array{&c.split_1_0, &c.split_1_1, &c.split_1_2}, &c.blocks_1_attn_qkv, 2)
 	// transformer.go:96: reshape_6 = call_method reshape(getitem_3, shape=[-1, 128, 4, 64])
@@ -514,7 +550,7 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:99: div_1 = call_method div(matmul_2, 8.0)
 	runtime.Div(&c.div_1, &c.matmul_2, c.const0)
 	// transformer.go:100: masked_fill_1 = call_method masked_fill(div_1, gt, value=-Inf)
-	runtime.MaskedFill(&c.masked_fill_1, &c.div_1, &c.gt, math.Inf(-1))
+	runtime.MaskedFill(&c.masked_fill_1, &c.div_1, c.gt, math.Inf(-1))
 	// transformer.go:100: softmax_1 = call_function softmax(masked_fill_1, dim=-1)
 	runtime.Softmax(&c.softmax_1, &c.masked_fill_1, -1)
 	// transformer.go:101: matmul_3 = call_function matmul(softmax_1, transpose_7)
@@ -524,23 +560,23 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:101: reshape_9 = call_method reshape(transpose_9, shape=[-1, 128, 256])
 	runtime.Copy(&c.reshape_9, &c.transpose_9)
 	// transformer.go:102: blocks_1_attn_proj = call_module blocks.1.attn.proj(reshape_9)
-	runtime.Linear(&c.blocks_1_attn_proj, &c.reshape_9, c.blocks_1_attn_proj_weight, c.blocks_1_attn_proj_bias)
+	runtime.LinearPacked(&c.blocks_1_attn_proj, &c.reshape_9, c.blocks_1_attn_proj_weight_prepared, c.blocks_1_attn_proj_bias)
 	// transformer.go:89: add_3 = call_function add(add_2, blocks_1_attn_proj)
 	runtime.Add(&c.add_3, &c.add_2, &c.blocks_1_attn_proj)
 	// transformer.go:90: blocks_1_ln2 = call_module blocks.1.ln2(add_3)
 	runtime.LayerNorm(&c.blocks_1_ln2, &c.add_3, c.blocks_1_ln2_weight, c.blocks_1_ln2_bias, []int{256}, 1e-05)
 	// transformer.go:107: blocks_1_mlp_fc1 = call_module blocks.1.mlp.fc1(blocks_1_ln2)
-	runtime.Linear(&c.blocks_1_mlp_fc1, &c.blocks_1_ln2, c.blocks_1_mlp_fc1_weight, c.blocks_1_mlp_fc1_bias)
+	runtime.LinearPacked(&c.blocks_1_mlp_fc1, &c.blocks_1_ln2, c.blocks_1_mlp_fc1_weight_prepared, c.blocks_1_mlp_fc1_bias)
 	// transformer.go:107: gelu_1 = call_function gelu(blocks_1_mlp_fc1)
 	runtime.Gelu(&c.gelu_1, &c.blocks_1_mlp_fc1)
 	// transformer.go:107: blocks_1_mlp_fc2 = call_module blocks.1.mlp.fc2(gelu_1)
-	runtime.Linear(&c.blocks_1_mlp_fc2, &c.gelu_1, c.blocks_1_mlp_fc2_weight, c.blocks_1_mlp_fc2_bias)
+	runtime.LinearPacked(&c.blocks_1_mlp_fc2, &c.gelu_1, c.blocks_1_mlp_fc2_weight_prepared, c.blocks_1_mlp_fc2_bias)
 	// transformer.go:90: add_4 = call_function add(add_3, blocks_1_mlp_fc2)
 	runtime.Add(&c.add_4, &c.add_3, &c.blocks_1_mlp_fc2)
 	// transformer.go:89: blocks_2_ln1 = call_module blocks.2.ln1(add_4)
 	runtime.LayerNorm(&c.blocks_2_ln1, &c.add_4, c.blocks_2_ln1_weight, c.blocks_2_ln1_bias, []int{256}, 1e-05)
 	// transformer.go:95: blocks_2_attn_qkv = call_module blocks.2.attn.qkv(blocks_2_ln1)
-	runtime.Linear(&c.blocks_2_attn_qkv, &c.blocks_2_ln1, c.blocks_2_attn_qkv_weight, c.blocks_2_attn_qkv_bias)
+	runtime.LinearPacked(&c.blocks_2_attn_qkv, &c.blocks_2_ln1, c.blocks_2_attn_qkv_weight_prepared, c.blocks_2_attn_qkv_bias)
 	// transformer.go:95: split_2 = call_method split(blocks_2_attn_qkv, split_size_or_sections=[256], dim=2)
 	runtime.Split([]*runtime.Array{&c.split_2_0, &c.split_2_1, &c.split_2_2}, &c.blocks_2_attn_qkv, 2)
 	// transformer.go:96: reshape_10 = call_method reshape(getitem_6, shape=[-1, 128, 4, 64])
@@ -562,7 +598,7 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:99: div_2 = call_method div(matmul_4, 8.0)
 	runtime.Div(&c.div_2, &c.matmul_4, c.const0)
 	// transformer.go:100: masked_fill_2 = call_method masked_fill(div_2, gt, value=-Inf)
-	runtime.MaskedFill(&c.masked_fill_2, &c.div_2, &c.gt, math.Inf(-1))
+	runtime.MaskedFill(&c.masked_fill_2, &c.div_2, c.gt, math.Inf(-1))
 	// transformer.go:100: softmax_2 = call_function softmax(masked_fill_2, dim=-1)
 	runtime.Softmax(&c.softmax_2, &c.masked_fill_2, -1)
 	// transformer.go:101: matmul_5 = call_function matmul(softmax_2, transpose_12)
@@ -572,23 +608,23 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:101: reshape_13 = call_method reshape(transpose_14, shape=[-1, 128, 256])
 	runtime.Copy(&c.reshape_13, &c.transpose_14)
 	// transformer.go:102: blocks_2_attn_proj = call_module blocks.2.attn.proj(reshape_13)
-	runtime.Linear(&c.blocks_2_attn_proj, &c.reshape_13, c.blocks_2_attn_proj_weight, c.blocks_2_attn_proj_bias)
+	runtime.LinearPacked(&c.blocks_2_attn_proj, &c.reshape_13, c.blocks_2_attn_proj_weight_prepared, c.blocks_2_attn_proj_bias)
 	// transformer.go:89: add_5 = call_function add(add_4, blocks_2_attn_proj)
 	runtime.Add(&c.add_5, &c.add_4, &c.blocks_2_attn_proj)
 	// transformer.go:90: blocks_2_ln2 = call_module blocks.2.ln2(add_5)
 	runtime.LayerNorm(&c.blocks_2_ln2, &c.add_5, c.blocks_2_ln2_weight, c.blocks_2_ln2_bias, []int{256}, 1e-05)
 	// transformer.go:107: blocks_2_mlp_fc1 = call_module blocks.2.mlp.fc1(blocks_2_ln2)
-	runtime.Linear(&c.blocks_2_mlp_fc1, &c.blocks_2_ln2, c.blocks_2_mlp_fc1_weight, c.blocks_2_mlp_fc1_bias)
+	runtime.LinearPacked(&c.blocks_2_mlp_fc1, &c.blocks_2_ln2, c.blocks_2_mlp_fc1_weight_prepared, c.blocks_2_mlp_fc1_bias)
 	// transformer.go:107: gelu_2 = call_function gelu(blocks_2_mlp_fc1)
 	runtime.Gelu(&c.gelu_2, &c.blocks_2_mlp_fc1)
 	// transformer.go:107: blocks_2_mlp_fc2 = call_module blocks.2.mlp.fc2(gelu_2)
-	runtime.Linear(&c.blocks_2_mlp_fc2, &c.gelu_2, c.blocks_2_mlp_fc2_weight, c.blocks_2_mlp_fc2_bias)
+	runtime.LinearPacked(&c.blocks_2_mlp_fc2, &c.gelu_2, c.blocks_2_mlp_fc2_weight_prepared, c.blocks_2_mlp_fc2_bias)
 	// transformer.go:90: add_6 = call_function add(add_5, blocks_2_mlp_fc2)
 	runtime.Add(&c.add_6, &c.add_5, &c.blocks_2_mlp_fc2)
 	// transformer.go:89: blocks_3_ln1 = call_module blocks.3.ln1(add_6)
 	runtime.LayerNorm(&c.blocks_3_ln1, &c.add_6, c.blocks_3_ln1_weight, c.blocks_3_ln1_bias, []int{256}, 1e-05)
 	// transformer.go:95: blocks_3_attn_qkv = call_module blocks.3.attn.qkv(blocks_3_ln1)
-	runtime.Linear(&c.blocks_3_attn_qkv, &c.blocks_3_ln1, c.blocks_3_attn_qkv_weight, c.blocks_3_attn_qkv_bias)
+	runtime.LinearPacked(&c.blocks_3_attn_qkv, &c.blocks_3_ln1, c.blocks_3_attn_qkv_weight_prepared, c.blocks_3_attn_qkv_bias)
 	// transformer.go:95: split_3 = call_method split(blocks_3_attn_qkv, split_size_or_sections=[256], dim=2)
 	runtime.Split([]*runtime.Array{&c.split_3_0, &c.split_3_1, &c.split_3_2}, &c.blocks_3_attn_qkv, 2)
 	// transformer.go:96: reshape_14 = call_method reshape(getitem_9, shape=[-1, 128, 4, 64])
@@ -610,7 +646,7 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:99: div_3 = call_method div(matmul_6, 8.0)
 	runtime.Div(&c.div_3, &c.matmul_6, c.const0)
 	// transformer.go:100: masked_fill_3 = call_method masked_fill(div_3, gt, value=-Inf)
-	runtime.MaskedFill(&c.masked_fill_3, &c.div_3, &c.gt, math.Inf(-1))
+	runtime.MaskedFill(&c.masked_fill_3, &c.div_3, c.gt, math.Inf(-1))
 	// transformer.go:100: softmax_3 = call_function softmax(masked_fill_3, dim=-1)
 	runtime.Softmax(&c.softmax_3, &c.masked_fill_3, -1)
 	// transformer.go:101: matmul_7 = call_function matmul(softmax_3, transpose_17)
@@ -620,23 +656,23 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:101: reshape_17 = call_method reshape(transpose_19, shape=[-1, 128, 256])
 	runtime.Copy(&c.reshape_17, &c.transpose_19)
 	// transformer.go:102: blocks_3_attn_proj = call_module blocks.3.attn.proj(reshape_17)
-	runtime.Linear(&c.blocks_3_attn_proj, &c.reshape_17, c.blocks_3_attn_proj_weight, c.blocks_3_attn_proj_bias)
+	runtime.LinearPacked(&c.blocks_3_attn_proj, &c.reshape_17, c.blocks_3_attn_proj_weight_prepared, c.blocks_3_attn_proj_bias)
 	// transformer.go:89: add_7 = call_function add(add_6, blocks_3_attn_proj)
 	runtime.Add(&c.add_7, &c.add_6, &c.blocks_3_attn_proj)
 	// transformer.go:90: blocks_3_ln2 = call_module blocks.3.ln2(add_7)
 	runtime.LayerNorm(&c.blocks_3_ln2, &c.add_7, c.blocks_3_ln2_weight, c.blocks_3_ln2_bias, []int{256}, 1e-05)
 	// transformer.go:107: blocks_3_mlp_fc1 = call_module blocks.3.mlp.fc1(blocks_3_ln2)
-	runtime.Linear(&c.blocks_3_mlp_fc1, &c.blocks_3_ln2, c.blocks_3_mlp_fc1_weight, c.blocks_3_mlp_fc1_bias)
+	runtime.LinearPacked(&c.blocks_3_mlp_fc1, &c.blocks_3_ln2, c.blocks_3_mlp_fc1_weight_prepared, c.blocks_3_mlp_fc1_bias)
 	// transformer.go:107: gelu_3 = call_function gelu(blocks_3_mlp_fc1)
 	runtime.Gelu(&c.gelu_3, &c.blocks_3_mlp_fc1)
 	// transformer.go:107: blocks_3_mlp_fc2 = call_module blocks.3.mlp.fc2(gelu_3)
-	runtime.Linear(&c.blocks_3_mlp_fc2, &c.gelu_3, c.blocks_3_mlp_fc2_weight, c.blocks_3_mlp_fc2_bias)
+	runtime.LinearPacked(&c.blocks_3_mlp_fc2, &c.gelu_3, c.blocks_3_mlp_fc2_weight_prepared, c.blocks_3_mlp_fc2_bias)
 	// transformer.go:90: add_8 = call_function add(add_7, blocks_3_mlp_fc2)
 	runtime.Add(&c.add_8, &c.add_7, &c.blocks_3_mlp_fc2)
 	// transformer.go:84: ln_f = call_module ln_f(add_8)
 	runtime.LayerNorm(&c.ln_f, &c.add_8, c.ln_f_weight, c.ln_f_bias, []int{256}, 1e-05)
 	// transformer.go:84: head = call_module head(ln_f)
 	head := runtime.NewArray(runtime.Float32, N, 128, 1000)
-	runtime.Linear(head, &c.ln_f, c.head_weight, c.head_bias)
+	runtime.LinearPacked(head, &c.ln_f, c.head_weight_prepared, c.head_bias)
 	return tensor.FromArray(head)
 }

@@ -14,23 +14,40 @@ var _ func(*Constructors, *tensor.Tensor) *tensor.Tensor = (*Constructors).Forwa
 // ConstructorsCompiled is Constructors compiled by fxgen: Forward runs the
 // traced graph with direct kernel calls on a workspace it reuses across calls,
 // so a ConstructorsCompiled is not safe for concurrent use; make one per
-// goroutine. It shares the model's parameters: changes to them show in later
-// calls. Forward returns fresh tensors.
+// goroutine. It shares the model's parameters, but what
+// NewConstructorsCompiled computes from them (folded batch norms, packed
+// weights, constants) is a snapshot taken then: after loading new weights into
+// the model, build a new ConstructorsCompiled. Forward returns fresh tensors.
 type ConstructorsCompiled struct {
-	zeros  runtime.Array // zeros f32[4]
-	ones   runtime.Array // ones f32[4]
-	add    runtime.Array // add f32[4]
-	add_1  runtime.Array // add_1 f32[N,4]
-	rand   runtime.Array // rand f32[4]
-	add_2  runtime.Array // add_2 f32[N,4]
-	arange runtime.Array // arange i64[4]
-	dimN   int           // the size N the workspace is sized for
-	ready  bool          // whether the workspace is allocated
+	zeros  *runtime.Array // zeros f32[4], computed by the constructor
+	ones   *runtime.Array // ones f32[4], computed by the constructor
+	add    *runtime.Array // add f32[4], computed by the constructor
+	add_1  runtime.Array  // add_1 f32[N,4]
+	rand   *runtime.Array // rand f32[4], computed by the constructor
+	add_2  runtime.Array  // add_2 f32[N,4]
+	arange *runtime.Array // arange i64[4], computed by the constructor
+	dimN   int            // the size N the workspace is sized for
+	ready  bool           // whether the workspace is allocated
 }
 
 // NewConstructorsCompiled compiles m, checking that its parameters have the traced shapes.
 func NewConstructorsCompiled(m *Constructors) *ConstructorsCompiled {
 	c := &ConstructorsCompiled{}
+	// seeds.go:83: zeros = call_function zeros(shape=[4])
+	c.zeros = runtime.NewArray(runtime.Float32, 4)
+	runtime.Zeros(c.zeros)
+	// seeds.go:83: ones = call_function ones(shape=[4])
+	c.ones = runtime.NewArray(runtime.Float32, 4)
+	runtime.Ones(c.ones)
+	// seeds.go:83: add = call_method add(zeros, ones)
+	c.add = runtime.NewArray(runtime.Float32, 4)
+	runtime.Add(c.add, c.zeros, c.ones)
+	// seeds.go:84: rand = call_function rand(shape=[4], seed=42)
+	c.rand = runtime.NewArray(runtime.Float32, 4)
+	runtime.Rand(c.rand, 42)
+	// seeds.go:84: arange = call_function arange(end=4.0)
+	c.arange = runtime.NewArray(runtime.Int64, 4)
+	runtime.Arange(c.arange, 0.0, 1.0)
 	return c
 }
 
@@ -39,13 +56,8 @@ func (c *ConstructorsCompiled) reserve(N int) {
 	if c.ready && c.dimN == N {
 		return
 	}
-	c.zeros.Reset(runtime.Float32, 4)
-	c.ones.Reset(runtime.Float32, 4)
-	c.add.Reset(runtime.Float32, 4)
 	c.add_1.Reset(runtime.Float32, N, 4)
-	c.rand.Reset(runtime.Float32, 4)
 	c.add_2.Reset(runtime.Float32, N, 4)
-	c.arange.Reset(runtime.Int64, 4)
 	c.dimN = N
 	c.ready = true
 }
@@ -56,22 +68,12 @@ func (c *ConstructorsCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	runtime.CheckInput("ConstructorsCompiled.Forward", "x", xArr, runtime.Float32, -1, 4)
 	N := xArr.Shape[0]
 	c.reserve(N)
-	// seeds.go:83: zeros = call_function zeros(shape=[4])
-	runtime.Zeros(&c.zeros)
-	// seeds.go:83: ones = call_function ones(shape=[4])
-	runtime.Ones(&c.ones)
-	// seeds.go:83: add = call_method add(zeros, ones)
-	runtime.Add(&c.add, &c.zeros, &c.ones)
 	// seeds.go:84: add_1 = call_method add(x, add)
-	runtime.Add(&c.add_1, xArr, &c.add)
-	// seeds.go:84: rand = call_function rand(shape=[4], seed=42)
-	runtime.Rand(&c.rand, 42)
+	runtime.Add(&c.add_1, xArr, c.add)
 	// seeds.go:84: add_2 = call_method add(add_1, rand)
-	runtime.Add(&c.add_2, &c.add_1, &c.rand)
-	// seeds.go:84: arange = call_function arange(end=4.0)
-	runtime.Arange(&c.arange, 0.0, 1.0)
+	runtime.Add(&c.add_2, &c.add_1, c.rand)
 	// seeds.go:84: add_3 = call_method add(add_2, arange)
 	add_3 := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Add(add_3, &c.add_2, &c.arange)
+	runtime.Add(add_3, &c.add_2, c.arange)
 	return tensor.FromArray(add_3)
 }

@@ -14,15 +14,18 @@ var _ func(*Leafy, *tensor.Tensor) *tensor.Tensor = (*Leafy).Forward
 // LeafyCompiled is Leafy compiled by fxgen: Forward runs the traced graph with
 // direct kernel calls on a workspace it reuses across calls, so a
 // LeafyCompiled is not safe for concurrent use; make one per goroutine. It
-// shares the model's parameters: changes to them show in later calls. Forward
+// shares the model's parameters, but what NewLeafyCompiled computes from them
+// (folded batch norms, packed weights, constants) is a snapshot taken then:
+// after loading new weights into the model, build a new LeafyCompiled. Forward
 // returns fresh tensors.
 type LeafyCompiled struct {
-	model         *Leafy         // the model, whose own Go code Forward calls
-	linear_bias   *runtime.Array // linear.bias f32[4]
-	linear_weight *runtime.Array // linear.weight f32[4,4]
-	linear        runtime.Array  // linear f32[N,4]
-	dimN          int            // the size N the workspace is sized for
-	ready         bool           // whether the workspace is allocated
+	model                  *Leafy           // the model, whose own Go code Forward calls
+	linear_bias            *runtime.Array   // linear.bias f32[4]
+	linear_weight          *runtime.Array   // linear.weight f32[4,4]
+	linear                 runtime.Array    // linear f32[N,4]
+	linear_weight_prepared *runtime.PackedB // linear.weight prepared by PackLinear, computed by the constructor
+	dimN                   int              // the size N the workspace is sized for
+	ready                  bool             // whether the workspace is allocated
 }
 
 // NewLeafyCompiled compiles m, checking that its parameters have the traced shapes.
@@ -33,6 +36,7 @@ func NewLeafyCompiled(m *Leafy) *LeafyCompiled {
 	runtime.CheckInput("NewLeafyCompiled", "linear.bias", c.linear_bias, runtime.Float32, 4)
 	c.linear_weight = m.Linear.Weight.Array()
 	runtime.CheckInput("NewLeafyCompiled", "linear.weight", c.linear_weight, runtime.Float32, 4, 4)
+	c.linear_weight_prepared = runtime.PackLinear(c.linear_weight)
 	return c
 }
 
@@ -53,7 +57,7 @@ func (c *LeafyCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	N := xArr.Shape[0]
 	c.reserve(N)
 	// seeds.go:41: linear = call_module linear(x)
-	runtime.Linear(&c.linear, xArr, c.linear_weight, c.linear_bias)
+	runtime.LinearPacked(&c.linear, xArr, c.linear_weight_prepared, c.linear_bias)
 	// seeds.go:41: sub = call_module sub(linear)
 	sub := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.Copy(sub, c.model.Sub.Forward(tensor.FromArray(&c.linear)).Array())

@@ -15,17 +15,21 @@ var _ func(*Stack, *tensor.Tensor) *tensor.Tensor = (*Stack).Forward
 // StackCompiled is Stack compiled by fxgen: Forward runs the traced graph with
 // direct kernel calls on a workspace it reuses across calls, so a
 // StackCompiled is not safe for concurrent use; make one per goroutine. It
-// shares the model's parameters: changes to them show in later calls. Forward
+// shares the model's parameters, but what NewStackCompiled computes from them
+// (folded batch norms, packed weights, constants) is a snapshot taken then:
+// after loading new weights into the model, build a new StackCompiled. Forward
 // returns fresh tensors.
 type StackCompiled struct {
-	bot_0_bias   *runtime.Array // bot.0.bias f32[4]
-	bot_0_weight *runtime.Array // bot.0.weight f32[4,3]
-	bot_2_bias   *runtime.Array // bot.2.bias f32[2]
-	bot_2_weight *runtime.Array // bot.2.weight f32[2,4]
-	bot_0        runtime.Array  // bot_0 f32[N,4]
-	bot_1        runtime.Array  // bot_1 f32[N,4]
-	dimN         int            // the size N the workspace is sized for
-	ready        bool           // whether the workspace is allocated
+	bot_0_bias            *runtime.Array   // bot.0.bias f32[4]
+	bot_0_weight          *runtime.Array   // bot.0.weight f32[4,3]
+	bot_2_bias            *runtime.Array   // bot.2.bias f32[2]
+	bot_2_weight          *runtime.Array   // bot.2.weight f32[2,4]
+	bot_0                 runtime.Array    // bot_0 f32[N,4]
+	bot_0_weight_prepared *runtime.PackedB // bot.0.weight prepared by PackLinear, computed by the constructor
+	bot_1                 runtime.Array    // bot_1 f32[N,4]
+	bot_2_weight_prepared *runtime.PackedB // bot.2.weight prepared by PackLinear, computed by the constructor
+	dimN                  int              // the size N the workspace is sized for
+	ready                 bool             // whether the workspace is allocated
 }
 
 // NewStackCompiled compiles m, checking that its parameters have the traced shapes.
@@ -39,6 +43,8 @@ func NewStackCompiled(m *Stack) *StackCompiled {
 	runtime.CheckInput("NewStackCompiled", "bot.2.bias", c.bot_2_bias, runtime.Float32, 2)
 	c.bot_2_weight = m.Bot.Layers[2].(*nn.Linear).Weight.Array()
 	runtime.CheckInput("NewStackCompiled", "bot.2.weight", c.bot_2_weight, runtime.Float32, 2, 4)
+	c.bot_0_weight_prepared = runtime.PackLinear(c.bot_0_weight)
+	c.bot_2_weight_prepared = runtime.PackLinear(c.bot_2_weight)
 	return c
 }
 
@@ -60,11 +66,11 @@ func (c *StackCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	N := xArr.Shape[0]
 	c.reserve(N)
 	// seeds.go:118: bot_0 = call_module bot.0(x)
-	runtime.Linear(&c.bot_0, xArr, c.bot_0_weight, c.bot_0_bias)
+	runtime.LinearPacked(&c.bot_0, xArr, c.bot_0_weight_prepared, c.bot_0_bias)
 	// seeds.go:118: bot_1 = call_module bot.1(bot_0)
 	runtime.Relu(&c.bot_1, &c.bot_0)
 	// seeds.go:118: bot_2 = call_module bot.2(bot_1)
 	bot_2 := runtime.NewArray(runtime.Float32, N, 2)
-	runtime.Linear(bot_2, &c.bot_1, c.bot_2_weight, c.bot_2_bias)
+	runtime.LinearPacked(bot_2, &c.bot_1, c.bot_2_weight_prepared, c.bot_2_bias)
 	return tensor.FromArray(bot_2)
 }

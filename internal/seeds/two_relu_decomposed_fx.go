@@ -14,21 +14,25 @@ var _ func(*TwoRelu, *tensor.Tensor) *tensor.Tensor = (*TwoRelu).Forward
 // TwoReluDecomposed is TwoRelu compiled by fxgen: Forward runs the traced
 // graph with direct kernel calls on a workspace it reuses across calls, so a
 // TwoReluDecomposed is not safe for concurrent use; make one per goroutine. It
-// shares the model's parameters: changes to them show in later calls. Forward
-// returns fresh tensors.
+// shares the model's parameters, but what NewTwoReluDecomposed computes from
+// them (folded batch norms, packed weights, constants) is a snapshot taken
+// then: after loading new weights into the model, build a new
+// TwoReluDecomposed. Forward returns fresh tensors.
 type TwoReluDecomposed struct {
-	fc1_bias   *runtime.Array // fc1.bias f32[6]
-	fc1_weight *runtime.Array // fc1.weight f32[6,6]
-	fc2_bias   *runtime.Array // fc2.bias f32[3]
-	fc2_weight *runtime.Array // fc2.weight f32[3,6]
-	fc1        runtime.Array  // fc1 f32[N,6]
-	const0     *runtime.Array // the number 0.0
-	gt         runtime.Array  // gt bool[N,6]
-	mul        runtime.Array  // mul f32[N,6]
-	fc2        runtime.Array  // fc2 f32[N,3]
-	gt_1       runtime.Array  // gt_1 bool[N,3]
-	dimN       int            // the size N the workspace is sized for
-	ready      bool           // whether the workspace is allocated
+	fc1_bias            *runtime.Array   // fc1.bias f32[6]
+	fc1_weight          *runtime.Array   // fc1.weight f32[6,6]
+	fc2_bias            *runtime.Array   // fc2.bias f32[3]
+	fc2_weight          *runtime.Array   // fc2.weight f32[3,6]
+	fc1                 runtime.Array    // fc1 f32[N,6]
+	fc1_weight_prepared *runtime.PackedB // fc1.weight prepared by PackLinear, computed by the constructor
+	const0              *runtime.Array   // the number 0.0
+	gt                  runtime.Array    // gt bool[N,6]
+	mul                 runtime.Array    // mul f32[N,6]
+	fc2                 runtime.Array    // fc2 f32[N,3]
+	fc2_weight_prepared *runtime.PackedB // fc2.weight prepared by PackLinear, computed by the constructor
+	gt_1                runtime.Array    // gt_1 bool[N,3]
+	dimN                int              // the size N the workspace is sized for
+	ready               bool             // whether the workspace is allocated
 }
 
 // NewTwoReluDecomposed compiles m, checking that its parameters have the traced shapes.
@@ -42,7 +46,9 @@ func NewTwoReluDecomposed(m *TwoRelu) *TwoReluDecomposed {
 	runtime.CheckInput("NewTwoReluDecomposed", "fc2.bias", c.fc2_bias, runtime.Float32, 3)
 	c.fc2_weight = m.Fc2.Weight.Array()
 	runtime.CheckInput("NewTwoReluDecomposed", "fc2.weight", c.fc2_weight, runtime.Float32, 3, 6)
+	c.fc1_weight_prepared = runtime.PackLinear(c.fc1_weight)
 	c.const0 = runtime.Float32Scalar(float32(0))
+	c.fc2_weight_prepared = runtime.PackLinear(c.fc2_weight)
 	return c
 }
 
@@ -67,13 +73,13 @@ func (c *TwoReluDecomposed) Forward(x *tensor.Tensor) *tensor.Tensor {
 	N := xArr.Shape[0]
 	c.reserve(N)
 	// seeds.go:96: fc1 = call_module fc1(x)
-	runtime.Linear(&c.fc1, xArr, c.fc1_weight, c.fc1_bias)
+	runtime.LinearPacked(&c.fc1, xArr, c.fc1_weight_prepared, c.fc1_bias)
 	// transforms.go:47: gt = call_method gt(fc1, 0.0)
 	runtime.Gt(&c.gt, &c.fc1, c.const0)
 	// transforms.go:47: mul = call_method mul(gt, fc1)
 	runtime.Mul(&c.mul, &c.gt, &c.fc1)
 	// seeds.go:96: fc2 = call_module fc2(mul)
-	runtime.Linear(&c.fc2, &c.mul, c.fc2_weight, c.fc2_bias)
+	runtime.LinearPacked(&c.fc2, &c.mul, c.fc2_weight_prepared, c.fc2_bias)
 	// transforms.go:47: gt_1 = call_method gt(fc2, 0.0)
 	runtime.Gt(&c.gt_1, &c.fc2, c.const0)
 	// transforms.go:47: mul_1 = call_method mul(gt_1, fc2)
