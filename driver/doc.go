@@ -16,8 +16,11 @@
 //		})
 //	}
 //
-// Main traces the model with tracer.Trace, emits the compiled Go file with
-// emit.Generate and writes the files the command asked for. On failure it
+// Main traces the model with tracer.Trace, runs the pass pipeline
+// (passes.Default unless Config.Passes says otherwise, linting between
+// passes), emits the compiled Go file with emit.Generate and writes the
+// files the command asked for; the graph table and DOT show the traced
+// graph, before any pass. On failure it
 // reports the error (a trace error as FILE:LINE: tracer: MSG) and exits with
 // status 1; the command, not the driver, decides what reaches the user's
 // source tree.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fxgen/fxgen/emit"
 	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/passes"
 	"github.com/fxgen/fxgen/tracer"
 )
 
@@ -35,6 +36,14 @@ type Config struct {
 	Concrete []Arg
 	// Leaves are module paths or type names to keep as leaves.
 	Leaves []string
+	// Passes is the pass pipeline run between tracing and emitting: ""
+	// for passes.Default, "none" for none, or a comma-separated list of
+	// pass names (see passes.Parse).
+	Passes string
+	// DumpAfter names a pass after which the graph is printed to
+	// DumpFile (or standard error when DumpFile is "").
+	DumpAfter string
+	DumpFile  string
 
 	// OutFile receives the generated Go source.
 	OutFile string
@@ -61,8 +70,8 @@ type Error struct {
 	Msg  string `json:"msg"`
 }
 
-// Main traces root, emits the compiled Go file and writes the files named
-// by cfg. It returns only on success; on failure it reports the error and
+// Main traces root, runs the pass pipeline, emits the compiled Go file and
+// writes the files named by cfg. It returns only on success; on failure it reports the error and
 // exits with status 1.
 func Main(root any, cfg Config) {
 	if err := Run(root, cfg); err != nil {
@@ -74,8 +83,8 @@ func Main(root any, cfg Config) {
 	}
 }
 
-// Run is Main without the exit: it traces root, emits and writes the files
-// named by cfg, and returns the first error. A trace error is returned as a
+// Run is Main without the exit: it traces root, runs the pipeline, emits
+// and writes the files named by cfg, and returns the first error. A trace error is returned as a
 // *tracer.TraceError, also when the model panicked with one.
 func Run(root any, cfg Config) (err error) {
 	defer func() {
@@ -104,17 +113,17 @@ func Run(root any, cfg Config) (err error) {
 	if len(cfg.Leaves) > 0 {
 		opts = append(opts, tracer.Leaf(cfg.Leaves...))
 	}
+	pipeline := passes.Default
+	if cfg.Passes != "" {
+		if pipeline, err = passes.Parse(cfg.Passes); err != nil {
+			return err
+		}
+	}
 	g, err := tracer.Trace(root, inputs, opts...)
 	if err != nil {
 		return err
 	}
-	src, err := emit.Generate(g, emit.Config{Package: cfg.Package, PackagePath: cfg.PackagePath, Type: cfg.Type, Command: cfg.Command})
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(cfg.OutFile, src, 0o644); err != nil {
-		return err
-	}
+	// The table and the DOT show the traced graph, as torch.fx would.
 	if cfg.TableFile != "" {
 		if err := os.WriteFile(cfg.TableFile, []byte(g.Tabular()), 0o644); err != nil {
 			return err
@@ -129,7 +138,30 @@ func Run(root any, cfg Config) (err error) {
 			return err
 		}
 	}
-	return nil
+	if err := Optimize(g, pipeline, cfg.DumpAfter, cfg.DumpFile); err != nil {
+		return err
+	}
+	src, err := emit.Generate(g, emit.Config{Package: cfg.Package, PackagePath: cfg.PackagePath, Type: cfg.Type, Command: cfg.Command})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(cfg.OutFile, src, 0o644)
+}
+
+// Optimize runs pipeline on g with a lint after every pass, printing the
+// graph after the pass dumpAfter (if not "") to dumpFile, or to standard
+// error when dumpFile is "".
+func Optimize(g *ir.Graph, pipeline []*passes.Pass, dumpAfter, dumpFile string) error {
+	opts := passes.Options{Debug: true, DumpAfter: dumpAfter}
+	if dumpAfter != "" && dumpFile != "" {
+		f, err := os.Create(dumpFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		opts.Dump = f
+	}
+	return passes.Run(g, pipeline, opts)
 }
 
 // dotOf returns g in Graphviz DOT, if this version of ir can print it.

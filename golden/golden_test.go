@@ -15,6 +15,7 @@ import (
 	"github.com/fxgen/fxgen/emit"
 	"github.com/fxgen/fxgen/example_models/fxdoc"
 	"github.com/fxgen/fxgen/example_models/mlp"
+	"github.com/fxgen/fxgen/passes"
 	"github.com/fxgen/fxgen/tracer"
 )
 
@@ -67,6 +68,10 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			compareGolden(t, m.name+".graph.txt", []byte(g.Tabular()+"\n"+g.String()))
+			// go generate runs the default pipeline on the traced graph.
+			if err := passes.Run(g, passes.Default, passes.Options{Debug: true}); err != nil {
+				t.Fatal(err)
+			}
 			src, err := emit.Generate(g, m.cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -83,6 +88,9 @@ func TestGolden(t *testing.T) {
 			// Tracing twice gives the same bytes.
 			g2, err := tracer.Trace(m.root(), tracer.MustParseInputs(m.inputs...))
 			if err != nil {
+				t.Fatal(err)
+			}
+			if err := passes.Run(g2, passes.Default, passes.Options{Debug: true}); err != nil {
 				t.Fatal(err)
 			}
 			src2, err := emit.Generate(g2, m.cfg)

@@ -65,30 +65,34 @@ func foldOne(conv, bn *ir.Node) error {
 	eps := kwarg(bn, "eps")
 	// Every new node goes just before the batch_norm, after every operand.
 	var err error
-	call := func(op string, args []ir.Arg, kw ...ir.Kwarg) *ir.Node {
+	named := func(name, op string, args []ir.Arg, kw ...ir.Kwarg) *ir.Node {
 		if err != nil {
 			return nil
 		}
 		var n *ir.Node
-		n, err = createBefore(bn, op, args, kw...)
+		n, err = createNamedBefore(bn, name, op, args, kw...)
 		return n
 	}
+	call := func(op string, args []ir.Arg, kw ...ir.Kwarg) *ir.Node { return named("", op, args, kw...) }
 	std := call("sqrt", []ir.Arg{call("add", []ir.Arg{variance, eps})})
 	var num ir.Arg = 1.0
 	if gamma != nil {
 		num = gamma
 	}
 	scale := call("div", []ir.Arg{num, std})
-	w2 := call("mul", []ir.Arg{w, call("reshape", []ir.Arg{scale}, ir.Kwarg{Name: "shape", Value: []int{-1, 1, 1, 1}})})
+	w2 := named(conv.Name+"_folded_weight", "mul", []ir.Arg{w, call("reshape", []ir.Arg{scale}, ir.Kwarg{Name: "shape", Value: []int{-1, 1, 1, 1}})})
 	var shifted *ir.Node
 	if b != nil {
 		shifted = call("sub", []ir.Arg{b, mean})
 	} else {
 		shifted = call("neg", []ir.Arg{mean})
 	}
-	b2 := call("mul", []ir.Arg{shifted, scale})
+	biasName := conv.Name + "_folded_bias"
+	var b2 *ir.Node
 	if beta != nil {
-		b2 = call("add", []ir.Arg{b2, beta})
+		b2 = named(biasName, "add", []ir.Arg{call("mul", []ir.Arg{shifted, scale}), beta})
+	} else {
+		b2 = named(biasName, "mul", []ir.Arg{shifted, scale})
 	}
 	folded := call("conv2d", []ir.Arg{x, w2, b2}, conv.Kwargs()...)
 	if err != nil {

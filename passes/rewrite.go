@@ -42,11 +42,16 @@ func replaceNode(old, repl *ir.Node) (*ir.Node, error) {
 // createBefore adds a call_function node of op before n, with n's source
 // position.
 func createBefore(n *ir.Node, op string, args []ir.Arg, kwargs ...ir.Kwarg) (*ir.Node, error) {
+	return createNamedBefore(n, "", op, args, kwargs...)
+}
+
+// createNamedBefore is createBefore with a name ("" derives it from op).
+func createNamedBefore(n *ir.Node, name, op string, args []ir.Arg, kwargs ...ir.Kwarg) (*ir.Node, error) {
 	g := n.Graph()
 	var m *ir.Node
 	var err error
 	g.InsertingAt(ir.Before(n), func() {
-		m, err = g.CallFunction(op, args, kwargs...)
+		m, err = g.CreateNode(ir.CallFunction, op, args, kwargs, name)
 	})
 	if err != nil {
 		return nil, err

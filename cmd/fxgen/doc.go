@@ -59,13 +59,23 @@
 //		directory (MLP: mlp_fx.go, ResNet18: res_net18_fx.go). A relative
 //		FILE is relative to the current directory.
 //	-print
-//		also print the graph as a table to standard output.
+//		also print the graph as a table to standard output: the traced
+//		graph, before any pass, comparable with torch.fx's print_tabular.
 //	-dot FILE
 //		also write the graph in Graphviz DOT to FILE.
 //	-check
 //		write nothing; report whether the output file is up to date. If it
 //		is missing or differs from what fxgen would write, print a diff and
 //		exit with status 1.
+//	-passes list
+//		the graph passes run between tracing and emitting: a comma-separated
+//		list of pass names run in that order, "none", or "default" (the
+//		default: lower-modules, fold-batchnorm, fuse-activation, dce,
+//		plan-memory; see package passes). A list other than the default is
+//		recorded in the generated file's header.
+//	-dump-after NAME
+//		print the graph to standard error after the pass NAME, which must
+//		be in the pipeline.
 //
 // The package is the current directory under go generate; otherwise it is
 // the single package matched by the optional argument, "." by default.

@@ -105,6 +105,8 @@ func driverSource(m *model, o *options, files driverFiles) ([]byte, error) {
 		}
 		b.WriteString("},\n")
 	}
+	field("Passes", o.Passes)
+	field("DumpAfter", o.DumpAfter)
 	field("OutFile", files.Out)
 	field("TableFile", files.Table)
 	field("DotFile", files.Dot)

@@ -242,6 +242,17 @@ func TestEndToEndTiny(t *testing.T) {
 		t.Errorf("a second run wrote different bytes")
 	}
 
+	// -dump-after prints the optimized graph on stderr; -print still
+	// prints the traced one. -passes none writes other code, recorded in
+	// the header; the check against the default pipeline's file fails.
+	r = fxgen(t, pkg, append(args, "-print", "-dump-after", "lower-modules", "-check")...)
+	wantCode(t, r, 0, "fxgen -dump-after lower-modules")
+	if !strings.Contains(r.stderr, "# graph after lower-modules") || !strings.Contains(r.stdout, "call_module") {
+		t.Errorf("fxgen -dump-after: stderr lacks the graph or stdout the traced table:\n%s\n%s", r.stderr, r.stdout)
+	}
+	wantCode(t, fxgen(t, pkg, append(args, "-passes", "none", "-check")...), 1, "fxgen -passes none -check")
+	wantCode(t, fxgen(t, pkg, append(args, "-passes", "nope")...), 2, "fxgen -passes nope")
+
 	// A model change makes the file stale; -check says so and writes
 	// nothing.
 	src := filepath.Join(pkg, "tiny.go")

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/passes"
 )
 
 // The flags; see the package doc.
@@ -24,6 +25,8 @@ var (
 	printTable = flag.Bool("print", false, "print the graph table to standard output")
 	dotFile    = flag.String("dot", "", "also write the graph in Graphviz DOT to `FILE`")
 	check      = flag.Bool("check", false, "write nothing; exit 1 with a diff if the output file is stale")
+	passList   = flag.String("passes", "", "comma-separated `passes` to run between tracing and emitting, or none (default: the default pipeline)")
+	dumpAfter  = flag.String("dump-after", "", "print the graph to standard error after the pass `NAME`")
 )
 
 func init() {
@@ -63,6 +66,10 @@ type options struct {
 	Dot      string
 	Check    bool
 	Pattern  string
+	// Passes is -passes as given, canonicalized ("" for the default
+	// pipeline); DumpAfter is -dump-after.
+	Passes    string
+	DumpAfter string
 }
 
 // inputSpec is one -input, parsed.
@@ -135,6 +142,30 @@ func parseOptions(args []string) (*options, error) {
 			return nil, usagef("-leaf: empty path")
 		}
 		o.Leaves = append(o.Leaves, l)
+	}
+	pipeline := passes.Default
+	if p := strings.TrimSpace(*passList); p != "" && p != "default" {
+		var err error
+		if pipeline, err = passes.Parse(p); err != nil {
+			return nil, usagef("-passes %q: %v", p, err)
+		}
+		o.Passes = "none"
+		if len(pipeline) > 0 {
+			var names []string
+			for _, ps := range pipeline {
+				names = append(names, ps.Name)
+			}
+			o.Passes = strings.Join(names, ",")
+		}
+	}
+	if o.DumpAfter = strings.TrimSpace(*dumpAfter); o.DumpAfter != "" {
+		found := false
+		for _, ps := range pipeline {
+			found = found || ps.Name == o.DumpAfter
+		}
+		if !found {
+			return nil, usagef("-dump-after %s: no such pass in the pipeline", o.DumpAfter)
+		}
 	}
 	if o.New != "" {
 		if _, err := parser.ParseExpr(o.New); err != nil {
@@ -226,6 +257,9 @@ func (o *options) command() string {
 	}
 	if o.New != "" {
 		b.WriteString(" -new " + quoteArg(o.New))
+	}
+	if o.Passes != "" {
+		b.WriteString(" -passes " + quoteArg(o.Passes))
 	}
 	return b.String()
 }

@@ -24,6 +24,7 @@ func parseArgs(t *testing.T, args ...string) (*options, error) {
 	t.Helper()
 	*typeName, *newExpr, *output, *dotFile = "", "", "", ""
 	*printTable, *check = false, false
+	*passList, *dumpAfter = "", ""
 	inputs, concretes, leaves = nil, nil, nil
 	if err := flag.CommandLine.Parse(args); err != nil {
 		t.Fatalf("flag parse %q: %v", args, err)
@@ -73,6 +74,31 @@ func TestParseOptionsDefaults(t *testing.T) {
 	}
 }
 
+func TestParseOptionsPasses(t *testing.T) {
+	for _, tc := range []struct {
+		args        []string
+		passes, cmd string
+	}{
+		{nil, "", ""},
+		{[]string{"-passes", "default"}, "", ""},
+		{[]string{"-passes", "none"}, "none", " -passes none"},
+		{[]string{"-passes", " lower-modules, dce "}, "lower-modules,dce", " -passes lower-modules,dce"},
+		{[]string{"-dump-after", "fold-batchnorm"}, "", ""},
+	} {
+		o, err := parseArgs(t, append([]string{"-type", "M", "-input", "x=f32[N]"}, tc.args...)...)
+		if err != nil {
+			t.Errorf("%q: %v", tc.args, err)
+			continue
+		}
+		if o.Passes != tc.passes {
+			t.Errorf("%q: Passes = %q, want %q", tc.args, o.Passes, tc.passes)
+		}
+		if want := `-type M -input "x=f32[N]"` + tc.cmd; o.command() != want {
+			t.Errorf("%q: command() = %s, want %s", tc.args, o.command(), want)
+		}
+	}
+}
+
 func TestParseOptionsErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -93,6 +119,10 @@ func TestParseOptionsErrors(t *testing.T) {
 		{[]string{"-type", "M", "-leaf", ""}, "-leaf"},
 		{[]string{"-type", "M", "-new", "NewM("}, "-new"},
 		{[]string{"-type", "M", "a", "b"}, "arguments"},
+		{[]string{"-type", "M", "-passes", "dce,nope"}, "-passes"},
+		{[]string{"-type", "M", "-passes", "fold-batchnorm,lower-modules"}, "-passes"},
+		{[]string{"-type", "M", "-passes", "dce", "-dump-after", "fold-batchnorm"}, "-dump-after"},
+		{[]string{"-type", "M", "-passes", "none", "-dump-after", "dce"}, "-dump-after"},
 	} {
 		_, err := parseArgs(t, tc.args...)
 		var ue *usageError

@@ -19,15 +19,15 @@ var _ func(*FXDoc, *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) = (*FXDoc).F
 // after loading new weights into the model, build a new FXDocCompiled. Forward
 // returns fresh tensors.
 type FXDocCompiled struct {
-	linear_bias            *runtime.Array   // linear.bias f32[5]
-	linear_weight          *runtime.Array   // linear.weight f32[5,4]
-	add                    runtime.Array    // add f32[N,5,4]
-	linear                 runtime.Array    // linear f32[N,5,5]
-	linear_weight_prepared *runtime.PackedB // linear.weight prepared by PackLinear, computed by the constructor
-	relu                   runtime.Array    // relu f32[N,5,5]
-	sum                    runtime.Array    // sum f32[N,5]
-	dimN                   int              // the size N the workspace is sized for
-	ready                  bool             // whether the workspace is allocated
+	linear_bias            *runtime.Array    // linear.bias f32[5]
+	linear_weight          *runtime.Array    // linear.weight f32[5,4]
+	add                    runtime.Array     // add f32[N,5,4], in workspace slot 0
+	linear                 runtime.Array     // linear f32[N,5,5], in workspace slot 1
+	linear_weight_prepared *runtime.PackedB  // linear.weight prepared by PackLinear, computed by the constructor
+	sum                    runtime.Array     // sum f32[N,5], in workspace slot 0
+	workspace              runtime.Workspace // storage of the 2 workspace slots (plan-memory)
+	dimN                   int               // the size N the workspace is sized for
+	ready                  bool              // whether the workspace is allocated
 }
 
 // NewFXDocCompiled compiles m, checking that its parameters have the traced shapes.
@@ -46,10 +46,14 @@ func (c *FXDocCompiled) reserve(N int) {
 	if c.ready && c.dimN == N {
 		return
 	}
-	c.add.Reset(runtime.Float32, N, 5, 4)
-	c.linear.Reset(runtime.Float32, N, 5, 5)
-	c.relu.Reset(runtime.Float32, N, 5, 5)
-	c.sum.Reset(runtime.Float32, N, 5)
+	// 3 values share 2 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(max(20*N, 5*N))
+	slot1 := runtime.SlotSize(25 * N)
+	at1 := slot0
+	c.workspace.Reserve(at1+slot1, 0, 0)
+	c.workspace.Bind(&c.add, runtime.Float32, 0, N, 5, 4)
+	c.workspace.Bind(&c.linear, runtime.Float32, at1, N, 5, 5)
+	c.workspace.Bind(&c.sum, runtime.Float32, 0, N, 5)
 	c.dimN = N
 	c.ready = true
 }
@@ -62,12 +66,10 @@ func (c *FXDocCompiled) Forward(x *tensor.Tensor) (*tensor.Tensor, *tensor.Tenso
 	c.reserve(N)
 	// fxdoc.go:26: add = call_function add(x, linear_weight)
 	runtime.Add(&c.add, xArr, c.linear_weight)
-	// fxdoc.go:26: linear = call_module linear(add)
-	runtime.LinearPacked(&c.linear, &c.add, c.linear_weight_prepared, c.linear_bias)
-	// fxdoc.go:26: relu = call_method relu(linear)
-	runtime.Relu(&c.relu, &c.linear)
-	// fxdoc.go:27: sum = call_function sum(relu, dim=[-1])
-	runtime.Sum(&c.sum, &c.relu, []int{-1}, false)
+	// fxdoc.go:26: linear = call_function linear_act(add, linear_weight_1, linear_bias, act=1)
+	runtime.LinearActPacked(&c.linear, &c.add, c.linear_weight_prepared, c.linear_bias, 1)
+	// fxdoc.go:27: sum = call_function sum(linear, dim=[-1])
+	runtime.Sum(&c.sum, &c.linear, []int{-1}, false)
 	// fxdoc.go:27: topk = call_function topk(sum, k=3, dim=-1)
 	topk_0 := runtime.NewArray(runtime.Float32, N, 3)
 	topk_1 := runtime.NewArray(runtime.Int64, N, 3)

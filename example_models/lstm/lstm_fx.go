@@ -19,284 +19,285 @@ var _ func(*LSTM, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) (*tensor.Tenso
 // loading new weights into the model, build a new LSTMCompiled. Forward
 // returns fresh tensors.
 type LSTMCompiled struct {
-	hh_bias            *runtime.Array   // hh.bias f32[1024]
-	hh_weight          *runtime.Array   // hh.weight f32[1024,256]
-	ih_bias            *runtime.Array   // ih.bias f32[1024]
-	ih_weight          *runtime.Array   // ih.weight f32[1024,128]
-	select_            runtime.Array    // select f32[N,128]
-	ih                 runtime.Array    // ih f32[N,1024]
-	ih_weight_prepared *runtime.PackedB // ih.weight prepared by PackLinear, computed by the constructor
-	hh                 runtime.Array    // hh f32[N,1024]
-	hh_weight_prepared *runtime.PackedB // hh.weight prepared by PackLinear, computed by the constructor
-	add                runtime.Array    // add f32[N,1024]
-	chunk_0            runtime.Array    // chunk f32[N,256]
-	chunk_1            runtime.Array    // chunk f32[N,256]
-	chunk_2            runtime.Array    // chunk f32[N,256]
-	chunk_3            runtime.Array    // chunk f32[N,256]
-	sigmoid            runtime.Array    // sigmoid f32[N,256]
-	sigmoid_1          runtime.Array    // sigmoid_1 f32[N,256]
-	tanh               runtime.Array    // tanh f32[N,256]
-	sigmoid_2          runtime.Array    // sigmoid_2 f32[N,256]
-	mul                runtime.Array    // mul f32[N,256]
-	mul_1              runtime.Array    // mul_1 f32[N,256]
-	add_1              runtime.Array    // add_1 f32[N,256]
-	tanh_1             runtime.Array    // tanh_1 f32[N,256]
-	mul_2              runtime.Array    // mul_2 f32[N,256]
-	select_1           runtime.Array    // select_1 f32[N,128]
-	ih_1               runtime.Array    // ih_1 f32[N,1024]
-	hh_1               runtime.Array    // hh_1 f32[N,1024]
-	add_2              runtime.Array    // add_2 f32[N,1024]
-	chunk_1_0          runtime.Array    // chunk_1 f32[N,256]
-	chunk_1_1          runtime.Array    // chunk_1 f32[N,256]
-	chunk_1_2          runtime.Array    // chunk_1 f32[N,256]
-	chunk_1_3          runtime.Array    // chunk_1 f32[N,256]
-	sigmoid_3          runtime.Array    // sigmoid_3 f32[N,256]
-	sigmoid_4          runtime.Array    // sigmoid_4 f32[N,256]
-	tanh_2             runtime.Array    // tanh_2 f32[N,256]
-	sigmoid_5          runtime.Array    // sigmoid_5 f32[N,256]
-	mul_3              runtime.Array    // mul_3 f32[N,256]
-	mul_4              runtime.Array    // mul_4 f32[N,256]
-	add_3              runtime.Array    // add_3 f32[N,256]
-	tanh_3             runtime.Array    // tanh_3 f32[N,256]
-	mul_5              runtime.Array    // mul_5 f32[N,256]
-	select_2           runtime.Array    // select_2 f32[N,128]
-	ih_2               runtime.Array    // ih_2 f32[N,1024]
-	hh_2               runtime.Array    // hh_2 f32[N,1024]
-	add_4              runtime.Array    // add_4 f32[N,1024]
-	chunk_2_0          runtime.Array    // chunk_2 f32[N,256]
-	chunk_2_1          runtime.Array    // chunk_2 f32[N,256]
-	chunk_2_2          runtime.Array    // chunk_2 f32[N,256]
-	chunk_2_3          runtime.Array    // chunk_2 f32[N,256]
-	sigmoid_6          runtime.Array    // sigmoid_6 f32[N,256]
-	sigmoid_7          runtime.Array    // sigmoid_7 f32[N,256]
-	tanh_4             runtime.Array    // tanh_4 f32[N,256]
-	sigmoid_8          runtime.Array    // sigmoid_8 f32[N,256]
-	mul_6              runtime.Array    // mul_6 f32[N,256]
-	mul_7              runtime.Array    // mul_7 f32[N,256]
-	add_5              runtime.Array    // add_5 f32[N,256]
-	tanh_5             runtime.Array    // tanh_5 f32[N,256]
-	mul_8              runtime.Array    // mul_8 f32[N,256]
-	select_3           runtime.Array    // select_3 f32[N,128]
-	ih_3               runtime.Array    // ih_3 f32[N,1024]
-	hh_3               runtime.Array    // hh_3 f32[N,1024]
-	add_6              runtime.Array    // add_6 f32[N,1024]
-	chunk_3_0          runtime.Array    // chunk_3 f32[N,256]
-	chunk_3_1          runtime.Array    // chunk_3 f32[N,256]
-	chunk_3_2          runtime.Array    // chunk_3 f32[N,256]
-	chunk_3_3          runtime.Array    // chunk_3 f32[N,256]
-	sigmoid_9          runtime.Array    // sigmoid_9 f32[N,256]
-	sigmoid_10         runtime.Array    // sigmoid_10 f32[N,256]
-	tanh_6             runtime.Array    // tanh_6 f32[N,256]
-	sigmoid_11         runtime.Array    // sigmoid_11 f32[N,256]
-	mul_9              runtime.Array    // mul_9 f32[N,256]
-	mul_10             runtime.Array    // mul_10 f32[N,256]
-	add_7              runtime.Array    // add_7 f32[N,256]
-	tanh_7             runtime.Array    // tanh_7 f32[N,256]
-	mul_11             runtime.Array    // mul_11 f32[N,256]
-	select_4           runtime.Array    // select_4 f32[N,128]
-	ih_4               runtime.Array    // ih_4 f32[N,1024]
-	hh_4               runtime.Array    // hh_4 f32[N,1024]
-	add_8              runtime.Array    // add_8 f32[N,1024]
-	chunk_4_0          runtime.Array    // chunk_4 f32[N,256]
-	chunk_4_1          runtime.Array    // chunk_4 f32[N,256]
-	chunk_4_2          runtime.Array    // chunk_4 f32[N,256]
-	chunk_4_3          runtime.Array    // chunk_4 f32[N,256]
-	sigmoid_12         runtime.Array    // sigmoid_12 f32[N,256]
-	sigmoid_13         runtime.Array    // sigmoid_13 f32[N,256]
-	tanh_8             runtime.Array    // tanh_8 f32[N,256]
-	sigmoid_14         runtime.Array    // sigmoid_14 f32[N,256]
-	mul_12             runtime.Array    // mul_12 f32[N,256]
-	mul_13             runtime.Array    // mul_13 f32[N,256]
-	add_9              runtime.Array    // add_9 f32[N,256]
-	tanh_9             runtime.Array    // tanh_9 f32[N,256]
-	mul_14             runtime.Array    // mul_14 f32[N,256]
-	select_5           runtime.Array    // select_5 f32[N,128]
-	ih_5               runtime.Array    // ih_5 f32[N,1024]
-	hh_5               runtime.Array    // hh_5 f32[N,1024]
-	add_10             runtime.Array    // add_10 f32[N,1024]
-	chunk_5_0          runtime.Array    // chunk_5 f32[N,256]
-	chunk_5_1          runtime.Array    // chunk_5 f32[N,256]
-	chunk_5_2          runtime.Array    // chunk_5 f32[N,256]
-	chunk_5_3          runtime.Array    // chunk_5 f32[N,256]
-	sigmoid_15         runtime.Array    // sigmoid_15 f32[N,256]
-	sigmoid_16         runtime.Array    // sigmoid_16 f32[N,256]
-	tanh_10            runtime.Array    // tanh_10 f32[N,256]
-	sigmoid_17         runtime.Array    // sigmoid_17 f32[N,256]
-	mul_15             runtime.Array    // mul_15 f32[N,256]
-	mul_16             runtime.Array    // mul_16 f32[N,256]
-	add_11             runtime.Array    // add_11 f32[N,256]
-	tanh_11            runtime.Array    // tanh_11 f32[N,256]
-	mul_17             runtime.Array    // mul_17 f32[N,256]
-	select_6           runtime.Array    // select_6 f32[N,128]
-	ih_6               runtime.Array    // ih_6 f32[N,1024]
-	hh_6               runtime.Array    // hh_6 f32[N,1024]
-	add_12             runtime.Array    // add_12 f32[N,1024]
-	chunk_6_0          runtime.Array    // chunk_6 f32[N,256]
-	chunk_6_1          runtime.Array    // chunk_6 f32[N,256]
-	chunk_6_2          runtime.Array    // chunk_6 f32[N,256]
-	chunk_6_3          runtime.Array    // chunk_6 f32[N,256]
-	sigmoid_18         runtime.Array    // sigmoid_18 f32[N,256]
-	sigmoid_19         runtime.Array    // sigmoid_19 f32[N,256]
-	tanh_12            runtime.Array    // tanh_12 f32[N,256]
-	sigmoid_20         runtime.Array    // sigmoid_20 f32[N,256]
-	mul_18             runtime.Array    // mul_18 f32[N,256]
-	mul_19             runtime.Array    // mul_19 f32[N,256]
-	add_13             runtime.Array    // add_13 f32[N,256]
-	tanh_13            runtime.Array    // tanh_13 f32[N,256]
-	mul_20             runtime.Array    // mul_20 f32[N,256]
-	select_7           runtime.Array    // select_7 f32[N,128]
-	ih_7               runtime.Array    // ih_7 f32[N,1024]
-	hh_7               runtime.Array    // hh_7 f32[N,1024]
-	add_14             runtime.Array    // add_14 f32[N,1024]
-	chunk_7_0          runtime.Array    // chunk_7 f32[N,256]
-	chunk_7_1          runtime.Array    // chunk_7 f32[N,256]
-	chunk_7_2          runtime.Array    // chunk_7 f32[N,256]
-	chunk_7_3          runtime.Array    // chunk_7 f32[N,256]
-	sigmoid_21         runtime.Array    // sigmoid_21 f32[N,256]
-	sigmoid_22         runtime.Array    // sigmoid_22 f32[N,256]
-	tanh_14            runtime.Array    // tanh_14 f32[N,256]
-	sigmoid_23         runtime.Array    // sigmoid_23 f32[N,256]
-	mul_21             runtime.Array    // mul_21 f32[N,256]
-	mul_22             runtime.Array    // mul_22 f32[N,256]
-	add_15             runtime.Array    // add_15 f32[N,256]
-	tanh_15            runtime.Array    // tanh_15 f32[N,256]
-	mul_23             runtime.Array    // mul_23 f32[N,256]
-	select_8           runtime.Array    // select_8 f32[N,128]
-	ih_8               runtime.Array    // ih_8 f32[N,1024]
-	hh_8               runtime.Array    // hh_8 f32[N,1024]
-	add_16             runtime.Array    // add_16 f32[N,1024]
-	chunk_8_0          runtime.Array    // chunk_8 f32[N,256]
-	chunk_8_1          runtime.Array    // chunk_8 f32[N,256]
-	chunk_8_2          runtime.Array    // chunk_8 f32[N,256]
-	chunk_8_3          runtime.Array    // chunk_8 f32[N,256]
-	sigmoid_24         runtime.Array    // sigmoid_24 f32[N,256]
-	sigmoid_25         runtime.Array    // sigmoid_25 f32[N,256]
-	tanh_16            runtime.Array    // tanh_16 f32[N,256]
-	sigmoid_26         runtime.Array    // sigmoid_26 f32[N,256]
-	mul_24             runtime.Array    // mul_24 f32[N,256]
-	mul_25             runtime.Array    // mul_25 f32[N,256]
-	add_17             runtime.Array    // add_17 f32[N,256]
-	tanh_17            runtime.Array    // tanh_17 f32[N,256]
-	mul_26             runtime.Array    // mul_26 f32[N,256]
-	select_9           runtime.Array    // select_9 f32[N,128]
-	ih_9               runtime.Array    // ih_9 f32[N,1024]
-	hh_9               runtime.Array    // hh_9 f32[N,1024]
-	add_18             runtime.Array    // add_18 f32[N,1024]
-	chunk_9_0          runtime.Array    // chunk_9 f32[N,256]
-	chunk_9_1          runtime.Array    // chunk_9 f32[N,256]
-	chunk_9_2          runtime.Array    // chunk_9 f32[N,256]
-	chunk_9_3          runtime.Array    // chunk_9 f32[N,256]
-	sigmoid_27         runtime.Array    // sigmoid_27 f32[N,256]
-	sigmoid_28         runtime.Array    // sigmoid_28 f32[N,256]
-	tanh_18            runtime.Array    // tanh_18 f32[N,256]
-	sigmoid_29         runtime.Array    // sigmoid_29 f32[N,256]
-	mul_27             runtime.Array    // mul_27 f32[N,256]
-	mul_28             runtime.Array    // mul_28 f32[N,256]
-	add_19             runtime.Array    // add_19 f32[N,256]
-	tanh_19            runtime.Array    // tanh_19 f32[N,256]
-	mul_29             runtime.Array    // mul_29 f32[N,256]
-	select_10          runtime.Array    // select_10 f32[N,128]
-	ih_10              runtime.Array    // ih_10 f32[N,1024]
-	hh_10              runtime.Array    // hh_10 f32[N,1024]
-	add_20             runtime.Array    // add_20 f32[N,1024]
-	chunk_10_0         runtime.Array    // chunk_10 f32[N,256]
-	chunk_10_1         runtime.Array    // chunk_10 f32[N,256]
-	chunk_10_2         runtime.Array    // chunk_10 f32[N,256]
-	chunk_10_3         runtime.Array    // chunk_10 f32[N,256]
-	sigmoid_30         runtime.Array    // sigmoid_30 f32[N,256]
-	sigmoid_31         runtime.Array    // sigmoid_31 f32[N,256]
-	tanh_20            runtime.Array    // tanh_20 f32[N,256]
-	sigmoid_32         runtime.Array    // sigmoid_32 f32[N,256]
-	mul_30             runtime.Array    // mul_30 f32[N,256]
-	mul_31             runtime.Array    // mul_31 f32[N,256]
-	add_21             runtime.Array    // add_21 f32[N,256]
-	tanh_21            runtime.Array    // tanh_21 f32[N,256]
-	mul_32             runtime.Array    // mul_32 f32[N,256]
-	select_11          runtime.Array    // select_11 f32[N,128]
-	ih_11              runtime.Array    // ih_11 f32[N,1024]
-	hh_11              runtime.Array    // hh_11 f32[N,1024]
-	add_22             runtime.Array    // add_22 f32[N,1024]
-	chunk_11_0         runtime.Array    // chunk_11 f32[N,256]
-	chunk_11_1         runtime.Array    // chunk_11 f32[N,256]
-	chunk_11_2         runtime.Array    // chunk_11 f32[N,256]
-	chunk_11_3         runtime.Array    // chunk_11 f32[N,256]
-	sigmoid_33         runtime.Array    // sigmoid_33 f32[N,256]
-	sigmoid_34         runtime.Array    // sigmoid_34 f32[N,256]
-	tanh_22            runtime.Array    // tanh_22 f32[N,256]
-	sigmoid_35         runtime.Array    // sigmoid_35 f32[N,256]
-	mul_33             runtime.Array    // mul_33 f32[N,256]
-	mul_34             runtime.Array    // mul_34 f32[N,256]
-	add_23             runtime.Array    // add_23 f32[N,256]
-	tanh_23            runtime.Array    // tanh_23 f32[N,256]
-	mul_35             runtime.Array    // mul_35 f32[N,256]
-	select_12          runtime.Array    // select_12 f32[N,128]
-	ih_12              runtime.Array    // ih_12 f32[N,1024]
-	hh_12              runtime.Array    // hh_12 f32[N,1024]
-	add_24             runtime.Array    // add_24 f32[N,1024]
-	chunk_12_0         runtime.Array    // chunk_12 f32[N,256]
-	chunk_12_1         runtime.Array    // chunk_12 f32[N,256]
-	chunk_12_2         runtime.Array    // chunk_12 f32[N,256]
-	chunk_12_3         runtime.Array    // chunk_12 f32[N,256]
-	sigmoid_36         runtime.Array    // sigmoid_36 f32[N,256]
-	sigmoid_37         runtime.Array    // sigmoid_37 f32[N,256]
-	tanh_24            runtime.Array    // tanh_24 f32[N,256]
-	sigmoid_38         runtime.Array    // sigmoid_38 f32[N,256]
-	mul_36             runtime.Array    // mul_36 f32[N,256]
-	mul_37             runtime.Array    // mul_37 f32[N,256]
-	add_25             runtime.Array    // add_25 f32[N,256]
-	tanh_25            runtime.Array    // tanh_25 f32[N,256]
-	mul_38             runtime.Array    // mul_38 f32[N,256]
-	select_13          runtime.Array    // select_13 f32[N,128]
-	ih_13              runtime.Array    // ih_13 f32[N,1024]
-	hh_13              runtime.Array    // hh_13 f32[N,1024]
-	add_26             runtime.Array    // add_26 f32[N,1024]
-	chunk_13_0         runtime.Array    // chunk_13 f32[N,256]
-	chunk_13_1         runtime.Array    // chunk_13 f32[N,256]
-	chunk_13_2         runtime.Array    // chunk_13 f32[N,256]
-	chunk_13_3         runtime.Array    // chunk_13 f32[N,256]
-	sigmoid_39         runtime.Array    // sigmoid_39 f32[N,256]
-	sigmoid_40         runtime.Array    // sigmoid_40 f32[N,256]
-	tanh_26            runtime.Array    // tanh_26 f32[N,256]
-	sigmoid_41         runtime.Array    // sigmoid_41 f32[N,256]
-	mul_39             runtime.Array    // mul_39 f32[N,256]
-	mul_40             runtime.Array    // mul_40 f32[N,256]
-	add_27             runtime.Array    // add_27 f32[N,256]
-	tanh_27            runtime.Array    // tanh_27 f32[N,256]
-	mul_41             runtime.Array    // mul_41 f32[N,256]
-	select_14          runtime.Array    // select_14 f32[N,128]
-	ih_14              runtime.Array    // ih_14 f32[N,1024]
-	hh_14              runtime.Array    // hh_14 f32[N,1024]
-	add_28             runtime.Array    // add_28 f32[N,1024]
-	chunk_14_0         runtime.Array    // chunk_14 f32[N,256]
-	chunk_14_1         runtime.Array    // chunk_14 f32[N,256]
-	chunk_14_2         runtime.Array    // chunk_14 f32[N,256]
-	chunk_14_3         runtime.Array    // chunk_14 f32[N,256]
-	sigmoid_42         runtime.Array    // sigmoid_42 f32[N,256]
-	sigmoid_43         runtime.Array    // sigmoid_43 f32[N,256]
-	tanh_28            runtime.Array    // tanh_28 f32[N,256]
-	sigmoid_44         runtime.Array    // sigmoid_44 f32[N,256]
-	mul_42             runtime.Array    // mul_42 f32[N,256]
-	mul_43             runtime.Array    // mul_43 f32[N,256]
-	add_29             runtime.Array    // add_29 f32[N,256]
-	tanh_29            runtime.Array    // tanh_29 f32[N,256]
-	mul_44             runtime.Array    // mul_44 f32[N,256]
-	select_15          runtime.Array    // select_15 f32[N,128]
-	ih_15              runtime.Array    // ih_15 f32[N,1024]
-	hh_15              runtime.Array    // hh_15 f32[N,1024]
-	add_30             runtime.Array    // add_30 f32[N,1024]
-	chunk_15_0         runtime.Array    // chunk_15 f32[N,256]
-	chunk_15_1         runtime.Array    // chunk_15 f32[N,256]
-	chunk_15_2         runtime.Array    // chunk_15 f32[N,256]
-	chunk_15_3         runtime.Array    // chunk_15 f32[N,256]
-	sigmoid_45         runtime.Array    // sigmoid_45 f32[N,256]
-	sigmoid_46         runtime.Array    // sigmoid_46 f32[N,256]
-	tanh_30            runtime.Array    // tanh_30 f32[N,256]
-	sigmoid_47         runtime.Array    // sigmoid_47 f32[N,256]
-	mul_45             runtime.Array    // mul_45 f32[N,256]
-	mul_46             runtime.Array    // mul_46 f32[N,256]
-	tanh_31            runtime.Array    // tanh_31 f32[N,256]
-	dimN               int              // the size N the workspace is sized for
-	ready              bool             // whether the workspace is allocated
+	hh_bias            *runtime.Array    // hh.bias f32[1024]
+	hh_weight          *runtime.Array    // hh.weight f32[1024,256]
+	ih_bias            *runtime.Array    // ih.bias f32[1024]
+	ih_weight          *runtime.Array    // ih.weight f32[1024,128]
+	select_            runtime.Array     // select f32[N,128], in workspace slot 0
+	ih                 runtime.Array     // ih f32[N,1024], in workspace slot 1
+	ih_weight_prepared *runtime.PackedB  // ih.weight prepared by PackLinear, computed by the constructor
+	hh                 runtime.Array     // hh f32[N,1024], in workspace slot 0
+	hh_weight_prepared *runtime.PackedB  // hh.weight prepared by PackLinear, computed by the constructor
+	add                runtime.Array     // add f32[N,1024], in workspace slot 2
+	chunk_0            runtime.Array     // chunk f32[N,256], in workspace slot 0
+	chunk_1            runtime.Array     // chunk f32[N,256], in workspace slot 1
+	chunk_2            runtime.Array     // chunk f32[N,256], in workspace slot 3
+	chunk_3            runtime.Array     // chunk f32[N,256], in workspace slot 4
+	sigmoid            runtime.Array     // sigmoid f32[N,256], in workspace slot 2
+	sigmoid_1          runtime.Array     // sigmoid_1 f32[N,256], in workspace slot 0
+	tanh               runtime.Array     // tanh f32[N,256], in workspace slot 1
+	sigmoid_2          runtime.Array     // sigmoid_2 f32[N,256], in workspace slot 3
+	mul                runtime.Array     // mul f32[N,256], in workspace slot 4
+	mul_1              runtime.Array     // mul_1 f32[N,256], in workspace slot 0
+	add_1              runtime.Array     // add_1 f32[N,256], in workspace slot 1
+	tanh_1             runtime.Array     // tanh_1 f32[N,256], in workspace slot 4
+	mul_2              runtime.Array     // mul_2 f32[N,256], in workspace slot 0
+	select_1           runtime.Array     // select_1 f32[N,128], in workspace slot 3
+	ih_1               runtime.Array     // ih_1 f32[N,1024], in workspace slot 2
+	hh_1               runtime.Array     // hh_1 f32[N,1024], in workspace slot 3
+	add_2              runtime.Array     // add_2 f32[N,1024], in workspace slot 0
+	chunk_1_0          runtime.Array     // chunk_1 f32[N,256], in workspace slot 4
+	chunk_1_1          runtime.Array     // chunk_1 f32[N,256], in workspace slot 2
+	chunk_1_2          runtime.Array     // chunk_1 f32[N,256], in workspace slot 3
+	chunk_1_3          runtime.Array     // chunk_1 f32[N,256], in workspace slot 5
+	sigmoid_3          runtime.Array     // sigmoid_3 f32[N,256], in workspace slot 0
+	sigmoid_4          runtime.Array     // sigmoid_4 f32[N,256], in workspace slot 4
+	tanh_2             runtime.Array     // tanh_2 f32[N,256], in workspace slot 2
+	sigmoid_5          runtime.Array     // sigmoid_5 f32[N,256], in workspace slot 3
+	mul_3              runtime.Array     // mul_3 f32[N,256], in workspace slot 5
+	mul_4              runtime.Array     // mul_4 f32[N,256], in workspace slot 4
+	add_3              runtime.Array     // add_3 f32[N,256], in workspace slot 0
+	tanh_3             runtime.Array     // tanh_3 f32[N,256], in workspace slot 4
+	mul_5              runtime.Array     // mul_5 f32[N,256], in workspace slot 5
+	select_2           runtime.Array     // select_2 f32[N,128], in workspace slot 4
+	ih_2               runtime.Array     // ih_2 f32[N,1024], in workspace slot 1
+	hh_2               runtime.Array     // hh_2 f32[N,1024], in workspace slot 2
+	add_4              runtime.Array     // add_4 f32[N,1024], in workspace slot 3
+	chunk_2_0          runtime.Array     // chunk_2 f32[N,256], in workspace slot 4
+	chunk_2_1          runtime.Array     // chunk_2 f32[N,256], in workspace slot 5
+	chunk_2_2          runtime.Array     // chunk_2 f32[N,256], in workspace slot 1
+	chunk_2_3          runtime.Array     // chunk_2 f32[N,256], in workspace slot 2
+	sigmoid_6          runtime.Array     // sigmoid_6 f32[N,256], in workspace slot 3
+	sigmoid_7          runtime.Array     // sigmoid_7 f32[N,256], in workspace slot 4
+	tanh_4             runtime.Array     // tanh_4 f32[N,256], in workspace slot 5
+	sigmoid_8          runtime.Array     // sigmoid_8 f32[N,256], in workspace slot 1
+	mul_6              runtime.Array     // mul_6 f32[N,256], in workspace slot 2
+	mul_7              runtime.Array     // mul_7 f32[N,256], in workspace slot 4
+	add_5              runtime.Array     // add_5 f32[N,256], in workspace slot 5
+	tanh_5             runtime.Array     // tanh_5 f32[N,256], in workspace slot 4
+	mul_8              runtime.Array     // mul_8 f32[N,256], in workspace slot 0
+	select_3           runtime.Array     // select_3 f32[N,128], in workspace slot 4
+	ih_3               runtime.Array     // ih_3 f32[N,1024], in workspace slot 1
+	hh_3               runtime.Array     // hh_3 f32[N,1024], in workspace slot 2
+	add_6              runtime.Array     // add_6 f32[N,1024], in workspace slot 0
+	chunk_3_0          runtime.Array     // chunk_3 f32[N,256], in workspace slot 4
+	chunk_3_1          runtime.Array     // chunk_3 f32[N,256], in workspace slot 1
+	chunk_3_2          runtime.Array     // chunk_3 f32[N,256], in workspace slot 2
+	chunk_3_3          runtime.Array     // chunk_3 f32[N,256], in workspace slot 3
+	sigmoid_9          runtime.Array     // sigmoid_9 f32[N,256], in workspace slot 0
+	sigmoid_10         runtime.Array     // sigmoid_10 f32[N,256], in workspace slot 4
+	tanh_6             runtime.Array     // tanh_6 f32[N,256], in workspace slot 1
+	sigmoid_11         runtime.Array     // sigmoid_11 f32[N,256], in workspace slot 2
+	mul_9              runtime.Array     // mul_9 f32[N,256], in workspace slot 3
+	mul_10             runtime.Array     // mul_10 f32[N,256], in workspace slot 4
+	add_7              runtime.Array     // add_7 f32[N,256], in workspace slot 5
+	tanh_7             runtime.Array     // tanh_7 f32[N,256], in workspace slot 4
+	mul_11             runtime.Array     // mul_11 f32[N,256], in workspace slot 0
+	select_4           runtime.Array     // select_4 f32[N,128], in workspace slot 4
+	ih_4               runtime.Array     // ih_4 f32[N,1024], in workspace slot 1
+	hh_4               runtime.Array     // hh_4 f32[N,1024], in workspace slot 2
+	add_8              runtime.Array     // add_8 f32[N,1024], in workspace slot 0
+	chunk_4_0          runtime.Array     // chunk_4 f32[N,256], in workspace slot 4
+	chunk_4_1          runtime.Array     // chunk_4 f32[N,256], in workspace slot 1
+	chunk_4_2          runtime.Array     // chunk_4 f32[N,256], in workspace slot 2
+	chunk_4_3          runtime.Array     // chunk_4 f32[N,256], in workspace slot 3
+	sigmoid_12         runtime.Array     // sigmoid_12 f32[N,256], in workspace slot 0
+	sigmoid_13         runtime.Array     // sigmoid_13 f32[N,256], in workspace slot 4
+	tanh_8             runtime.Array     // tanh_8 f32[N,256], in workspace slot 1
+	sigmoid_14         runtime.Array     // sigmoid_14 f32[N,256], in workspace slot 2
+	mul_12             runtime.Array     // mul_12 f32[N,256], in workspace slot 3
+	mul_13             runtime.Array     // mul_13 f32[N,256], in workspace slot 4
+	add_9              runtime.Array     // add_9 f32[N,256], in workspace slot 5
+	tanh_9             runtime.Array     // tanh_9 f32[N,256], in workspace slot 4
+	mul_14             runtime.Array     // mul_14 f32[N,256], in workspace slot 0
+	select_5           runtime.Array     // select_5 f32[N,128], in workspace slot 4
+	ih_5               runtime.Array     // ih_5 f32[N,1024], in workspace slot 1
+	hh_5               runtime.Array     // hh_5 f32[N,1024], in workspace slot 2
+	add_10             runtime.Array     // add_10 f32[N,1024], in workspace slot 0
+	chunk_5_0          runtime.Array     // chunk_5 f32[N,256], in workspace slot 4
+	chunk_5_1          runtime.Array     // chunk_5 f32[N,256], in workspace slot 1
+	chunk_5_2          runtime.Array     // chunk_5 f32[N,256], in workspace slot 2
+	chunk_5_3          runtime.Array     // chunk_5 f32[N,256], in workspace slot 3
+	sigmoid_15         runtime.Array     // sigmoid_15 f32[N,256], in workspace slot 0
+	sigmoid_16         runtime.Array     // sigmoid_16 f32[N,256], in workspace slot 4
+	tanh_10            runtime.Array     // tanh_10 f32[N,256], in workspace slot 1
+	sigmoid_17         runtime.Array     // sigmoid_17 f32[N,256], in workspace slot 2
+	mul_15             runtime.Array     // mul_15 f32[N,256], in workspace slot 3
+	mul_16             runtime.Array     // mul_16 f32[N,256], in workspace slot 4
+	add_11             runtime.Array     // add_11 f32[N,256], in workspace slot 5
+	tanh_11            runtime.Array     // tanh_11 f32[N,256], in workspace slot 4
+	mul_17             runtime.Array     // mul_17 f32[N,256], in workspace slot 0
+	select_6           runtime.Array     // select_6 f32[N,128], in workspace slot 4
+	ih_6               runtime.Array     // ih_6 f32[N,1024], in workspace slot 1
+	hh_6               runtime.Array     // hh_6 f32[N,1024], in workspace slot 2
+	add_12             runtime.Array     // add_12 f32[N,1024], in workspace slot 0
+	chunk_6_0          runtime.Array     // chunk_6 f32[N,256], in workspace slot 4
+	chunk_6_1          runtime.Array     // chunk_6 f32[N,256], in workspace slot 1
+	chunk_6_2          runtime.Array     // chunk_6 f32[N,256], in workspace slot 2
+	chunk_6_3          runtime.Array     // chunk_6 f32[N,256], in workspace slot 3
+	sigmoid_18         runtime.Array     // sigmoid_18 f32[N,256], in workspace slot 0
+	sigmoid_19         runtime.Array     // sigmoid_19 f32[N,256], in workspace slot 4
+	tanh_12            runtime.Array     // tanh_12 f32[N,256], in workspace slot 1
+	sigmoid_20         runtime.Array     // sigmoid_20 f32[N,256], in workspace slot 2
+	mul_18             runtime.Array     // mul_18 f32[N,256], in workspace slot 3
+	mul_19             runtime.Array     // mul_19 f32[N,256], in workspace slot 4
+	add_13             runtime.Array     // add_13 f32[N,256], in workspace slot 5
+	tanh_13            runtime.Array     // tanh_13 f32[N,256], in workspace slot 4
+	mul_20             runtime.Array     // mul_20 f32[N,256], in workspace slot 0
+	select_7           runtime.Array     // select_7 f32[N,128], in workspace slot 4
+	ih_7               runtime.Array     // ih_7 f32[N,1024], in workspace slot 1
+	hh_7               runtime.Array     // hh_7 f32[N,1024], in workspace slot 2
+	add_14             runtime.Array     // add_14 f32[N,1024], in workspace slot 0
+	chunk_7_0          runtime.Array     // chunk_7 f32[N,256], in workspace slot 4
+	chunk_7_1          runtime.Array     // chunk_7 f32[N,256], in workspace slot 1
+	chunk_7_2          runtime.Array     // chunk_7 f32[N,256], in workspace slot 2
+	chunk_7_3          runtime.Array     // chunk_7 f32[N,256], in workspace slot 3
+	sigmoid_21         runtime.Array     // sigmoid_21 f32[N,256], in workspace slot 0
+	sigmoid_22         runtime.Array     // sigmoid_22 f32[N,256], in workspace slot 4
+	tanh_14            runtime.Array     // tanh_14 f32[N,256], in workspace slot 1
+	sigmoid_23         runtime.Array     // sigmoid_23 f32[N,256], in workspace slot 2
+	mul_21             runtime.Array     // mul_21 f32[N,256], in workspace slot 3
+	mul_22             runtime.Array     // mul_22 f32[N,256], in workspace slot 4
+	add_15             runtime.Array     // add_15 f32[N,256], in workspace slot 5
+	tanh_15            runtime.Array     // tanh_15 f32[N,256], in workspace slot 4
+	mul_23             runtime.Array     // mul_23 f32[N,256], in workspace slot 0
+	select_8           runtime.Array     // select_8 f32[N,128], in workspace slot 4
+	ih_8               runtime.Array     // ih_8 f32[N,1024], in workspace slot 1
+	hh_8               runtime.Array     // hh_8 f32[N,1024], in workspace slot 2
+	add_16             runtime.Array     // add_16 f32[N,1024], in workspace slot 0
+	chunk_8_0          runtime.Array     // chunk_8 f32[N,256], in workspace slot 4
+	chunk_8_1          runtime.Array     // chunk_8 f32[N,256], in workspace slot 1
+	chunk_8_2          runtime.Array     // chunk_8 f32[N,256], in workspace slot 2
+	chunk_8_3          runtime.Array     // chunk_8 f32[N,256], in workspace slot 3
+	sigmoid_24         runtime.Array     // sigmoid_24 f32[N,256], in workspace slot 0
+	sigmoid_25         runtime.Array     // sigmoid_25 f32[N,256], in workspace slot 4
+	tanh_16            runtime.Array     // tanh_16 f32[N,256], in workspace slot 1
+	sigmoid_26         runtime.Array     // sigmoid_26 f32[N,256], in workspace slot 2
+	mul_24             runtime.Array     // mul_24 f32[N,256], in workspace slot 3
+	mul_25             runtime.Array     // mul_25 f32[N,256], in workspace slot 4
+	add_17             runtime.Array     // add_17 f32[N,256], in workspace slot 5
+	tanh_17            runtime.Array     // tanh_17 f32[N,256], in workspace slot 4
+	mul_26             runtime.Array     // mul_26 f32[N,256], in workspace slot 0
+	select_9           runtime.Array     // select_9 f32[N,128], in workspace slot 4
+	ih_9               runtime.Array     // ih_9 f32[N,1024], in workspace slot 1
+	hh_9               runtime.Array     // hh_9 f32[N,1024], in workspace slot 2
+	add_18             runtime.Array     // add_18 f32[N,1024], in workspace slot 0
+	chunk_9_0          runtime.Array     // chunk_9 f32[N,256], in workspace slot 4
+	chunk_9_1          runtime.Array     // chunk_9 f32[N,256], in workspace slot 1
+	chunk_9_2          runtime.Array     // chunk_9 f32[N,256], in workspace slot 2
+	chunk_9_3          runtime.Array     // chunk_9 f32[N,256], in workspace slot 3
+	sigmoid_27         runtime.Array     // sigmoid_27 f32[N,256], in workspace slot 0
+	sigmoid_28         runtime.Array     // sigmoid_28 f32[N,256], in workspace slot 4
+	tanh_18            runtime.Array     // tanh_18 f32[N,256], in workspace slot 1
+	sigmoid_29         runtime.Array     // sigmoid_29 f32[N,256], in workspace slot 2
+	mul_27             runtime.Array     // mul_27 f32[N,256], in workspace slot 3
+	mul_28             runtime.Array     // mul_28 f32[N,256], in workspace slot 4
+	add_19             runtime.Array     // add_19 f32[N,256], in workspace slot 5
+	tanh_19            runtime.Array     // tanh_19 f32[N,256], in workspace slot 4
+	mul_29             runtime.Array     // mul_29 f32[N,256], in workspace slot 0
+	select_10          runtime.Array     // select_10 f32[N,128], in workspace slot 4
+	ih_10              runtime.Array     // ih_10 f32[N,1024], in workspace slot 1
+	hh_10              runtime.Array     // hh_10 f32[N,1024], in workspace slot 2
+	add_20             runtime.Array     // add_20 f32[N,1024], in workspace slot 0
+	chunk_10_0         runtime.Array     // chunk_10 f32[N,256], in workspace slot 4
+	chunk_10_1         runtime.Array     // chunk_10 f32[N,256], in workspace slot 1
+	chunk_10_2         runtime.Array     // chunk_10 f32[N,256], in workspace slot 2
+	chunk_10_3         runtime.Array     // chunk_10 f32[N,256], in workspace slot 3
+	sigmoid_30         runtime.Array     // sigmoid_30 f32[N,256], in workspace slot 0
+	sigmoid_31         runtime.Array     // sigmoid_31 f32[N,256], in workspace slot 4
+	tanh_20            runtime.Array     // tanh_20 f32[N,256], in workspace slot 1
+	sigmoid_32         runtime.Array     // sigmoid_32 f32[N,256], in workspace slot 2
+	mul_30             runtime.Array     // mul_30 f32[N,256], in workspace slot 3
+	mul_31             runtime.Array     // mul_31 f32[N,256], in workspace slot 4
+	add_21             runtime.Array     // add_21 f32[N,256], in workspace slot 5
+	tanh_21            runtime.Array     // tanh_21 f32[N,256], in workspace slot 4
+	mul_32             runtime.Array     // mul_32 f32[N,256], in workspace slot 0
+	select_11          runtime.Array     // select_11 f32[N,128], in workspace slot 4
+	ih_11              runtime.Array     // ih_11 f32[N,1024], in workspace slot 1
+	hh_11              runtime.Array     // hh_11 f32[N,1024], in workspace slot 2
+	add_22             runtime.Array     // add_22 f32[N,1024], in workspace slot 0
+	chunk_11_0         runtime.Array     // chunk_11 f32[N,256], in workspace slot 4
+	chunk_11_1         runtime.Array     // chunk_11 f32[N,256], in workspace slot 1
+	chunk_11_2         runtime.Array     // chunk_11 f32[N,256], in workspace slot 2
+	chunk_11_3         runtime.Array     // chunk_11 f32[N,256], in workspace slot 3
+	sigmoid_33         runtime.Array     // sigmoid_33 f32[N,256], in workspace slot 0
+	sigmoid_34         runtime.Array     // sigmoid_34 f32[N,256], in workspace slot 4
+	tanh_22            runtime.Array     // tanh_22 f32[N,256], in workspace slot 1
+	sigmoid_35         runtime.Array     // sigmoid_35 f32[N,256], in workspace slot 2
+	mul_33             runtime.Array     // mul_33 f32[N,256], in workspace slot 3
+	mul_34             runtime.Array     // mul_34 f32[N,256], in workspace slot 4
+	add_23             runtime.Array     // add_23 f32[N,256], in workspace slot 5
+	tanh_23            runtime.Array     // tanh_23 f32[N,256], in workspace slot 4
+	mul_35             runtime.Array     // mul_35 f32[N,256], in workspace slot 0
+	select_12          runtime.Array     // select_12 f32[N,128], in workspace slot 4
+	ih_12              runtime.Array     // ih_12 f32[N,1024], in workspace slot 1
+	hh_12              runtime.Array     // hh_12 f32[N,1024], in workspace slot 2
+	add_24             runtime.Array     // add_24 f32[N,1024], in workspace slot 0
+	chunk_12_0         runtime.Array     // chunk_12 f32[N,256], in workspace slot 4
+	chunk_12_1         runtime.Array     // chunk_12 f32[N,256], in workspace slot 1
+	chunk_12_2         runtime.Array     // chunk_12 f32[N,256], in workspace slot 2
+	chunk_12_3         runtime.Array     // chunk_12 f32[N,256], in workspace slot 3
+	sigmoid_36         runtime.Array     // sigmoid_36 f32[N,256], in workspace slot 0
+	sigmoid_37         runtime.Array     // sigmoid_37 f32[N,256], in workspace slot 4
+	tanh_24            runtime.Array     // tanh_24 f32[N,256], in workspace slot 1
+	sigmoid_38         runtime.Array     // sigmoid_38 f32[N,256], in workspace slot 2
+	mul_36             runtime.Array     // mul_36 f32[N,256], in workspace slot 3
+	mul_37             runtime.Array     // mul_37 f32[N,256], in workspace slot 4
+	add_25             runtime.Array     // add_25 f32[N,256], in workspace slot 5
+	tanh_25            runtime.Array     // tanh_25 f32[N,256], in workspace slot 4
+	mul_38             runtime.Array     // mul_38 f32[N,256], in workspace slot 0
+	select_13          runtime.Array     // select_13 f32[N,128], in workspace slot 4
+	ih_13              runtime.Array     // ih_13 f32[N,1024], in workspace slot 1
+	hh_13              runtime.Array     // hh_13 f32[N,1024], in workspace slot 2
+	add_26             runtime.Array     // add_26 f32[N,1024], in workspace slot 0
+	chunk_13_0         runtime.Array     // chunk_13 f32[N,256], in workspace slot 4
+	chunk_13_1         runtime.Array     // chunk_13 f32[N,256], in workspace slot 1
+	chunk_13_2         runtime.Array     // chunk_13 f32[N,256], in workspace slot 2
+	chunk_13_3         runtime.Array     // chunk_13 f32[N,256], in workspace slot 3
+	sigmoid_39         runtime.Array     // sigmoid_39 f32[N,256], in workspace slot 0
+	sigmoid_40         runtime.Array     // sigmoid_40 f32[N,256], in workspace slot 4
+	tanh_26            runtime.Array     // tanh_26 f32[N,256], in workspace slot 1
+	sigmoid_41         runtime.Array     // sigmoid_41 f32[N,256], in workspace slot 2
+	mul_39             runtime.Array     // mul_39 f32[N,256], in workspace slot 3
+	mul_40             runtime.Array     // mul_40 f32[N,256], in workspace slot 4
+	add_27             runtime.Array     // add_27 f32[N,256], in workspace slot 5
+	tanh_27            runtime.Array     // tanh_27 f32[N,256], in workspace slot 4
+	mul_41             runtime.Array     // mul_41 f32[N,256], in workspace slot 0
+	select_14          runtime.Array     // select_14 f32[N,128], in workspace slot 4
+	ih_14              runtime.Array     // ih_14 f32[N,1024], in workspace slot 1
+	hh_14              runtime.Array     // hh_14 f32[N,1024], in workspace slot 2
+	add_28             runtime.Array     // add_28 f32[N,1024], in workspace slot 0
+	chunk_14_0         runtime.Array     // chunk_14 f32[N,256], in workspace slot 4
+	chunk_14_1         runtime.Array     // chunk_14 f32[N,256], in workspace slot 1
+	chunk_14_2         runtime.Array     // chunk_14 f32[N,256], in workspace slot 2
+	chunk_14_3         runtime.Array     // chunk_14 f32[N,256], in workspace slot 3
+	sigmoid_42         runtime.Array     // sigmoid_42 f32[N,256], in workspace slot 0
+	sigmoid_43         runtime.Array     // sigmoid_43 f32[N,256], in workspace slot 4
+	tanh_28            runtime.Array     // tanh_28 f32[N,256], in workspace slot 1
+	sigmoid_44         runtime.Array     // sigmoid_44 f32[N,256], in workspace slot 2
+	mul_42             runtime.Array     // mul_42 f32[N,256], in workspace slot 3
+	mul_43             runtime.Array     // mul_43 f32[N,256], in workspace slot 4
+	add_29             runtime.Array     // add_29 f32[N,256], in workspace slot 5
+	tanh_29            runtime.Array     // tanh_29 f32[N,256], in workspace slot 4
+	mul_44             runtime.Array     // mul_44 f32[N,256], in workspace slot 0
+	select_15          runtime.Array     // select_15 f32[N,128], in workspace slot 4
+	ih_15              runtime.Array     // ih_15 f32[N,1024], in workspace slot 1
+	hh_15              runtime.Array     // hh_15 f32[N,1024], in workspace slot 2
+	add_30             runtime.Array     // add_30 f32[N,1024], in workspace slot 0
+	chunk_15_0         runtime.Array     // chunk_15 f32[N,256], in workspace slot 4
+	chunk_15_1         runtime.Array     // chunk_15 f32[N,256], in workspace slot 1
+	chunk_15_2         runtime.Array     // chunk_15 f32[N,256], in workspace slot 2
+	chunk_15_3         runtime.Array     // chunk_15 f32[N,256], in workspace slot 3
+	sigmoid_45         runtime.Array     // sigmoid_45 f32[N,256], in workspace slot 0
+	sigmoid_46         runtime.Array     // sigmoid_46 f32[N,256], in workspace slot 4
+	tanh_30            runtime.Array     // tanh_30 f32[N,256], in workspace slot 1
+	sigmoid_47         runtime.Array     // sigmoid_47 f32[N,256], in workspace slot 2
+	mul_45             runtime.Array     // mul_45 f32[N,256], in workspace slot 3
+	mul_46             runtime.Array     // mul_46 f32[N,256], in workspace slot 4
+	tanh_31            runtime.Array     // tanh_31 f32[N,256], in workspace slot 4
+	workspace          runtime.Workspace // storage of the 6 workspace slots (plan-memory)
+	dimN               int               // the size N the workspace is sized for
+	ready              bool              // whether the workspace is allocated
 }
 
 // NewLSTMCompiled compiles m, checking that its parameters have the traced shapes.
@@ -320,276 +321,289 @@ func (c *LSTMCompiled) reserve(N int) {
 	if c.ready && c.dimN == N {
 		return
 	}
-	c.select_.Reset(runtime.Float32, N, 128)
-	c.ih.Reset(runtime.Float32, N, 1024)
-	c.hh.Reset(runtime.Float32, N, 1024)
-	c.add.Reset(runtime.Float32, N, 1024)
-	c.chunk_0.Reset(runtime.Float32, N, 256)
-	c.chunk_1.Reset(runtime.Float32, N, 256)
-	c.chunk_2.Reset(runtime.Float32, N, 256)
-	c.chunk_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid.Reset(runtime.Float32, N, 256)
-	c.sigmoid_1.Reset(runtime.Float32, N, 256)
-	c.tanh.Reset(runtime.Float32, N, 256)
-	c.sigmoid_2.Reset(runtime.Float32, N, 256)
-	c.mul.Reset(runtime.Float32, N, 256)
-	c.mul_1.Reset(runtime.Float32, N, 256)
-	c.add_1.Reset(runtime.Float32, N, 256)
-	c.tanh_1.Reset(runtime.Float32, N, 256)
-	c.mul_2.Reset(runtime.Float32, N, 256)
-	c.select_1.Reset(runtime.Float32, N, 128)
-	c.ih_1.Reset(runtime.Float32, N, 1024)
-	c.hh_1.Reset(runtime.Float32, N, 1024)
-	c.add_2.Reset(runtime.Float32, N, 1024)
-	c.chunk_1_0.Reset(runtime.Float32, N, 256)
-	c.chunk_1_1.Reset(runtime.Float32, N, 256)
-	c.chunk_1_2.Reset(runtime.Float32, N, 256)
-	c.chunk_1_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_4.Reset(runtime.Float32, N, 256)
-	c.tanh_2.Reset(runtime.Float32, N, 256)
-	c.sigmoid_5.Reset(runtime.Float32, N, 256)
-	c.mul_3.Reset(runtime.Float32, N, 256)
-	c.mul_4.Reset(runtime.Float32, N, 256)
-	c.add_3.Reset(runtime.Float32, N, 256)
-	c.tanh_3.Reset(runtime.Float32, N, 256)
-	c.mul_5.Reset(runtime.Float32, N, 256)
-	c.select_2.Reset(runtime.Float32, N, 128)
-	c.ih_2.Reset(runtime.Float32, N, 1024)
-	c.hh_2.Reset(runtime.Float32, N, 1024)
-	c.add_4.Reset(runtime.Float32, N, 1024)
-	c.chunk_2_0.Reset(runtime.Float32, N, 256)
-	c.chunk_2_1.Reset(runtime.Float32, N, 256)
-	c.chunk_2_2.Reset(runtime.Float32, N, 256)
-	c.chunk_2_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_6.Reset(runtime.Float32, N, 256)
-	c.sigmoid_7.Reset(runtime.Float32, N, 256)
-	c.tanh_4.Reset(runtime.Float32, N, 256)
-	c.sigmoid_8.Reset(runtime.Float32, N, 256)
-	c.mul_6.Reset(runtime.Float32, N, 256)
-	c.mul_7.Reset(runtime.Float32, N, 256)
-	c.add_5.Reset(runtime.Float32, N, 256)
-	c.tanh_5.Reset(runtime.Float32, N, 256)
-	c.mul_8.Reset(runtime.Float32, N, 256)
-	c.select_3.Reset(runtime.Float32, N, 128)
-	c.ih_3.Reset(runtime.Float32, N, 1024)
-	c.hh_3.Reset(runtime.Float32, N, 1024)
-	c.add_6.Reset(runtime.Float32, N, 1024)
-	c.chunk_3_0.Reset(runtime.Float32, N, 256)
-	c.chunk_3_1.Reset(runtime.Float32, N, 256)
-	c.chunk_3_2.Reset(runtime.Float32, N, 256)
-	c.chunk_3_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_9.Reset(runtime.Float32, N, 256)
-	c.sigmoid_10.Reset(runtime.Float32, N, 256)
-	c.tanh_6.Reset(runtime.Float32, N, 256)
-	c.sigmoid_11.Reset(runtime.Float32, N, 256)
-	c.mul_9.Reset(runtime.Float32, N, 256)
-	c.mul_10.Reset(runtime.Float32, N, 256)
-	c.add_7.Reset(runtime.Float32, N, 256)
-	c.tanh_7.Reset(runtime.Float32, N, 256)
-	c.mul_11.Reset(runtime.Float32, N, 256)
-	c.select_4.Reset(runtime.Float32, N, 128)
-	c.ih_4.Reset(runtime.Float32, N, 1024)
-	c.hh_4.Reset(runtime.Float32, N, 1024)
-	c.add_8.Reset(runtime.Float32, N, 1024)
-	c.chunk_4_0.Reset(runtime.Float32, N, 256)
-	c.chunk_4_1.Reset(runtime.Float32, N, 256)
-	c.chunk_4_2.Reset(runtime.Float32, N, 256)
-	c.chunk_4_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_12.Reset(runtime.Float32, N, 256)
-	c.sigmoid_13.Reset(runtime.Float32, N, 256)
-	c.tanh_8.Reset(runtime.Float32, N, 256)
-	c.sigmoid_14.Reset(runtime.Float32, N, 256)
-	c.mul_12.Reset(runtime.Float32, N, 256)
-	c.mul_13.Reset(runtime.Float32, N, 256)
-	c.add_9.Reset(runtime.Float32, N, 256)
-	c.tanh_9.Reset(runtime.Float32, N, 256)
-	c.mul_14.Reset(runtime.Float32, N, 256)
-	c.select_5.Reset(runtime.Float32, N, 128)
-	c.ih_5.Reset(runtime.Float32, N, 1024)
-	c.hh_5.Reset(runtime.Float32, N, 1024)
-	c.add_10.Reset(runtime.Float32, N, 1024)
-	c.chunk_5_0.Reset(runtime.Float32, N, 256)
-	c.chunk_5_1.Reset(runtime.Float32, N, 256)
-	c.chunk_5_2.Reset(runtime.Float32, N, 256)
-	c.chunk_5_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_15.Reset(runtime.Float32, N, 256)
-	c.sigmoid_16.Reset(runtime.Float32, N, 256)
-	c.tanh_10.Reset(runtime.Float32, N, 256)
-	c.sigmoid_17.Reset(runtime.Float32, N, 256)
-	c.mul_15.Reset(runtime.Float32, N, 256)
-	c.mul_16.Reset(runtime.Float32, N, 256)
-	c.add_11.Reset(runtime.Float32, N, 256)
-	c.tanh_11.Reset(runtime.Float32, N, 256)
-	c.mul_17.Reset(runtime.Float32, N, 256)
-	c.select_6.Reset(runtime.Float32, N, 128)
-	c.ih_6.Reset(runtime.Float32, N, 1024)
-	c.hh_6.Reset(runtime.Float32, N, 1024)
-	c.add_12.Reset(runtime.Float32, N, 1024)
-	c.chunk_6_0.Reset(runtime.Float32, N, 256)
-	c.chunk_6_1.Reset(runtime.Float32, N, 256)
-	c.chunk_6_2.Reset(runtime.Float32, N, 256)
-	c.chunk_6_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_18.Reset(runtime.Float32, N, 256)
-	c.sigmoid_19.Reset(runtime.Float32, N, 256)
-	c.tanh_12.Reset(runtime.Float32, N, 256)
-	c.sigmoid_20.Reset(runtime.Float32, N, 256)
-	c.mul_18.Reset(runtime.Float32, N, 256)
-	c.mul_19.Reset(runtime.Float32, N, 256)
-	c.add_13.Reset(runtime.Float32, N, 256)
-	c.tanh_13.Reset(runtime.Float32, N, 256)
-	c.mul_20.Reset(runtime.Float32, N, 256)
-	c.select_7.Reset(runtime.Float32, N, 128)
-	c.ih_7.Reset(runtime.Float32, N, 1024)
-	c.hh_7.Reset(runtime.Float32, N, 1024)
-	c.add_14.Reset(runtime.Float32, N, 1024)
-	c.chunk_7_0.Reset(runtime.Float32, N, 256)
-	c.chunk_7_1.Reset(runtime.Float32, N, 256)
-	c.chunk_7_2.Reset(runtime.Float32, N, 256)
-	c.chunk_7_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_21.Reset(runtime.Float32, N, 256)
-	c.sigmoid_22.Reset(runtime.Float32, N, 256)
-	c.tanh_14.Reset(runtime.Float32, N, 256)
-	c.sigmoid_23.Reset(runtime.Float32, N, 256)
-	c.mul_21.Reset(runtime.Float32, N, 256)
-	c.mul_22.Reset(runtime.Float32, N, 256)
-	c.add_15.Reset(runtime.Float32, N, 256)
-	c.tanh_15.Reset(runtime.Float32, N, 256)
-	c.mul_23.Reset(runtime.Float32, N, 256)
-	c.select_8.Reset(runtime.Float32, N, 128)
-	c.ih_8.Reset(runtime.Float32, N, 1024)
-	c.hh_8.Reset(runtime.Float32, N, 1024)
-	c.add_16.Reset(runtime.Float32, N, 1024)
-	c.chunk_8_0.Reset(runtime.Float32, N, 256)
-	c.chunk_8_1.Reset(runtime.Float32, N, 256)
-	c.chunk_8_2.Reset(runtime.Float32, N, 256)
-	c.chunk_8_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_24.Reset(runtime.Float32, N, 256)
-	c.sigmoid_25.Reset(runtime.Float32, N, 256)
-	c.tanh_16.Reset(runtime.Float32, N, 256)
-	c.sigmoid_26.Reset(runtime.Float32, N, 256)
-	c.mul_24.Reset(runtime.Float32, N, 256)
-	c.mul_25.Reset(runtime.Float32, N, 256)
-	c.add_17.Reset(runtime.Float32, N, 256)
-	c.tanh_17.Reset(runtime.Float32, N, 256)
-	c.mul_26.Reset(runtime.Float32, N, 256)
-	c.select_9.Reset(runtime.Float32, N, 128)
-	c.ih_9.Reset(runtime.Float32, N, 1024)
-	c.hh_9.Reset(runtime.Float32, N, 1024)
-	c.add_18.Reset(runtime.Float32, N, 1024)
-	c.chunk_9_0.Reset(runtime.Float32, N, 256)
-	c.chunk_9_1.Reset(runtime.Float32, N, 256)
-	c.chunk_9_2.Reset(runtime.Float32, N, 256)
-	c.chunk_9_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_27.Reset(runtime.Float32, N, 256)
-	c.sigmoid_28.Reset(runtime.Float32, N, 256)
-	c.tanh_18.Reset(runtime.Float32, N, 256)
-	c.sigmoid_29.Reset(runtime.Float32, N, 256)
-	c.mul_27.Reset(runtime.Float32, N, 256)
-	c.mul_28.Reset(runtime.Float32, N, 256)
-	c.add_19.Reset(runtime.Float32, N, 256)
-	c.tanh_19.Reset(runtime.Float32, N, 256)
-	c.mul_29.Reset(runtime.Float32, N, 256)
-	c.select_10.Reset(runtime.Float32, N, 128)
-	c.ih_10.Reset(runtime.Float32, N, 1024)
-	c.hh_10.Reset(runtime.Float32, N, 1024)
-	c.add_20.Reset(runtime.Float32, N, 1024)
-	c.chunk_10_0.Reset(runtime.Float32, N, 256)
-	c.chunk_10_1.Reset(runtime.Float32, N, 256)
-	c.chunk_10_2.Reset(runtime.Float32, N, 256)
-	c.chunk_10_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_30.Reset(runtime.Float32, N, 256)
-	c.sigmoid_31.Reset(runtime.Float32, N, 256)
-	c.tanh_20.Reset(runtime.Float32, N, 256)
-	c.sigmoid_32.Reset(runtime.Float32, N, 256)
-	c.mul_30.Reset(runtime.Float32, N, 256)
-	c.mul_31.Reset(runtime.Float32, N, 256)
-	c.add_21.Reset(runtime.Float32, N, 256)
-	c.tanh_21.Reset(runtime.Float32, N, 256)
-	c.mul_32.Reset(runtime.Float32, N, 256)
-	c.select_11.Reset(runtime.Float32, N, 128)
-	c.ih_11.Reset(runtime.Float32, N, 1024)
-	c.hh_11.Reset(runtime.Float32, N, 1024)
-	c.add_22.Reset(runtime.Float32, N, 1024)
-	c.chunk_11_0.Reset(runtime.Float32, N, 256)
-	c.chunk_11_1.Reset(runtime.Float32, N, 256)
-	c.chunk_11_2.Reset(runtime.Float32, N, 256)
-	c.chunk_11_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_33.Reset(runtime.Float32, N, 256)
-	c.sigmoid_34.Reset(runtime.Float32, N, 256)
-	c.tanh_22.Reset(runtime.Float32, N, 256)
-	c.sigmoid_35.Reset(runtime.Float32, N, 256)
-	c.mul_33.Reset(runtime.Float32, N, 256)
-	c.mul_34.Reset(runtime.Float32, N, 256)
-	c.add_23.Reset(runtime.Float32, N, 256)
-	c.tanh_23.Reset(runtime.Float32, N, 256)
-	c.mul_35.Reset(runtime.Float32, N, 256)
-	c.select_12.Reset(runtime.Float32, N, 128)
-	c.ih_12.Reset(runtime.Float32, N, 1024)
-	c.hh_12.Reset(runtime.Float32, N, 1024)
-	c.add_24.Reset(runtime.Float32, N, 1024)
-	c.chunk_12_0.Reset(runtime.Float32, N, 256)
-	c.chunk_12_1.Reset(runtime.Float32, N, 256)
-	c.chunk_12_2.Reset(runtime.Float32, N, 256)
-	c.chunk_12_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_36.Reset(runtime.Float32, N, 256)
-	c.sigmoid_37.Reset(runtime.Float32, N, 256)
-	c.tanh_24.Reset(runtime.Float32, N, 256)
-	c.sigmoid_38.Reset(runtime.Float32, N, 256)
-	c.mul_36.Reset(runtime.Float32, N, 256)
-	c.mul_37.Reset(runtime.Float32, N, 256)
-	c.add_25.Reset(runtime.Float32, N, 256)
-	c.tanh_25.Reset(runtime.Float32, N, 256)
-	c.mul_38.Reset(runtime.Float32, N, 256)
-	c.select_13.Reset(runtime.Float32, N, 128)
-	c.ih_13.Reset(runtime.Float32, N, 1024)
-	c.hh_13.Reset(runtime.Float32, N, 1024)
-	c.add_26.Reset(runtime.Float32, N, 1024)
-	c.chunk_13_0.Reset(runtime.Float32, N, 256)
-	c.chunk_13_1.Reset(runtime.Float32, N, 256)
-	c.chunk_13_2.Reset(runtime.Float32, N, 256)
-	c.chunk_13_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_39.Reset(runtime.Float32, N, 256)
-	c.sigmoid_40.Reset(runtime.Float32, N, 256)
-	c.tanh_26.Reset(runtime.Float32, N, 256)
-	c.sigmoid_41.Reset(runtime.Float32, N, 256)
-	c.mul_39.Reset(runtime.Float32, N, 256)
-	c.mul_40.Reset(runtime.Float32, N, 256)
-	c.add_27.Reset(runtime.Float32, N, 256)
-	c.tanh_27.Reset(runtime.Float32, N, 256)
-	c.mul_41.Reset(runtime.Float32, N, 256)
-	c.select_14.Reset(runtime.Float32, N, 128)
-	c.ih_14.Reset(runtime.Float32, N, 1024)
-	c.hh_14.Reset(runtime.Float32, N, 1024)
-	c.add_28.Reset(runtime.Float32, N, 1024)
-	c.chunk_14_0.Reset(runtime.Float32, N, 256)
-	c.chunk_14_1.Reset(runtime.Float32, N, 256)
-	c.chunk_14_2.Reset(runtime.Float32, N, 256)
-	c.chunk_14_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_42.Reset(runtime.Float32, N, 256)
-	c.sigmoid_43.Reset(runtime.Float32, N, 256)
-	c.tanh_28.Reset(runtime.Float32, N, 256)
-	c.sigmoid_44.Reset(runtime.Float32, N, 256)
-	c.mul_42.Reset(runtime.Float32, N, 256)
-	c.mul_43.Reset(runtime.Float32, N, 256)
-	c.add_29.Reset(runtime.Float32, N, 256)
-	c.tanh_29.Reset(runtime.Float32, N, 256)
-	c.mul_44.Reset(runtime.Float32, N, 256)
-	c.select_15.Reset(runtime.Float32, N, 128)
-	c.ih_15.Reset(runtime.Float32, N, 1024)
-	c.hh_15.Reset(runtime.Float32, N, 1024)
-	c.add_30.Reset(runtime.Float32, N, 1024)
-	c.chunk_15_0.Reset(runtime.Float32, N, 256)
-	c.chunk_15_1.Reset(runtime.Float32, N, 256)
-	c.chunk_15_2.Reset(runtime.Float32, N, 256)
-	c.chunk_15_3.Reset(runtime.Float32, N, 256)
-	c.sigmoid_45.Reset(runtime.Float32, N, 256)
-	c.sigmoid_46.Reset(runtime.Float32, N, 256)
-	c.tanh_30.Reset(runtime.Float32, N, 256)
-	c.sigmoid_47.Reset(runtime.Float32, N, 256)
-	c.mul_45.Reset(runtime.Float32, N, 256)
-	c.mul_46.Reset(runtime.Float32, N, 256)
-	c.tanh_31.Reset(runtime.Float32, N, 256)
+	// 270 values share 6 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(max(128*N, 1024*N, 256*N))
+	slot1 := runtime.SlotSize(max(1024*N, 256*N))
+	at1 := slot0
+	slot2 := runtime.SlotSize(max(1024*N, 256*N))
+	at2 := at1 + slot1
+	slot3 := runtime.SlotSize(max(256*N, 128*N, 1024*N))
+	at3 := at2 + slot2
+	slot4 := runtime.SlotSize(max(256*N, 128*N))
+	at4 := at3 + slot3
+	slot5 := runtime.SlotSize(256 * N)
+	at5 := at4 + slot4
+	c.workspace.Reserve(at5+slot5, 0, 0)
+	c.workspace.Bind(&c.select_, runtime.Float32, 0, N, 128)
+	c.workspace.Bind(&c.ih, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.add, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.chunk_0, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.chunk_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_2, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.chunk_3, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.sigmoid, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.sigmoid_1, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.tanh, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_2, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_1, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.add_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.tanh_1, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_2, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_1, runtime.Float32, at3, N, 128)
+	c.workspace.Bind(&c.ih_1, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.hh_1, runtime.Float32, at3, N, 1024)
+	c.workspace.Bind(&c.add_2, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_1_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_1_1, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_1_2, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.chunk_1_3, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.sigmoid_3, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_4, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.sigmoid_5, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_3, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.mul_4, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_3, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.tanh_3, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_5, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.select_2, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_2, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_2, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_4, runtime.Float32, at3, N, 1024)
+	c.workspace.Bind(&c.chunk_2_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_2_1, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.chunk_2_2, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_2_3, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.sigmoid_6, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_7, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_4, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.sigmoid_8, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.mul_6, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_7, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_5, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.tanh_5, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_8, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_3, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_3, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_3, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_6, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_3_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_3_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_3_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_3_3, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_9, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_10, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_6, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_11, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_9, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_10, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_7, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.tanh_7, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_11, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_4, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_4, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_4, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_8, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_4_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_4_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_4_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_4_3, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_12, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_13, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_8, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_14, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_12, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_13, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_9, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.tanh_9, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_14, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_5, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_5, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_5, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_10, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_5_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_5_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_5_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_5_3, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_15, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_16, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_10, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_17, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_15, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_16, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_11, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.tanh_11, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_17, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_6, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_6, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_6, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_12, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_6_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_6_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_6_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_6_3, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_18, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_19, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_12, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_20, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_18, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_19, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_13, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.tanh_13, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_20, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_7, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_7, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_7, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_14, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_7_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_7_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_7_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_7_3, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_21, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_22, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_14, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_23, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_21, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_22, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_15, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.tanh_15, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_23, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_8, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_8, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_8, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_16, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_8_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_8_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_8_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_8_3, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_24, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_25, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_16, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_26, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_24, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_25, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_17, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.tanh_17, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_26, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_9, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_9, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_9, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_18, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_9_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_9_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_9_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_9_3, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_27, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_28, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_18, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_29, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_27, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_28, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_19, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.tanh_19, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_29, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_10, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_10, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_10, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_20, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_10_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_10_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_10_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_10_3, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_30, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_31, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_20, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_32, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_30, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_31, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_21, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.tanh_21, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_32, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_11, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_11, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_11, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_22, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_11_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_11_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_11_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_11_3, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_33, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_34, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_22, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_35, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_33, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_34, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_23, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.tanh_23, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_35, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_12, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_12, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_12, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_24, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_12_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_12_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_12_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_12_3, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_36, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_37, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_24, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_38, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_36, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_37, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_25, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.tanh_25, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_38, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_13, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_13, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_13, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_26, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_13_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_13_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_13_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_13_3, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_39, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_40, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_26, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_41, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_39, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_40, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_27, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.tanh_27, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_41, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_14, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_14, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_14, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_28, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_14_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_14_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_14_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_14_3, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_42, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_43, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_28, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_44, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_42, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_43, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.add_29, runtime.Float32, at5, N, 256)
+	c.workspace.Bind(&c.tanh_29, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.mul_44, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.select_15, runtime.Float32, at4, N, 128)
+	c.workspace.Bind(&c.ih_15, runtime.Float32, at1, N, 1024)
+	c.workspace.Bind(&c.hh_15, runtime.Float32, at2, N, 1024)
+	c.workspace.Bind(&c.add_30, runtime.Float32, 0, N, 1024)
+	c.workspace.Bind(&c.chunk_15_0, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.chunk_15_1, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.chunk_15_2, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.chunk_15_3, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.sigmoid_45, runtime.Float32, 0, N, 256)
+	c.workspace.Bind(&c.sigmoid_46, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_30, runtime.Float32, at1, N, 256)
+	c.workspace.Bind(&c.sigmoid_47, runtime.Float32, at2, N, 256)
+	c.workspace.Bind(&c.mul_45, runtime.Float32, at3, N, 256)
+	c.workspace.Bind(&c.mul_46, runtime.Float32, at4, N, 256)
+	c.workspace.Bind(&c.tanh_31, runtime.Float32, at4, N, 256)
 	c.dimN = N
 	c.ready = true
 }
@@ -608,9 +622,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	c.reserve(N)
 	// lstm.go:32: select = call_method select(x, dim=1, index=0)
 	runtime.Select(&c.select_, xArr, 1, 0)
-	// lstm.go:32: ih = call_module ih(select)
+	// lstm.go:32: ih = call_function linear(select, ih_weight, ih_bias)
 	runtime.LinearPacked(&c.ih, &c.select_, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh = call_module hh(h0)
+	// lstm.go:32: hh = call_function linear(h0, hh_weight, hh_bias)
 	runtime.LinearPacked(&c.hh, h0Arr, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add = call_function add(ih, hh)
 	runtime.Add(&c.add, &c.ih, &c.hh)
@@ -636,9 +650,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_2, &c.sigmoid_2, &c.tanh_1)
 	// lstm.go:32: select_1 = call_method select(x, dim=1, index=1)
 	runtime.Select(&c.select_1, xArr, 1, 1)
-	// lstm.go:32: ih_1 = call_module ih(select_1)
+	// lstm.go:32: ih_1 = call_function linear(select_1, ih_weight_1, ih_bias_1)
 	runtime.LinearPacked(&c.ih_1, &c.select_1, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_1 = call_module hh(mul_2)
+	// lstm.go:32: hh_1 = call_function linear(mul_2, hh_weight_1, hh_bias_1)
 	runtime.LinearPacked(&c.hh_1, &c.mul_2, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_2 = call_function add(ih_1, hh_1)
 	runtime.Add(&c.add_2, &c.ih_1, &c.hh_1)
@@ -664,9 +678,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_5, &c.sigmoid_5, &c.tanh_3)
 	// lstm.go:32: select_2 = call_method select(x, dim=1, index=2)
 	runtime.Select(&c.select_2, xArr, 1, 2)
-	// lstm.go:32: ih_2 = call_module ih(select_2)
+	// lstm.go:32: ih_2 = call_function linear(select_2, ih_weight_2, ih_bias_2)
 	runtime.LinearPacked(&c.ih_2, &c.select_2, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_2 = call_module hh(mul_5)
+	// lstm.go:32: hh_2 = call_function linear(mul_5, hh_weight_2, hh_bias_2)
 	runtime.LinearPacked(&c.hh_2, &c.mul_5, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_4 = call_function add(ih_2, hh_2)
 	runtime.Add(&c.add_4, &c.ih_2, &c.hh_2)
@@ -692,9 +706,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_8, &c.sigmoid_8, &c.tanh_5)
 	// lstm.go:32: select_3 = call_method select(x, dim=1, index=3)
 	runtime.Select(&c.select_3, xArr, 1, 3)
-	// lstm.go:32: ih_3 = call_module ih(select_3)
+	// lstm.go:32: ih_3 = call_function linear(select_3, ih_weight_3, ih_bias_3)
 	runtime.LinearPacked(&c.ih_3, &c.select_3, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_3 = call_module hh(mul_8)
+	// lstm.go:32: hh_3 = call_function linear(mul_8, hh_weight_3, hh_bias_3)
 	runtime.LinearPacked(&c.hh_3, &c.mul_8, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_6 = call_function add(ih_3, hh_3)
 	runtime.Add(&c.add_6, &c.ih_3, &c.hh_3)
@@ -720,9 +734,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_11, &c.sigmoid_11, &c.tanh_7)
 	// lstm.go:32: select_4 = call_method select(x, dim=1, index=4)
 	runtime.Select(&c.select_4, xArr, 1, 4)
-	// lstm.go:32: ih_4 = call_module ih(select_4)
+	// lstm.go:32: ih_4 = call_function linear(select_4, ih_weight_4, ih_bias_4)
 	runtime.LinearPacked(&c.ih_4, &c.select_4, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_4 = call_module hh(mul_11)
+	// lstm.go:32: hh_4 = call_function linear(mul_11, hh_weight_4, hh_bias_4)
 	runtime.LinearPacked(&c.hh_4, &c.mul_11, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_8 = call_function add(ih_4, hh_4)
 	runtime.Add(&c.add_8, &c.ih_4, &c.hh_4)
@@ -748,9 +762,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_14, &c.sigmoid_14, &c.tanh_9)
 	// lstm.go:32: select_5 = call_method select(x, dim=1, index=5)
 	runtime.Select(&c.select_5, xArr, 1, 5)
-	// lstm.go:32: ih_5 = call_module ih(select_5)
+	// lstm.go:32: ih_5 = call_function linear(select_5, ih_weight_5, ih_bias_5)
 	runtime.LinearPacked(&c.ih_5, &c.select_5, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_5 = call_module hh(mul_14)
+	// lstm.go:32: hh_5 = call_function linear(mul_14, hh_weight_5, hh_bias_5)
 	runtime.LinearPacked(&c.hh_5, &c.mul_14, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_10 = call_function add(ih_5, hh_5)
 	runtime.Add(&c.add_10, &c.ih_5, &c.hh_5)
@@ -776,9 +790,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_17, &c.sigmoid_17, &c.tanh_11)
 	// lstm.go:32: select_6 = call_method select(x, dim=1, index=6)
 	runtime.Select(&c.select_6, xArr, 1, 6)
-	// lstm.go:32: ih_6 = call_module ih(select_6)
+	// lstm.go:32: ih_6 = call_function linear(select_6, ih_weight_6, ih_bias_6)
 	runtime.LinearPacked(&c.ih_6, &c.select_6, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_6 = call_module hh(mul_17)
+	// lstm.go:32: hh_6 = call_function linear(mul_17, hh_weight_6, hh_bias_6)
 	runtime.LinearPacked(&c.hh_6, &c.mul_17, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_12 = call_function add(ih_6, hh_6)
 	runtime.Add(&c.add_12, &c.ih_6, &c.hh_6)
@@ -804,9 +818,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_20, &c.sigmoid_20, &c.tanh_13)
 	// lstm.go:32: select_7 = call_method select(x, dim=1, index=7)
 	runtime.Select(&c.select_7, xArr, 1, 7)
-	// lstm.go:32: ih_7 = call_module ih(select_7)
+	// lstm.go:32: ih_7 = call_function linear(select_7, ih_weight_7, ih_bias_7)
 	runtime.LinearPacked(&c.ih_7, &c.select_7, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_7 = call_module hh(mul_20)
+	// lstm.go:32: hh_7 = call_function linear(mul_20, hh_weight_7, hh_bias_7)
 	runtime.LinearPacked(&c.hh_7, &c.mul_20, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_14 = call_function add(ih_7, hh_7)
 	runtime.Add(&c.add_14, &c.ih_7, &c.hh_7)
@@ -832,9 +846,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_23, &c.sigmoid_23, &c.tanh_15)
 	// lstm.go:32: select_8 = call_method select(x, dim=1, index=8)
 	runtime.Select(&c.select_8, xArr, 1, 8)
-	// lstm.go:32: ih_8 = call_module ih(select_8)
+	// lstm.go:32: ih_8 = call_function linear(select_8, ih_weight_8, ih_bias_8)
 	runtime.LinearPacked(&c.ih_8, &c.select_8, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_8 = call_module hh(mul_23)
+	// lstm.go:32: hh_8 = call_function linear(mul_23, hh_weight_8, hh_bias_8)
 	runtime.LinearPacked(&c.hh_8, &c.mul_23, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_16 = call_function add(ih_8, hh_8)
 	runtime.Add(&c.add_16, &c.ih_8, &c.hh_8)
@@ -860,9 +874,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_26, &c.sigmoid_26, &c.tanh_17)
 	// lstm.go:32: select_9 = call_method select(x, dim=1, index=9)
 	runtime.Select(&c.select_9, xArr, 1, 9)
-	// lstm.go:32: ih_9 = call_module ih(select_9)
+	// lstm.go:32: ih_9 = call_function linear(select_9, ih_weight_9, ih_bias_9)
 	runtime.LinearPacked(&c.ih_9, &c.select_9, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_9 = call_module hh(mul_26)
+	// lstm.go:32: hh_9 = call_function linear(mul_26, hh_weight_9, hh_bias_9)
 	runtime.LinearPacked(&c.hh_9, &c.mul_26, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_18 = call_function add(ih_9, hh_9)
 	runtime.Add(&c.add_18, &c.ih_9, &c.hh_9)
@@ -888,9 +902,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_29, &c.sigmoid_29, &c.tanh_19)
 	// lstm.go:32: select_10 = call_method select(x, dim=1, index=10)
 	runtime.Select(&c.select_10, xArr, 1, 10)
-	// lstm.go:32: ih_10 = call_module ih(select_10)
+	// lstm.go:32: ih_10 = call_function linear(select_10, ih_weight_10, ih_bias_10)
 	runtime.LinearPacked(&c.ih_10, &c.select_10, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_10 = call_module hh(mul_29)
+	// lstm.go:32: hh_10 = call_function linear(mul_29, hh_weight_10, hh_bias_10)
 	runtime.LinearPacked(&c.hh_10, &c.mul_29, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_20 = call_function add(ih_10, hh_10)
 	runtime.Add(&c.add_20, &c.ih_10, &c.hh_10)
@@ -916,9 +930,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_32, &c.sigmoid_32, &c.tanh_21)
 	// lstm.go:32: select_11 = call_method select(x, dim=1, index=11)
 	runtime.Select(&c.select_11, xArr, 1, 11)
-	// lstm.go:32: ih_11 = call_module ih(select_11)
+	// lstm.go:32: ih_11 = call_function linear(select_11, ih_weight_11, ih_bias_11)
 	runtime.LinearPacked(&c.ih_11, &c.select_11, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_11 = call_module hh(mul_32)
+	// lstm.go:32: hh_11 = call_function linear(mul_32, hh_weight_11, hh_bias_11)
 	runtime.LinearPacked(&c.hh_11, &c.mul_32, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_22 = call_function add(ih_11, hh_11)
 	runtime.Add(&c.add_22, &c.ih_11, &c.hh_11)
@@ -944,9 +958,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_35, &c.sigmoid_35, &c.tanh_23)
 	// lstm.go:32: select_12 = call_method select(x, dim=1, index=12)
 	runtime.Select(&c.select_12, xArr, 1, 12)
-	// lstm.go:32: ih_12 = call_module ih(select_12)
+	// lstm.go:32: ih_12 = call_function linear(select_12, ih_weight_12, ih_bias_12)
 	runtime.LinearPacked(&c.ih_12, &c.select_12, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_12 = call_module hh(mul_35)
+	// lstm.go:32: hh_12 = call_function linear(mul_35, hh_weight_12, hh_bias_12)
 	runtime.LinearPacked(&c.hh_12, &c.mul_35, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_24 = call_function add(ih_12, hh_12)
 	runtime.Add(&c.add_24, &c.ih_12, &c.hh_12)
@@ -972,9 +986,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_38, &c.sigmoid_38, &c.tanh_25)
 	// lstm.go:32: select_13 = call_method select(x, dim=1, index=13)
 	runtime.Select(&c.select_13, xArr, 1, 13)
-	// lstm.go:32: ih_13 = call_module ih(select_13)
+	// lstm.go:32: ih_13 = call_function linear(select_13, ih_weight_13, ih_bias_13)
 	runtime.LinearPacked(&c.ih_13, &c.select_13, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_13 = call_module hh(mul_38)
+	// lstm.go:32: hh_13 = call_function linear(mul_38, hh_weight_13, hh_bias_13)
 	runtime.LinearPacked(&c.hh_13, &c.mul_38, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_26 = call_function add(ih_13, hh_13)
 	runtime.Add(&c.add_26, &c.ih_13, &c.hh_13)
@@ -1000,9 +1014,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_41, &c.sigmoid_41, &c.tanh_27)
 	// lstm.go:32: select_14 = call_method select(x, dim=1, index=14)
 	runtime.Select(&c.select_14, xArr, 1, 14)
-	// lstm.go:32: ih_14 = call_module ih(select_14)
+	// lstm.go:32: ih_14 = call_function linear(select_14, ih_weight_14, ih_bias_14)
 	runtime.LinearPacked(&c.ih_14, &c.select_14, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_14 = call_module hh(mul_41)
+	// lstm.go:32: hh_14 = call_function linear(mul_41, hh_weight_14, hh_bias_14)
 	runtime.LinearPacked(&c.hh_14, &c.mul_41, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_28 = call_function add(ih_14, hh_14)
 	runtime.Add(&c.add_28, &c.ih_14, &c.hh_14)
@@ -1028,9 +1042,9 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Mul(&c.mul_44, &c.sigmoid_44, &c.tanh_29)
 	// lstm.go:32: select_15 = call_method select(x, dim=1, index=15)
 	runtime.Select(&c.select_15, xArr, 1, 15)
-	// lstm.go:32: ih_15 = call_module ih(select_15)
+	// lstm.go:32: ih_15 = call_function linear(select_15, ih_weight_15, ih_bias_15)
 	runtime.LinearPacked(&c.ih_15, &c.select_15, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_15 = call_module hh(mul_44)
+	// lstm.go:32: hh_15 = call_function linear(mul_44, hh_weight_15, hh_bias_15)
 	runtime.LinearPacked(&c.hh_15, &c.mul_44, c.hh_weight_prepared, c.hh_bias)
 	// lstm.go:32: add_30 = call_function add(ih_15, hh_15)
 	runtime.Add(&c.add_30, &c.ih_15, &c.hh_15)

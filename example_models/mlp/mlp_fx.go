@@ -19,21 +19,20 @@ var _ func(*MLP, *tensor.Tensor) *tensor.Tensor = (*MLP).Forward
 // new weights into the model, build a new MLPCompiled. Forward returns fresh
 // tensors.
 type MLPCompiled struct {
-	fc1_bias            *runtime.Array   // fc1.bias f32[512]
-	fc1_weight          *runtime.Array   // fc1.weight f32[512,784]
-	fc2_bias            *runtime.Array   // fc2.bias f32[512]
-	fc2_weight          *runtime.Array   // fc2.weight f32[512,512]
-	fc3_bias            *runtime.Array   // fc3.bias f32[10]
-	fc3_weight          *runtime.Array   // fc3.weight f32[10,512]
-	fc1                 runtime.Array    // fc1 f32[N,512]
-	fc1_weight_prepared *runtime.PackedB // fc1.weight prepared by PackLinear, computed by the constructor
-	relu                runtime.Array    // relu f32[N,512]
-	fc2                 runtime.Array    // fc2 f32[N,512]
-	fc2_weight_prepared *runtime.PackedB // fc2.weight prepared by PackLinear, computed by the constructor
-	relu_1              runtime.Array    // relu_1 f32[N,512]
-	fc3_weight_prepared *runtime.PackedB // fc3.weight prepared by PackLinear, computed by the constructor
-	dimN                int              // the size N the workspace is sized for
-	ready               bool             // whether the workspace is allocated
+	fc1_bias            *runtime.Array    // fc1.bias f32[512]
+	fc1_weight          *runtime.Array    // fc1.weight f32[512,784]
+	fc2_bias            *runtime.Array    // fc2.bias f32[512]
+	fc2_weight          *runtime.Array    // fc2.weight f32[512,512]
+	fc3_bias            *runtime.Array    // fc3.bias f32[10]
+	fc3_weight          *runtime.Array    // fc3.weight f32[10,512]
+	fc1                 runtime.Array     // fc1 f32[N,512], in workspace slot 0
+	fc1_weight_prepared *runtime.PackedB  // fc1.weight prepared by PackLinear, computed by the constructor
+	fc2                 runtime.Array     // fc2 f32[N,512], in workspace slot 1
+	fc2_weight_prepared *runtime.PackedB  // fc2.weight prepared by PackLinear, computed by the constructor
+	fc3_weight_prepared *runtime.PackedB  // fc3.weight prepared by PackLinear, computed by the constructor
+	workspace           runtime.Workspace // storage of the 2 workspace slots (plan-memory)
+	dimN                int               // the size N the workspace is sized for
+	ready               bool              // whether the workspace is allocated
 }
 
 // NewMLPCompiled compiles m, checking that its parameters have the traced shapes.
@@ -62,10 +61,13 @@ func (c *MLPCompiled) reserve(N int) {
 	if c.ready && c.dimN == N {
 		return
 	}
-	c.fc1.Reset(runtime.Float32, N, 512)
-	c.relu.Reset(runtime.Float32, N, 512)
-	c.fc2.Reset(runtime.Float32, N, 512)
-	c.relu_1.Reset(runtime.Float32, N, 512)
+	// 2 values share 2 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(512 * N)
+	slot1 := runtime.SlotSize(512 * N)
+	at1 := slot0
+	c.workspace.Reserve(at1+slot1, 0, 0)
+	c.workspace.Bind(&c.fc1, runtime.Float32, 0, N, 512)
+	c.workspace.Bind(&c.fc2, runtime.Float32, at1, N, 512)
 	c.dimN = N
 	c.ready = true
 }
@@ -76,16 +78,12 @@ func (c *MLPCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	runtime.CheckInput("MLPCompiled.Forward", "x", xArr, runtime.Float32, -1, 784)
 	N := xArr.Shape[0]
 	c.reserve(N)
-	// mlp.go:27: fc1 = call_module fc1(x)
-	runtime.LinearPacked(&c.fc1, xArr, c.fc1_weight_prepared, c.fc1_bias)
-	// mlp.go:27: relu = call_function relu(fc1)
-	runtime.Relu(&c.relu, &c.fc1)
-	// mlp.go:28: fc2 = call_module fc2(relu)
-	runtime.LinearPacked(&c.fc2, &c.relu, c.fc2_weight_prepared, c.fc2_bias)
-	// mlp.go:28: relu_1 = call_function relu(fc2)
-	runtime.Relu(&c.relu_1, &c.fc2)
-	// mlp.go:29: fc3 = call_module fc3(relu_1)
+	// mlp.go:27: fc1 = call_function linear_act(x, fc1_weight, fc1_bias, act=1)
+	runtime.LinearActPacked(&c.fc1, xArr, c.fc1_weight_prepared, c.fc1_bias, 1)
+	// mlp.go:28: fc2 = call_function linear_act(fc1, fc2_weight, fc2_bias, act=1)
+	runtime.LinearActPacked(&c.fc2, &c.fc1, c.fc2_weight_prepared, c.fc2_bias, 1)
+	// mlp.go:29: fc3 = call_function linear(fc2, fc3_weight, fc3_bias)
 	fc3 := runtime.NewArray(runtime.Float32, N, 10)
-	runtime.LinearPacked(fc3, &c.relu_1, c.fc3_weight_prepared, c.fc3_bias)
+	runtime.LinearPacked(fc3, &c.fc2, c.fc3_weight_prepared, c.fc3_bias)
 	return tensor.FromArray(fc3)
 }

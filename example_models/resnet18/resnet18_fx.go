@@ -20,179 +20,312 @@ var _ func(*ResNet18, *tensor.Tensor) *tensor.Tensor = (*ResNet18).Forward
 // then: after loading new weights into the model, build a new
 // ResNet18Compiled. Forward returns fresh tensors.
 type ResNet18Compiled struct {
-	bn1_bias                           *runtime.Array   // bn1.bias f32[64]
-	bn1_running_mean                   *runtime.Array   // bn1.running_mean f32[64]
-	bn1_running_var                    *runtime.Array   // bn1.running_var f32[64]
-	bn1_weight                         *runtime.Array   // bn1.weight f32[64]
-	conv1_weight                       *runtime.Array   // conv1.weight f32[64,3,7,7]
-	fc_bias                            *runtime.Array   // fc.bias f32[1000]
-	fc_weight                          *runtime.Array   // fc.weight f32[1000,512]
-	layer1_0_bn1_bias                  *runtime.Array   // layer1.0.bn1.bias f32[64]
-	layer1_0_bn1_running_mean          *runtime.Array   // layer1.0.bn1.running_mean f32[64]
-	layer1_0_bn1_running_var           *runtime.Array   // layer1.0.bn1.running_var f32[64]
-	layer1_0_bn1_weight                *runtime.Array   // layer1.0.bn1.weight f32[64]
-	layer1_0_bn2_bias                  *runtime.Array   // layer1.0.bn2.bias f32[64]
-	layer1_0_bn2_running_mean          *runtime.Array   // layer1.0.bn2.running_mean f32[64]
-	layer1_0_bn2_running_var           *runtime.Array   // layer1.0.bn2.running_var f32[64]
-	layer1_0_bn2_weight                *runtime.Array   // layer1.0.bn2.weight f32[64]
-	layer1_0_conv1_weight              *runtime.Array   // layer1.0.conv1.weight f32[64,64,3,3]
-	layer1_0_conv2_weight              *runtime.Array   // layer1.0.conv2.weight f32[64,64,3,3]
-	layer1_1_bn1_bias                  *runtime.Array   // layer1.1.bn1.bias f32[64]
-	layer1_1_bn1_running_mean          *runtime.Array   // layer1.1.bn1.running_mean f32[64]
-	layer1_1_bn1_running_var           *runtime.Array   // layer1.1.bn1.running_var f32[64]
-	layer1_1_bn1_weight                *runtime.Array   // layer1.1.bn1.weight f32[64]
-	layer1_1_bn2_bias                  *runtime.Array   // layer1.1.bn2.bias f32[64]
-	layer1_1_bn2_running_mean          *runtime.Array   // layer1.1.bn2.running_mean f32[64]
-	layer1_1_bn2_running_var           *runtime.Array   // layer1.1.bn2.running_var f32[64]
-	layer1_1_bn2_weight                *runtime.Array   // layer1.1.bn2.weight f32[64]
-	layer1_1_conv1_weight              *runtime.Array   // layer1.1.conv1.weight f32[64,64,3,3]
-	layer1_1_conv2_weight              *runtime.Array   // layer1.1.conv2.weight f32[64,64,3,3]
-	layer2_0_bn1_bias                  *runtime.Array   // layer2.0.bn1.bias f32[128]
-	layer2_0_bn1_running_mean          *runtime.Array   // layer2.0.bn1.running_mean f32[128]
-	layer2_0_bn1_running_var           *runtime.Array   // layer2.0.bn1.running_var f32[128]
-	layer2_0_bn1_weight                *runtime.Array   // layer2.0.bn1.weight f32[128]
-	layer2_0_bn2_bias                  *runtime.Array   // layer2.0.bn2.bias f32[128]
-	layer2_0_bn2_running_mean          *runtime.Array   // layer2.0.bn2.running_mean f32[128]
-	layer2_0_bn2_running_var           *runtime.Array   // layer2.0.bn2.running_var f32[128]
-	layer2_0_bn2_weight                *runtime.Array   // layer2.0.bn2.weight f32[128]
-	layer2_0_conv1_weight              *runtime.Array   // layer2.0.conv1.weight f32[128,64,3,3]
-	layer2_0_conv2_weight              *runtime.Array   // layer2.0.conv2.weight f32[128,128,3,3]
-	layer2_0_downsample_0_weight       *runtime.Array   // layer2.0.downsample.0.weight f32[128,64,1,1]
-	layer2_0_downsample_1_bias         *runtime.Array   // layer2.0.downsample.1.bias f32[128]
-	layer2_0_downsample_1_running_mean *runtime.Array   // layer2.0.downsample.1.running_mean f32[128]
-	layer2_0_downsample_1_running_var  *runtime.Array   // layer2.0.downsample.1.running_var f32[128]
-	layer2_0_downsample_1_weight       *runtime.Array   // layer2.0.downsample.1.weight f32[128]
-	layer2_1_bn1_bias                  *runtime.Array   // layer2.1.bn1.bias f32[128]
-	layer2_1_bn1_running_mean          *runtime.Array   // layer2.1.bn1.running_mean f32[128]
-	layer2_1_bn1_running_var           *runtime.Array   // layer2.1.bn1.running_var f32[128]
-	layer2_1_bn1_weight                *runtime.Array   // layer2.1.bn1.weight f32[128]
-	layer2_1_bn2_bias                  *runtime.Array   // layer2.1.bn2.bias f32[128]
-	layer2_1_bn2_running_mean          *runtime.Array   // layer2.1.bn2.running_mean f32[128]
-	layer2_1_bn2_running_var           *runtime.Array   // layer2.1.bn2.running_var f32[128]
-	layer2_1_bn2_weight                *runtime.Array   // layer2.1.bn2.weight f32[128]
-	layer2_1_conv1_weight              *runtime.Array   // layer2.1.conv1.weight f32[128,128,3,3]
-	layer2_1_conv2_weight              *runtime.Array   // layer2.1.conv2.weight f32[128,128,3,3]
-	layer3_0_bn1_bias                  *runtime.Array   // layer3.0.bn1.bias f32[256]
-	layer3_0_bn1_running_mean          *runtime.Array   // layer3.0.bn1.running_mean f32[256]
-	layer3_0_bn1_running_var           *runtime.Array   // layer3.0.bn1.running_var f32[256]
-	layer3_0_bn1_weight                *runtime.Array   // layer3.0.bn1.weight f32[256]
-	layer3_0_bn2_bias                  *runtime.Array   // layer3.0.bn2.bias f32[256]
-	layer3_0_bn2_running_mean          *runtime.Array   // layer3.0.bn2.running_mean f32[256]
-	layer3_0_bn2_running_var           *runtime.Array   // layer3.0.bn2.running_var f32[256]
-	layer3_0_bn2_weight                *runtime.Array   // layer3.0.bn2.weight f32[256]
-	layer3_0_conv1_weight              *runtime.Array   // layer3.0.conv1.weight f32[256,128,3,3]
-	layer3_0_conv2_weight              *runtime.Array   // layer3.0.conv2.weight f32[256,256,3,3]
-	layer3_0_downsample_0_weight       *runtime.Array   // layer3.0.downsample.0.weight f32[256,128,1,1]
-	layer3_0_downsample_1_bias         *runtime.Array   // layer3.0.downsample.1.bias f32[256]
-	layer3_0_downsample_1_running_mean *runtime.Array   // layer3.0.downsample.1.running_mean f32[256]
-	layer3_0_downsample_1_running_var  *runtime.Array   // layer3.0.downsample.1.running_var f32[256]
-	layer3_0_downsample_1_weight       *runtime.Array   // layer3.0.downsample.1.weight f32[256]
-	layer3_1_bn1_bias                  *runtime.Array   // layer3.1.bn1.bias f32[256]
-	layer3_1_bn1_running_mean          *runtime.Array   // layer3.1.bn1.running_mean f32[256]
-	layer3_1_bn1_running_var           *runtime.Array   // layer3.1.bn1.running_var f32[256]
-	layer3_1_bn1_weight                *runtime.Array   // layer3.1.bn1.weight f32[256]
-	layer3_1_bn2_bias                  *runtime.Array   // layer3.1.bn2.bias f32[256]
-	layer3_1_bn2_running_mean          *runtime.Array   // layer3.1.bn2.running_mean f32[256]
-	layer3_1_bn2_running_var           *runtime.Array   // layer3.1.bn2.running_var f32[256]
-	layer3_1_bn2_weight                *runtime.Array   // layer3.1.bn2.weight f32[256]
-	layer3_1_conv1_weight              *runtime.Array   // layer3.1.conv1.weight f32[256,256,3,3]
-	layer3_1_conv2_weight              *runtime.Array   // layer3.1.conv2.weight f32[256,256,3,3]
-	layer4_0_bn1_bias                  *runtime.Array   // layer4.0.bn1.bias f32[512]
-	layer4_0_bn1_running_mean          *runtime.Array   // layer4.0.bn1.running_mean f32[512]
-	layer4_0_bn1_running_var           *runtime.Array   // layer4.0.bn1.running_var f32[512]
-	layer4_0_bn1_weight                *runtime.Array   // layer4.0.bn1.weight f32[512]
-	layer4_0_bn2_bias                  *runtime.Array   // layer4.0.bn2.bias f32[512]
-	layer4_0_bn2_running_mean          *runtime.Array   // layer4.0.bn2.running_mean f32[512]
-	layer4_0_bn2_running_var           *runtime.Array   // layer4.0.bn2.running_var f32[512]
-	layer4_0_bn2_weight                *runtime.Array   // layer4.0.bn2.weight f32[512]
-	layer4_0_conv1_weight              *runtime.Array   // layer4.0.conv1.weight f32[512,256,3,3]
-	layer4_0_conv2_weight              *runtime.Array   // layer4.0.conv2.weight f32[512,512,3,3]
-	layer4_0_downsample_0_weight       *runtime.Array   // layer4.0.downsample.0.weight f32[512,256,1,1]
-	layer4_0_downsample_1_bias         *runtime.Array   // layer4.0.downsample.1.bias f32[512]
-	layer4_0_downsample_1_running_mean *runtime.Array   // layer4.0.downsample.1.running_mean f32[512]
-	layer4_0_downsample_1_running_var  *runtime.Array   // layer4.0.downsample.1.running_var f32[512]
-	layer4_0_downsample_1_weight       *runtime.Array   // layer4.0.downsample.1.weight f32[512]
-	layer4_1_bn1_bias                  *runtime.Array   // layer4.1.bn1.bias f32[512]
-	layer4_1_bn1_running_mean          *runtime.Array   // layer4.1.bn1.running_mean f32[512]
-	layer4_1_bn1_running_var           *runtime.Array   // layer4.1.bn1.running_var f32[512]
-	layer4_1_bn1_weight                *runtime.Array   // layer4.1.bn1.weight f32[512]
-	layer4_1_bn2_bias                  *runtime.Array   // layer4.1.bn2.bias f32[512]
-	layer4_1_bn2_running_mean          *runtime.Array   // layer4.1.bn2.running_mean f32[512]
-	layer4_1_bn2_running_var           *runtime.Array   // layer4.1.bn2.running_var f32[512]
-	layer4_1_bn2_weight                *runtime.Array   // layer4.1.bn2.weight f32[512]
-	layer4_1_conv1_weight              *runtime.Array   // layer4.1.conv1.weight f32[512,512,3,3]
-	layer4_1_conv2_weight              *runtime.Array   // layer4.1.conv2.weight f32[512,512,3,3]
-	conv1                              runtime.Array    // conv1 f32[N,64,112,112]
-	bn1                                runtime.Array    // bn1 f32[N,64,112,112]
-	relu                               runtime.Array    // relu f32[N,64,112,112]
-	maxpool                            runtime.Array    // maxpool f32[N,64,56,56]
-	layer1_0_conv1                     runtime.Array    // layer1_0_conv1 f32[N,64,56,56]
-	layer1_0_bn1                       runtime.Array    // layer1_0_bn1 f32[N,64,56,56]
-	layer1_0_relu                      runtime.Array    // layer1_0_relu f32[N,64,56,56]
-	layer1_0_conv2                     runtime.Array    // layer1_0_conv2 f32[N,64,56,56]
-	layer1_0_bn2                       runtime.Array    // layer1_0_bn2 f32[N,64,56,56]
-	add                                runtime.Array    // add f32[N,64,56,56]
-	layer1_0_relu_1                    runtime.Array    // layer1_0_relu_1 f32[N,64,56,56]
-	layer1_1_conv1                     runtime.Array    // layer1_1_conv1 f32[N,64,56,56]
-	layer1_1_bn1                       runtime.Array    // layer1_1_bn1 f32[N,64,56,56]
-	layer1_1_relu                      runtime.Array    // layer1_1_relu f32[N,64,56,56]
-	layer1_1_conv2                     runtime.Array    // layer1_1_conv2 f32[N,64,56,56]
-	layer1_1_bn2                       runtime.Array    // layer1_1_bn2 f32[N,64,56,56]
-	add_1                              runtime.Array    // add_1 f32[N,64,56,56]
-	layer1_1_relu_1                    runtime.Array    // layer1_1_relu_1 f32[N,64,56,56]
-	layer2_0_conv1                     runtime.Array    // layer2_0_conv1 f32[N,128,28,28]
-	layer2_0_bn1                       runtime.Array    // layer2_0_bn1 f32[N,128,28,28]
-	layer2_0_relu                      runtime.Array    // layer2_0_relu f32[N,128,28,28]
-	layer2_0_conv2                     runtime.Array    // layer2_0_conv2 f32[N,128,28,28]
-	layer2_0_bn2                       runtime.Array    // layer2_0_bn2 f32[N,128,28,28]
-	layer2_0_downsample_0              runtime.Array    // layer2_0_downsample_0 f32[N,128,28,28]
-	layer2_0_downsample_1              runtime.Array    // layer2_0_downsample_1 f32[N,128,28,28]
-	add_2                              runtime.Array    // add_2 f32[N,128,28,28]
-	layer2_0_relu_1                    runtime.Array    // layer2_0_relu_1 f32[N,128,28,28]
-	layer2_1_conv1                     runtime.Array    // layer2_1_conv1 f32[N,128,28,28]
-	layer2_1_bn1                       runtime.Array    // layer2_1_bn1 f32[N,128,28,28]
-	layer2_1_relu                      runtime.Array    // layer2_1_relu f32[N,128,28,28]
-	layer2_1_conv2                     runtime.Array    // layer2_1_conv2 f32[N,128,28,28]
-	layer2_1_bn2                       runtime.Array    // layer2_1_bn2 f32[N,128,28,28]
-	add_3                              runtime.Array    // add_3 f32[N,128,28,28]
-	layer2_1_relu_1                    runtime.Array    // layer2_1_relu_1 f32[N,128,28,28]
-	layer3_0_conv1                     runtime.Array    // layer3_0_conv1 f32[N,256,14,14]
-	layer3_0_bn1                       runtime.Array    // layer3_0_bn1 f32[N,256,14,14]
-	layer3_0_relu                      runtime.Array    // layer3_0_relu f32[N,256,14,14]
-	layer3_0_conv2                     runtime.Array    // layer3_0_conv2 f32[N,256,14,14]
-	layer3_0_bn2                       runtime.Array    // layer3_0_bn2 f32[N,256,14,14]
-	layer3_0_downsample_0              runtime.Array    // layer3_0_downsample_0 f32[N,256,14,14]
-	layer3_0_downsample_1              runtime.Array    // layer3_0_downsample_1 f32[N,256,14,14]
-	add_4                              runtime.Array    // add_4 f32[N,256,14,14]
-	layer3_0_relu_1                    runtime.Array    // layer3_0_relu_1 f32[N,256,14,14]
-	layer3_1_conv1                     runtime.Array    // layer3_1_conv1 f32[N,256,14,14]
-	layer3_1_bn1                       runtime.Array    // layer3_1_bn1 f32[N,256,14,14]
-	layer3_1_relu                      runtime.Array    // layer3_1_relu f32[N,256,14,14]
-	layer3_1_conv2                     runtime.Array    // layer3_1_conv2 f32[N,256,14,14]
-	layer3_1_bn2                       runtime.Array    // layer3_1_bn2 f32[N,256,14,14]
-	add_5                              runtime.Array    // add_5 f32[N,256,14,14]
-	layer3_1_relu_1                    runtime.Array    // layer3_1_relu_1 f32[N,256,14,14]
-	layer4_0_conv1                     runtime.Array    // layer4_0_conv1 f32[N,512,7,7]
-	layer4_0_bn1                       runtime.Array    // layer4_0_bn1 f32[N,512,7,7]
-	layer4_0_relu                      runtime.Array    // layer4_0_relu f32[N,512,7,7]
-	layer4_0_conv2                     runtime.Array    // layer4_0_conv2 f32[N,512,7,7]
-	layer4_0_bn2                       runtime.Array    // layer4_0_bn2 f32[N,512,7,7]
-	layer4_0_downsample_0              runtime.Array    // layer4_0_downsample_0 f32[N,512,7,7]
-	layer4_0_downsample_1              runtime.Array    // layer4_0_downsample_1 f32[N,512,7,7]
-	add_6                              runtime.Array    // add_6 f32[N,512,7,7]
-	layer4_0_relu_1                    runtime.Array    // layer4_0_relu_1 f32[N,512,7,7]
-	layer4_1_conv1                     runtime.Array    // layer4_1_conv1 f32[N,512,7,7]
-	layer4_1_bn1                       runtime.Array    // layer4_1_bn1 f32[N,512,7,7]
-	layer4_1_relu                      runtime.Array    // layer4_1_relu f32[N,512,7,7]
-	layer4_1_conv2                     runtime.Array    // layer4_1_conv2 f32[N,512,7,7]
-	layer4_1_bn2                       runtime.Array    // layer4_1_bn2 f32[N,512,7,7]
-	add_7                              runtime.Array    // add_7 f32[N,512,7,7]
-	layer4_1_relu_1                    runtime.Array    // layer4_1_relu_1 f32[N,512,7,7]
-	avgpool                            runtime.Array    // avgpool f32[N,512,1,1]
-	flatten                            runtime.Array    // flatten f32[N,512]
-	fc_weight_prepared                 *runtime.PackedB // fc.weight prepared by PackLinear, computed by the constructor
-	dimN                               int              // the size N the workspace is sized for
-	ready                              bool             // whether the workspace is allocated
+	bn1_bias                            *runtime.Array    // bn1.bias f32[64]
+	bn1_running_mean                    *runtime.Array    // bn1.running_mean f32[64]
+	bn1_running_var                     *runtime.Array    // bn1.running_var f32[64]
+	bn1_weight                          *runtime.Array    // bn1.weight f32[64]
+	conv1_weight                        *runtime.Array    // conv1.weight f32[64,3,7,7]
+	fc_bias                             *runtime.Array    // fc.bias f32[1000]
+	fc_weight                           *runtime.Array    // fc.weight f32[1000,512]
+	layer1_0_bn1_bias                   *runtime.Array    // layer1.0.bn1.bias f32[64]
+	layer1_0_bn1_running_mean           *runtime.Array    // layer1.0.bn1.running_mean f32[64]
+	layer1_0_bn1_running_var            *runtime.Array    // layer1.0.bn1.running_var f32[64]
+	layer1_0_bn1_weight                 *runtime.Array    // layer1.0.bn1.weight f32[64]
+	layer1_0_bn2_bias                   *runtime.Array    // layer1.0.bn2.bias f32[64]
+	layer1_0_bn2_running_mean           *runtime.Array    // layer1.0.bn2.running_mean f32[64]
+	layer1_0_bn2_running_var            *runtime.Array    // layer1.0.bn2.running_var f32[64]
+	layer1_0_bn2_weight                 *runtime.Array    // layer1.0.bn2.weight f32[64]
+	layer1_0_conv1_weight               *runtime.Array    // layer1.0.conv1.weight f32[64,64,3,3]
+	layer1_0_conv2_weight               *runtime.Array    // layer1.0.conv2.weight f32[64,64,3,3]
+	layer1_1_bn1_bias                   *runtime.Array    // layer1.1.bn1.bias f32[64]
+	layer1_1_bn1_running_mean           *runtime.Array    // layer1.1.bn1.running_mean f32[64]
+	layer1_1_bn1_running_var            *runtime.Array    // layer1.1.bn1.running_var f32[64]
+	layer1_1_bn1_weight                 *runtime.Array    // layer1.1.bn1.weight f32[64]
+	layer1_1_bn2_bias                   *runtime.Array    // layer1.1.bn2.bias f32[64]
+	layer1_1_bn2_running_mean           *runtime.Array    // layer1.1.bn2.running_mean f32[64]
+	layer1_1_bn2_running_var            *runtime.Array    // layer1.1.bn2.running_var f32[64]
+	layer1_1_bn2_weight                 *runtime.Array    // layer1.1.bn2.weight f32[64]
+	layer1_1_conv1_weight               *runtime.Array    // layer1.1.conv1.weight f32[64,64,3,3]
+	layer1_1_conv2_weight               *runtime.Array    // layer1.1.conv2.weight f32[64,64,3,3]
+	layer2_0_bn1_bias                   *runtime.Array    // layer2.0.bn1.bias f32[128]
+	layer2_0_bn1_running_mean           *runtime.Array    // layer2.0.bn1.running_mean f32[128]
+	layer2_0_bn1_running_var            *runtime.Array    // layer2.0.bn1.running_var f32[128]
+	layer2_0_bn1_weight                 *runtime.Array    // layer2.0.bn1.weight f32[128]
+	layer2_0_bn2_bias                   *runtime.Array    // layer2.0.bn2.bias f32[128]
+	layer2_0_bn2_running_mean           *runtime.Array    // layer2.0.bn2.running_mean f32[128]
+	layer2_0_bn2_running_var            *runtime.Array    // layer2.0.bn2.running_var f32[128]
+	layer2_0_bn2_weight                 *runtime.Array    // layer2.0.bn2.weight f32[128]
+	layer2_0_conv1_weight               *runtime.Array    // layer2.0.conv1.weight f32[128,64,3,3]
+	layer2_0_conv2_weight               *runtime.Array    // layer2.0.conv2.weight f32[128,128,3,3]
+	layer2_0_downsample_0_weight        *runtime.Array    // layer2.0.downsample.0.weight f32[128,64,1,1]
+	layer2_0_downsample_1_bias          *runtime.Array    // layer2.0.downsample.1.bias f32[128]
+	layer2_0_downsample_1_running_mean  *runtime.Array    // layer2.0.downsample.1.running_mean f32[128]
+	layer2_0_downsample_1_running_var   *runtime.Array    // layer2.0.downsample.1.running_var f32[128]
+	layer2_0_downsample_1_weight        *runtime.Array    // layer2.0.downsample.1.weight f32[128]
+	layer2_1_bn1_bias                   *runtime.Array    // layer2.1.bn1.bias f32[128]
+	layer2_1_bn1_running_mean           *runtime.Array    // layer2.1.bn1.running_mean f32[128]
+	layer2_1_bn1_running_var            *runtime.Array    // layer2.1.bn1.running_var f32[128]
+	layer2_1_bn1_weight                 *runtime.Array    // layer2.1.bn1.weight f32[128]
+	layer2_1_bn2_bias                   *runtime.Array    // layer2.1.bn2.bias f32[128]
+	layer2_1_bn2_running_mean           *runtime.Array    // layer2.1.bn2.running_mean f32[128]
+	layer2_1_bn2_running_var            *runtime.Array    // layer2.1.bn2.running_var f32[128]
+	layer2_1_bn2_weight                 *runtime.Array    // layer2.1.bn2.weight f32[128]
+	layer2_1_conv1_weight               *runtime.Array    // layer2.1.conv1.weight f32[128,128,3,3]
+	layer2_1_conv2_weight               *runtime.Array    // layer2.1.conv2.weight f32[128,128,3,3]
+	layer3_0_bn1_bias                   *runtime.Array    // layer3.0.bn1.bias f32[256]
+	layer3_0_bn1_running_mean           *runtime.Array    // layer3.0.bn1.running_mean f32[256]
+	layer3_0_bn1_running_var            *runtime.Array    // layer3.0.bn1.running_var f32[256]
+	layer3_0_bn1_weight                 *runtime.Array    // layer3.0.bn1.weight f32[256]
+	layer3_0_bn2_bias                   *runtime.Array    // layer3.0.bn2.bias f32[256]
+	layer3_0_bn2_running_mean           *runtime.Array    // layer3.0.bn2.running_mean f32[256]
+	layer3_0_bn2_running_var            *runtime.Array    // layer3.0.bn2.running_var f32[256]
+	layer3_0_bn2_weight                 *runtime.Array    // layer3.0.bn2.weight f32[256]
+	layer3_0_conv1_weight               *runtime.Array    // layer3.0.conv1.weight f32[256,128,3,3]
+	layer3_0_conv2_weight               *runtime.Array    // layer3.0.conv2.weight f32[256,256,3,3]
+	layer3_0_downsample_0_weight        *runtime.Array    // layer3.0.downsample.0.weight f32[256,128,1,1]
+	layer3_0_downsample_1_bias          *runtime.Array    // layer3.0.downsample.1.bias f32[256]
+	layer3_0_downsample_1_running_mean  *runtime.Array    // layer3.0.downsample.1.running_mean f32[256]
+	layer3_0_downsample_1_running_var   *runtime.Array    // layer3.0.downsample.1.running_var f32[256]
+	layer3_0_downsample_1_weight        *runtime.Array    // layer3.0.downsample.1.weight f32[256]
+	layer3_1_bn1_bias                   *runtime.Array    // layer3.1.bn1.bias f32[256]
+	layer3_1_bn1_running_mean           *runtime.Array    // layer3.1.bn1.running_mean f32[256]
+	layer3_1_bn1_running_var            *runtime.Array    // layer3.1.bn1.running_var f32[256]
+	layer3_1_bn1_weight                 *runtime.Array    // layer3.1.bn1.weight f32[256]
+	layer3_1_bn2_bias                   *runtime.Array    // layer3.1.bn2.bias f32[256]
+	layer3_1_bn2_running_mean           *runtime.Array    // layer3.1.bn2.running_mean f32[256]
+	layer3_1_bn2_running_var            *runtime.Array    // layer3.1.bn2.running_var f32[256]
+	layer3_1_bn2_weight                 *runtime.Array    // layer3.1.bn2.weight f32[256]
+	layer3_1_conv1_weight               *runtime.Array    // layer3.1.conv1.weight f32[256,256,3,3]
+	layer3_1_conv2_weight               *runtime.Array    // layer3.1.conv2.weight f32[256,256,3,3]
+	layer4_0_bn1_bias                   *runtime.Array    // layer4.0.bn1.bias f32[512]
+	layer4_0_bn1_running_mean           *runtime.Array    // layer4.0.bn1.running_mean f32[512]
+	layer4_0_bn1_running_var            *runtime.Array    // layer4.0.bn1.running_var f32[512]
+	layer4_0_bn1_weight                 *runtime.Array    // layer4.0.bn1.weight f32[512]
+	layer4_0_bn2_bias                   *runtime.Array    // layer4.0.bn2.bias f32[512]
+	layer4_0_bn2_running_mean           *runtime.Array    // layer4.0.bn2.running_mean f32[512]
+	layer4_0_bn2_running_var            *runtime.Array    // layer4.0.bn2.running_var f32[512]
+	layer4_0_bn2_weight                 *runtime.Array    // layer4.0.bn2.weight f32[512]
+	layer4_0_conv1_weight               *runtime.Array    // layer4.0.conv1.weight f32[512,256,3,3]
+	layer4_0_conv2_weight               *runtime.Array    // layer4.0.conv2.weight f32[512,512,3,3]
+	layer4_0_downsample_0_weight        *runtime.Array    // layer4.0.downsample.0.weight f32[512,256,1,1]
+	layer4_0_downsample_1_bias          *runtime.Array    // layer4.0.downsample.1.bias f32[512]
+	layer4_0_downsample_1_running_mean  *runtime.Array    // layer4.0.downsample.1.running_mean f32[512]
+	layer4_0_downsample_1_running_var   *runtime.Array    // layer4.0.downsample.1.running_var f32[512]
+	layer4_0_downsample_1_weight        *runtime.Array    // layer4.0.downsample.1.weight f32[512]
+	layer4_1_bn1_bias                   *runtime.Array    // layer4.1.bn1.bias f32[512]
+	layer4_1_bn1_running_mean           *runtime.Array    // layer4.1.bn1.running_mean f32[512]
+	layer4_1_bn1_running_var            *runtime.Array    // layer4.1.bn1.running_var f32[512]
+	layer4_1_bn1_weight                 *runtime.Array    // layer4.1.bn1.weight f32[512]
+	layer4_1_bn2_bias                   *runtime.Array    // layer4.1.bn2.bias f32[512]
+	layer4_1_bn2_running_mean           *runtime.Array    // layer4.1.bn2.running_mean f32[512]
+	layer4_1_bn2_running_var            *runtime.Array    // layer4.1.bn2.running_var f32[512]
+	layer4_1_bn2_weight                 *runtime.Array    // layer4.1.bn2.weight f32[512]
+	layer4_1_conv1_weight               *runtime.Array    // layer4.1.conv1.weight f32[512,512,3,3]
+	layer4_1_conv2_weight               *runtime.Array    // layer4.1.conv2.weight f32[512,512,3,3]
+	const0                              *runtime.Array    // the number 1e-05
+	add_8                               *runtime.Array    // add_8 f32[64], computed by the constructor
+	sqrt                                *runtime.Array    // sqrt f32[64], computed by the constructor
+	div                                 *runtime.Array    // div f32[64], computed by the constructor
+	reshape                             *runtime.Array    // reshape f32[64,1,1,1], computed by the constructor
+	conv1_folded_weight                 *runtime.Array    // conv1_folded_weight f32[64,3,7,7], computed by the constructor
+	neg                                 *runtime.Array    // neg f32[64], computed by the constructor
+	mul                                 *runtime.Array    // mul f32[64], computed by the constructor
+	conv1_folded_bias                   *runtime.Array    // conv1_folded_bias f32[64], computed by the constructor
+	conv1                               runtime.Array     // conv1 f32[N,64,112,112], in workspace slot 0
+	maxpool                             runtime.Array     // maxpool f32[N,64,56,56], in workspace slot 1
+	add_9                               *runtime.Array    // add_9 f32[64], computed by the constructor
+	sqrt_1                              *runtime.Array    // sqrt_1 f32[64], computed by the constructor
+	div_1                               *runtime.Array    // div_1 f32[64], computed by the constructor
+	reshape_1                           *runtime.Array    // reshape_1 f32[64,1,1,1], computed by the constructor
+	layer1_0_conv1_folded_weight        *runtime.Array    // layer1_0_conv1_folded_weight f32[64,64,3,3], computed by the constructor
+	neg_1                               *runtime.Array    // neg_1 f32[64], computed by the constructor
+	mul_1                               *runtime.Array    // mul_1 f32[64], computed by the constructor
+	layer1_0_conv1_folded_bias          *runtime.Array    // layer1_0_conv1_folded_bias f32[64], computed by the constructor
+	layer1_0_conv1                      runtime.Array     // layer1_0_conv1 f32[N,64,56,56], in workspace slot 0
+	add_10                              *runtime.Array    // add_10 f32[64], computed by the constructor
+	sqrt_2                              *runtime.Array    // sqrt_2 f32[64], computed by the constructor
+	div_2                               *runtime.Array    // div_2 f32[64], computed by the constructor
+	reshape_2                           *runtime.Array    // reshape_2 f32[64,1,1,1], computed by the constructor
+	layer1_0_conv2_folded_weight        *runtime.Array    // layer1_0_conv2_folded_weight f32[64,64,3,3], computed by the constructor
+	neg_2                               *runtime.Array    // neg_2 f32[64], computed by the constructor
+	mul_2                               *runtime.Array    // mul_2 f32[64], computed by the constructor
+	layer1_0_conv2_folded_bias          *runtime.Array    // layer1_0_conv2_folded_bias f32[64], computed by the constructor
+	layer1_0_conv2                      runtime.Array     // layer1_0_conv2 f32[N,64,56,56], in workspace slot 2
+	add                                 runtime.Array     // add f32[N,64,56,56], in workspace slot 0
+	layer1_0_relu_1                     runtime.Array     // layer1_0_relu_1 f32[N,64,56,56], in workspace slot 1
+	add_11                              *runtime.Array    // add_11 f32[64], computed by the constructor
+	sqrt_3                              *runtime.Array    // sqrt_3 f32[64], computed by the constructor
+	div_3                               *runtime.Array    // div_3 f32[64], computed by the constructor
+	reshape_3                           *runtime.Array    // reshape_3 f32[64,1,1,1], computed by the constructor
+	layer1_1_conv1_folded_weight        *runtime.Array    // layer1_1_conv1_folded_weight f32[64,64,3,3], computed by the constructor
+	neg_3                               *runtime.Array    // neg_3 f32[64], computed by the constructor
+	mul_3                               *runtime.Array    // mul_3 f32[64], computed by the constructor
+	layer1_1_conv1_folded_bias          *runtime.Array    // layer1_1_conv1_folded_bias f32[64], computed by the constructor
+	layer1_1_conv1                      runtime.Array     // layer1_1_conv1 f32[N,64,56,56], in workspace slot 2
+	add_12                              *runtime.Array    // add_12 f32[64], computed by the constructor
+	sqrt_4                              *runtime.Array    // sqrt_4 f32[64], computed by the constructor
+	div_4                               *runtime.Array    // div_4 f32[64], computed by the constructor
+	reshape_4                           *runtime.Array    // reshape_4 f32[64,1,1,1], computed by the constructor
+	layer1_1_conv2_folded_weight        *runtime.Array    // layer1_1_conv2_folded_weight f32[64,64,3,3], computed by the constructor
+	neg_4                               *runtime.Array    // neg_4 f32[64], computed by the constructor
+	mul_4                               *runtime.Array    // mul_4 f32[64], computed by the constructor
+	layer1_1_conv2_folded_bias          *runtime.Array    // layer1_1_conv2_folded_bias f32[64], computed by the constructor
+	layer1_1_conv2                      runtime.Array     // layer1_1_conv2 f32[N,64,56,56], in workspace slot 0
+	add_1                               runtime.Array     // add_1 f32[N,64,56,56], in workspace slot 2
+	layer1_1_relu_1                     runtime.Array     // layer1_1_relu_1 f32[N,64,56,56], in workspace slot 1
+	add_13                              *runtime.Array    // add_13 f32[128], computed by the constructor
+	sqrt_5                              *runtime.Array    // sqrt_5 f32[128], computed by the constructor
+	div_5                               *runtime.Array    // div_5 f32[128], computed by the constructor
+	reshape_5                           *runtime.Array    // reshape_5 f32[128,1,1,1], computed by the constructor
+	layer2_0_conv1_folded_weight        *runtime.Array    // layer2_0_conv1_folded_weight f32[128,64,3,3], computed by the constructor
+	neg_5                               *runtime.Array    // neg_5 f32[128], computed by the constructor
+	mul_5                               *runtime.Array    // mul_5 f32[128], computed by the constructor
+	layer2_0_conv1_folded_bias          *runtime.Array    // layer2_0_conv1_folded_bias f32[128], computed by the constructor
+	layer2_0_conv1                      runtime.Array     // layer2_0_conv1 f32[N,128,28,28], in workspace slot 2
+	add_14                              *runtime.Array    // add_14 f32[128], computed by the constructor
+	sqrt_6                              *runtime.Array    // sqrt_6 f32[128], computed by the constructor
+	div_6                               *runtime.Array    // div_6 f32[128], computed by the constructor
+	reshape_6                           *runtime.Array    // reshape_6 f32[128,1,1,1], computed by the constructor
+	layer2_0_conv2_folded_weight        *runtime.Array    // layer2_0_conv2_folded_weight f32[128,128,3,3], computed by the constructor
+	neg_6                               *runtime.Array    // neg_6 f32[128], computed by the constructor
+	mul_6                               *runtime.Array    // mul_6 f32[128], computed by the constructor
+	layer2_0_conv2_folded_bias          *runtime.Array    // layer2_0_conv2_folded_bias f32[128], computed by the constructor
+	layer2_0_conv2                      runtime.Array     // layer2_0_conv2 f32[N,128,28,28], in workspace slot 0
+	add_15                              *runtime.Array    // add_15 f32[128], computed by the constructor
+	sqrt_7                              *runtime.Array    // sqrt_7 f32[128], computed by the constructor
+	div_7                               *runtime.Array    // div_7 f32[128], computed by the constructor
+	reshape_7                           *runtime.Array    // reshape_7 f32[128,1,1,1], computed by the constructor
+	layer2_0_downsample_0_folded_weight *runtime.Array    // layer2_0_downsample_0_folded_weight f32[128,64,1,1], computed by the constructor
+	neg_7                               *runtime.Array    // neg_7 f32[128], computed by the constructor
+	mul_7                               *runtime.Array    // mul_7 f32[128], computed by the constructor
+	layer2_0_downsample_0_folded_bias   *runtime.Array    // layer2_0_downsample_0_folded_bias f32[128], computed by the constructor
+	layer2_0_downsample_0               runtime.Array     // layer2_0_downsample_0 f32[N,128,28,28], in workspace slot 2
+	add_2                               runtime.Array     // add_2 f32[N,128,28,28], in workspace slot 1
+	layer2_0_relu_1                     runtime.Array     // layer2_0_relu_1 f32[N,128,28,28], in workspace slot 2
+	add_16                              *runtime.Array    // add_16 f32[128], computed by the constructor
+	sqrt_8                              *runtime.Array    // sqrt_8 f32[128], computed by the constructor
+	div_8                               *runtime.Array    // div_8 f32[128], computed by the constructor
+	reshape_8                           *runtime.Array    // reshape_8 f32[128,1,1,1], computed by the constructor
+	layer2_1_conv1_folded_weight        *runtime.Array    // layer2_1_conv1_folded_weight f32[128,128,3,3], computed by the constructor
+	neg_8                               *runtime.Array    // neg_8 f32[128], computed by the constructor
+	mul_8                               *runtime.Array    // mul_8 f32[128], computed by the constructor
+	layer2_1_conv1_folded_bias          *runtime.Array    // layer2_1_conv1_folded_bias f32[128], computed by the constructor
+	layer2_1_conv1                      runtime.Array     // layer2_1_conv1 f32[N,128,28,28], in workspace slot 1
+	add_17                              *runtime.Array    // add_17 f32[128], computed by the constructor
+	sqrt_9                              *runtime.Array    // sqrt_9 f32[128], computed by the constructor
+	div_9                               *runtime.Array    // div_9 f32[128], computed by the constructor
+	reshape_9                           *runtime.Array    // reshape_9 f32[128,1,1,1], computed by the constructor
+	layer2_1_conv2_folded_weight        *runtime.Array    // layer2_1_conv2_folded_weight f32[128,128,3,3], computed by the constructor
+	neg_9                               *runtime.Array    // neg_9 f32[128], computed by the constructor
+	mul_9                               *runtime.Array    // mul_9 f32[128], computed by the constructor
+	layer2_1_conv2_folded_bias          *runtime.Array    // layer2_1_conv2_folded_bias f32[128], computed by the constructor
+	layer2_1_conv2                      runtime.Array     // layer2_1_conv2 f32[N,128,28,28], in workspace slot 0
+	add_3                               runtime.Array     // add_3 f32[N,128,28,28], in workspace slot 1
+	layer2_1_relu_1                     runtime.Array     // layer2_1_relu_1 f32[N,128,28,28], in workspace slot 2
+	add_18                              *runtime.Array    // add_18 f32[256], computed by the constructor
+	sqrt_10                             *runtime.Array    // sqrt_10 f32[256], computed by the constructor
+	div_10                              *runtime.Array    // div_10 f32[256], computed by the constructor
+	reshape_10                          *runtime.Array    // reshape_10 f32[256,1,1,1], computed by the constructor
+	layer3_0_conv1_folded_weight        *runtime.Array    // layer3_0_conv1_folded_weight f32[256,128,3,3], computed by the constructor
+	neg_10                              *runtime.Array    // neg_10 f32[256], computed by the constructor
+	mul_10                              *runtime.Array    // mul_10 f32[256], computed by the constructor
+	layer3_0_conv1_folded_bias          *runtime.Array    // layer3_0_conv1_folded_bias f32[256], computed by the constructor
+	layer3_0_conv1                      runtime.Array     // layer3_0_conv1 f32[N,256,14,14], in workspace slot 1
+	add_19                              *runtime.Array    // add_19 f32[256], computed by the constructor
+	sqrt_11                             *runtime.Array    // sqrt_11 f32[256], computed by the constructor
+	div_11                              *runtime.Array    // div_11 f32[256], computed by the constructor
+	reshape_11                          *runtime.Array    // reshape_11 f32[256,1,1,1], computed by the constructor
+	layer3_0_conv2_folded_weight        *runtime.Array    // layer3_0_conv2_folded_weight f32[256,256,3,3], computed by the constructor
+	neg_11                              *runtime.Array    // neg_11 f32[256], computed by the constructor
+	mul_11                              *runtime.Array    // mul_11 f32[256], computed by the constructor
+	layer3_0_conv2_folded_bias          *runtime.Array    // layer3_0_conv2_folded_bias f32[256], computed by the constructor
+	layer3_0_conv2                      runtime.Array     // layer3_0_conv2 f32[N,256,14,14], in workspace slot 0
+	add_20                              *runtime.Array    // add_20 f32[256], computed by the constructor
+	sqrt_12                             *runtime.Array    // sqrt_12 f32[256], computed by the constructor
+	div_12                              *runtime.Array    // div_12 f32[256], computed by the constructor
+	reshape_12                          *runtime.Array    // reshape_12 f32[256,1,1,1], computed by the constructor
+	layer3_0_downsample_0_folded_weight *runtime.Array    // layer3_0_downsample_0_folded_weight f32[256,128,1,1], computed by the constructor
+	neg_12                              *runtime.Array    // neg_12 f32[256], computed by the constructor
+	mul_12                              *runtime.Array    // mul_12 f32[256], computed by the constructor
+	layer3_0_downsample_0_folded_bias   *runtime.Array    // layer3_0_downsample_0_folded_bias f32[256], computed by the constructor
+	layer3_0_downsample_0               runtime.Array     // layer3_0_downsample_0 f32[N,256,14,14], in workspace slot 1
+	add_4                               runtime.Array     // add_4 f32[N,256,14,14], in workspace slot 2
+	layer3_0_relu_1                     runtime.Array     // layer3_0_relu_1 f32[N,256,14,14], in workspace slot 1
+	add_21                              *runtime.Array    // add_21 f32[256], computed by the constructor
+	sqrt_13                             *runtime.Array    // sqrt_13 f32[256], computed by the constructor
+	div_13                              *runtime.Array    // div_13 f32[256], computed by the constructor
+	reshape_13                          *runtime.Array    // reshape_13 f32[256,1,1,1], computed by the constructor
+	layer3_1_conv1_folded_weight        *runtime.Array    // layer3_1_conv1_folded_weight f32[256,256,3,3], computed by the constructor
+	neg_13                              *runtime.Array    // neg_13 f32[256], computed by the constructor
+	mul_13                              *runtime.Array    // mul_13 f32[256], computed by the constructor
+	layer3_1_conv1_folded_bias          *runtime.Array    // layer3_1_conv1_folded_bias f32[256], computed by the constructor
+	layer3_1_conv1                      runtime.Array     // layer3_1_conv1 f32[N,256,14,14], in workspace slot 2
+	add_22                              *runtime.Array    // add_22 f32[256], computed by the constructor
+	sqrt_14                             *runtime.Array    // sqrt_14 f32[256], computed by the constructor
+	div_14                              *runtime.Array    // div_14 f32[256], computed by the constructor
+	reshape_14                          *runtime.Array    // reshape_14 f32[256,1,1,1], computed by the constructor
+	layer3_1_conv2_folded_weight        *runtime.Array    // layer3_1_conv2_folded_weight f32[256,256,3,3], computed by the constructor
+	neg_14                              *runtime.Array    // neg_14 f32[256], computed by the constructor
+	mul_14                              *runtime.Array    // mul_14 f32[256], computed by the constructor
+	layer3_1_conv2_folded_bias          *runtime.Array    // layer3_1_conv2_folded_bias f32[256], computed by the constructor
+	layer3_1_conv2                      runtime.Array     // layer3_1_conv2 f32[N,256,14,14], in workspace slot 0
+	add_5                               runtime.Array     // add_5 f32[N,256,14,14], in workspace slot 2
+	layer3_1_relu_1                     runtime.Array     // layer3_1_relu_1 f32[N,256,14,14], in workspace slot 1
+	add_23                              *runtime.Array    // add_23 f32[512], computed by the constructor
+	sqrt_15                             *runtime.Array    // sqrt_15 f32[512], computed by the constructor
+	div_15                              *runtime.Array    // div_15 f32[512], computed by the constructor
+	reshape_15                          *runtime.Array    // reshape_15 f32[512,1,1,1], computed by the constructor
+	layer4_0_conv1_folded_weight        *runtime.Array    // layer4_0_conv1_folded_weight f32[512,256,3,3], computed by the constructor
+	neg_15                              *runtime.Array    // neg_15 f32[512], computed by the constructor
+	mul_15                              *runtime.Array    // mul_15 f32[512], computed by the constructor
+	layer4_0_conv1_folded_bias          *runtime.Array    // layer4_0_conv1_folded_bias f32[512], computed by the constructor
+	layer4_0_conv1                      runtime.Array     // layer4_0_conv1 f32[N,512,7,7], in workspace slot 2
+	add_24                              *runtime.Array    // add_24 f32[512], computed by the constructor
+	sqrt_16                             *runtime.Array    // sqrt_16 f32[512], computed by the constructor
+	div_16                              *runtime.Array    // div_16 f32[512], computed by the constructor
+	reshape_16                          *runtime.Array    // reshape_16 f32[512,1,1,1], computed by the constructor
+	layer4_0_conv2_folded_weight        *runtime.Array    // layer4_0_conv2_folded_weight f32[512,512,3,3], computed by the constructor
+	neg_16                              *runtime.Array    // neg_16 f32[512], computed by the constructor
+	mul_16                              *runtime.Array    // mul_16 f32[512], computed by the constructor
+	layer4_0_conv2_folded_bias          *runtime.Array    // layer4_0_conv2_folded_bias f32[512], computed by the constructor
+	layer4_0_conv2                      runtime.Array     // layer4_0_conv2 f32[N,512,7,7], in workspace slot 0
+	add_25                              *runtime.Array    // add_25 f32[512], computed by the constructor
+	sqrt_17                             *runtime.Array    // sqrt_17 f32[512], computed by the constructor
+	div_17                              *runtime.Array    // div_17 f32[512], computed by the constructor
+	reshape_17                          *runtime.Array    // reshape_17 f32[512,1,1,1], computed by the constructor
+	layer4_0_downsample_0_folded_weight *runtime.Array    // layer4_0_downsample_0_folded_weight f32[512,256,1,1], computed by the constructor
+	neg_17                              *runtime.Array    // neg_17 f32[512], computed by the constructor
+	mul_17                              *runtime.Array    // mul_17 f32[512], computed by the constructor
+	layer4_0_downsample_0_folded_bias   *runtime.Array    // layer4_0_downsample_0_folded_bias f32[512], computed by the constructor
+	layer4_0_downsample_0               runtime.Array     // layer4_0_downsample_0 f32[N,512,7,7], in workspace slot 2
+	add_6                               runtime.Array     // add_6 f32[N,512,7,7], in workspace slot 1
+	layer4_0_relu_1                     runtime.Array     // layer4_0_relu_1 f32[N,512,7,7], in workspace slot 2
+	add_26                              *runtime.Array    // add_26 f32[512], computed by the constructor
+	sqrt_18                             *runtime.Array    // sqrt_18 f32[512], computed by the constructor
+	div_18                              *runtime.Array    // div_18 f32[512], computed by the constructor
+	reshape_18                          *runtime.Array    // reshape_18 f32[512,1,1,1], computed by the constructor
+	layer4_1_conv1_folded_weight        *runtime.Array    // layer4_1_conv1_folded_weight f32[512,512,3,3], computed by the constructor
+	neg_18                              *runtime.Array    // neg_18 f32[512], computed by the constructor
+	mul_18                              *runtime.Array    // mul_18 f32[512], computed by the constructor
+	layer4_1_conv1_folded_bias          *runtime.Array    // layer4_1_conv1_folded_bias f32[512], computed by the constructor
+	layer4_1_conv1                      runtime.Array     // layer4_1_conv1 f32[N,512,7,7], in workspace slot 1
+	add_27                              *runtime.Array    // add_27 f32[512], computed by the constructor
+	sqrt_19                             *runtime.Array    // sqrt_19 f32[512], computed by the constructor
+	div_19                              *runtime.Array    // div_19 f32[512], computed by the constructor
+	reshape_19                          *runtime.Array    // reshape_19 f32[512,1,1,1], computed by the constructor
+	layer4_1_conv2_folded_weight        *runtime.Array    // layer4_1_conv2_folded_weight f32[512,512,3,3], computed by the constructor
+	neg_19                              *runtime.Array    // neg_19 f32[512], computed by the constructor
+	mul_19                              *runtime.Array    // mul_19 f32[512], computed by the constructor
+	layer4_1_conv2_folded_bias          *runtime.Array    // layer4_1_conv2_folded_bias f32[512], computed by the constructor
+	layer4_1_conv2                      runtime.Array     // layer4_1_conv2 f32[N,512,7,7], in workspace slot 0
+	add_7                               runtime.Array     // add_7 f32[N,512,7,7], in workspace slot 1
+	layer4_1_relu_1                     runtime.Array     // layer4_1_relu_1 f32[N,512,7,7], in workspace slot 2
+	avgpool                             runtime.Array     // avgpool f32[N,512,1,1], in workspace slot 1
+	flatten                             runtime.Array     // flatten f32[N,512], in workspace slot 2
+	fc_weight_prepared                  *runtime.PackedB  // fc.weight prepared by PackLinear, computed by the constructor
+	workspace                           runtime.Workspace // storage of the 3 workspace slots (plan-memory)
+	dimN                                int               // the size N the workspace is sized for
+	ready                               bool              // whether the workspace is allocated
 }
 
 // NewResNet18Compiled compiles m, checking that its parameters have the traced shapes.
@@ -402,6 +535,487 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	runtime.CheckInput("NewResNet18Compiled", "layer4.1.conv1.weight", c.layer4_1_conv1_weight, runtime.Float32, 512, 512, 3, 3)
 	c.layer4_1_conv2_weight = m.Layer4[1].Conv2.Weight.Array()
 	runtime.CheckInput("NewResNet18Compiled", "layer4.1.conv2.weight", c.layer4_1_conv2_weight, runtime.Float32, 512, 512, 3, 3)
+	c.const0 = runtime.Float32Scalar(float32(1e-05))
+	// resnet18.go:52: add_8 = call_function add(bn1_running_var, 1e-05)
+	c.add_8 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Add(c.add_8, c.bn1_running_var, c.const0)
+	// resnet18.go:52: sqrt = call_function sqrt(add_8)
+	c.sqrt = runtime.NewArray(runtime.Float32, 64)
+	runtime.Sqrt(c.sqrt, c.add_8)
+	// resnet18.go:52: div = call_function div(bn1_weight, sqrt)
+	c.div = runtime.NewArray(runtime.Float32, 64)
+	runtime.Div(c.div, c.bn1_weight, c.sqrt)
+	// resnet18.go:52: reshape = call_function reshape(div, shape=[-1, 1, 1, 1])
+	c.reshape = runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
+	runtime.Copy(c.reshape, c.div)
+	// resnet18.go:52: conv1_folded_weight = call_function mul(conv1_weight, reshape)
+	c.conv1_folded_weight = runtime.NewArray(runtime.Float32, 64, 3, 7, 7)
+	runtime.Mul(c.conv1_folded_weight, c.conv1_weight, c.reshape)
+	// resnet18.go:52: neg = call_function neg(bn1_running_mean)
+	c.neg = runtime.NewArray(runtime.Float32, 64)
+	runtime.Neg(c.neg, c.bn1_running_mean)
+	// resnet18.go:52: mul = call_function mul(neg, div)
+	c.mul = runtime.NewArray(runtime.Float32, 64)
+	runtime.Mul(c.mul, c.neg, c.div)
+	// resnet18.go:52: conv1_folded_bias = call_function add(mul, bn1_bias)
+	c.conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
+	runtime.Add(c.conv1_folded_bias, c.mul, c.bn1_bias)
+	// block.go:44: add_9 = call_function add(layer1_0_bn1_running_var, 1e-05)
+	c.add_9 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Add(c.add_9, c.layer1_0_bn1_running_var, c.const0)
+	// block.go:44: sqrt_1 = call_function sqrt(add_9)
+	c.sqrt_1 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Sqrt(c.sqrt_1, c.add_9)
+	// block.go:44: div_1 = call_function div(layer1_0_bn1_weight, sqrt_1)
+	c.div_1 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Div(c.div_1, c.layer1_0_bn1_weight, c.sqrt_1)
+	// block.go:44: reshape_1 = call_function reshape(div_1, shape=[-1, 1, 1, 1])
+	c.reshape_1 = runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
+	runtime.Copy(c.reshape_1, c.div_1)
+	// block.go:44: layer1_0_conv1_folded_weight = call_function mul(layer1_0_conv1_weight, reshape_1)
+	c.layer1_0_conv1_folded_weight = runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
+	runtime.Mul(c.layer1_0_conv1_folded_weight, c.layer1_0_conv1_weight, c.reshape_1)
+	// block.go:44: neg_1 = call_function neg(layer1_0_bn1_running_mean)
+	c.neg_1 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Neg(c.neg_1, c.layer1_0_bn1_running_mean)
+	// block.go:44: mul_1 = call_function mul(neg_1, div_1)
+	c.mul_1 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Mul(c.mul_1, c.neg_1, c.div_1)
+	// block.go:44: layer1_0_conv1_folded_bias = call_function add(mul_1, layer1_0_bn1_bias)
+	c.layer1_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
+	runtime.Add(c.layer1_0_conv1_folded_bias, c.mul_1, c.layer1_0_bn1_bias)
+	// block.go:45: add_10 = call_function add(layer1_0_bn2_running_var, 1e-05)
+	c.add_10 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Add(c.add_10, c.layer1_0_bn2_running_var, c.const0)
+	// block.go:45: sqrt_2 = call_function sqrt(add_10)
+	c.sqrt_2 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Sqrt(c.sqrt_2, c.add_10)
+	// block.go:45: div_2 = call_function div(layer1_0_bn2_weight, sqrt_2)
+	c.div_2 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Div(c.div_2, c.layer1_0_bn2_weight, c.sqrt_2)
+	// block.go:45: reshape_2 = call_function reshape(div_2, shape=[-1, 1, 1, 1])
+	c.reshape_2 = runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
+	runtime.Copy(c.reshape_2, c.div_2)
+	// block.go:45: layer1_0_conv2_folded_weight = call_function mul(layer1_0_conv2_weight, reshape_2)
+	c.layer1_0_conv2_folded_weight = runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
+	runtime.Mul(c.layer1_0_conv2_folded_weight, c.layer1_0_conv2_weight, c.reshape_2)
+	// block.go:45: neg_2 = call_function neg(layer1_0_bn2_running_mean)
+	c.neg_2 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Neg(c.neg_2, c.layer1_0_bn2_running_mean)
+	// block.go:45: mul_2 = call_function mul(neg_2, div_2)
+	c.mul_2 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Mul(c.mul_2, c.neg_2, c.div_2)
+	// block.go:45: layer1_0_conv2_folded_bias = call_function add(mul_2, layer1_0_bn2_bias)
+	c.layer1_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
+	runtime.Add(c.layer1_0_conv2_folded_bias, c.mul_2, c.layer1_0_bn2_bias)
+	// block.go:44: add_11 = call_function add(layer1_1_bn1_running_var, 1e-05)
+	c.add_11 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Add(c.add_11, c.layer1_1_bn1_running_var, c.const0)
+	// block.go:44: sqrt_3 = call_function sqrt(add_11)
+	c.sqrt_3 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Sqrt(c.sqrt_3, c.add_11)
+	// block.go:44: div_3 = call_function div(layer1_1_bn1_weight, sqrt_3)
+	c.div_3 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Div(c.div_3, c.layer1_1_bn1_weight, c.sqrt_3)
+	// block.go:44: reshape_3 = call_function reshape(div_3, shape=[-1, 1, 1, 1])
+	c.reshape_3 = runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
+	runtime.Copy(c.reshape_3, c.div_3)
+	// block.go:44: layer1_1_conv1_folded_weight = call_function mul(layer1_1_conv1_weight, reshape_3)
+	c.layer1_1_conv1_folded_weight = runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
+	runtime.Mul(c.layer1_1_conv1_folded_weight, c.layer1_1_conv1_weight, c.reshape_3)
+	// block.go:44: neg_3 = call_function neg(layer1_1_bn1_running_mean)
+	c.neg_3 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Neg(c.neg_3, c.layer1_1_bn1_running_mean)
+	// block.go:44: mul_3 = call_function mul(neg_3, div_3)
+	c.mul_3 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Mul(c.mul_3, c.neg_3, c.div_3)
+	// block.go:44: layer1_1_conv1_folded_bias = call_function add(mul_3, layer1_1_bn1_bias)
+	c.layer1_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
+	runtime.Add(c.layer1_1_conv1_folded_bias, c.mul_3, c.layer1_1_bn1_bias)
+	// block.go:45: add_12 = call_function add(layer1_1_bn2_running_var, 1e-05)
+	c.add_12 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Add(c.add_12, c.layer1_1_bn2_running_var, c.const0)
+	// block.go:45: sqrt_4 = call_function sqrt(add_12)
+	c.sqrt_4 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Sqrt(c.sqrt_4, c.add_12)
+	// block.go:45: div_4 = call_function div(layer1_1_bn2_weight, sqrt_4)
+	c.div_4 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Div(c.div_4, c.layer1_1_bn2_weight, c.sqrt_4)
+	// block.go:45: reshape_4 = call_function reshape(div_4, shape=[-1, 1, 1, 1])
+	c.reshape_4 = runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
+	runtime.Copy(c.reshape_4, c.div_4)
+	// block.go:45: layer1_1_conv2_folded_weight = call_function mul(layer1_1_conv2_weight, reshape_4)
+	c.layer1_1_conv2_folded_weight = runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
+	runtime.Mul(c.layer1_1_conv2_folded_weight, c.layer1_1_conv2_weight, c.reshape_4)
+	// block.go:45: neg_4 = call_function neg(layer1_1_bn2_running_mean)
+	c.neg_4 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Neg(c.neg_4, c.layer1_1_bn2_running_mean)
+	// block.go:45: mul_4 = call_function mul(neg_4, div_4)
+	c.mul_4 = runtime.NewArray(runtime.Float32, 64)
+	runtime.Mul(c.mul_4, c.neg_4, c.div_4)
+	// block.go:45: layer1_1_conv2_folded_bias = call_function add(mul_4, layer1_1_bn2_bias)
+	c.layer1_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
+	runtime.Add(c.layer1_1_conv2_folded_bias, c.mul_4, c.layer1_1_bn2_bias)
+	// block.go:44: add_13 = call_function add(layer2_0_bn1_running_var, 1e-05)
+	c.add_13 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Add(c.add_13, c.layer2_0_bn1_running_var, c.const0)
+	// block.go:44: sqrt_5 = call_function sqrt(add_13)
+	c.sqrt_5 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Sqrt(c.sqrt_5, c.add_13)
+	// block.go:44: div_5 = call_function div(layer2_0_bn1_weight, sqrt_5)
+	c.div_5 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Div(c.div_5, c.layer2_0_bn1_weight, c.sqrt_5)
+	// block.go:44: reshape_5 = call_function reshape(div_5, shape=[-1, 1, 1, 1])
+	c.reshape_5 = runtime.NewArray(runtime.Float32, 128, 1, 1, 1)
+	runtime.Copy(c.reshape_5, c.div_5)
+	// block.go:44: layer2_0_conv1_folded_weight = call_function mul(layer2_0_conv1_weight, reshape_5)
+	c.layer2_0_conv1_folded_weight = runtime.NewArray(runtime.Float32, 128, 64, 3, 3)
+	runtime.Mul(c.layer2_0_conv1_folded_weight, c.layer2_0_conv1_weight, c.reshape_5)
+	// block.go:44: neg_5 = call_function neg(layer2_0_bn1_running_mean)
+	c.neg_5 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Neg(c.neg_5, c.layer2_0_bn1_running_mean)
+	// block.go:44: mul_5 = call_function mul(neg_5, div_5)
+	c.mul_5 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Mul(c.mul_5, c.neg_5, c.div_5)
+	// block.go:44: layer2_0_conv1_folded_bias = call_function add(mul_5, layer2_0_bn1_bias)
+	c.layer2_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 128)
+	runtime.Add(c.layer2_0_conv1_folded_bias, c.mul_5, c.layer2_0_bn1_bias)
+	// block.go:45: add_14 = call_function add(layer2_0_bn2_running_var, 1e-05)
+	c.add_14 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Add(c.add_14, c.layer2_0_bn2_running_var, c.const0)
+	// block.go:45: sqrt_6 = call_function sqrt(add_14)
+	c.sqrt_6 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Sqrt(c.sqrt_6, c.add_14)
+	// block.go:45: div_6 = call_function div(layer2_0_bn2_weight, sqrt_6)
+	c.div_6 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Div(c.div_6, c.layer2_0_bn2_weight, c.sqrt_6)
+	// block.go:45: reshape_6 = call_function reshape(div_6, shape=[-1, 1, 1, 1])
+	c.reshape_6 = runtime.NewArray(runtime.Float32, 128, 1, 1, 1)
+	runtime.Copy(c.reshape_6, c.div_6)
+	// block.go:45: layer2_0_conv2_folded_weight = call_function mul(layer2_0_conv2_weight, reshape_6)
+	c.layer2_0_conv2_folded_weight = runtime.NewArray(runtime.Float32, 128, 128, 3, 3)
+	runtime.Mul(c.layer2_0_conv2_folded_weight, c.layer2_0_conv2_weight, c.reshape_6)
+	// block.go:45: neg_6 = call_function neg(layer2_0_bn2_running_mean)
+	c.neg_6 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Neg(c.neg_6, c.layer2_0_bn2_running_mean)
+	// block.go:45: mul_6 = call_function mul(neg_6, div_6)
+	c.mul_6 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Mul(c.mul_6, c.neg_6, c.div_6)
+	// block.go:45: layer2_0_conv2_folded_bias = call_function add(mul_6, layer2_0_bn2_bias)
+	c.layer2_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 128)
+	runtime.Add(c.layer2_0_conv2_folded_bias, c.mul_6, c.layer2_0_bn2_bias)
+	// block.go:47: add_15 = call_function add(layer2_0_downsample_1_running_var, 1e-05)
+	c.add_15 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Add(c.add_15, c.layer2_0_downsample_1_running_var, c.const0)
+	// block.go:47: sqrt_7 = call_function sqrt(add_15)
+	c.sqrt_7 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Sqrt(c.sqrt_7, c.add_15)
+	// block.go:47: div_7 = call_function div(layer2_0_downsample_1_weight, sqrt_7)
+	c.div_7 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Div(c.div_7, c.layer2_0_downsample_1_weight, c.sqrt_7)
+	// block.go:47: reshape_7 = call_function reshape(div_7, shape=[-1, 1, 1, 1])
+	c.reshape_7 = runtime.NewArray(runtime.Float32, 128, 1, 1, 1)
+	runtime.Copy(c.reshape_7, c.div_7)
+	// block.go:47: layer2_0_downsample_0_folded_weight = call_function mul(layer2_0_downsample_0_weight, reshape_7)
+	c.layer2_0_downsample_0_folded_weight = runtime.NewArray(runtime.Float32, 128, 64, 1, 1)
+	runtime.Mul(c.layer2_0_downsample_0_folded_weight, c.layer2_0_downsample_0_weight, c.reshape_7)
+	// block.go:47: neg_7 = call_function neg(layer2_0_downsample_1_running_mean)
+	c.neg_7 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Neg(c.neg_7, c.layer2_0_downsample_1_running_mean)
+	// block.go:47: mul_7 = call_function mul(neg_7, div_7)
+	c.mul_7 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Mul(c.mul_7, c.neg_7, c.div_7)
+	// block.go:47: layer2_0_downsample_0_folded_bias = call_function add(mul_7, layer2_0_downsample_1_bias)
+	c.layer2_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 128)
+	runtime.Add(c.layer2_0_downsample_0_folded_bias, c.mul_7, c.layer2_0_downsample_1_bias)
+	// block.go:44: add_16 = call_function add(layer2_1_bn1_running_var, 1e-05)
+	c.add_16 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Add(c.add_16, c.layer2_1_bn1_running_var, c.const0)
+	// block.go:44: sqrt_8 = call_function sqrt(add_16)
+	c.sqrt_8 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Sqrt(c.sqrt_8, c.add_16)
+	// block.go:44: div_8 = call_function div(layer2_1_bn1_weight, sqrt_8)
+	c.div_8 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Div(c.div_8, c.layer2_1_bn1_weight, c.sqrt_8)
+	// block.go:44: reshape_8 = call_function reshape(div_8, shape=[-1, 1, 1, 1])
+	c.reshape_8 = runtime.NewArray(runtime.Float32, 128, 1, 1, 1)
+	runtime.Copy(c.reshape_8, c.div_8)
+	// block.go:44: layer2_1_conv1_folded_weight = call_function mul(layer2_1_conv1_weight, reshape_8)
+	c.layer2_1_conv1_folded_weight = runtime.NewArray(runtime.Float32, 128, 128, 3, 3)
+	runtime.Mul(c.layer2_1_conv1_folded_weight, c.layer2_1_conv1_weight, c.reshape_8)
+	// block.go:44: neg_8 = call_function neg(layer2_1_bn1_running_mean)
+	c.neg_8 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Neg(c.neg_8, c.layer2_1_bn1_running_mean)
+	// block.go:44: mul_8 = call_function mul(neg_8, div_8)
+	c.mul_8 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Mul(c.mul_8, c.neg_8, c.div_8)
+	// block.go:44: layer2_1_conv1_folded_bias = call_function add(mul_8, layer2_1_bn1_bias)
+	c.layer2_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 128)
+	runtime.Add(c.layer2_1_conv1_folded_bias, c.mul_8, c.layer2_1_bn1_bias)
+	// block.go:45: add_17 = call_function add(layer2_1_bn2_running_var, 1e-05)
+	c.add_17 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Add(c.add_17, c.layer2_1_bn2_running_var, c.const0)
+	// block.go:45: sqrt_9 = call_function sqrt(add_17)
+	c.sqrt_9 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Sqrt(c.sqrt_9, c.add_17)
+	// block.go:45: div_9 = call_function div(layer2_1_bn2_weight, sqrt_9)
+	c.div_9 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Div(c.div_9, c.layer2_1_bn2_weight, c.sqrt_9)
+	// block.go:45: reshape_9 = call_function reshape(div_9, shape=[-1, 1, 1, 1])
+	c.reshape_9 = runtime.NewArray(runtime.Float32, 128, 1, 1, 1)
+	runtime.Copy(c.reshape_9, c.div_9)
+	// block.go:45: layer2_1_conv2_folded_weight = call_function mul(layer2_1_conv2_weight, reshape_9)
+	c.layer2_1_conv2_folded_weight = runtime.NewArray(runtime.Float32, 128, 128, 3, 3)
+	runtime.Mul(c.layer2_1_conv2_folded_weight, c.layer2_1_conv2_weight, c.reshape_9)
+	// block.go:45: neg_9 = call_function neg(layer2_1_bn2_running_mean)
+	c.neg_9 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Neg(c.neg_9, c.layer2_1_bn2_running_mean)
+	// block.go:45: mul_9 = call_function mul(neg_9, div_9)
+	c.mul_9 = runtime.NewArray(runtime.Float32, 128)
+	runtime.Mul(c.mul_9, c.neg_9, c.div_9)
+	// block.go:45: layer2_1_conv2_folded_bias = call_function add(mul_9, layer2_1_bn2_bias)
+	c.layer2_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 128)
+	runtime.Add(c.layer2_1_conv2_folded_bias, c.mul_9, c.layer2_1_bn2_bias)
+	// block.go:44: add_18 = call_function add(layer3_0_bn1_running_var, 1e-05)
+	c.add_18 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Add(c.add_18, c.layer3_0_bn1_running_var, c.const0)
+	// block.go:44: sqrt_10 = call_function sqrt(add_18)
+	c.sqrt_10 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Sqrt(c.sqrt_10, c.add_18)
+	// block.go:44: div_10 = call_function div(layer3_0_bn1_weight, sqrt_10)
+	c.div_10 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Div(c.div_10, c.layer3_0_bn1_weight, c.sqrt_10)
+	// block.go:44: reshape_10 = call_function reshape(div_10, shape=[-1, 1, 1, 1])
+	c.reshape_10 = runtime.NewArray(runtime.Float32, 256, 1, 1, 1)
+	runtime.Copy(c.reshape_10, c.div_10)
+	// block.go:44: layer3_0_conv1_folded_weight = call_function mul(layer3_0_conv1_weight, reshape_10)
+	c.layer3_0_conv1_folded_weight = runtime.NewArray(runtime.Float32, 256, 128, 3, 3)
+	runtime.Mul(c.layer3_0_conv1_folded_weight, c.layer3_0_conv1_weight, c.reshape_10)
+	// block.go:44: neg_10 = call_function neg(layer3_0_bn1_running_mean)
+	c.neg_10 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Neg(c.neg_10, c.layer3_0_bn1_running_mean)
+	// block.go:44: mul_10 = call_function mul(neg_10, div_10)
+	c.mul_10 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Mul(c.mul_10, c.neg_10, c.div_10)
+	// block.go:44: layer3_0_conv1_folded_bias = call_function add(mul_10, layer3_0_bn1_bias)
+	c.layer3_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 256)
+	runtime.Add(c.layer3_0_conv1_folded_bias, c.mul_10, c.layer3_0_bn1_bias)
+	// block.go:45: add_19 = call_function add(layer3_0_bn2_running_var, 1e-05)
+	c.add_19 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Add(c.add_19, c.layer3_0_bn2_running_var, c.const0)
+	// block.go:45: sqrt_11 = call_function sqrt(add_19)
+	c.sqrt_11 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Sqrt(c.sqrt_11, c.add_19)
+	// block.go:45: div_11 = call_function div(layer3_0_bn2_weight, sqrt_11)
+	c.div_11 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Div(c.div_11, c.layer3_0_bn2_weight, c.sqrt_11)
+	// block.go:45: reshape_11 = call_function reshape(div_11, shape=[-1, 1, 1, 1])
+	c.reshape_11 = runtime.NewArray(runtime.Float32, 256, 1, 1, 1)
+	runtime.Copy(c.reshape_11, c.div_11)
+	// block.go:45: layer3_0_conv2_folded_weight = call_function mul(layer3_0_conv2_weight, reshape_11)
+	c.layer3_0_conv2_folded_weight = runtime.NewArray(runtime.Float32, 256, 256, 3, 3)
+	runtime.Mul(c.layer3_0_conv2_folded_weight, c.layer3_0_conv2_weight, c.reshape_11)
+	// block.go:45: neg_11 = call_function neg(layer3_0_bn2_running_mean)
+	c.neg_11 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Neg(c.neg_11, c.layer3_0_bn2_running_mean)
+	// block.go:45: mul_11 = call_function mul(neg_11, div_11)
+	c.mul_11 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Mul(c.mul_11, c.neg_11, c.div_11)
+	// block.go:45: layer3_0_conv2_folded_bias = call_function add(mul_11, layer3_0_bn2_bias)
+	c.layer3_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 256)
+	runtime.Add(c.layer3_0_conv2_folded_bias, c.mul_11, c.layer3_0_bn2_bias)
+	// block.go:47: add_20 = call_function add(layer3_0_downsample_1_running_var, 1e-05)
+	c.add_20 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Add(c.add_20, c.layer3_0_downsample_1_running_var, c.const0)
+	// block.go:47: sqrt_12 = call_function sqrt(add_20)
+	c.sqrt_12 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Sqrt(c.sqrt_12, c.add_20)
+	// block.go:47: div_12 = call_function div(layer3_0_downsample_1_weight, sqrt_12)
+	c.div_12 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Div(c.div_12, c.layer3_0_downsample_1_weight, c.sqrt_12)
+	// block.go:47: reshape_12 = call_function reshape(div_12, shape=[-1, 1, 1, 1])
+	c.reshape_12 = runtime.NewArray(runtime.Float32, 256, 1, 1, 1)
+	runtime.Copy(c.reshape_12, c.div_12)
+	// block.go:47: layer3_0_downsample_0_folded_weight = call_function mul(layer3_0_downsample_0_weight, reshape_12)
+	c.layer3_0_downsample_0_folded_weight = runtime.NewArray(runtime.Float32, 256, 128, 1, 1)
+	runtime.Mul(c.layer3_0_downsample_0_folded_weight, c.layer3_0_downsample_0_weight, c.reshape_12)
+	// block.go:47: neg_12 = call_function neg(layer3_0_downsample_1_running_mean)
+	c.neg_12 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Neg(c.neg_12, c.layer3_0_downsample_1_running_mean)
+	// block.go:47: mul_12 = call_function mul(neg_12, div_12)
+	c.mul_12 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Mul(c.mul_12, c.neg_12, c.div_12)
+	// block.go:47: layer3_0_downsample_0_folded_bias = call_function add(mul_12, layer3_0_downsample_1_bias)
+	c.layer3_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 256)
+	runtime.Add(c.layer3_0_downsample_0_folded_bias, c.mul_12, c.layer3_0_downsample_1_bias)
+	// block.go:44: add_21 = call_function add(layer3_1_bn1_running_var, 1e-05)
+	c.add_21 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Add(c.add_21, c.layer3_1_bn1_running_var, c.const0)
+	// block.go:44: sqrt_13 = call_function sqrt(add_21)
+	c.sqrt_13 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Sqrt(c.sqrt_13, c.add_21)
+	// block.go:44: div_13 = call_function div(layer3_1_bn1_weight, sqrt_13)
+	c.div_13 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Div(c.div_13, c.layer3_1_bn1_weight, c.sqrt_13)
+	// block.go:44: reshape_13 = call_function reshape(div_13, shape=[-1, 1, 1, 1])
+	c.reshape_13 = runtime.NewArray(runtime.Float32, 256, 1, 1, 1)
+	runtime.Copy(c.reshape_13, c.div_13)
+	// block.go:44: layer3_1_conv1_folded_weight = call_function mul(layer3_1_conv1_weight, reshape_13)
+	c.layer3_1_conv1_folded_weight = runtime.NewArray(runtime.Float32, 256, 256, 3, 3)
+	runtime.Mul(c.layer3_1_conv1_folded_weight, c.layer3_1_conv1_weight, c.reshape_13)
+	// block.go:44: neg_13 = call_function neg(layer3_1_bn1_running_mean)
+	c.neg_13 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Neg(c.neg_13, c.layer3_1_bn1_running_mean)
+	// block.go:44: mul_13 = call_function mul(neg_13, div_13)
+	c.mul_13 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Mul(c.mul_13, c.neg_13, c.div_13)
+	// block.go:44: layer3_1_conv1_folded_bias = call_function add(mul_13, layer3_1_bn1_bias)
+	c.layer3_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 256)
+	runtime.Add(c.layer3_1_conv1_folded_bias, c.mul_13, c.layer3_1_bn1_bias)
+	// block.go:45: add_22 = call_function add(layer3_1_bn2_running_var, 1e-05)
+	c.add_22 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Add(c.add_22, c.layer3_1_bn2_running_var, c.const0)
+	// block.go:45: sqrt_14 = call_function sqrt(add_22)
+	c.sqrt_14 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Sqrt(c.sqrt_14, c.add_22)
+	// block.go:45: div_14 = call_function div(layer3_1_bn2_weight, sqrt_14)
+	c.div_14 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Div(c.div_14, c.layer3_1_bn2_weight, c.sqrt_14)
+	// block.go:45: reshape_14 = call_function reshape(div_14, shape=[-1, 1, 1, 1])
+	c.reshape_14 = runtime.NewArray(runtime.Float32, 256, 1, 1, 1)
+	runtime.Copy(c.reshape_14, c.div_14)
+	// block.go:45: layer3_1_conv2_folded_weight = call_function mul(layer3_1_conv2_weight, reshape_14)
+	c.layer3_1_conv2_folded_weight = runtime.NewArray(runtime.Float32, 256, 256, 3, 3)
+	runtime.Mul(c.layer3_1_conv2_folded_weight, c.layer3_1_conv2_weight, c.reshape_14)
+	// block.go:45: neg_14 = call_function neg(layer3_1_bn2_running_mean)
+	c.neg_14 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Neg(c.neg_14, c.layer3_1_bn2_running_mean)
+	// block.go:45: mul_14 = call_function mul(neg_14, div_14)
+	c.mul_14 = runtime.NewArray(runtime.Float32, 256)
+	runtime.Mul(c.mul_14, c.neg_14, c.div_14)
+	// block.go:45: layer3_1_conv2_folded_bias = call_function add(mul_14, layer3_1_bn2_bias)
+	c.layer3_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 256)
+	runtime.Add(c.layer3_1_conv2_folded_bias, c.mul_14, c.layer3_1_bn2_bias)
+	// block.go:44: add_23 = call_function add(layer4_0_bn1_running_var, 1e-05)
+	c.add_23 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Add(c.add_23, c.layer4_0_bn1_running_var, c.const0)
+	// block.go:44: sqrt_15 = call_function sqrt(add_23)
+	c.sqrt_15 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Sqrt(c.sqrt_15, c.add_23)
+	// block.go:44: div_15 = call_function div(layer4_0_bn1_weight, sqrt_15)
+	c.div_15 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Div(c.div_15, c.layer4_0_bn1_weight, c.sqrt_15)
+	// block.go:44: reshape_15 = call_function reshape(div_15, shape=[-1, 1, 1, 1])
+	c.reshape_15 = runtime.NewArray(runtime.Float32, 512, 1, 1, 1)
+	runtime.Copy(c.reshape_15, c.div_15)
+	// block.go:44: layer4_0_conv1_folded_weight = call_function mul(layer4_0_conv1_weight, reshape_15)
+	c.layer4_0_conv1_folded_weight = runtime.NewArray(runtime.Float32, 512, 256, 3, 3)
+	runtime.Mul(c.layer4_0_conv1_folded_weight, c.layer4_0_conv1_weight, c.reshape_15)
+	// block.go:44: neg_15 = call_function neg(layer4_0_bn1_running_mean)
+	c.neg_15 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Neg(c.neg_15, c.layer4_0_bn1_running_mean)
+	// block.go:44: mul_15 = call_function mul(neg_15, div_15)
+	c.mul_15 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Mul(c.mul_15, c.neg_15, c.div_15)
+	// block.go:44: layer4_0_conv1_folded_bias = call_function add(mul_15, layer4_0_bn1_bias)
+	c.layer4_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 512)
+	runtime.Add(c.layer4_0_conv1_folded_bias, c.mul_15, c.layer4_0_bn1_bias)
+	// block.go:45: add_24 = call_function add(layer4_0_bn2_running_var, 1e-05)
+	c.add_24 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Add(c.add_24, c.layer4_0_bn2_running_var, c.const0)
+	// block.go:45: sqrt_16 = call_function sqrt(add_24)
+	c.sqrt_16 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Sqrt(c.sqrt_16, c.add_24)
+	// block.go:45: div_16 = call_function div(layer4_0_bn2_weight, sqrt_16)
+	c.div_16 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Div(c.div_16, c.layer4_0_bn2_weight, c.sqrt_16)
+	// block.go:45: reshape_16 = call_function reshape(div_16, shape=[-1, 1, 1, 1])
+	c.reshape_16 = runtime.NewArray(runtime.Float32, 512, 1, 1, 1)
+	runtime.Copy(c.reshape_16, c.div_16)
+	// block.go:45: layer4_0_conv2_folded_weight = call_function mul(layer4_0_conv2_weight, reshape_16)
+	c.layer4_0_conv2_folded_weight = runtime.NewArray(runtime.Float32, 512, 512, 3, 3)
+	runtime.Mul(c.layer4_0_conv2_folded_weight, c.layer4_0_conv2_weight, c.reshape_16)
+	// block.go:45: neg_16 = call_function neg(layer4_0_bn2_running_mean)
+	c.neg_16 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Neg(c.neg_16, c.layer4_0_bn2_running_mean)
+	// block.go:45: mul_16 = call_function mul(neg_16, div_16)
+	c.mul_16 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Mul(c.mul_16, c.neg_16, c.div_16)
+	// block.go:45: layer4_0_conv2_folded_bias = call_function add(mul_16, layer4_0_bn2_bias)
+	c.layer4_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 512)
+	runtime.Add(c.layer4_0_conv2_folded_bias, c.mul_16, c.layer4_0_bn2_bias)
+	// block.go:47: add_25 = call_function add(layer4_0_downsample_1_running_var, 1e-05)
+	c.add_25 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Add(c.add_25, c.layer4_0_downsample_1_running_var, c.const0)
+	// block.go:47: sqrt_17 = call_function sqrt(add_25)
+	c.sqrt_17 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Sqrt(c.sqrt_17, c.add_25)
+	// block.go:47: div_17 = call_function div(layer4_0_downsample_1_weight, sqrt_17)
+	c.div_17 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Div(c.div_17, c.layer4_0_downsample_1_weight, c.sqrt_17)
+	// block.go:47: reshape_17 = call_function reshape(div_17, shape=[-1, 1, 1, 1])
+	c.reshape_17 = runtime.NewArray(runtime.Float32, 512, 1, 1, 1)
+	runtime.Copy(c.reshape_17, c.div_17)
+	// block.go:47: layer4_0_downsample_0_folded_weight = call_function mul(layer4_0_downsample_0_weight, reshape_17)
+	c.layer4_0_downsample_0_folded_weight = runtime.NewArray(runtime.Float32, 512, 256, 1, 1)
+	runtime.Mul(c.layer4_0_downsample_0_folded_weight, c.layer4_0_downsample_0_weight, c.reshape_17)
+	// block.go:47: neg_17 = call_function neg(layer4_0_downsample_1_running_mean)
+	c.neg_17 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Neg(c.neg_17, c.layer4_0_downsample_1_running_mean)
+	// block.go:47: mul_17 = call_function mul(neg_17, div_17)
+	c.mul_17 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Mul(c.mul_17, c.neg_17, c.div_17)
+	// block.go:47: layer4_0_downsample_0_folded_bias = call_function add(mul_17, layer4_0_downsample_1_bias)
+	c.layer4_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 512)
+	runtime.Add(c.layer4_0_downsample_0_folded_bias, c.mul_17, c.layer4_0_downsample_1_bias)
+	// block.go:44: add_26 = call_function add(layer4_1_bn1_running_var, 1e-05)
+	c.add_26 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Add(c.add_26, c.layer4_1_bn1_running_var, c.const0)
+	// block.go:44: sqrt_18 = call_function sqrt(add_26)
+	c.sqrt_18 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Sqrt(c.sqrt_18, c.add_26)
+	// block.go:44: div_18 = call_function div(layer4_1_bn1_weight, sqrt_18)
+	c.div_18 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Div(c.div_18, c.layer4_1_bn1_weight, c.sqrt_18)
+	// block.go:44: reshape_18 = call_function reshape(div_18, shape=[-1, 1, 1, 1])
+	c.reshape_18 = runtime.NewArray(runtime.Float32, 512, 1, 1, 1)
+	runtime.Copy(c.reshape_18, c.div_18)
+	// block.go:44: layer4_1_conv1_folded_weight = call_function mul(layer4_1_conv1_weight, reshape_18)
+	c.layer4_1_conv1_folded_weight = runtime.NewArray(runtime.Float32, 512, 512, 3, 3)
+	runtime.Mul(c.layer4_1_conv1_folded_weight, c.layer4_1_conv1_weight, c.reshape_18)
+	// block.go:44: neg_18 = call_function neg(layer4_1_bn1_running_mean)
+	c.neg_18 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Neg(c.neg_18, c.layer4_1_bn1_running_mean)
+	// block.go:44: mul_18 = call_function mul(neg_18, div_18)
+	c.mul_18 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Mul(c.mul_18, c.neg_18, c.div_18)
+	// block.go:44: layer4_1_conv1_folded_bias = call_function add(mul_18, layer4_1_bn1_bias)
+	c.layer4_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 512)
+	runtime.Add(c.layer4_1_conv1_folded_bias, c.mul_18, c.layer4_1_bn1_bias)
+	// block.go:45: add_27 = call_function add(layer4_1_bn2_running_var, 1e-05)
+	c.add_27 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Add(c.add_27, c.layer4_1_bn2_running_var, c.const0)
+	// block.go:45: sqrt_19 = call_function sqrt(add_27)
+	c.sqrt_19 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Sqrt(c.sqrt_19, c.add_27)
+	// block.go:45: div_19 = call_function div(layer4_1_bn2_weight, sqrt_19)
+	c.div_19 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Div(c.div_19, c.layer4_1_bn2_weight, c.sqrt_19)
+	// block.go:45: reshape_19 = call_function reshape(div_19, shape=[-1, 1, 1, 1])
+	c.reshape_19 = runtime.NewArray(runtime.Float32, 512, 1, 1, 1)
+	runtime.Copy(c.reshape_19, c.div_19)
+	// block.go:45: layer4_1_conv2_folded_weight = call_function mul(layer4_1_conv2_weight, reshape_19)
+	c.layer4_1_conv2_folded_weight = runtime.NewArray(runtime.Float32, 512, 512, 3, 3)
+	runtime.Mul(c.layer4_1_conv2_folded_weight, c.layer4_1_conv2_weight, c.reshape_19)
+	// block.go:45: neg_19 = call_function neg(layer4_1_bn2_running_mean)
+	c.neg_19 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Neg(c.neg_19, c.layer4_1_bn2_running_mean)
+	// block.go:45: mul_19 = call_function mul(neg_19, div_19)
+	c.mul_19 = runtime.NewArray(runtime.Float32, 512)
+	runtime.Mul(c.mul_19, c.neg_19, c.div_19)
+	// block.go:45: layer4_1_conv2_folded_bias = call_function add(mul_19, layer4_1_bn2_bias)
+	c.layer4_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 512)
+	runtime.Add(c.layer4_1_conv2_folded_bias, c.mul_19, c.layer4_1_bn2_bias)
 	c.fc_weight_prepared = runtime.PackLinear(c.fc_weight)
 	return c
 }
@@ -411,74 +1025,52 @@ func (c *ResNet18Compiled) reserve(N int) {
 	if c.ready && c.dimN == N {
 		return
 	}
-	c.conv1.Reset(runtime.Float32, N, 64, 112, 112)
-	c.bn1.Reset(runtime.Float32, N, 64, 112, 112)
-	c.relu.Reset(runtime.Float32, N, 64, 112, 112)
-	c.maxpool.Reset(runtime.Float32, N, 64, 56, 56)
-	c.layer1_0_conv1.Reset(runtime.Float32, N, 64, 56, 56)
-	c.layer1_0_bn1.Reset(runtime.Float32, N, 64, 56, 56)
-	c.layer1_0_relu.Reset(runtime.Float32, N, 64, 56, 56)
-	c.layer1_0_conv2.Reset(runtime.Float32, N, 64, 56, 56)
-	c.layer1_0_bn2.Reset(runtime.Float32, N, 64, 56, 56)
-	c.add.Reset(runtime.Float32, N, 64, 56, 56)
-	c.layer1_0_relu_1.Reset(runtime.Float32, N, 64, 56, 56)
-	c.layer1_1_conv1.Reset(runtime.Float32, N, 64, 56, 56)
-	c.layer1_1_bn1.Reset(runtime.Float32, N, 64, 56, 56)
-	c.layer1_1_relu.Reset(runtime.Float32, N, 64, 56, 56)
-	c.layer1_1_conv2.Reset(runtime.Float32, N, 64, 56, 56)
-	c.layer1_1_bn2.Reset(runtime.Float32, N, 64, 56, 56)
-	c.add_1.Reset(runtime.Float32, N, 64, 56, 56)
-	c.layer1_1_relu_1.Reset(runtime.Float32, N, 64, 56, 56)
-	c.layer2_0_conv1.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer2_0_bn1.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer2_0_relu.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer2_0_conv2.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer2_0_bn2.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer2_0_downsample_0.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer2_0_downsample_1.Reset(runtime.Float32, N, 128, 28, 28)
-	c.add_2.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer2_0_relu_1.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer2_1_conv1.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer2_1_bn1.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer2_1_relu.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer2_1_conv2.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer2_1_bn2.Reset(runtime.Float32, N, 128, 28, 28)
-	c.add_3.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer2_1_relu_1.Reset(runtime.Float32, N, 128, 28, 28)
-	c.layer3_0_conv1.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer3_0_bn1.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer3_0_relu.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer3_0_conv2.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer3_0_bn2.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer3_0_downsample_0.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer3_0_downsample_1.Reset(runtime.Float32, N, 256, 14, 14)
-	c.add_4.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer3_0_relu_1.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer3_1_conv1.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer3_1_bn1.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer3_1_relu.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer3_1_conv2.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer3_1_bn2.Reset(runtime.Float32, N, 256, 14, 14)
-	c.add_5.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer3_1_relu_1.Reset(runtime.Float32, N, 256, 14, 14)
-	c.layer4_0_conv1.Reset(runtime.Float32, N, 512, 7, 7)
-	c.layer4_0_bn1.Reset(runtime.Float32, N, 512, 7, 7)
-	c.layer4_0_relu.Reset(runtime.Float32, N, 512, 7, 7)
-	c.layer4_0_conv2.Reset(runtime.Float32, N, 512, 7, 7)
-	c.layer4_0_bn2.Reset(runtime.Float32, N, 512, 7, 7)
-	c.layer4_0_downsample_0.Reset(runtime.Float32, N, 512, 7, 7)
-	c.layer4_0_downsample_1.Reset(runtime.Float32, N, 512, 7, 7)
-	c.add_6.Reset(runtime.Float32, N, 512, 7, 7)
-	c.layer4_0_relu_1.Reset(runtime.Float32, N, 512, 7, 7)
-	c.layer4_1_conv1.Reset(runtime.Float32, N, 512, 7, 7)
-	c.layer4_1_bn1.Reset(runtime.Float32, N, 512, 7, 7)
-	c.layer4_1_relu.Reset(runtime.Float32, N, 512, 7, 7)
-	c.layer4_1_conv2.Reset(runtime.Float32, N, 512, 7, 7)
-	c.layer4_1_bn2.Reset(runtime.Float32, N, 512, 7, 7)
-	c.add_7.Reset(runtime.Float32, N, 512, 7, 7)
-	c.layer4_1_relu_1.Reset(runtime.Float32, N, 512, 7, 7)
-	c.avgpool.Reset(runtime.Float32, N, 512, 1, 1)
-	c.flatten.Reset(runtime.Float32, N, 512)
+	// 39 values share 3 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(max(802816*N, 200704*N, 100352*N, 50176*N, 25088*N))
+	slot1 := runtime.SlotSize(max(200704*N, 100352*N, 50176*N, 25088*N, 512*N))
+	at1 := slot0
+	slot2 := runtime.SlotSize(max(200704*N, 100352*N, 50176*N, 25088*N, 512*N))
+	at2 := at1 + slot1
+	c.workspace.Reserve(at2+slot2, 0, 0)
+	c.workspace.Bind(&c.conv1, runtime.Float32, 0, N, 64, 112, 112)
+	c.workspace.Bind(&c.maxpool, runtime.Float32, at1, N, 64, 56, 56)
+	c.workspace.Bind(&c.layer1_0_conv1, runtime.Float32, 0, N, 64, 56, 56)
+	c.workspace.Bind(&c.layer1_0_conv2, runtime.Float32, at2, N, 64, 56, 56)
+	c.workspace.Bind(&c.add, runtime.Float32, 0, N, 64, 56, 56)
+	c.workspace.Bind(&c.layer1_0_relu_1, runtime.Float32, at1, N, 64, 56, 56)
+	c.workspace.Bind(&c.layer1_1_conv1, runtime.Float32, at2, N, 64, 56, 56)
+	c.workspace.Bind(&c.layer1_1_conv2, runtime.Float32, 0, N, 64, 56, 56)
+	c.workspace.Bind(&c.add_1, runtime.Float32, at2, N, 64, 56, 56)
+	c.workspace.Bind(&c.layer1_1_relu_1, runtime.Float32, at1, N, 64, 56, 56)
+	c.workspace.Bind(&c.layer2_0_conv1, runtime.Float32, at2, N, 128, 28, 28)
+	c.workspace.Bind(&c.layer2_0_conv2, runtime.Float32, 0, N, 128, 28, 28)
+	c.workspace.Bind(&c.layer2_0_downsample_0, runtime.Float32, at2, N, 128, 28, 28)
+	c.workspace.Bind(&c.add_2, runtime.Float32, at1, N, 128, 28, 28)
+	c.workspace.Bind(&c.layer2_0_relu_1, runtime.Float32, at2, N, 128, 28, 28)
+	c.workspace.Bind(&c.layer2_1_conv1, runtime.Float32, at1, N, 128, 28, 28)
+	c.workspace.Bind(&c.layer2_1_conv2, runtime.Float32, 0, N, 128, 28, 28)
+	c.workspace.Bind(&c.add_3, runtime.Float32, at1, N, 128, 28, 28)
+	c.workspace.Bind(&c.layer2_1_relu_1, runtime.Float32, at2, N, 128, 28, 28)
+	c.workspace.Bind(&c.layer3_0_conv1, runtime.Float32, at1, N, 256, 14, 14)
+	c.workspace.Bind(&c.layer3_0_conv2, runtime.Float32, 0, N, 256, 14, 14)
+	c.workspace.Bind(&c.layer3_0_downsample_0, runtime.Float32, at1, N, 256, 14, 14)
+	c.workspace.Bind(&c.add_4, runtime.Float32, at2, N, 256, 14, 14)
+	c.workspace.Bind(&c.layer3_0_relu_1, runtime.Float32, at1, N, 256, 14, 14)
+	c.workspace.Bind(&c.layer3_1_conv1, runtime.Float32, at2, N, 256, 14, 14)
+	c.workspace.Bind(&c.layer3_1_conv2, runtime.Float32, 0, N, 256, 14, 14)
+	c.workspace.Bind(&c.add_5, runtime.Float32, at2, N, 256, 14, 14)
+	c.workspace.Bind(&c.layer3_1_relu_1, runtime.Float32, at1, N, 256, 14, 14)
+	c.workspace.Bind(&c.layer4_0_conv1, runtime.Float32, at2, N, 512, 7, 7)
+	c.workspace.Bind(&c.layer4_0_conv2, runtime.Float32, 0, N, 512, 7, 7)
+	c.workspace.Bind(&c.layer4_0_downsample_0, runtime.Float32, at2, N, 512, 7, 7)
+	c.workspace.Bind(&c.add_6, runtime.Float32, at1, N, 512, 7, 7)
+	c.workspace.Bind(&c.layer4_0_relu_1, runtime.Float32, at2, N, 512, 7, 7)
+	c.workspace.Bind(&c.layer4_1_conv1, runtime.Float32, at1, N, 512, 7, 7)
+	c.workspace.Bind(&c.layer4_1_conv2, runtime.Float32, 0, N, 512, 7, 7)
+	c.workspace.Bind(&c.add_7, runtime.Float32, at1, N, 512, 7, 7)
+	c.workspace.Bind(&c.layer4_1_relu_1, runtime.Float32, at2, N, 512, 7, 7)
+	c.workspace.Bind(&c.avgpool, runtime.Float32, at1, N, 512, 1, 1)
+	c.workspace.Bind(&c.flatten, runtime.Float32, at2, N, 512)
 	c.dimN = N
 	c.ready = true
 }
@@ -489,143 +1081,85 @@ func (c *ResNet18Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	runtime.CheckInput("ResNet18Compiled.Forward", "x", xArr, runtime.Float32, -1, 3, 224, 224)
 	N := xArr.Shape[0]
 	c.reserve(N)
-	// resnet18.go:52: conv1 = call_module conv1(x)
-	runtime.Conv2d(&c.conv1, xArr, c.conv1_weight, nil, []int{2, 2}, []int{3, 3}, 1)
-	// resnet18.go:52: bn1 = call_module bn1(conv1)
-	runtime.BatchNorm(&c.bn1, &c.conv1, c.bn1_weight, c.bn1_bias, c.bn1_running_mean, c.bn1_running_var, 1e-05)
-	// resnet18.go:52: relu = call_module relu(bn1)
-	runtime.Relu(&c.relu, &c.bn1)
-	// resnet18.go:52: maxpool = call_module maxpool(relu)
-	runtime.MaxPool2d(&c.maxpool, &c.relu, []int{3, 3}, []int{2, 2}, []int{1, 1})
-	// block.go:44: layer1_0_conv1 = call_module layer1.0.conv1(maxpool)
-	runtime.Conv2d(&c.layer1_0_conv1, &c.maxpool, c.layer1_0_conv1_weight, nil, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:44: layer1_0_bn1 = call_module layer1.0.bn1(layer1_0_conv1)
-	runtime.BatchNorm(&c.layer1_0_bn1, &c.layer1_0_conv1, c.layer1_0_bn1_weight, c.layer1_0_bn1_bias, c.layer1_0_bn1_running_mean, c.layer1_0_bn1_running_var, 1e-05)
-	// block.go:44: layer1_0_relu = call_module layer1.0.relu(layer1_0_bn1)
-	runtime.Relu(&c.layer1_0_relu, &c.layer1_0_bn1)
-	// block.go:45: layer1_0_conv2 = call_module layer1.0.conv2(layer1_0_relu)
-	runtime.Conv2d(&c.layer1_0_conv2, &c.layer1_0_relu, c.layer1_0_conv2_weight, nil, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:45: layer1_0_bn2 = call_module layer1.0.bn2(layer1_0_conv2)
-	runtime.BatchNorm(&c.layer1_0_bn2, &c.layer1_0_conv2, c.layer1_0_bn2_weight, c.layer1_0_bn2_bias, c.layer1_0_bn2_running_mean, c.layer1_0_bn2_running_var, 1e-05)
-	// block.go:49: add = call_function add(layer1_0_bn2, maxpool)
-	runtime.Add(&c.add, &c.layer1_0_bn2, &c.maxpool)
-	// block.go:49: layer1_0_relu_1 = call_module layer1.0.relu(add)
+	// resnet18.go:52: conv1 = call_function conv2d_act(x, conv1_folded_weight, conv1_folded_bias, stride=[2, 2], padding=[3, 3], groups=1, act=1)
+	runtime.Conv2dAct(&c.conv1, xArr, c.conv1_folded_weight, c.conv1_folded_bias, []int{2, 2}, []int{3, 3}, 1, 1)
+	// resnet18.go:52: maxpool = call_function max_pool2d(conv1, kernel_size=[3, 3], stride=[2, 2], padding=[1, 1])
+	runtime.MaxPool2d(&c.maxpool, &c.conv1, []int{3, 3}, []int{2, 2}, []int{1, 1})
+	// block.go:44: layer1_0_conv1 = call_function conv2d_act(maxpool, layer1_0_conv1_folded_weight, layer1_0_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dAct(&c.layer1_0_conv1, &c.maxpool, c.layer1_0_conv1_folded_weight, c.layer1_0_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
+	// block.go:45: layer1_0_conv2 = call_function conv2d(layer1_0_conv1, layer1_0_conv2_folded_weight, layer1_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
+	runtime.Conv2d(&c.layer1_0_conv2, &c.layer1_0_conv1, c.layer1_0_conv2_folded_weight, c.layer1_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:49: add = call_function add(layer1_0_conv2, maxpool)
+	runtime.Add(&c.add, &c.layer1_0_conv2, &c.maxpool)
+	// block.go:49: layer1_0_relu_1 = call_function relu(add)
 	runtime.Relu(&c.layer1_0_relu_1, &c.add)
-	// block.go:44: layer1_1_conv1 = call_module layer1.1.conv1(layer1_0_relu_1)
-	runtime.Conv2d(&c.layer1_1_conv1, &c.layer1_0_relu_1, c.layer1_1_conv1_weight, nil, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:44: layer1_1_bn1 = call_module layer1.1.bn1(layer1_1_conv1)
-	runtime.BatchNorm(&c.layer1_1_bn1, &c.layer1_1_conv1, c.layer1_1_bn1_weight, c.layer1_1_bn1_bias, c.layer1_1_bn1_running_mean, c.layer1_1_bn1_running_var, 1e-05)
-	// block.go:44: layer1_1_relu = call_module layer1.1.relu(layer1_1_bn1)
-	runtime.Relu(&c.layer1_1_relu, &c.layer1_1_bn1)
-	// block.go:45: layer1_1_conv2 = call_module layer1.1.conv2(layer1_1_relu)
-	runtime.Conv2d(&c.layer1_1_conv2, &c.layer1_1_relu, c.layer1_1_conv2_weight, nil, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:45: layer1_1_bn2 = call_module layer1.1.bn2(layer1_1_conv2)
-	runtime.BatchNorm(&c.layer1_1_bn2, &c.layer1_1_conv2, c.layer1_1_bn2_weight, c.layer1_1_bn2_bias, c.layer1_1_bn2_running_mean, c.layer1_1_bn2_running_var, 1e-05)
-	// block.go:49: add_1 = call_function add(layer1_1_bn2, layer1_0_relu_1)
-	runtime.Add(&c.add_1, &c.layer1_1_bn2, &c.layer1_0_relu_1)
-	// block.go:49: layer1_1_relu_1 = call_module layer1.1.relu(add_1)
+	// block.go:44: layer1_1_conv1 = call_function conv2d_act(layer1_0_relu_1, layer1_1_conv1_folded_weight, layer1_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dAct(&c.layer1_1_conv1, &c.layer1_0_relu_1, c.layer1_1_conv1_folded_weight, c.layer1_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
+	// block.go:45: layer1_1_conv2 = call_function conv2d(layer1_1_conv1, layer1_1_conv2_folded_weight, layer1_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
+	runtime.Conv2d(&c.layer1_1_conv2, &c.layer1_1_conv1, c.layer1_1_conv2_folded_weight, c.layer1_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:49: add_1 = call_function add(layer1_1_conv2, layer1_0_relu_1)
+	runtime.Add(&c.add_1, &c.layer1_1_conv2, &c.layer1_0_relu_1)
+	// block.go:49: layer1_1_relu_1 = call_function relu(add_1)
 	runtime.Relu(&c.layer1_1_relu_1, &c.add_1)
-	// block.go:44: layer2_0_conv1 = call_module layer2.0.conv1(layer1_1_relu_1)
-	runtime.Conv2d(&c.layer2_0_conv1, &c.layer1_1_relu_1, c.layer2_0_conv1_weight, nil, []int{2, 2}, []int{1, 1}, 1)
-	// block.go:44: layer2_0_bn1 = call_module layer2.0.bn1(layer2_0_conv1)
-	runtime.BatchNorm(&c.layer2_0_bn1, &c.layer2_0_conv1, c.layer2_0_bn1_weight, c.layer2_0_bn1_bias, c.layer2_0_bn1_running_mean, c.layer2_0_bn1_running_var, 1e-05)
-	// block.go:44: layer2_0_relu = call_module layer2.0.relu(layer2_0_bn1)
-	runtime.Relu(&c.layer2_0_relu, &c.layer2_0_bn1)
-	// block.go:45: layer2_0_conv2 = call_module layer2.0.conv2(layer2_0_relu)
-	runtime.Conv2d(&c.layer2_0_conv2, &c.layer2_0_relu, c.layer2_0_conv2_weight, nil, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:45: layer2_0_bn2 = call_module layer2.0.bn2(layer2_0_conv2)
-	runtime.BatchNorm(&c.layer2_0_bn2, &c.layer2_0_conv2, c.layer2_0_bn2_weight, c.layer2_0_bn2_bias, c.layer2_0_bn2_running_mean, c.layer2_0_bn2_running_var, 1e-05)
-	// block.go:47: layer2_0_downsample_0 = call_module layer2.0.downsample.0(layer1_1_relu_1)
-	runtime.Conv2d(&c.layer2_0_downsample_0, &c.layer1_1_relu_1, c.layer2_0_downsample_0_weight, nil, []int{2, 2}, []int{0, 0}, 1)
-	// block.go:47: layer2_0_downsample_1 = call_module layer2.0.downsample.1(layer2_0_downsample_0)
-	runtime.BatchNorm(&c.layer2_0_downsample_1, &c.layer2_0_downsample_0, c.layer2_0_downsample_1_weight, c.layer2_0_downsample_1_bias, c.layer2_0_downsample_1_running_mean, c.layer2_0_downsample_1_running_var, 1e-05)
-	// block.go:49: add_2 = call_function add(layer2_0_bn2, layer2_0_downsample_1)
-	runtime.Add(&c.add_2, &c.layer2_0_bn2, &c.layer2_0_downsample_1)
-	// block.go:49: layer2_0_relu_1 = call_module layer2.0.relu(add_2)
+	// block.go:44: layer2_0_conv1 = call_function conv2d_act(layer1_1_relu_1, layer2_0_conv1_folded_weight, layer2_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dAct(&c.layer2_0_conv1, &c.layer1_1_relu_1, c.layer2_0_conv1_folded_weight, c.layer2_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, 1)
+	// block.go:45: layer2_0_conv2 = call_function conv2d(layer2_0_conv1, layer2_0_conv2_folded_weight, layer2_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
+	runtime.Conv2d(&c.layer2_0_conv2, &c.layer2_0_conv1, c.layer2_0_conv2_folded_weight, c.layer2_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:47: layer2_0_downsample_0 = call_function conv2d(layer1_1_relu_1, layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
+	runtime.Conv2d(&c.layer2_0_downsample_0, &c.layer1_1_relu_1, c.layer2_0_downsample_0_folded_weight, c.layer2_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	// block.go:49: add_2 = call_function add(layer2_0_conv2, layer2_0_downsample_0)
+	runtime.Add(&c.add_2, &c.layer2_0_conv2, &c.layer2_0_downsample_0)
+	// block.go:49: layer2_0_relu_1 = call_function relu(add_2)
 	runtime.Relu(&c.layer2_0_relu_1, &c.add_2)
-	// block.go:44: layer2_1_conv1 = call_module layer2.1.conv1(layer2_0_relu_1)
-	runtime.Conv2d(&c.layer2_1_conv1, &c.layer2_0_relu_1, c.layer2_1_conv1_weight, nil, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:44: layer2_1_bn1 = call_module layer2.1.bn1(layer2_1_conv1)
-	runtime.BatchNorm(&c.layer2_1_bn1, &c.layer2_1_conv1, c.layer2_1_bn1_weight, c.layer2_1_bn1_bias, c.layer2_1_bn1_running_mean, c.layer2_1_bn1_running_var, 1e-05)
-	// block.go:44: layer2_1_relu = call_module layer2.1.relu(layer2_1_bn1)
-	runtime.Relu(&c.layer2_1_relu, &c.layer2_1_bn1)
-	// block.go:45: layer2_1_conv2 = call_module layer2.1.conv2(layer2_1_relu)
-	runtime.Conv2d(&c.layer2_1_conv2, &c.layer2_1_relu, c.layer2_1_conv2_weight, nil, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:45: layer2_1_bn2 = call_module layer2.1.bn2(layer2_1_conv2)
-	runtime.BatchNorm(&c.layer2_1_bn2, &c.layer2_1_conv2, c.layer2_1_bn2_weight, c.layer2_1_bn2_bias, c.layer2_1_bn2_running_mean, c.layer2_1_bn2_running_var, 1e-05)
-	// block.go:49: add_3 = call_function add(layer2_1_bn2, layer2_0_relu_1)
-	runtime.Add(&c.add_3, &c.layer2_1_bn2, &c.layer2_0_relu_1)
-	// block.go:49: layer2_1_relu_1 = call_module layer2.1.relu(add_3)
+	// block.go:44: layer2_1_conv1 = call_function conv2d_act(layer2_0_relu_1, layer2_1_conv1_folded_weight, layer2_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dAct(&c.layer2_1_conv1, &c.layer2_0_relu_1, c.layer2_1_conv1_folded_weight, c.layer2_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
+	// block.go:45: layer2_1_conv2 = call_function conv2d(layer2_1_conv1, layer2_1_conv2_folded_weight, layer2_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
+	runtime.Conv2d(&c.layer2_1_conv2, &c.layer2_1_conv1, c.layer2_1_conv2_folded_weight, c.layer2_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:49: add_3 = call_function add(layer2_1_conv2, layer2_0_relu_1)
+	runtime.Add(&c.add_3, &c.layer2_1_conv2, &c.layer2_0_relu_1)
+	// block.go:49: layer2_1_relu_1 = call_function relu(add_3)
 	runtime.Relu(&c.layer2_1_relu_1, &c.add_3)
-	// block.go:44: layer3_0_conv1 = call_module layer3.0.conv1(layer2_1_relu_1)
-	runtime.Conv2d(&c.layer3_0_conv1, &c.layer2_1_relu_1, c.layer3_0_conv1_weight, nil, []int{2, 2}, []int{1, 1}, 1)
-	// block.go:44: layer3_0_bn1 = call_module layer3.0.bn1(layer3_0_conv1)
-	runtime.BatchNorm(&c.layer3_0_bn1, &c.layer3_0_conv1, c.layer3_0_bn1_weight, c.layer3_0_bn1_bias, c.layer3_0_bn1_running_mean, c.layer3_0_bn1_running_var, 1e-05)
-	// block.go:44: layer3_0_relu = call_module layer3.0.relu(layer3_0_bn1)
-	runtime.Relu(&c.layer3_0_relu, &c.layer3_0_bn1)
-	// block.go:45: layer3_0_conv2 = call_module layer3.0.conv2(layer3_0_relu)
-	runtime.Conv2d(&c.layer3_0_conv2, &c.layer3_0_relu, c.layer3_0_conv2_weight, nil, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:45: layer3_0_bn2 = call_module layer3.0.bn2(layer3_0_conv2)
-	runtime.BatchNorm(&c.layer3_0_bn2, &c.layer3_0_conv2, c.layer3_0_bn2_weight, c.layer3_0_bn2_bias, c.layer3_0_bn2_running_mean, c.layer3_0_bn2_running_var, 1e-05)
-	// block.go:47: layer3_0_downsample_0 = call_module layer3.0.downsample.0(layer2_1_relu_1)
-	runtime.Conv2d(&c.layer3_0_downsample_0, &c.layer2_1_relu_1, c.layer3_0_downsample_0_weight, nil, []int{2, 2}, []int{0, 0}, 1)
-	// block.go:47: layer3_0_downsample_1 = call_module layer3.0.downsample.1(layer3_0_downsample_0)
-	runtime.BatchNorm(&c.layer3_0_downsample_1, &c.layer3_0_downsample_0, c.layer3_0_downsample_1_weight, c.layer3_0_downsample_1_bias, c.layer3_0_downsample_1_running_mean, c.layer3_0_downsample_1_running_var, 1e-05)
-	// block.go:49: add_4 = call_function add(layer3_0_bn2, layer3_0_downsample_1)
-	runtime.Add(&c.add_4, &c.layer3_0_bn2, &c.layer3_0_downsample_1)
-	// block.go:49: layer3_0_relu_1 = call_module layer3.0.relu(add_4)
+	// block.go:44: layer3_0_conv1 = call_function conv2d_act(layer2_1_relu_1, layer3_0_conv1_folded_weight, layer3_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dAct(&c.layer3_0_conv1, &c.layer2_1_relu_1, c.layer3_0_conv1_folded_weight, c.layer3_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, 1)
+	// block.go:45: layer3_0_conv2 = call_function conv2d(layer3_0_conv1, layer3_0_conv2_folded_weight, layer3_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
+	runtime.Conv2d(&c.layer3_0_conv2, &c.layer3_0_conv1, c.layer3_0_conv2_folded_weight, c.layer3_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:47: layer3_0_downsample_0 = call_function conv2d(layer2_1_relu_1, layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
+	runtime.Conv2d(&c.layer3_0_downsample_0, &c.layer2_1_relu_1, c.layer3_0_downsample_0_folded_weight, c.layer3_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	// block.go:49: add_4 = call_function add(layer3_0_conv2, layer3_0_downsample_0)
+	runtime.Add(&c.add_4, &c.layer3_0_conv2, &c.layer3_0_downsample_0)
+	// block.go:49: layer3_0_relu_1 = call_function relu(add_4)
 	runtime.Relu(&c.layer3_0_relu_1, &c.add_4)
-	// block.go:44: layer3_1_conv1 = call_module layer3.1.conv1(layer3_0_relu_1)
-	runtime.Conv2d(&c.layer3_1_conv1, &c.layer3_0_relu_1, c.layer3_1_conv1_weight, nil, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:44: layer3_1_bn1 = call_module layer3.1.bn1(layer3_1_conv1)
-	runtime.BatchNorm(&c.layer3_1_bn1, &c.layer3_1_conv1, c.layer3_1_bn1_weight, c.layer3_1_bn1_bias, c.layer3_1_bn1_running_mean, c.layer3_1_bn1_running_var, 1e-05)
-	// block.go:44: layer3_1_relu = call_module layer3.1.relu(layer3_1_bn1)
-	runtime.Relu(&c.layer3_1_relu, &c.layer3_1_bn1)
-	// block.go:45: layer3_1_conv2 = call_module layer3.1.conv2(layer3_1_relu)
-	runtime.Conv2d(&c.layer3_1_conv2, &c.layer3_1_relu, c.layer3_1_conv2_weight, nil, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:45: layer3_1_bn2 = call_module layer3.1.bn2(layer3_1_conv2)
-	runtime.BatchNorm(&c.layer3_1_bn2, &c.layer3_1_conv2, c.layer3_1_bn2_weight, c.layer3_1_bn2_bias, c.layer3_1_bn2_running_mean, c.layer3_1_bn2_running_var, 1e-05)
-	// block.go:49: add_5 = call_function add(layer3_1_bn2, layer3_0_relu_1)
-	runtime.Add(&c.add_5, &c.layer3_1_bn2, &c.layer3_0_relu_1)
-	// block.go:49: layer3_1_relu_1 = call_module layer3.1.relu(add_5)
+	// block.go:44: layer3_1_conv1 = call_function conv2d_act(layer3_0_relu_1, layer3_1_conv1_folded_weight, layer3_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dAct(&c.layer3_1_conv1, &c.layer3_0_relu_1, c.layer3_1_conv1_folded_weight, c.layer3_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
+	// block.go:45: layer3_1_conv2 = call_function conv2d(layer3_1_conv1, layer3_1_conv2_folded_weight, layer3_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
+	runtime.Conv2d(&c.layer3_1_conv2, &c.layer3_1_conv1, c.layer3_1_conv2_folded_weight, c.layer3_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:49: add_5 = call_function add(layer3_1_conv2, layer3_0_relu_1)
+	runtime.Add(&c.add_5, &c.layer3_1_conv2, &c.layer3_0_relu_1)
+	// block.go:49: layer3_1_relu_1 = call_function relu(add_5)
 	runtime.Relu(&c.layer3_1_relu_1, &c.add_5)
-	// block.go:44: layer4_0_conv1 = call_module layer4.0.conv1(layer3_1_relu_1)
-	runtime.Conv2d(&c.layer4_0_conv1, &c.layer3_1_relu_1, c.layer4_0_conv1_weight, nil, []int{2, 2}, []int{1, 1}, 1)
-	// block.go:44: layer4_0_bn1 = call_module layer4.0.bn1(layer4_0_conv1)
-	runtime.BatchNorm(&c.layer4_0_bn1, &c.layer4_0_conv1, c.layer4_0_bn1_weight, c.layer4_0_bn1_bias, c.layer4_0_bn1_running_mean, c.layer4_0_bn1_running_var, 1e-05)
-	// block.go:44: layer4_0_relu = call_module layer4.0.relu(layer4_0_bn1)
-	runtime.Relu(&c.layer4_0_relu, &c.layer4_0_bn1)
-	// block.go:45: layer4_0_conv2 = call_module layer4.0.conv2(layer4_0_relu)
-	runtime.Conv2d(&c.layer4_0_conv2, &c.layer4_0_relu, c.layer4_0_conv2_weight, nil, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:45: layer4_0_bn2 = call_module layer4.0.bn2(layer4_0_conv2)
-	runtime.BatchNorm(&c.layer4_0_bn2, &c.layer4_0_conv2, c.layer4_0_bn2_weight, c.layer4_0_bn2_bias, c.layer4_0_bn2_running_mean, c.layer4_0_bn2_running_var, 1e-05)
-	// block.go:47: layer4_0_downsample_0 = call_module layer4.0.downsample.0(layer3_1_relu_1)
-	runtime.Conv2d(&c.layer4_0_downsample_0, &c.layer3_1_relu_1, c.layer4_0_downsample_0_weight, nil, []int{2, 2}, []int{0, 0}, 1)
-	// block.go:47: layer4_0_downsample_1 = call_module layer4.0.downsample.1(layer4_0_downsample_0)
-	runtime.BatchNorm(&c.layer4_0_downsample_1, &c.layer4_0_downsample_0, c.layer4_0_downsample_1_weight, c.layer4_0_downsample_1_bias, c.layer4_0_downsample_1_running_mean, c.layer4_0_downsample_1_running_var, 1e-05)
-	// block.go:49: add_6 = call_function add(layer4_0_bn2, layer4_0_downsample_1)
-	runtime.Add(&c.add_6, &c.layer4_0_bn2, &c.layer4_0_downsample_1)
-	// block.go:49: layer4_0_relu_1 = call_module layer4.0.relu(add_6)
+	// block.go:44: layer4_0_conv1 = call_function conv2d_act(layer3_1_relu_1, layer4_0_conv1_folded_weight, layer4_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dAct(&c.layer4_0_conv1, &c.layer3_1_relu_1, c.layer4_0_conv1_folded_weight, c.layer4_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, 1)
+	// block.go:45: layer4_0_conv2 = call_function conv2d(layer4_0_conv1, layer4_0_conv2_folded_weight, layer4_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
+	runtime.Conv2d(&c.layer4_0_conv2, &c.layer4_0_conv1, c.layer4_0_conv2_folded_weight, c.layer4_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:47: layer4_0_downsample_0 = call_function conv2d(layer3_1_relu_1, layer4_0_downsample_0_folded_weight, layer4_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
+	runtime.Conv2d(&c.layer4_0_downsample_0, &c.layer3_1_relu_1, c.layer4_0_downsample_0_folded_weight, c.layer4_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	// block.go:49: add_6 = call_function add(layer4_0_conv2, layer4_0_downsample_0)
+	runtime.Add(&c.add_6, &c.layer4_0_conv2, &c.layer4_0_downsample_0)
+	// block.go:49: layer4_0_relu_1 = call_function relu(add_6)
 	runtime.Relu(&c.layer4_0_relu_1, &c.add_6)
-	// block.go:44: layer4_1_conv1 = call_module layer4.1.conv1(layer4_0_relu_1)
-	runtime.Conv2d(&c.layer4_1_conv1, &c.layer4_0_relu_1, c.layer4_1_conv1_weight, nil, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:44: layer4_1_bn1 = call_module layer4.1.bn1(layer4_1_conv1)
-	runtime.BatchNorm(&c.layer4_1_bn1, &c.layer4_1_conv1, c.layer4_1_bn1_weight, c.layer4_1_bn1_bias, c.layer4_1_bn1_running_mean, c.layer4_1_bn1_running_var, 1e-05)
-	// block.go:44: layer4_1_relu = call_module layer4.1.relu(layer4_1_bn1)
-	runtime.Relu(&c.layer4_1_relu, &c.layer4_1_bn1)
-	// block.go:45: layer4_1_conv2 = call_module layer4.1.conv2(layer4_1_relu)
-	runtime.Conv2d(&c.layer4_1_conv2, &c.layer4_1_relu, c.layer4_1_conv2_weight, nil, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:45: layer4_1_bn2 = call_module layer4.1.bn2(layer4_1_conv2)
-	runtime.BatchNorm(&c.layer4_1_bn2, &c.layer4_1_conv2, c.layer4_1_bn2_weight, c.layer4_1_bn2_bias, c.layer4_1_bn2_running_mean, c.layer4_1_bn2_running_var, 1e-05)
-	// block.go:49: add_7 = call_function add(layer4_1_bn2, layer4_0_relu_1)
-	runtime.Add(&c.add_7, &c.layer4_1_bn2, &c.layer4_0_relu_1)
-	// block.go:49: layer4_1_relu_1 = call_module layer4.1.relu(add_7)
+	// block.go:44: layer4_1_conv1 = call_function conv2d_act(layer4_0_relu_1, layer4_1_conv1_folded_weight, layer4_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dAct(&c.layer4_1_conv1, &c.layer4_0_relu_1, c.layer4_1_conv1_folded_weight, c.layer4_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
+	// block.go:45: layer4_1_conv2 = call_function conv2d(layer4_1_conv1, layer4_1_conv2_folded_weight, layer4_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
+	runtime.Conv2d(&c.layer4_1_conv2, &c.layer4_1_conv1, c.layer4_1_conv2_folded_weight, c.layer4_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:49: add_7 = call_function add(layer4_1_conv2, layer4_0_relu_1)
+	runtime.Add(&c.add_7, &c.layer4_1_conv2, &c.layer4_0_relu_1)
+	// block.go:49: layer4_1_relu_1 = call_function relu(add_7)
 	runtime.Relu(&c.layer4_1_relu_1, &c.add_7)
-	// resnet18.go:58: avgpool = call_module avgpool(layer4_1_relu_1)
+	// resnet18.go:58: avgpool = call_function adaptive_avg_pool2d(layer4_1_relu_1, output_size=[1, 1])
 	runtime.AdaptiveAvgPool2d(&c.avgpool, &c.layer4_1_relu_1)
 	// resnet18.go:58: flatten = call_function flatten(avgpool, start_dim=1, end_dim=-1)
 	runtime.Copy(&c.flatten, &c.avgpool)
-	// resnet18.go:59: fc = call_module fc(flatten)
+	// resnet18.go:59: fc = call_function linear(flatten, fc_weight, fc_bias)
 	fc := runtime.NewArray(runtime.Float32, N, 1000)
 	runtime.LinearPacked(fc, &c.flatten, c.fc_weight_prepared, c.fc_bias)
 	return tensor.FromArray(fc)

@@ -20,191 +20,188 @@ var _ func(*Transformer, *tensor.Tensor) *tensor.Tensor = (*Transformer).Forward
 // snapshot taken then: after loading new weights into the model, build a new
 // TransformerCompiled. Forward returns fresh tensors.
 type TransformerCompiled struct {
-	blocks_0_attn_proj_bias            *runtime.Array   // blocks.0.attn.proj.bias f32[256]
-	blocks_0_attn_proj_weight          *runtime.Array   // blocks.0.attn.proj.weight f32[256,256]
-	blocks_0_attn_qkv_bias             *runtime.Array   // blocks.0.attn.qkv.bias f32[768]
-	blocks_0_attn_qkv_weight           *runtime.Array   // blocks.0.attn.qkv.weight f32[768,256]
-	blocks_0_ln1_bias                  *runtime.Array   // blocks.0.ln1.bias f32[256]
-	blocks_0_ln1_weight                *runtime.Array   // blocks.0.ln1.weight f32[256]
-	blocks_0_ln2_bias                  *runtime.Array   // blocks.0.ln2.bias f32[256]
-	blocks_0_ln2_weight                *runtime.Array   // blocks.0.ln2.weight f32[256]
-	blocks_0_mlp_fc1_bias              *runtime.Array   // blocks.0.mlp.fc1.bias f32[1024]
-	blocks_0_mlp_fc1_weight            *runtime.Array   // blocks.0.mlp.fc1.weight f32[1024,256]
-	blocks_0_mlp_fc2_bias              *runtime.Array   // blocks.0.mlp.fc2.bias f32[256]
-	blocks_0_mlp_fc2_weight            *runtime.Array   // blocks.0.mlp.fc2.weight f32[256,1024]
-	blocks_1_attn_proj_bias            *runtime.Array   // blocks.1.attn.proj.bias f32[256]
-	blocks_1_attn_proj_weight          *runtime.Array   // blocks.1.attn.proj.weight f32[256,256]
-	blocks_1_attn_qkv_bias             *runtime.Array   // blocks.1.attn.qkv.bias f32[768]
-	blocks_1_attn_qkv_weight           *runtime.Array   // blocks.1.attn.qkv.weight f32[768,256]
-	blocks_1_ln1_bias                  *runtime.Array   // blocks.1.ln1.bias f32[256]
-	blocks_1_ln1_weight                *runtime.Array   // blocks.1.ln1.weight f32[256]
-	blocks_1_ln2_bias                  *runtime.Array   // blocks.1.ln2.bias f32[256]
-	blocks_1_ln2_weight                *runtime.Array   // blocks.1.ln2.weight f32[256]
-	blocks_1_mlp_fc1_bias              *runtime.Array   // blocks.1.mlp.fc1.bias f32[1024]
-	blocks_1_mlp_fc1_weight            *runtime.Array   // blocks.1.mlp.fc1.weight f32[1024,256]
-	blocks_1_mlp_fc2_bias              *runtime.Array   // blocks.1.mlp.fc2.bias f32[256]
-	blocks_1_mlp_fc2_weight            *runtime.Array   // blocks.1.mlp.fc2.weight f32[256,1024]
-	blocks_2_attn_proj_bias            *runtime.Array   // blocks.2.attn.proj.bias f32[256]
-	blocks_2_attn_proj_weight          *runtime.Array   // blocks.2.attn.proj.weight f32[256,256]
-	blocks_2_attn_qkv_bias             *runtime.Array   // blocks.2.attn.qkv.bias f32[768]
-	blocks_2_attn_qkv_weight           *runtime.Array   // blocks.2.attn.qkv.weight f32[768,256]
-	blocks_2_ln1_bias                  *runtime.Array   // blocks.2.ln1.bias f32[256]
-	blocks_2_ln1_weight                *runtime.Array   // blocks.2.ln1.weight f32[256]
-	blocks_2_ln2_bias                  *runtime.Array   // blocks.2.ln2.bias f32[256]
-	blocks_2_ln2_weight                *runtime.Array   // blocks.2.ln2.weight f32[256]
-	blocks_2_mlp_fc1_bias              *runtime.Array   // blocks.2.mlp.fc1.bias f32[1024]
-	blocks_2_mlp_fc1_weight            *runtime.Array   // blocks.2.mlp.fc1.weight f32[1024,256]
-	blocks_2_mlp_fc2_bias              *runtime.Array   // blocks.2.mlp.fc2.bias f32[256]
-	blocks_2_mlp_fc2_weight            *runtime.Array   // blocks.2.mlp.fc2.weight f32[256,1024]
-	blocks_3_attn_proj_bias            *runtime.Array   // blocks.3.attn.proj.bias f32[256]
-	blocks_3_attn_proj_weight          *runtime.Array   // blocks.3.attn.proj.weight f32[256,256]
-	blocks_3_attn_qkv_bias             *runtime.Array   // blocks.3.attn.qkv.bias f32[768]
-	blocks_3_attn_qkv_weight           *runtime.Array   // blocks.3.attn.qkv.weight f32[768,256]
-	blocks_3_ln1_bias                  *runtime.Array   // blocks.3.ln1.bias f32[256]
-	blocks_3_ln1_weight                *runtime.Array   // blocks.3.ln1.weight f32[256]
-	blocks_3_ln2_bias                  *runtime.Array   // blocks.3.ln2.bias f32[256]
-	blocks_3_ln2_weight                *runtime.Array   // blocks.3.ln2.weight f32[256]
-	blocks_3_mlp_fc1_bias              *runtime.Array   // blocks.3.mlp.fc1.bias f32[1024]
-	blocks_3_mlp_fc1_weight            *runtime.Array   // blocks.3.mlp.fc1.weight f32[1024,256]
-	blocks_3_mlp_fc2_bias              *runtime.Array   // blocks.3.mlp.fc2.bias f32[256]
-	blocks_3_mlp_fc2_weight            *runtime.Array   // blocks.3.mlp.fc2.weight f32[256,1024]
-	head_bias                          *runtime.Array   // head.bias f32[1000]
-	head_weight                        *runtime.Array   // head.weight f32[1000,256]
-	ln_f_bias                          *runtime.Array   // ln_f.bias f32[256]
-	ln_f_weight                        *runtime.Array   // ln_f.weight f32[256]
-	pos_emb                            *runtime.Array   // pos_emb f32[128,256]
-	tok_emb_weight                     *runtime.Array   // tok_emb.weight f32[1000,256]
-	tok_emb                            runtime.Array    // tok_emb f32[N,128,256]
-	add                                runtime.Array    // add f32[N,128,256]
-	arange                             *runtime.Array   // arange i64[128], computed by the constructor
-	reshape                            *runtime.Array   // reshape i64[1,128], computed by the constructor
-	reshape_1                          *runtime.Array   // reshape_1 i64[128,1], computed by the constructor
-	gt                                 *runtime.Array   // gt bool[128,128], computed by the constructor
-	blocks_0_ln1                       runtime.Array    // blocks_0_ln1 f32[N,128,256]
-	blocks_0_attn_qkv                  runtime.Array    // blocks_0_attn_qkv f32[N,128,768]
-	blocks_0_attn_qkv_weight_prepared  *runtime.PackedB // blocks.0.attn.qkv.weight prepared by PackLinear, computed by the constructor
-	split_0                            runtime.Array    // split f32[N,128,256]
-	split_1                            runtime.Array    // split f32[N,128,256]
-	split_2                            runtime.Array    // split f32[N,128,256]
-	reshape_2                          runtime.Array    // reshape_2 f32[N,128,4,64]
-	transpose                          runtime.Array    // transpose f32[N,4,128,64]
-	reshape_3                          runtime.Array    // reshape_3 f32[N,128,4,64]
-	transpose_1                        runtime.Array    // transpose_1 f32[N,4,128,64]
-	reshape_4                          runtime.Array    // reshape_4 f32[N,128,4,64]
-	transpose_2                        runtime.Array    // transpose_2 f32[N,4,128,64]
-	transpose_3                        runtime.Array    // transpose_3 f32[N,4,64,128]
-	matmul                             runtime.Array    // matmul f32[N,4,128,128]
-	const0                             *runtime.Array   // the number 8.0
-	div                                runtime.Array    // div f32[N,4,128,128]
-	masked_fill                        runtime.Array    // masked_fill f32[N,4,128,128]
-	softmax                            runtime.Array    // softmax f32[N,4,128,128]
-	matmul_1                           runtime.Array    // matmul_1 f32[N,4,128,64]
-	transpose_4                        runtime.Array    // transpose_4 f32[N,128,4,64]
-	reshape_5                          runtime.Array    // reshape_5 f32[N,128,256]
-	blocks_0_attn_proj                 runtime.Array    // blocks_0_attn_proj f32[N,128,256]
-	blocks_0_attn_proj_weight_prepared *runtime.PackedB // blocks.0.attn.proj.weight prepared by PackLinear, computed by the constructor
-	add_1                              runtime.Array    // add_1 f32[N,128,256]
-	blocks_0_ln2                       runtime.Array    // blocks_0_ln2 f32[N,128,256]
-	blocks_0_mlp_fc1                   runtime.Array    // blocks_0_mlp_fc1 f32[N,128,1024]
-	blocks_0_mlp_fc1_weight_prepared   *runtime.PackedB // blocks.0.mlp.fc1.weight prepared by PackLinear, computed by the constructor
-	gelu                               runtime.Array    // gelu f32[N,128,1024]
-	blocks_0_mlp_fc2                   runtime.Array    // blocks_0_mlp_fc2 f32[N,128,256]
-	blocks_0_mlp_fc2_weight_prepared   *runtime.PackedB // blocks.0.mlp.fc2.weight prepared by PackLinear, computed by the constructor
-	add_2                              runtime.Array    // add_2 f32[N,128,256]
-	blocks_1_ln1                       runtime.Array    // blocks_1_ln1 f32[N,128,256]
-	blocks_1_attn_qkv                  runtime.Array    // blocks_1_attn_qkv f32[N,128,768]
-	blocks_1_attn_qkv_weight_prepared  *runtime.PackedB // blocks.1.attn.qkv.weight prepared by PackLinear, computed by the constructor
-	split_1_0                          runtime.Array    // split_1 f32[N,128,256]
-	split_1_1                          runtime.Array    // split_1 f32[N,128,256]
-	split_1_2                          runtime.Array    // split_1 f32[N,128,256]
-	reshape_6                          runtime.Array    // reshape_6 f32[N,128,4,64]
-	transpose_5                        runtime.Array    // transpose_5 f32[N,4,128,64]
-	reshape_7                          runtime.Array    // reshape_7 f32[N,128,4,64]
-	transpose_6                        runtime.Array    // transpose_6 f32[N,4,128,64]
-	reshape_8                          runtime.Array    // reshape_8 f32[N,128,4,64]
-	transpose_7                        runtime.Array    // transpose_7 f32[N,4,128,64]
-	transpose_8                        runtime.Array    // transpose_8 f32[N,4,64,128]
-	matmul_2                           runtime.Array    // matmul_2 f32[N,4,128,128]
-	div_1                              runtime.Array    // div_1 f32[N,4,128,128]
-	masked_fill_1                      runtime.Array    // masked_fill_1 f32[N,4,128,128]
-	softmax_1                          runtime.Array    // softmax_1 f32[N,4,128,128]
-	matmul_3                           runtime.Array    // matmul_3 f32[N,4,128,64]
-	transpose_9                        runtime.Array    // transpose_9 f32[N,128,4,64]
-	reshape_9                          runtime.Array    // reshape_9 f32[N,128,256]
-	blocks_1_attn_proj                 runtime.Array    // blocks_1_attn_proj f32[N,128,256]
-	blocks_1_attn_proj_weight_prepared *runtime.PackedB // blocks.1.attn.proj.weight prepared by PackLinear, computed by the constructor
-	add_3                              runtime.Array    // add_3 f32[N,128,256]
-	blocks_1_ln2                       runtime.Array    // blocks_1_ln2 f32[N,128,256]
-	blocks_1_mlp_fc1                   runtime.Array    // blocks_1_mlp_fc1 f32[N,128,1024]
-	blocks_1_mlp_fc1_weight_prepared   *runtime.PackedB // blocks.1.mlp.fc1.weight prepared by PackLinear, computed by the constructor
-	gelu_1                             runtime.Array    // gelu_1 f32[N,128,1024]
-	blocks_1_mlp_fc2                   runtime.Array    // blocks_1_mlp_fc2 f32[N,128,256]
-	blocks_1_mlp_fc2_weight_prepared   *runtime.PackedB // blocks.1.mlp.fc2.weight prepared by PackLinear, computed by the constructor
-	add_4                              runtime.Array    // add_4 f32[N,128,256]
-	blocks_2_ln1                       runtime.Array    // blocks_2_ln1 f32[N,128,256]
-	blocks_2_attn_qkv                  runtime.Array    // blocks_2_attn_qkv f32[N,128,768]
-	blocks_2_attn_qkv_weight_prepared  *runtime.PackedB // blocks.2.attn.qkv.weight prepared by PackLinear, computed by the constructor
-	split_2_0                          runtime.Array    // split_2 f32[N,128,256]
-	split_2_1                          runtime.Array    // split_2 f32[N,128,256]
-	split_2_2                          runtime.Array    // split_2 f32[N,128,256]
-	reshape_10                         runtime.Array    // reshape_10 f32[N,128,4,64]
-	transpose_10                       runtime.Array    // transpose_10 f32[N,4,128,64]
-	reshape_11                         runtime.Array    // reshape_11 f32[N,128,4,64]
-	transpose_11                       runtime.Array    // transpose_11 f32[N,4,128,64]
-	reshape_12                         runtime.Array    // reshape_12 f32[N,128,4,64]
-	transpose_12                       runtime.Array    // transpose_12 f32[N,4,128,64]
-	transpose_13                       runtime.Array    // transpose_13 f32[N,4,64,128]
-	matmul_4                           runtime.Array    // matmul_4 f32[N,4,128,128]
-	div_2                              runtime.Array    // div_2 f32[N,4,128,128]
-	masked_fill_2                      runtime.Array    // masked_fill_2 f32[N,4,128,128]
-	softmax_2                          runtime.Array    // softmax_2 f32[N,4,128,128]
-	matmul_5                           runtime.Array    // matmul_5 f32[N,4,128,64]
-	transpose_14                       runtime.Array    // transpose_14 f32[N,128,4,64]
-	reshape_13                         runtime.Array    // reshape_13 f32[N,128,256]
-	blocks_2_attn_proj                 runtime.Array    // blocks_2_attn_proj f32[N,128,256]
-	blocks_2_attn_proj_weight_prepared *runtime.PackedB // blocks.2.attn.proj.weight prepared by PackLinear, computed by the constructor
-	add_5                              runtime.Array    // add_5 f32[N,128,256]
-	blocks_2_ln2                       runtime.Array    // blocks_2_ln2 f32[N,128,256]
-	blocks_2_mlp_fc1                   runtime.Array    // blocks_2_mlp_fc1 f32[N,128,1024]
-	blocks_2_mlp_fc1_weight_prepared   *runtime.PackedB // blocks.2.mlp.fc1.weight prepared by PackLinear, computed by the constructor
-	gelu_2                             runtime.Array    // gelu_2 f32[N,128,1024]
-	blocks_2_mlp_fc2                   runtime.Array    // blocks_2_mlp_fc2 f32[N,128,256]
-	blocks_2_mlp_fc2_weight_prepared   *runtime.PackedB // blocks.2.mlp.fc2.weight prepared by PackLinear, computed by the constructor
-	add_6                              runtime.Array    // add_6 f32[N,128,256]
-	blocks_3_ln1                       runtime.Array    // blocks_3_ln1 f32[N,128,256]
-	blocks_3_attn_qkv                  runtime.Array    // blocks_3_attn_qkv f32[N,128,768]
-	blocks_3_attn_qkv_weight_prepared  *runtime.PackedB // blocks.3.attn.qkv.weight prepared by PackLinear, computed by the constructor
-	split_3_0                          runtime.Array    // split_3 f32[N,128,256]
-	split_3_1                          runtime.Array    // split_3 f32[N,128,256]
-	split_3_2                          runtime.Array    // split_3 f32[N,128,256]
-	reshape_14                         runtime.Array    // reshape_14 f32[N,128,4,64]
-	transpose_15                       runtime.Array    // transpose_15 f32[N,4,128,64]
-	reshape_15                         runtime.Array    // reshape_15 f32[N,128,4,64]
-	transpose_16                       runtime.Array    // transpose_16 f32[N,4,128,64]
-	reshape_16                         runtime.Array    // reshape_16 f32[N,128,4,64]
-	transpose_17                       runtime.Array    // transpose_17 f32[N,4,128,64]
-	transpose_18                       runtime.Array    // transpose_18 f32[N,4,64,128]
-	matmul_6                           runtime.Array    // matmul_6 f32[N,4,128,128]
-	div_3                              runtime.Array    // div_3 f32[N,4,128,128]
-	masked_fill_3                      runtime.Array    // masked_fill_3 f32[N,4,128,128]
-	softmax_3                          runtime.Array    // softmax_3 f32[N,4,128,128]
-	matmul_7                           runtime.Array    // matmul_7 f32[N,4,128,64]
-	transpose_19                       runtime.Array    // transpose_19 f32[N,128,4,64]
-	reshape_17                         runtime.Array    // reshape_17 f32[N,128,256]
-	blocks_3_attn_proj                 runtime.Array    // blocks_3_attn_proj f32[N,128,256]
-	blocks_3_attn_proj_weight_prepared *runtime.PackedB // blocks.3.attn.proj.weight prepared by PackLinear, computed by the constructor
-	add_7                              runtime.Array    // add_7 f32[N,128,256]
-	blocks_3_ln2                       runtime.Array    // blocks_3_ln2 f32[N,128,256]
-	blocks_3_mlp_fc1                   runtime.Array    // blocks_3_mlp_fc1 f32[N,128,1024]
-	blocks_3_mlp_fc1_weight_prepared   *runtime.PackedB // blocks.3.mlp.fc1.weight prepared by PackLinear, computed by the constructor
-	gelu_3                             runtime.Array    // gelu_3 f32[N,128,1024]
-	blocks_3_mlp_fc2                   runtime.Array    // blocks_3_mlp_fc2 f32[N,128,256]
-	blocks_3_mlp_fc2_weight_prepared   *runtime.PackedB // blocks.3.mlp.fc2.weight prepared by PackLinear, computed by the constructor
-	add_8                              runtime.Array    // add_8 f32[N,128,256]
-	ln_f                               runtime.Array    // ln_f f32[N,128,256]
-	head_weight_prepared               *runtime.PackedB // head.weight prepared by PackLinear, computed by the constructor
-	dimN                               int              // the size N the workspace is sized for
-	ready                              bool             // whether the workspace is allocated
+	blocks_0_attn_proj_bias            *runtime.Array    // blocks.0.attn.proj.bias f32[256]
+	blocks_0_attn_proj_weight          *runtime.Array    // blocks.0.attn.proj.weight f32[256,256]
+	blocks_0_attn_qkv_bias             *runtime.Array    // blocks.0.attn.qkv.bias f32[768]
+	blocks_0_attn_qkv_weight           *runtime.Array    // blocks.0.attn.qkv.weight f32[768,256]
+	blocks_0_ln1_bias                  *runtime.Array    // blocks.0.ln1.bias f32[256]
+	blocks_0_ln1_weight                *runtime.Array    // blocks.0.ln1.weight f32[256]
+	blocks_0_ln2_bias                  *runtime.Array    // blocks.0.ln2.bias f32[256]
+	blocks_0_ln2_weight                *runtime.Array    // blocks.0.ln2.weight f32[256]
+	blocks_0_mlp_fc1_bias              *runtime.Array    // blocks.0.mlp.fc1.bias f32[1024]
+	blocks_0_mlp_fc1_weight            *runtime.Array    // blocks.0.mlp.fc1.weight f32[1024,256]
+	blocks_0_mlp_fc2_bias              *runtime.Array    // blocks.0.mlp.fc2.bias f32[256]
+	blocks_0_mlp_fc2_weight            *runtime.Array    // blocks.0.mlp.fc2.weight f32[256,1024]
+	blocks_1_attn_proj_bias            *runtime.Array    // blocks.1.attn.proj.bias f32[256]
+	blocks_1_attn_proj_weight          *runtime.Array    // blocks.1.attn.proj.weight f32[256,256]
+	blocks_1_attn_qkv_bias             *runtime.Array    // blocks.1.attn.qkv.bias f32[768]
+	blocks_1_attn_qkv_weight           *runtime.Array    // blocks.1.attn.qkv.weight f32[768,256]
+	blocks_1_ln1_bias                  *runtime.Array    // blocks.1.ln1.bias f32[256]
+	blocks_1_ln1_weight                *runtime.Array    // blocks.1.ln1.weight f32[256]
+	blocks_1_ln2_bias                  *runtime.Array    // blocks.1.ln2.bias f32[256]
+	blocks_1_ln2_weight                *runtime.Array    // blocks.1.ln2.weight f32[256]
+	blocks_1_mlp_fc1_bias              *runtime.Array    // blocks.1.mlp.fc1.bias f32[1024]
+	blocks_1_mlp_fc1_weight            *runtime.Array    // blocks.1.mlp.fc1.weight f32[1024,256]
+	blocks_1_mlp_fc2_bias              *runtime.Array    // blocks.1.mlp.fc2.bias f32[256]
+	blocks_1_mlp_fc2_weight            *runtime.Array    // blocks.1.mlp.fc2.weight f32[256,1024]
+	blocks_2_attn_proj_bias            *runtime.Array    // blocks.2.attn.proj.bias f32[256]
+	blocks_2_attn_proj_weight          *runtime.Array    // blocks.2.attn.proj.weight f32[256,256]
+	blocks_2_attn_qkv_bias             *runtime.Array    // blocks.2.attn.qkv.bias f32[768]
+	blocks_2_attn_qkv_weight           *runtime.Array    // blocks.2.attn.qkv.weight f32[768,256]
+	blocks_2_ln1_bias                  *runtime.Array    // blocks.2.ln1.bias f32[256]
+	blocks_2_ln1_weight                *runtime.Array    // blocks.2.ln1.weight f32[256]
+	blocks_2_ln2_bias                  *runtime.Array    // blocks.2.ln2.bias f32[256]
+	blocks_2_ln2_weight                *runtime.Array    // blocks.2.ln2.weight f32[256]
+	blocks_2_mlp_fc1_bias              *runtime.Array    // blocks.2.mlp.fc1.bias f32[1024]
+	blocks_2_mlp_fc1_weight            *runtime.Array    // blocks.2.mlp.fc1.weight f32[1024,256]
+	blocks_2_mlp_fc2_bias              *runtime.Array    // blocks.2.mlp.fc2.bias f32[256]
+	blocks_2_mlp_fc2_weight            *runtime.Array    // blocks.2.mlp.fc2.weight f32[256,1024]
+	blocks_3_attn_proj_bias            *runtime.Array    // blocks.3.attn.proj.bias f32[256]
+	blocks_3_attn_proj_weight          *runtime.Array    // blocks.3.attn.proj.weight f32[256,256]
+	blocks_3_attn_qkv_bias             *runtime.Array    // blocks.3.attn.qkv.bias f32[768]
+	blocks_3_attn_qkv_weight           *runtime.Array    // blocks.3.attn.qkv.weight f32[768,256]
+	blocks_3_ln1_bias                  *runtime.Array    // blocks.3.ln1.bias f32[256]
+	blocks_3_ln1_weight                *runtime.Array    // blocks.3.ln1.weight f32[256]
+	blocks_3_ln2_bias                  *runtime.Array    // blocks.3.ln2.bias f32[256]
+	blocks_3_ln2_weight                *runtime.Array    // blocks.3.ln2.weight f32[256]
+	blocks_3_mlp_fc1_bias              *runtime.Array    // blocks.3.mlp.fc1.bias f32[1024]
+	blocks_3_mlp_fc1_weight            *runtime.Array    // blocks.3.mlp.fc1.weight f32[1024,256]
+	blocks_3_mlp_fc2_bias              *runtime.Array    // blocks.3.mlp.fc2.bias f32[256]
+	blocks_3_mlp_fc2_weight            *runtime.Array    // blocks.3.mlp.fc2.weight f32[256,1024]
+	head_bias                          *runtime.Array    // head.bias f32[1000]
+	head_weight                        *runtime.Array    // head.weight f32[1000,256]
+	ln_f_bias                          *runtime.Array    // ln_f.bias f32[256]
+	ln_f_weight                        *runtime.Array    // ln_f.weight f32[256]
+	pos_emb                            *runtime.Array    // pos_emb f32[128,256]
+	tok_emb_weight                     *runtime.Array    // tok_emb.weight f32[1000,256]
+	tok_emb                            runtime.Array     // tok_emb f32[N,128,256], in workspace slot 0
+	add                                runtime.Array     // add f32[N,128,256], in workspace slot 1
+	arange                             *runtime.Array    // arange i64[128], computed by the constructor
+	reshape                            *runtime.Array    // reshape i64[1,128], computed by the constructor
+	reshape_1                          *runtime.Array    // reshape_1 i64[128,1], computed by the constructor
+	gt                                 *runtime.Array    // gt bool[128,128], computed by the constructor
+	blocks_0_ln1                       runtime.Array     // blocks_0_ln1 f32[N,128,256], in workspace slot 0
+	blocks_0_attn_qkv                  runtime.Array     // blocks_0_attn_qkv f32[N,128,768], in workspace slot 2
+	blocks_0_attn_qkv_weight_prepared  *runtime.PackedB  // blocks.0.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	split_0                            runtime.Array     // split f32[N,128,256], in workspace slot 0
+	split_1                            runtime.Array     // split f32[N,128,256], in workspace slot 3
+	split_2                            runtime.Array     // split f32[N,128,256], in workspace slot 4
+	reshape_2                          runtime.Array     // reshape_2 f32[N,128,4,64], in workspace slot 2
+	transpose                          runtime.Array     // transpose f32[N,4,128,64], in workspace slot 0
+	reshape_3                          runtime.Array     // reshape_3 f32[N,128,4,64], in workspace slot 2
+	transpose_1                        runtime.Array     // transpose_1 f32[N,4,128,64], in workspace slot 3
+	reshape_4                          runtime.Array     // reshape_4 f32[N,128,4,64], in workspace slot 2
+	transpose_2                        runtime.Array     // transpose_2 f32[N,4,128,64], in workspace slot 4
+	transpose_3                        runtime.Array     // transpose_3 f32[N,4,64,128], in workspace slot 2
+	matmul                             runtime.Array     // matmul f32[N,4,128,128], in workspace slot 3
+	const0                             *runtime.Array    // the number 8.0
+	div                                runtime.Array     // div f32[N,4,128,128], in workspace slot 2
+	masked_fill                        runtime.Array     // masked_fill f32[N,4,128,128], in workspace slot 3
+	softmax                            runtime.Array     // softmax f32[N,4,128,128], in workspace slot 2
+	matmul_1                           runtime.Array     // matmul_1 f32[N,4,128,64], in workspace slot 0
+	transpose_4                        runtime.Array     // transpose_4 f32[N,128,4,64], in workspace slot 4
+	reshape_5                          runtime.Array     // reshape_5 f32[N,128,256], in workspace slot 0
+	blocks_0_attn_proj                 runtime.Array     // blocks_0_attn_proj f32[N,128,256], in workspace slot 4
+	blocks_0_attn_proj_weight_prepared *runtime.PackedB  // blocks.0.attn.proj.weight prepared by PackLinear, computed by the constructor
+	add_1                              runtime.Array     // add_1 f32[N,128,256], in workspace slot 0
+	blocks_0_ln2                       runtime.Array     // blocks_0_ln2 f32[N,128,256], in workspace slot 1
+	blocks_0_mlp_fc1                   runtime.Array     // blocks_0_mlp_fc1 f32[N,128,1024], in workspace slot 2
+	blocks_0_mlp_fc1_weight_prepared   *runtime.PackedB  // blocks.0.mlp.fc1.weight prepared by PackLinear, computed by the constructor
+	blocks_0_mlp_fc2                   runtime.Array     // blocks_0_mlp_fc2 f32[N,128,256], in workspace slot 1
+	blocks_0_mlp_fc2_weight_prepared   *runtime.PackedB  // blocks.0.mlp.fc2.weight prepared by PackLinear, computed by the constructor
+	add_2                              runtime.Array     // add_2 f32[N,128,256], in workspace slot 4
+	blocks_1_ln1                       runtime.Array     // blocks_1_ln1 f32[N,128,256], in workspace slot 0
+	blocks_1_attn_qkv                  runtime.Array     // blocks_1_attn_qkv f32[N,128,768], in workspace slot 2
+	blocks_1_attn_qkv_weight_prepared  *runtime.PackedB  // blocks.1.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	split_1_0                          runtime.Array     // split_1 f32[N,128,256], in workspace slot 0
+	split_1_1                          runtime.Array     // split_1 f32[N,128,256], in workspace slot 1
+	split_1_2                          runtime.Array     // split_1 f32[N,128,256], in workspace slot 3
+	reshape_6                          runtime.Array     // reshape_6 f32[N,128,4,64], in workspace slot 2
+	transpose_5                        runtime.Array     // transpose_5 f32[N,4,128,64], in workspace slot 0
+	reshape_7                          runtime.Array     // reshape_7 f32[N,128,4,64], in workspace slot 2
+	transpose_6                        runtime.Array     // transpose_6 f32[N,4,128,64], in workspace slot 1
+	reshape_8                          runtime.Array     // reshape_8 f32[N,128,4,64], in workspace slot 2
+	transpose_7                        runtime.Array     // transpose_7 f32[N,4,128,64], in workspace slot 3
+	transpose_8                        runtime.Array     // transpose_8 f32[N,4,64,128], in workspace slot 2
+	matmul_2                           runtime.Array     // matmul_2 f32[N,4,128,128], in workspace slot 1
+	div_1                              runtime.Array     // div_1 f32[N,4,128,128], in workspace slot 2
+	masked_fill_1                      runtime.Array     // masked_fill_1 f32[N,4,128,128], in workspace slot 1
+	softmax_1                          runtime.Array     // softmax_1 f32[N,4,128,128], in workspace slot 2
+	matmul_3                           runtime.Array     // matmul_3 f32[N,4,128,64], in workspace slot 0
+	transpose_9                        runtime.Array     // transpose_9 f32[N,128,4,64], in workspace slot 1
+	reshape_9                          runtime.Array     // reshape_9 f32[N,128,256], in workspace slot 0
+	blocks_1_attn_proj                 runtime.Array     // blocks_1_attn_proj f32[N,128,256], in workspace slot 1
+	blocks_1_attn_proj_weight_prepared *runtime.PackedB  // blocks.1.attn.proj.weight prepared by PackLinear, computed by the constructor
+	add_3                              runtime.Array     // add_3 f32[N,128,256], in workspace slot 0
+	blocks_1_ln2                       runtime.Array     // blocks_1_ln2 f32[N,128,256], in workspace slot 4
+	blocks_1_mlp_fc1                   runtime.Array     // blocks_1_mlp_fc1 f32[N,128,1024], in workspace slot 2
+	blocks_1_mlp_fc1_weight_prepared   *runtime.PackedB  // blocks.1.mlp.fc1.weight prepared by PackLinear, computed by the constructor
+	blocks_1_mlp_fc2                   runtime.Array     // blocks_1_mlp_fc2 f32[N,128,256], in workspace slot 4
+	blocks_1_mlp_fc2_weight_prepared   *runtime.PackedB  // blocks.1.mlp.fc2.weight prepared by PackLinear, computed by the constructor
+	add_4                              runtime.Array     // add_4 f32[N,128,256], in workspace slot 1
+	blocks_2_ln1                       runtime.Array     // blocks_2_ln1 f32[N,128,256], in workspace slot 0
+	blocks_2_attn_qkv                  runtime.Array     // blocks_2_attn_qkv f32[N,128,768], in workspace slot 2
+	blocks_2_attn_qkv_weight_prepared  *runtime.PackedB  // blocks.2.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	split_2_0                          runtime.Array     // split_2 f32[N,128,256], in workspace slot 0
+	split_2_1                          runtime.Array     // split_2 f32[N,128,256], in workspace slot 4
+	split_2_2                          runtime.Array     // split_2 f32[N,128,256], in workspace slot 3
+	reshape_10                         runtime.Array     // reshape_10 f32[N,128,4,64], in workspace slot 2
+	transpose_10                       runtime.Array     // transpose_10 f32[N,4,128,64], in workspace slot 0
+	reshape_11                         runtime.Array     // reshape_11 f32[N,128,4,64], in workspace slot 2
+	transpose_11                       runtime.Array     // transpose_11 f32[N,4,128,64], in workspace slot 4
+	reshape_12                         runtime.Array     // reshape_12 f32[N,128,4,64], in workspace slot 2
+	transpose_12                       runtime.Array     // transpose_12 f32[N,4,128,64], in workspace slot 3
+	transpose_13                       runtime.Array     // transpose_13 f32[N,4,64,128], in workspace slot 2
+	matmul_4                           runtime.Array     // matmul_4 f32[N,4,128,128], in workspace slot 4
+	div_2                              runtime.Array     // div_2 f32[N,4,128,128], in workspace slot 2
+	masked_fill_2                      runtime.Array     // masked_fill_2 f32[N,4,128,128], in workspace slot 4
+	softmax_2                          runtime.Array     // softmax_2 f32[N,4,128,128], in workspace slot 2
+	matmul_5                           runtime.Array     // matmul_5 f32[N,4,128,64], in workspace slot 0
+	transpose_14                       runtime.Array     // transpose_14 f32[N,128,4,64], in workspace slot 3
+	reshape_13                         runtime.Array     // reshape_13 f32[N,128,256], in workspace slot 0
+	blocks_2_attn_proj                 runtime.Array     // blocks_2_attn_proj f32[N,128,256], in workspace slot 3
+	blocks_2_attn_proj_weight_prepared *runtime.PackedB  // blocks.2.attn.proj.weight prepared by PackLinear, computed by the constructor
+	add_5                              runtime.Array     // add_5 f32[N,128,256], in workspace slot 0
+	blocks_2_ln2                       runtime.Array     // blocks_2_ln2 f32[N,128,256], in workspace slot 1
+	blocks_2_mlp_fc1                   runtime.Array     // blocks_2_mlp_fc1 f32[N,128,1024], in workspace slot 2
+	blocks_2_mlp_fc1_weight_prepared   *runtime.PackedB  // blocks.2.mlp.fc1.weight prepared by PackLinear, computed by the constructor
+	blocks_2_mlp_fc2                   runtime.Array     // blocks_2_mlp_fc2 f32[N,128,256], in workspace slot 1
+	blocks_2_mlp_fc2_weight_prepared   *runtime.PackedB  // blocks.2.mlp.fc2.weight prepared by PackLinear, computed by the constructor
+	add_6                              runtime.Array     // add_6 f32[N,128,256], in workspace slot 3
+	blocks_3_ln1                       runtime.Array     // blocks_3_ln1 f32[N,128,256], in workspace slot 0
+	blocks_3_attn_qkv                  runtime.Array     // blocks_3_attn_qkv f32[N,128,768], in workspace slot 2
+	blocks_3_attn_qkv_weight_prepared  *runtime.PackedB  // blocks.3.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	split_3_0                          runtime.Array     // split_3 f32[N,128,256], in workspace slot 0
+	split_3_1                          runtime.Array     // split_3 f32[N,128,256], in workspace slot 1
+	split_3_2                          runtime.Array     // split_3 f32[N,128,256], in workspace slot 4
+	reshape_14                         runtime.Array     // reshape_14 f32[N,128,4,64], in workspace slot 2
+	transpose_15                       runtime.Array     // transpose_15 f32[N,4,128,64], in workspace slot 0
+	reshape_15                         runtime.Array     // reshape_15 f32[N,128,4,64], in workspace slot 2
+	transpose_16                       runtime.Array     // transpose_16 f32[N,4,128,64], in workspace slot 1
+	reshape_16                         runtime.Array     // reshape_16 f32[N,128,4,64], in workspace slot 2
+	transpose_17                       runtime.Array     // transpose_17 f32[N,4,128,64], in workspace slot 4
+	transpose_18                       runtime.Array     // transpose_18 f32[N,4,64,128], in workspace slot 2
+	matmul_6                           runtime.Array     // matmul_6 f32[N,4,128,128], in workspace slot 1
+	div_3                              runtime.Array     // div_3 f32[N,4,128,128], in workspace slot 2
+	masked_fill_3                      runtime.Array     // masked_fill_3 f32[N,4,128,128], in workspace slot 1
+	softmax_3                          runtime.Array     // softmax_3 f32[N,4,128,128], in workspace slot 2
+	matmul_7                           runtime.Array     // matmul_7 f32[N,4,128,64], in workspace slot 0
+	transpose_19                       runtime.Array     // transpose_19 f32[N,128,4,64], in workspace slot 1
+	reshape_17                         runtime.Array     // reshape_17 f32[N,128,256], in workspace slot 0
+	blocks_3_attn_proj                 runtime.Array     // blocks_3_attn_proj f32[N,128,256], in workspace slot 1
+	blocks_3_attn_proj_weight_prepared *runtime.PackedB  // blocks.3.attn.proj.weight prepared by PackLinear, computed by the constructor
+	add_7                              runtime.Array     // add_7 f32[N,128,256], in workspace slot 0
+	blocks_3_ln2                       runtime.Array     // blocks_3_ln2 f32[N,128,256], in workspace slot 1
+	blocks_3_mlp_fc1                   runtime.Array     // blocks_3_mlp_fc1 f32[N,128,1024], in workspace slot 2
+	blocks_3_mlp_fc1_weight_prepared   *runtime.PackedB  // blocks.3.mlp.fc1.weight prepared by PackLinear, computed by the constructor
+	blocks_3_mlp_fc2                   runtime.Array     // blocks_3_mlp_fc2 f32[N,128,256], in workspace slot 1
+	blocks_3_mlp_fc2_weight_prepared   *runtime.PackedB  // blocks.3.mlp.fc2.weight prepared by PackLinear, computed by the constructor
+	add_8                              runtime.Array     // add_8 f32[N,128,256], in workspace slot 3
+	ln_f                               runtime.Array     // ln_f f32[N,128,256], in workspace slot 0
+	head_weight_prepared               *runtime.PackedB  // head.weight prepared by PackLinear, computed by the constructor
+	workspace                          runtime.Workspace // storage of the 5 workspace slots (plan-memory)
+	dimN                               int               // the size N the workspace is sized for
+	ready                              bool              // whether the workspace is allocated
 }
 
 // NewTransformerCompiled compiles m, checking that its parameters have the traced shapes.
@@ -356,113 +353,120 @@ func (c *TransformerCompiled) reserve(N int) {
 	if c.ready && c.dimN == N {
 		return
 	}
-	c.tok_emb.Reset(runtime.Float32, N, 128, 256)
-	c.add.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_0_ln1.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_0_attn_qkv.Reset(runtime.Float32, N, 128, 768)
-	c.split_0.Reset(runtime.Float32, N, 128, 256)
-	c.split_1.Reset(runtime.Float32, N, 128, 256)
-	c.split_2.Reset(runtime.Float32, N, 128, 256)
-	c.reshape_2.Reset(runtime.Float32, N, 128, 4, 64)
-	c.transpose.Reset(runtime.Float32, N, 4, 128, 64)
-	c.reshape_3.Reset(runtime.Float32, N, 128, 4, 64)
-	c.transpose_1.Reset(runtime.Float32, N, 4, 128, 64)
-	c.reshape_4.Reset(runtime.Float32, N, 128, 4, 64)
-	c.transpose_2.Reset(runtime.Float32, N, 4, 128, 64)
-	c.transpose_3.Reset(runtime.Float32, N, 4, 64, 128)
-	c.matmul.Reset(runtime.Float32, N, 4, 128, 128)
-	c.div.Reset(runtime.Float32, N, 4, 128, 128)
-	c.masked_fill.Reset(runtime.Float32, N, 4, 128, 128)
-	c.softmax.Reset(runtime.Float32, N, 4, 128, 128)
-	c.matmul_1.Reset(runtime.Float32, N, 4, 128, 64)
-	c.transpose_4.Reset(runtime.Float32, N, 128, 4, 64)
-	c.reshape_5.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_0_attn_proj.Reset(runtime.Float32, N, 128, 256)
-	c.add_1.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_0_ln2.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_0_mlp_fc1.Reset(runtime.Float32, N, 128, 1024)
-	c.gelu.Reset(runtime.Float32, N, 128, 1024)
-	c.blocks_0_mlp_fc2.Reset(runtime.Float32, N, 128, 256)
-	c.add_2.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_1_ln1.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_1_attn_qkv.Reset(runtime.Float32, N, 128, 768)
-	c.split_1_0.Reset(runtime.Float32, N, 128, 256)
-	c.split_1_1.Reset(runtime.Float32, N, 128, 256)
-	c.split_1_2.Reset(runtime.Float32, N, 128, 256)
-	c.reshape_6.Reset(runtime.Float32, N, 128, 4, 64)
-	c.transpose_5.Reset(runtime.Float32, N, 4, 128, 64)
-	c.reshape_7.Reset(runtime.Float32, N, 128, 4, 64)
-	c.transpose_6.Reset(runtime.Float32, N, 4, 128, 64)
-	c.reshape_8.Reset(runtime.Float32, N, 128, 4, 64)
-	c.transpose_7.Reset(runtime.Float32, N, 4, 128, 64)
-	c.transpose_8.Reset(runtime.Float32, N, 4, 64, 128)
-	c.matmul_2.Reset(runtime.Float32, N, 4, 128, 128)
-	c.div_1.Reset(runtime.Float32, N, 4, 128, 128)
-	c.masked_fill_1.Reset(runtime.Float32, N, 4, 128, 128)
-	c.softmax_1.Reset(runtime.Float32, N, 4, 128, 128)
-	c.matmul_3.Reset(runtime.Float32, N, 4, 128, 64)
-	c.transpose_9.Reset(runtime.Float32, N, 128, 4, 64)
-	c.reshape_9.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_1_attn_proj.Reset(runtime.Float32, N, 128, 256)
-	c.add_3.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_1_ln2.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_1_mlp_fc1.Reset(runtime.Float32, N, 128, 1024)
-	c.gelu_1.Reset(runtime.Float32, N, 128, 1024)
-	c.blocks_1_mlp_fc2.Reset(runtime.Float32, N, 128, 256)
-	c.add_4.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_2_ln1.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_2_attn_qkv.Reset(runtime.Float32, N, 128, 768)
-	c.split_2_0.Reset(runtime.Float32, N, 128, 256)
-	c.split_2_1.Reset(runtime.Float32, N, 128, 256)
-	c.split_2_2.Reset(runtime.Float32, N, 128, 256)
-	c.reshape_10.Reset(runtime.Float32, N, 128, 4, 64)
-	c.transpose_10.Reset(runtime.Float32, N, 4, 128, 64)
-	c.reshape_11.Reset(runtime.Float32, N, 128, 4, 64)
-	c.transpose_11.Reset(runtime.Float32, N, 4, 128, 64)
-	c.reshape_12.Reset(runtime.Float32, N, 128, 4, 64)
-	c.transpose_12.Reset(runtime.Float32, N, 4, 128, 64)
-	c.transpose_13.Reset(runtime.Float32, N, 4, 64, 128)
-	c.matmul_4.Reset(runtime.Float32, N, 4, 128, 128)
-	c.div_2.Reset(runtime.Float32, N, 4, 128, 128)
-	c.masked_fill_2.Reset(runtime.Float32, N, 4, 128, 128)
-	c.softmax_2.Reset(runtime.Float32, N, 4, 128, 128)
-	c.matmul_5.Reset(runtime.Float32, N, 4, 128, 64)
-	c.transpose_14.Reset(runtime.Float32, N, 128, 4, 64)
-	c.reshape_13.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_2_attn_proj.Reset(runtime.Float32, N, 128, 256)
-	c.add_5.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_2_ln2.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_2_mlp_fc1.Reset(runtime.Float32, N, 128, 1024)
-	c.gelu_2.Reset(runtime.Float32, N, 128, 1024)
-	c.blocks_2_mlp_fc2.Reset(runtime.Float32, N, 128, 256)
-	c.add_6.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_3_ln1.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_3_attn_qkv.Reset(runtime.Float32, N, 128, 768)
-	c.split_3_0.Reset(runtime.Float32, N, 128, 256)
-	c.split_3_1.Reset(runtime.Float32, N, 128, 256)
-	c.split_3_2.Reset(runtime.Float32, N, 128, 256)
-	c.reshape_14.Reset(runtime.Float32, N, 128, 4, 64)
-	c.transpose_15.Reset(runtime.Float32, N, 4, 128, 64)
-	c.reshape_15.Reset(runtime.Float32, N, 128, 4, 64)
-	c.transpose_16.Reset(runtime.Float32, N, 4, 128, 64)
-	c.reshape_16.Reset(runtime.Float32, N, 128, 4, 64)
-	c.transpose_17.Reset(runtime.Float32, N, 4, 128, 64)
-	c.transpose_18.Reset(runtime.Float32, N, 4, 64, 128)
-	c.matmul_6.Reset(runtime.Float32, N, 4, 128, 128)
-	c.div_3.Reset(runtime.Float32, N, 4, 128, 128)
-	c.masked_fill_3.Reset(runtime.Float32, N, 4, 128, 128)
-	c.softmax_3.Reset(runtime.Float32, N, 4, 128, 128)
-	c.matmul_7.Reset(runtime.Float32, N, 4, 128, 64)
-	c.transpose_19.Reset(runtime.Float32, N, 128, 4, 64)
-	c.reshape_17.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_3_attn_proj.Reset(runtime.Float32, N, 128, 256)
-	c.add_7.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_3_ln2.Reset(runtime.Float32, N, 128, 256)
-	c.blocks_3_mlp_fc1.Reset(runtime.Float32, N, 128, 1024)
-	c.gelu_3.Reset(runtime.Float32, N, 128, 1024)
-	c.blocks_3_mlp_fc2.Reset(runtime.Float32, N, 128, 256)
-	c.add_8.Reset(runtime.Float32, N, 128, 256)
-	c.ln_f.Reset(runtime.Float32, N, 128, 256)
+	// 103 values share 5 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(32768 * N)
+	slot1 := runtime.SlotSize(max(32768*N, 65536*N))
+	at1 := slot0
+	slot2 := runtime.SlotSize(max(98304*N, 32768*N, 65536*N, 131072*N))
+	at2 := at1 + slot1
+	slot3 := runtime.SlotSize(max(32768*N, 65536*N))
+	at3 := at2 + slot2
+	slot4 := runtime.SlotSize(max(32768*N, 65536*N))
+	at4 := at3 + slot3
+	c.workspace.Reserve(at4+slot4, 0, 0)
+	c.workspace.Bind(&c.tok_emb, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.add, runtime.Float32, at1, N, 128, 256)
+	c.workspace.Bind(&c.blocks_0_ln1, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.blocks_0_attn_qkv, runtime.Float32, at2, N, 128, 768)
+	c.workspace.Bind(&c.split_0, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.split_1, runtime.Float32, at3, N, 128, 256)
+	c.workspace.Bind(&c.split_2, runtime.Float32, at4, N, 128, 256)
+	c.workspace.Bind(&c.reshape_2, runtime.Float32, at2, N, 128, 4, 64)
+	c.workspace.Bind(&c.transpose, runtime.Float32, 0, N, 4, 128, 64)
+	c.workspace.Bind(&c.reshape_3, runtime.Float32, at2, N, 128, 4, 64)
+	c.workspace.Bind(&c.transpose_1, runtime.Float32, at3, N, 4, 128, 64)
+	c.workspace.Bind(&c.reshape_4, runtime.Float32, at2, N, 128, 4, 64)
+	c.workspace.Bind(&c.transpose_2, runtime.Float32, at4, N, 4, 128, 64)
+	c.workspace.Bind(&c.transpose_3, runtime.Float32, at2, N, 4, 64, 128)
+	c.workspace.Bind(&c.matmul, runtime.Float32, at3, N, 4, 128, 128)
+	c.workspace.Bind(&c.div, runtime.Float32, at2, N, 4, 128, 128)
+	c.workspace.Bind(&c.masked_fill, runtime.Float32, at3, N, 4, 128, 128)
+	c.workspace.Bind(&c.softmax, runtime.Float32, at2, N, 4, 128, 128)
+	c.workspace.Bind(&c.matmul_1, runtime.Float32, 0, N, 4, 128, 64)
+	c.workspace.Bind(&c.transpose_4, runtime.Float32, at4, N, 128, 4, 64)
+	c.workspace.Bind(&c.reshape_5, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.blocks_0_attn_proj, runtime.Float32, at4, N, 128, 256)
+	c.workspace.Bind(&c.add_1, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.blocks_0_ln2, runtime.Float32, at1, N, 128, 256)
+	c.workspace.Bind(&c.blocks_0_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
+	c.workspace.Bind(&c.blocks_0_mlp_fc2, runtime.Float32, at1, N, 128, 256)
+	c.workspace.Bind(&c.add_2, runtime.Float32, at4, N, 128, 256)
+	c.workspace.Bind(&c.blocks_1_ln1, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.blocks_1_attn_qkv, runtime.Float32, at2, N, 128, 768)
+	c.workspace.Bind(&c.split_1_0, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.split_1_1, runtime.Float32, at1, N, 128, 256)
+	c.workspace.Bind(&c.split_1_2, runtime.Float32, at3, N, 128, 256)
+	c.workspace.Bind(&c.reshape_6, runtime.Float32, at2, N, 128, 4, 64)
+	c.workspace.Bind(&c.transpose_5, runtime.Float32, 0, N, 4, 128, 64)
+	c.workspace.Bind(&c.reshape_7, runtime.Float32, at2, N, 128, 4, 64)
+	c.workspace.Bind(&c.transpose_6, runtime.Float32, at1, N, 4, 128, 64)
+	c.workspace.Bind(&c.reshape_8, runtime.Float32, at2, N, 128, 4, 64)
+	c.workspace.Bind(&c.transpose_7, runtime.Float32, at3, N, 4, 128, 64)
+	c.workspace.Bind(&c.transpose_8, runtime.Float32, at2, N, 4, 64, 128)
+	c.workspace.Bind(&c.matmul_2, runtime.Float32, at1, N, 4, 128, 128)
+	c.workspace.Bind(&c.div_1, runtime.Float32, at2, N, 4, 128, 128)
+	c.workspace.Bind(&c.masked_fill_1, runtime.Float32, at1, N, 4, 128, 128)
+	c.workspace.Bind(&c.softmax_1, runtime.Float32, at2, N, 4, 128, 128)
+	c.workspace.Bind(&c.matmul_3, runtime.Float32, 0, N, 4, 128, 64)
+	c.workspace.Bind(&c.transpose_9, runtime.Float32, at1, N, 128, 4, 64)
+	c.workspace.Bind(&c.reshape_9, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.blocks_1_attn_proj, runtime.Float32, at1, N, 128, 256)
+	c.workspace.Bind(&c.add_3, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.blocks_1_ln2, runtime.Float32, at4, N, 128, 256)
+	c.workspace.Bind(&c.blocks_1_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
+	c.workspace.Bind(&c.blocks_1_mlp_fc2, runtime.Float32, at4, N, 128, 256)
+	c.workspace.Bind(&c.add_4, runtime.Float32, at1, N, 128, 256)
+	c.workspace.Bind(&c.blocks_2_ln1, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.blocks_2_attn_qkv, runtime.Float32, at2, N, 128, 768)
+	c.workspace.Bind(&c.split_2_0, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.split_2_1, runtime.Float32, at4, N, 128, 256)
+	c.workspace.Bind(&c.split_2_2, runtime.Float32, at3, N, 128, 256)
+	c.workspace.Bind(&c.reshape_10, runtime.Float32, at2, N, 128, 4, 64)
+	c.workspace.Bind(&c.transpose_10, runtime.Float32, 0, N, 4, 128, 64)
+	c.workspace.Bind(&c.reshape_11, runtime.Float32, at2, N, 128, 4, 64)
+	c.workspace.Bind(&c.transpose_11, runtime.Float32, at4, N, 4, 128, 64)
+	c.workspace.Bind(&c.reshape_12, runtime.Float32, at2, N, 128, 4, 64)
+	c.workspace.Bind(&c.transpose_12, runtime.Float32, at3, N, 4, 128, 64)
+	c.workspace.Bind(&c.transpose_13, runtime.Float32, at2, N, 4, 64, 128)
+	c.workspace.Bind(&c.matmul_4, runtime.Float32, at4, N, 4, 128, 128)
+	c.workspace.Bind(&c.div_2, runtime.Float32, at2, N, 4, 128, 128)
+	c.workspace.Bind(&c.masked_fill_2, runtime.Float32, at4, N, 4, 128, 128)
+	c.workspace.Bind(&c.softmax_2, runtime.Float32, at2, N, 4, 128, 128)
+	c.workspace.Bind(&c.matmul_5, runtime.Float32, 0, N, 4, 128, 64)
+	c.workspace.Bind(&c.transpose_14, runtime.Float32, at3, N, 128, 4, 64)
+	c.workspace.Bind(&c.reshape_13, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.blocks_2_attn_proj, runtime.Float32, at3, N, 128, 256)
+	c.workspace.Bind(&c.add_5, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.blocks_2_ln2, runtime.Float32, at1, N, 128, 256)
+	c.workspace.Bind(&c.blocks_2_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
+	c.workspace.Bind(&c.blocks_2_mlp_fc2, runtime.Float32, at1, N, 128, 256)
+	c.workspace.Bind(&c.add_6, runtime.Float32, at3, N, 128, 256)
+	c.workspace.Bind(&c.blocks_3_ln1, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.blocks_3_attn_qkv, runtime.Float32, at2, N, 128, 768)
+	c.workspace.Bind(&c.split_3_0, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.split_3_1, runtime.Float32, at1, N, 128, 256)
+	c.workspace.Bind(&c.split_3_2, runtime.Float32, at4, N, 128, 256)
+	c.workspace.Bind(&c.reshape_14, runtime.Float32, at2, N, 128, 4, 64)
+	c.workspace.Bind(&c.transpose_15, runtime.Float32, 0, N, 4, 128, 64)
+	c.workspace.Bind(&c.reshape_15, runtime.Float32, at2, N, 128, 4, 64)
+	c.workspace.Bind(&c.transpose_16, runtime.Float32, at1, N, 4, 128, 64)
+	c.workspace.Bind(&c.reshape_16, runtime.Float32, at2, N, 128, 4, 64)
+	c.workspace.Bind(&c.transpose_17, runtime.Float32, at4, N, 4, 128, 64)
+	c.workspace.Bind(&c.transpose_18, runtime.Float32, at2, N, 4, 64, 128)
+	c.workspace.Bind(&c.matmul_6, runtime.Float32, at1, N, 4, 128, 128)
+	c.workspace.Bind(&c.div_3, runtime.Float32, at2, N, 4, 128, 128)
+	c.workspace.Bind(&c.masked_fill_3, runtime.Float32, at1, N, 4, 128, 128)
+	c.workspace.Bind(&c.softmax_3, runtime.Float32, at2, N, 4, 128, 128)
+	c.workspace.Bind(&c.matmul_7, runtime.Float32, 0, N, 4, 128, 64)
+	c.workspace.Bind(&c.transpose_19, runtime.Float32, at1, N, 128, 4, 64)
+	c.workspace.Bind(&c.reshape_17, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.blocks_3_attn_proj, runtime.Float32, at1, N, 128, 256)
+	c.workspace.Bind(&c.add_7, runtime.Float32, 0, N, 128, 256)
+	c.workspace.Bind(&c.blocks_3_ln2, runtime.Float32, at1, N, 128, 256)
+	c.workspace.Bind(&c.blocks_3_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
+	c.workspace.Bind(&c.blocks_3_mlp_fc2, runtime.Float32, at1, N, 128, 256)
+	c.workspace.Bind(&c.add_8, runtime.Float32, at3, N, 128, 256)
+	c.workspace.Bind(&c.ln_f, runtime.Float32, 0, N, 128, 256)
 	c.dimN = N
 	c.ready = true
 }
@@ -473,13 +477,13 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.CheckInput("TransformerCompiled.Forward", "tokens", tokensArr, runtime.Int64, -1, 128)
 	N := tokensArr.Shape[0]
 	c.reserve(N)
-	// transformer.go:77: tok_emb = call_module tok_emb(tokens)
+	// transformer.go:77: tok_emb = call_function embedding(tokens, tok_emb_weight)
 	runtime.Embedding(&c.tok_emb, tokensArr, c.tok_emb_weight)
 	// transformer.go:77: add = call_function add(tok_emb, pos_emb)
 	runtime.Add(&c.add, &c.tok_emb, c.pos_emb)
-	// transformer.go:89: blocks_0_ln1 = call_module blocks.0.ln1(add)
+	// transformer.go:89: blocks_0_ln1 = call_function layer_norm(add, blocks_0_ln1_weight, blocks_0_ln1_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&c.blocks_0_ln1, &c.add, c.blocks_0_ln1_weight, c.blocks_0_ln1_bias, []int{256}, 1e-05)
-	// transformer.go:95: blocks_0_attn_qkv = call_module blocks.0.attn.qkv(blocks_0_ln1)
+	// transformer.go:95: blocks_0_attn_qkv = call_function linear(blocks_0_ln1, blocks_0_attn_qkv_weight, blocks_0_attn_qkv_bias)
 	runtime.LinearPacked(&c.blocks_0_attn_qkv, &c.blocks_0_ln1, c.blocks_0_attn_qkv_weight_prepared, c.blocks_0_attn_qkv_bias)
 	// transformer.go:95: split = call_method split(blocks_0_attn_qkv, split_size_or_sections=[256], dim=2)
 	runtime.Split([]*runtime.Array{&c.split_0, &c.split_1, &c.split_2}, &c.blocks_0_attn_qkv, 2)
@@ -511,23 +515,21 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&c.transpose_4, &c.matmul_1, 1, 2)
 	// transformer.go:101: reshape_5 = call_method reshape(transpose_4, shape=[-1, 128, 256])
 	runtime.Copy(&c.reshape_5, &c.transpose_4)
-	// transformer.go:102: blocks_0_attn_proj = call_module blocks.0.attn.proj(reshape_5)
+	// transformer.go:102: blocks_0_attn_proj = call_function linear(reshape_5, blocks_0_attn_proj_weight, blocks_0_attn_proj_bias)
 	runtime.LinearPacked(&c.blocks_0_attn_proj, &c.reshape_5, c.blocks_0_attn_proj_weight_prepared, c.blocks_0_attn_proj_bias)
 	// transformer.go:89: add_1 = call_function add(add, blocks_0_attn_proj)
 	runtime.Add(&c.add_1, &c.add, &c.blocks_0_attn_proj)
-	// transformer.go:90: blocks_0_ln2 = call_module blocks.0.ln2(add_1)
+	// transformer.go:90: blocks_0_ln2 = call_function layer_norm(add_1, blocks_0_ln2_weight, blocks_0_ln2_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&c.blocks_0_ln2, &c.add_1, c.blocks_0_ln2_weight, c.blocks_0_ln2_bias, []int{256}, 1e-05)
-	// transformer.go:107: blocks_0_mlp_fc1 = call_module blocks.0.mlp.fc1(blocks_0_ln2)
-	runtime.LinearPacked(&c.blocks_0_mlp_fc1, &c.blocks_0_ln2, c.blocks_0_mlp_fc1_weight_prepared, c.blocks_0_mlp_fc1_bias)
-	// transformer.go:107: gelu = call_function gelu(blocks_0_mlp_fc1)
-	runtime.Gelu(&c.gelu, &c.blocks_0_mlp_fc1)
-	// transformer.go:107: blocks_0_mlp_fc2 = call_module blocks.0.mlp.fc2(gelu)
-	runtime.LinearPacked(&c.blocks_0_mlp_fc2, &c.gelu, c.blocks_0_mlp_fc2_weight_prepared, c.blocks_0_mlp_fc2_bias)
+	// transformer.go:107: blocks_0_mlp_fc1 = call_function linear_act(blocks_0_ln2, blocks_0_mlp_fc1_weight, blocks_0_mlp_fc1_bias, act=2)
+	runtime.LinearActPacked(&c.blocks_0_mlp_fc1, &c.blocks_0_ln2, c.blocks_0_mlp_fc1_weight_prepared, c.blocks_0_mlp_fc1_bias, 2)
+	// transformer.go:107: blocks_0_mlp_fc2 = call_function linear(blocks_0_mlp_fc1, blocks_0_mlp_fc2_weight, blocks_0_mlp_fc2_bias)
+	runtime.LinearPacked(&c.blocks_0_mlp_fc2, &c.blocks_0_mlp_fc1, c.blocks_0_mlp_fc2_weight_prepared, c.blocks_0_mlp_fc2_bias)
 	// transformer.go:90: add_2 = call_function add(add_1, blocks_0_mlp_fc2)
 	runtime.Add(&c.add_2, &c.add_1, &c.blocks_0_mlp_fc2)
-	// transformer.go:89: blocks_1_ln1 = call_module blocks.1.ln1(add_2)
+	// transformer.go:89: blocks_1_ln1 = call_function layer_norm(add_2, blocks_1_ln1_weight, blocks_1_ln1_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&c.blocks_1_ln1, &c.add_2, c.blocks_1_ln1_weight, c.blocks_1_ln1_bias, []int{256}, 1e-05)
-	// transformer.go:95: blocks_1_attn_qkv = call_module blocks.1.attn.qkv(blocks_1_ln1)
+	// transformer.go:95: blocks_1_attn_qkv = call_function linear(blocks_1_ln1, blocks_1_attn_qkv_weight, blocks_1_attn_qkv_bias)
 	runtime.LinearPacked(&c.blocks_1_attn_qkv, &c.blocks_1_ln1, c.blocks_1_attn_qkv_weight_prepared, c.blocks_1_attn_qkv_bias)
 	// transformer.go:95: split_1 = call_method split(blocks_1_attn_qkv, split_size_or_sections=[256], dim=2)
 	runtime.Split([]*runtime.Array{&c.split_1_0, &c.split_1_1, &c.split_1_2}, &c.blocks_1_attn_qkv, 2)
@@ -559,23 +561,21 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&c.transpose_9, &c.matmul_3, 1, 2)
 	// transformer.go:101: reshape_9 = call_method reshape(transpose_9, shape=[-1, 128, 256])
 	runtime.Copy(&c.reshape_9, &c.transpose_9)
-	// transformer.go:102: blocks_1_attn_proj = call_module blocks.1.attn.proj(reshape_9)
+	// transformer.go:102: blocks_1_attn_proj = call_function linear(reshape_9, blocks_1_attn_proj_weight, blocks_1_attn_proj_bias)
 	runtime.LinearPacked(&c.blocks_1_attn_proj, &c.reshape_9, c.blocks_1_attn_proj_weight_prepared, c.blocks_1_attn_proj_bias)
 	// transformer.go:89: add_3 = call_function add(add_2, blocks_1_attn_proj)
 	runtime.Add(&c.add_3, &c.add_2, &c.blocks_1_attn_proj)
-	// transformer.go:90: blocks_1_ln2 = call_module blocks.1.ln2(add_3)
+	// transformer.go:90: blocks_1_ln2 = call_function layer_norm(add_3, blocks_1_ln2_weight, blocks_1_ln2_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&c.blocks_1_ln2, &c.add_3, c.blocks_1_ln2_weight, c.blocks_1_ln2_bias, []int{256}, 1e-05)
-	// transformer.go:107: blocks_1_mlp_fc1 = call_module blocks.1.mlp.fc1(blocks_1_ln2)
-	runtime.LinearPacked(&c.blocks_1_mlp_fc1, &c.blocks_1_ln2, c.blocks_1_mlp_fc1_weight_prepared, c.blocks_1_mlp_fc1_bias)
-	// transformer.go:107: gelu_1 = call_function gelu(blocks_1_mlp_fc1)
-	runtime.Gelu(&c.gelu_1, &c.blocks_1_mlp_fc1)
-	// transformer.go:107: blocks_1_mlp_fc2 = call_module blocks.1.mlp.fc2(gelu_1)
-	runtime.LinearPacked(&c.blocks_1_mlp_fc2, &c.gelu_1, c.blocks_1_mlp_fc2_weight_prepared, c.blocks_1_mlp_fc2_bias)
+	// transformer.go:107: blocks_1_mlp_fc1 = call_function linear_act(blocks_1_ln2, blocks_1_mlp_fc1_weight, blocks_1_mlp_fc1_bias, act=2)
+	runtime.LinearActPacked(&c.blocks_1_mlp_fc1, &c.blocks_1_ln2, c.blocks_1_mlp_fc1_weight_prepared, c.blocks_1_mlp_fc1_bias, 2)
+	// transformer.go:107: blocks_1_mlp_fc2 = call_function linear(blocks_1_mlp_fc1, blocks_1_mlp_fc2_weight, blocks_1_mlp_fc2_bias)
+	runtime.LinearPacked(&c.blocks_1_mlp_fc2, &c.blocks_1_mlp_fc1, c.blocks_1_mlp_fc2_weight_prepared, c.blocks_1_mlp_fc2_bias)
 	// transformer.go:90: add_4 = call_function add(add_3, blocks_1_mlp_fc2)
 	runtime.Add(&c.add_4, &c.add_3, &c.blocks_1_mlp_fc2)
-	// transformer.go:89: blocks_2_ln1 = call_module blocks.2.ln1(add_4)
+	// transformer.go:89: blocks_2_ln1 = call_function layer_norm(add_4, blocks_2_ln1_weight, blocks_2_ln1_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&c.blocks_2_ln1, &c.add_4, c.blocks_2_ln1_weight, c.blocks_2_ln1_bias, []int{256}, 1e-05)
-	// transformer.go:95: blocks_2_attn_qkv = call_module blocks.2.attn.qkv(blocks_2_ln1)
+	// transformer.go:95: blocks_2_attn_qkv = call_function linear(blocks_2_ln1, blocks_2_attn_qkv_weight, blocks_2_attn_qkv_bias)
 	runtime.LinearPacked(&c.blocks_2_attn_qkv, &c.blocks_2_ln1, c.blocks_2_attn_qkv_weight_prepared, c.blocks_2_attn_qkv_bias)
 	// transformer.go:95: split_2 = call_method split(blocks_2_attn_qkv, split_size_or_sections=[256], dim=2)
 	runtime.Split([]*runtime.Array{&c.split_2_0, &c.split_2_1, &c.split_2_2}, &c.blocks_2_attn_qkv, 2)
@@ -607,23 +607,21 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&c.transpose_14, &c.matmul_5, 1, 2)
 	// transformer.go:101: reshape_13 = call_method reshape(transpose_14, shape=[-1, 128, 256])
 	runtime.Copy(&c.reshape_13, &c.transpose_14)
-	// transformer.go:102: blocks_2_attn_proj = call_module blocks.2.attn.proj(reshape_13)
+	// transformer.go:102: blocks_2_attn_proj = call_function linear(reshape_13, blocks_2_attn_proj_weight, blocks_2_attn_proj_bias)
 	runtime.LinearPacked(&c.blocks_2_attn_proj, &c.reshape_13, c.blocks_2_attn_proj_weight_prepared, c.blocks_2_attn_proj_bias)
 	// transformer.go:89: add_5 = call_function add(add_4, blocks_2_attn_proj)
 	runtime.Add(&c.add_5, &c.add_4, &c.blocks_2_attn_proj)
-	// transformer.go:90: blocks_2_ln2 = call_module blocks.2.ln2(add_5)
+	// transformer.go:90: blocks_2_ln2 = call_function layer_norm(add_5, blocks_2_ln2_weight, blocks_2_ln2_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&c.blocks_2_ln2, &c.add_5, c.blocks_2_ln2_weight, c.blocks_2_ln2_bias, []int{256}, 1e-05)
-	// transformer.go:107: blocks_2_mlp_fc1 = call_module blocks.2.mlp.fc1(blocks_2_ln2)
-	runtime.LinearPacked(&c.blocks_2_mlp_fc1, &c.blocks_2_ln2, c.blocks_2_mlp_fc1_weight_prepared, c.blocks_2_mlp_fc1_bias)
-	// transformer.go:107: gelu_2 = call_function gelu(blocks_2_mlp_fc1)
-	runtime.Gelu(&c.gelu_2, &c.blocks_2_mlp_fc1)
-	// transformer.go:107: blocks_2_mlp_fc2 = call_module blocks.2.mlp.fc2(gelu_2)
-	runtime.LinearPacked(&c.blocks_2_mlp_fc2, &c.gelu_2, c.blocks_2_mlp_fc2_weight_prepared, c.blocks_2_mlp_fc2_bias)
+	// transformer.go:107: blocks_2_mlp_fc1 = call_function linear_act(blocks_2_ln2, blocks_2_mlp_fc1_weight, blocks_2_mlp_fc1_bias, act=2)
+	runtime.LinearActPacked(&c.blocks_2_mlp_fc1, &c.blocks_2_ln2, c.blocks_2_mlp_fc1_weight_prepared, c.blocks_2_mlp_fc1_bias, 2)
+	// transformer.go:107: blocks_2_mlp_fc2 = call_function linear(blocks_2_mlp_fc1, blocks_2_mlp_fc2_weight, blocks_2_mlp_fc2_bias)
+	runtime.LinearPacked(&c.blocks_2_mlp_fc2, &c.blocks_2_mlp_fc1, c.blocks_2_mlp_fc2_weight_prepared, c.blocks_2_mlp_fc2_bias)
 	// transformer.go:90: add_6 = call_function add(add_5, blocks_2_mlp_fc2)
 	runtime.Add(&c.add_6, &c.add_5, &c.blocks_2_mlp_fc2)
-	// transformer.go:89: blocks_3_ln1 = call_module blocks.3.ln1(add_6)
+	// transformer.go:89: blocks_3_ln1 = call_function layer_norm(add_6, blocks_3_ln1_weight, blocks_3_ln1_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&c.blocks_3_ln1, &c.add_6, c.blocks_3_ln1_weight, c.blocks_3_ln1_bias, []int{256}, 1e-05)
-	// transformer.go:95: blocks_3_attn_qkv = call_module blocks.3.attn.qkv(blocks_3_ln1)
+	// transformer.go:95: blocks_3_attn_qkv = call_function linear(blocks_3_ln1, blocks_3_attn_qkv_weight, blocks_3_attn_qkv_bias)
 	runtime.LinearPacked(&c.blocks_3_attn_qkv, &c.blocks_3_ln1, c.blocks_3_attn_qkv_weight_prepared, c.blocks_3_attn_qkv_bias)
 	// transformer.go:95: split_3 = call_method split(blocks_3_attn_qkv, split_size_or_sections=[256], dim=2)
 	runtime.Split([]*runtime.Array{&c.split_3_0, &c.split_3_1, &c.split_3_2}, &c.blocks_3_attn_qkv, 2)
@@ -655,23 +653,21 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&c.transpose_19, &c.matmul_7, 1, 2)
 	// transformer.go:101: reshape_17 = call_method reshape(transpose_19, shape=[-1, 128, 256])
 	runtime.Copy(&c.reshape_17, &c.transpose_19)
-	// transformer.go:102: blocks_3_attn_proj = call_module blocks.3.attn.proj(reshape_17)
+	// transformer.go:102: blocks_3_attn_proj = call_function linear(reshape_17, blocks_3_attn_proj_weight, blocks_3_attn_proj_bias)
 	runtime.LinearPacked(&c.blocks_3_attn_proj, &c.reshape_17, c.blocks_3_attn_proj_weight_prepared, c.blocks_3_attn_proj_bias)
 	// transformer.go:89: add_7 = call_function add(add_6, blocks_3_attn_proj)
 	runtime.Add(&c.add_7, &c.add_6, &c.blocks_3_attn_proj)
-	// transformer.go:90: blocks_3_ln2 = call_module blocks.3.ln2(add_7)
+	// transformer.go:90: blocks_3_ln2 = call_function layer_norm(add_7, blocks_3_ln2_weight, blocks_3_ln2_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&c.blocks_3_ln2, &c.add_7, c.blocks_3_ln2_weight, c.blocks_3_ln2_bias, []int{256}, 1e-05)
-	// transformer.go:107: blocks_3_mlp_fc1 = call_module blocks.3.mlp.fc1(blocks_3_ln2)
-	runtime.LinearPacked(&c.blocks_3_mlp_fc1, &c.blocks_3_ln2, c.blocks_3_mlp_fc1_weight_prepared, c.blocks_3_mlp_fc1_bias)
-	// transformer.go:107: gelu_3 = call_function gelu(blocks_3_mlp_fc1)
-	runtime.Gelu(&c.gelu_3, &c.blocks_3_mlp_fc1)
-	// transformer.go:107: blocks_3_mlp_fc2 = call_module blocks.3.mlp.fc2(gelu_3)
-	runtime.LinearPacked(&c.blocks_3_mlp_fc2, &c.gelu_3, c.blocks_3_mlp_fc2_weight_prepared, c.blocks_3_mlp_fc2_bias)
+	// transformer.go:107: blocks_3_mlp_fc1 = call_function linear_act(blocks_3_ln2, blocks_3_mlp_fc1_weight, blocks_3_mlp_fc1_bias, act=2)
+	runtime.LinearActPacked(&c.blocks_3_mlp_fc1, &c.blocks_3_ln2, c.blocks_3_mlp_fc1_weight_prepared, c.blocks_3_mlp_fc1_bias, 2)
+	// transformer.go:107: blocks_3_mlp_fc2 = call_function linear(blocks_3_mlp_fc1, blocks_3_mlp_fc2_weight, blocks_3_mlp_fc2_bias)
+	runtime.LinearPacked(&c.blocks_3_mlp_fc2, &c.blocks_3_mlp_fc1, c.blocks_3_mlp_fc2_weight_prepared, c.blocks_3_mlp_fc2_bias)
 	// transformer.go:90: add_8 = call_function add(add_7, blocks_3_mlp_fc2)
 	runtime.Add(&c.add_8, &c.add_7, &c.blocks_3_mlp_fc2)
-	// transformer.go:84: ln_f = call_module ln_f(add_8)
+	// transformer.go:84: ln_f = call_function layer_norm(add_8, ln_f_weight, ln_f_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&c.ln_f, &c.add_8, c.ln_f_weight, c.ln_f_bias, []int{256}, 1e-05)
-	// transformer.go:84: head = call_module head(ln_f)
+	// transformer.go:84: head = call_function linear(ln_f, head_weight, head_bias)
 	head := runtime.NewArray(runtime.Float32, N, 128, 1000)
 	runtime.LinearPacked(head, &c.ln_f, c.head_weight_prepared, c.head_bias)
 	return tensor.FromArray(head)

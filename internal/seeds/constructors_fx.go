@@ -19,15 +19,16 @@ var _ func(*Constructors, *tensor.Tensor) *tensor.Tensor = (*Constructors).Forwa
 // weights, constants) is a snapshot taken then: after loading new weights into
 // the model, build a new ConstructorsCompiled. Forward returns fresh tensors.
 type ConstructorsCompiled struct {
-	zeros  *runtime.Array // zeros f32[4], computed by the constructor
-	ones   *runtime.Array // ones f32[4], computed by the constructor
-	add    *runtime.Array // add f32[4], computed by the constructor
-	add_1  runtime.Array  // add_1 f32[N,4]
-	rand   *runtime.Array // rand f32[4], computed by the constructor
-	add_2  runtime.Array  // add_2 f32[N,4]
-	arange *runtime.Array // arange i64[4], computed by the constructor
-	dimN   int            // the size N the workspace is sized for
-	ready  bool           // whether the workspace is allocated
+	zeros     *runtime.Array    // zeros f32[4], computed by the constructor
+	ones      *runtime.Array    // ones f32[4], computed by the constructor
+	add       *runtime.Array    // add f32[4], computed by the constructor
+	add_1     runtime.Array     // add_1 f32[N,4], in workspace slot 0
+	rand      *runtime.Array    // rand f32[4], computed by the constructor
+	add_2     runtime.Array     // add_2 f32[N,4], in workspace slot 1
+	arange    *runtime.Array    // arange i64[4], computed by the constructor
+	workspace runtime.Workspace // storage of the 2 workspace slots (plan-memory)
+	dimN      int               // the size N the workspace is sized for
+	ready     bool              // whether the workspace is allocated
 }
 
 // NewConstructorsCompiled compiles m, checking that its parameters have the traced shapes.
@@ -56,8 +57,13 @@ func (c *ConstructorsCompiled) reserve(N int) {
 	if c.ready && c.dimN == N {
 		return
 	}
-	c.add_1.Reset(runtime.Float32, N, 4)
-	c.add_2.Reset(runtime.Float32, N, 4)
+	// 2 values share 2 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(4 * N)
+	slot1 := runtime.SlotSize(4 * N)
+	at1 := slot0
+	c.workspace.Reserve(at1+slot1, 0, 0)
+	c.workspace.Bind(&c.add_1, runtime.Float32, 0, N, 4)
+	c.workspace.Bind(&c.add_2, runtime.Float32, at1, N, 4)
 	c.dimN = N
 	c.ready = true
 }

@@ -19,13 +19,14 @@ var _ func(*Leafy, *tensor.Tensor) *tensor.Tensor = (*Leafy).Forward
 // after loading new weights into the model, build a new LeafyCompiled. Forward
 // returns fresh tensors.
 type LeafyCompiled struct {
-	model                  *Leafy           // the model, whose own Go code Forward calls
-	linear_bias            *runtime.Array   // linear.bias f32[4]
-	linear_weight          *runtime.Array   // linear.weight f32[4,4]
-	linear                 runtime.Array    // linear f32[N,4]
-	linear_weight_prepared *runtime.PackedB // linear.weight prepared by PackLinear, computed by the constructor
-	dimN                   int              // the size N the workspace is sized for
-	ready                  bool             // whether the workspace is allocated
+	model                  *Leafy            // the model, whose own Go code Forward calls
+	linear_bias            *runtime.Array    // linear.bias f32[4]
+	linear_weight          *runtime.Array    // linear.weight f32[4,4]
+	linear                 runtime.Array     // linear f32[N,4], in workspace slot 0
+	linear_weight_prepared *runtime.PackedB  // linear.weight prepared by PackLinear, computed by the constructor
+	workspace              runtime.Workspace // storage of the 1 workspace slots (plan-memory)
+	dimN                   int               // the size N the workspace is sized for
+	ready                  bool              // whether the workspace is allocated
 }
 
 // NewLeafyCompiled compiles m, checking that its parameters have the traced shapes.
@@ -45,7 +46,10 @@ func (c *LeafyCompiled) reserve(N int) {
 	if c.ready && c.dimN == N {
 		return
 	}
-	c.linear.Reset(runtime.Float32, N, 4)
+	// 1 values share 1 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(4 * N)
+	c.workspace.Reserve(slot0, 0, 0)
+	c.workspace.Bind(&c.linear, runtime.Float32, 0, N, 4)
 	c.dimN = N
 	c.ready = true
 }
@@ -56,7 +60,7 @@ func (c *LeafyCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	runtime.CheckInput("LeafyCompiled.Forward", "x", xArr, runtime.Float32, -1, 4)
 	N := xArr.Shape[0]
 	c.reserve(N)
-	// seeds.go:41: linear = call_module linear(x)
+	// seeds.go:41: linear = call_function linear(x, linear_weight, linear_bias)
 	runtime.LinearPacked(&c.linear, xArr, c.linear_weight_prepared, c.linear_bias)
 	// seeds.go:41: sub = call_module sub(linear)
 	sub := runtime.NewArray(runtime.Float32, N, 4)

@@ -17,10 +17,11 @@ var _ func(*Normalize, *tensor.Tensor) *tensor.Tensor = (*Normalize).Forward
 // shares the model's parameters: changes to them show in later calls. Forward
 // returns fresh tensors.
 type NormalizeCompiled struct {
-	model        *Normalize    // the model, whose own Go code Forward calls
-	inv_sqrt_len runtime.Array // inv_sqrt_len f32[]
-	dimN         int           // the size N the workspace is sized for
-	ready        bool          // whether the workspace is allocated
+	model        *Normalize        // the model, whose own Go code Forward calls
+	inv_sqrt_len runtime.Array     // inv_sqrt_len f32[], in workspace slot 0
+	workspace    runtime.Workspace // storage of the 1 workspace slots (plan-memory)
+	dimN         int               // the size N the workspace is sized for
+	ready        bool              // whether the workspace is allocated
 }
 
 // NewNormalizeCompiled compiles m, checking that its parameters have the traced shapes.
@@ -35,7 +36,10 @@ func (c *NormalizeCompiled) reserve(N int) {
 	if c.ready && c.dimN == N {
 		return
 	}
-	c.inv_sqrt_len.Reset(runtime.Float32)
+	// 1 values share 1 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(1)
+	c.workspace.Reserve(slot0, 0, 0)
+	c.workspace.Bind(&c.inv_sqrt_len, runtime.Float32, 0)
 	c.dimN = N
 	c.ready = true
 }

@@ -20,16 +20,16 @@ var _ func(*Stack, *tensor.Tensor) *tensor.Tensor = (*Stack).Forward
 // after loading new weights into the model, build a new StackCompiled. Forward
 // returns fresh tensors.
 type StackCompiled struct {
-	bot_0_bias            *runtime.Array   // bot.0.bias f32[4]
-	bot_0_weight          *runtime.Array   // bot.0.weight f32[4,3]
-	bot_2_bias            *runtime.Array   // bot.2.bias f32[2]
-	bot_2_weight          *runtime.Array   // bot.2.weight f32[2,4]
-	bot_0                 runtime.Array    // bot_0 f32[N,4]
-	bot_0_weight_prepared *runtime.PackedB // bot.0.weight prepared by PackLinear, computed by the constructor
-	bot_1                 runtime.Array    // bot_1 f32[N,4]
-	bot_2_weight_prepared *runtime.PackedB // bot.2.weight prepared by PackLinear, computed by the constructor
-	dimN                  int              // the size N the workspace is sized for
-	ready                 bool             // whether the workspace is allocated
+	bot_0_bias            *runtime.Array    // bot.0.bias f32[4]
+	bot_0_weight          *runtime.Array    // bot.0.weight f32[4,3]
+	bot_2_bias            *runtime.Array    // bot.2.bias f32[2]
+	bot_2_weight          *runtime.Array    // bot.2.weight f32[2,4]
+	bot_0                 runtime.Array     // bot_0 f32[N,4], in workspace slot 0
+	bot_0_weight_prepared *runtime.PackedB  // bot.0.weight prepared by PackLinear, computed by the constructor
+	bot_2_weight_prepared *runtime.PackedB  // bot.2.weight prepared by PackLinear, computed by the constructor
+	workspace             runtime.Workspace // storage of the 1 workspace slots (plan-memory)
+	dimN                  int               // the size N the workspace is sized for
+	ready                 bool              // whether the workspace is allocated
 }
 
 // NewStackCompiled compiles m, checking that its parameters have the traced shapes.
@@ -53,8 +53,10 @@ func (c *StackCompiled) reserve(N int) {
 	if c.ready && c.dimN == N {
 		return
 	}
-	c.bot_0.Reset(runtime.Float32, N, 4)
-	c.bot_1.Reset(runtime.Float32, N, 4)
+	// 1 values share 1 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(4 * N)
+	c.workspace.Reserve(slot0, 0, 0)
+	c.workspace.Bind(&c.bot_0, runtime.Float32, 0, N, 4)
 	c.dimN = N
 	c.ready = true
 }
@@ -65,12 +67,10 @@ func (c *StackCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	runtime.CheckInput("StackCompiled.Forward", "x", xArr, runtime.Float32, -1, 3)
 	N := xArr.Shape[0]
 	c.reserve(N)
-	// seeds.go:118: bot_0 = call_module bot.0(x)
-	runtime.LinearPacked(&c.bot_0, xArr, c.bot_0_weight_prepared, c.bot_0_bias)
-	// seeds.go:118: bot_1 = call_module bot.1(bot_0)
-	runtime.Relu(&c.bot_1, &c.bot_0)
-	// seeds.go:118: bot_2 = call_module bot.2(bot_1)
+	// seeds.go:118: bot_0 = call_function linear_act(x, bot_0_weight, bot_0_bias, act=1)
+	runtime.LinearActPacked(&c.bot_0, xArr, c.bot_0_weight_prepared, c.bot_0_bias, 1)
+	// seeds.go:118: bot_2 = call_function linear(bot_0, bot_2_weight, bot_2_bias)
 	bot_2 := runtime.NewArray(runtime.Float32, N, 2)
-	runtime.LinearPacked(bot_2, &c.bot_1, c.bot_2_weight_prepared, c.bot_2_bias)
+	runtime.LinearPacked(bot_2, &c.bot_0, c.bot_2_weight_prepared, c.bot_2_bias)
 	return tensor.FromArray(bot_2)
 }
