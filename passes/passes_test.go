@@ -199,3 +199,22 @@ func TestPlanMemoryNeverAliasesInputs(t *testing.T) {
 		}
 	}
 }
+
+func TestWorkspaceBytes(t *testing.T) {
+	g := trace(t, newConvNet(), "x=f32[N,3,8,8]")
+	syms := map[string]int{"N": 2}
+	// Traced: conv1, bn1, relu (4×8×8), conv2, bn2, relu_1, conv3, bn3,
+	// add (4×4×4), avgpool, flatten (4) and fc (5); the last relu is the
+	// output, a fresh array.
+	want := 2 * 4 * (3*4*8*8 + 6*4*4*4 + 2*4 + 5)
+	if got := WorkspaceBytes(g, syms); got != want {
+		t.Errorf("traced: got %d bytes, want %d", got, want)
+	}
+	if err := Run(g, Default, Options{Debug: true}); err != nil {
+		t.Fatal(err)
+	}
+	// Planned: at most three slots, the largest value being 4×8×8 at N=2.
+	if got := WorkspaceBytes(g, syms); got > 3*2*4*4*8*8 || got == 0 {
+		t.Errorf("planned: got %d bytes, want at most %d", got, 3*2*4*4*8*8)
+	}
+}

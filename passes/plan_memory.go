@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/runtime"
 )
 
 // SlotsMeta is the Meta key under which plan-memory records a node's slots:
@@ -251,4 +252,49 @@ func SlotCount(g *ir.Graph) int {
 		}
 	}
 	return c
+}
+
+// WorkspaceBytes returns the bytes of workspace g's Forward needs with the
+// symbols set to syms: with a plan, the sum of the slots (each as large as
+// its largest value, rounded as the emitter rounds); without one, the sum
+// of every intermediate value, each in its own array (what the emitter
+// allocates without plan-memory).
+func WorkspaceBytes(g *ir.Graph, syms map[string]int) int {
+	outputs := graphOutputs(g)
+	planned := SlotCount(g) > 0
+	slotSize := map[int]int{}
+	slotBytes := map[int]int{}
+	total := 0
+	for _, n := range g.Nodes() {
+		slots := Slots(n)
+		for r, t := range n.Types {
+			dims, ok := t.Shape.Eval(syms)
+			if !ok {
+				continue
+			}
+			size := 1
+			for _, d := range dims {
+				size *= d
+			}
+			bytes := 1
+			switch t.DType {
+			case ir.Float32:
+				bytes = 4
+			case ir.Int64:
+				bytes = 8
+			}
+			switch {
+			case planned && slots != nil && slots[r] >= 0:
+				s := slots[r]
+				slotSize[s] = max(slotSize[s], runtime.SlotSize(size))
+				slotBytes[s] = bytes
+			case !planned && needsSlot(n, nil, outputs, r):
+				total += size * bytes
+			}
+		}
+	}
+	for s, size := range slotSize {
+		total += size * slotBytes[s]
+	}
+	return total
 }

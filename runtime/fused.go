@@ -14,13 +14,22 @@ func LinearAct(out, x, w, bias *Array, act int) {
 }
 
 // LinearActPacked is LinearAct with the weight packed by PackLinear; the
-// bias and the activation are applied in the GEMM's epilogue, while each
-// tile of out is in cache. One difference: the epilogue's ReLU keeps a NaN
-// (as PyTorch does), where Relu and LinearAct make it 0.
+// bias and a ReLU are applied in the GEMM's epilogue, while each tile of
+// out is in cache (a GELU is applied after the product, by Gelu's kernel,
+// which is faster than the epilogue's). One difference: the epilogue's ReLU
+// keeps a NaN (as PyTorch does), where Relu and LinearAct make it 0.
 //
 //	out[r, j] = act(bias[j] + Σp x[r, p]·w[j, p])
 func LinearActPacked(out, x *Array, w *PackedB, bias *Array, act int) {
-	linearPacked("LinearActPacked", out, x, w, bias, checkAct("LinearActPacked", act))
+	a := checkAct("LinearActPacked", act)
+	if a == ActGELU {
+		// The epilogue's GELU is several times slower than Gelu's
+		// polynomial over the worker pool: apply it after the product.
+		linearPacked("LinearActPacked", out, x, w, bias, ActNone)
+		applyAct(out.F32, a)
+		return
+	}
+	linearPacked("LinearActPacked", out, x, w, bias, a)
 }
 
 // Conv2dAct sets out = act(conv2d(x, w, bias)), Conv2d followed by the

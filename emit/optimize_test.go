@@ -1,0 +1,119 @@
+// This file tests what the emitter does with an optimized graph: hoisting
+// parameter-only work into the constructor, preparing operands once, and
+// binding planned values into the workspace.
+
+package emit_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fxgen/fxgen/emit"
+	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/passes"
+	"github.com/fxgen/fxgen/tensor"
+	"github.com/fxgen/fxgen/tensor/nn"
+	"github.com/fxgen/fxgen/tracer"
+)
+
+// twice applies one linear layer twice and returns a constant too.
+type twice struct{ Fc *nn.Linear }
+
+func (m *twice) Forward(x *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) {
+	y := m.Fc.Forward(m.Fc.Forward(x).Relu())
+	return y, tensor.Ones(2, 3)
+}
+
+func generate(t *testing.T, model any, pipeline []*passes.Pass, spec string) (string, *ir.Graph) {
+	t.Helper()
+	g, err := tracer.Trace(model, tracer.MustParseInputs(spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := passes.Run(g, pipeline, passes.Options{Debug: true}); err != nil {
+		t.Fatal(err)
+	}
+	src, err := emit.Generate(g, emit.Config{Package: "p", Type: "Model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src), g
+}
+
+// section returns the text of the function whose declaration starts with
+// decl.
+func section(src, decl string) string {
+	i := strings.Index(src, decl)
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(src[i:], "\n}\n")
+	return src[i : i+j]
+}
+
+func TestHoistAndPrepare(t *testing.T) {
+	src, _ := generate(t, &twice{Fc: nn.NewLinear(4, 4)}, passes.Default, "x=f32[N,4]")
+	ctor := section(src, "func NewModelCompiled")
+	fwd := section(src, "func (c *ModelCompiled) Forward")
+	// The weight is packed once for both calls.
+	if got := strings.Count(ctor, "runtime.PackLinear("); got != 1 {
+		t.Errorf("constructor packs the weight %d times, want once:\n%s", got, ctor)
+	}
+	if !strings.Contains(fwd, "runtime.LinearActPacked(") || !strings.Contains(fwd, "runtime.LinearPacked(") {
+		t.Errorf("Forward does not call the packed kernels:\n%s", fwd)
+	}
+	// ones is computed by the constructor and copied into a fresh output.
+	if !strings.Contains(ctor, "runtime.Ones(") || strings.Contains(fwd, "runtime.Ones(") || !strings.Contains(fwd, "runtime.Copy(") {
+		t.Errorf("ones is not hoisted and copied:\nconstructor:\n%s\nForward:\n%s", ctor, fwd)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(src, "//", "")), " "), "is a snapshot taken then") {
+		t.Errorf("the type's doc does not say that prepared weights are snapshots")
+	}
+	// The one intermediate value (the relu'd hidden layer) is in the workspace.
+	if !strings.Contains(src, "c.workspace.Bind(&c.fc, runtime.Float32, 0, N, 4)") {
+		t.Errorf("reserve does not bind fc in the workspace:\n%s", section(src, "func (c *ModelCompiled) reserve"))
+	}
+}
+
+// addBias adds a parameter: nothing for the constructor to compute.
+type addBias struct{ B *tensor.Tensor }
+
+func (m *addBias) Forward(x *tensor.Tensor) *tensor.Tensor { return tensor.Add(x, m.B) }
+
+func TestNoPassesKeepsSharing(t *testing.T) {
+	src, _ := generate(t, &addBias{B: tensor.FromFloat32(make([]float32, 4), 4)}, nil, "x=f32[N,4]")
+	if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(src, "//", "")), " "), "It shares the model's parameters: changes to them show in later calls.") {
+		t.Errorf("without a constructor computation the doc should promise sharing:\n%s", src)
+	}
+}
+
+func TestGenerateRejectsStalePlan(t *testing.T) {
+	g, err := tracer.Trace(&twice{Fc: nn.NewLinear(4, 4)}, tracer.MustParseInputs("x=f32[N,4]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := passes.Run(g, passes.Default, passes.Options{Debug: true}); err != nil {
+		t.Fatal(err)
+	}
+	// Give two live values one slot by hand.
+	var planned []*ir.Node
+	for _, n := range g.Nodes() {
+		if passes.Slots(n) != nil {
+			planned = append(planned, n)
+		}
+	}
+	x := g.Placeholders()[0]
+	var extra *ir.Node
+	g.InsertingAt(ir.After(x), func() { extra, err = g.CallFunction("relu", []ir.Arg{x}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra.Meta = map[string]any{passes.SlotsMeta: []int{0}}
+	out := g.OutputNode()
+	if err := out.SetArgs(append(append([]ir.Arg{}, out.Args()[0].([]ir.Arg)...), extra)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := emit.Generate(g, emit.Config{Package: "p", Type: "Model"}); err == nil || !strings.Contains(err.Error(), "plan-memory") {
+		t.Errorf("Generate with a stale plan (%d planned nodes): got %v, want a plan-memory error", len(planned), err)
+	}
+}
