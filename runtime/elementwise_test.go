@@ -109,6 +109,11 @@ func TestUnary(t *testing.T) {
 			t.Errorf("Relu(%v) = %v, want %v", v, out.F32[i], want)
 		}
 	}
+	nan := FromFloat32([]float32{float32(math.NaN())}, 1)
+	Relu(nan, nan)
+	if !math.IsNaN(float64(nan.F32[0])) {
+		t.Errorf("Relu(NaN) = %v, want NaN as PyTorch gives", nan.F32[0])
+	}
 	Neg(out, x)
 	for i, v := range x.F32 {
 		if out.F32[i] != -v {

@@ -16,8 +16,8 @@ func LinearAct(out, x, w, bias *Array, act int) {
 // LinearActPacked is LinearAct with the weight packed by PackLinear; the
 // bias and a ReLU are applied in the GEMM's epilogue, while each tile of
 // out is in cache (a GELU is applied after the product, by Gelu's kernel,
-// which is faster than the epilogue's). One difference: the epilogue's ReLU
-// keeps a NaN (as PyTorch does), where Relu and LinearAct make it 0.
+// which is faster than the epilogue's). Like Relu, the epilogue's ReLU
+// keeps a NaN, as PyTorch does.
 //
 //	out[r, j] = act(bias[j] + Σp x[r, p]·w[j, p])
 func LinearActPacked(out, x *Array, w *PackedB, bias *Array, act int) {
@@ -74,10 +74,10 @@ func (j *reluJob) blocks(lo, hi int) {
 	reluInPlace(j.x[lo*elementwiseGrain : min(hi*elementwiseGrain, len(j.x))])
 }
 
-// reluInPlace sets x[i] = max(x[i], 0) as Relu does (NaN becomes 0).
+// reluInPlace sets x[i] = max(x[i], 0) as Relu does (NaN stays NaN).
 func reluInPlace(x []float32) {
 	for i, v := range x {
-		if !(v > 0) {
+		if v < 0 {
 			x[i] = 0
 		}
 	}

@@ -10,19 +10,19 @@ func checkUnary(kernel string, out, x *Array) {
 	}
 }
 
-// Relu sets out = max(x, 0) for float32 arrays.
+// Relu sets out = max(x, 0) for float32 arrays; NaN stays NaN, as in
+// PyTorch and in the fused GEMM epilogue.
 //
-//	out[i] = max(x[i], 0)
+//	out[i] = x[i] < 0 ? 0 : x[i]
 func Relu(out, x *Array) {
 	checkUnary("Relu", out, x)
 	checkDType("Relu", "x", x, Float32)
 	o, s := out.F32, x.F32[:len(out.F32)]
 	for i, v := range s {
-		if v > 0 {
-			o[i] = v
-		} else {
-			o[i] = 0
+		if v < 0 {
+			v = 0
 		}
+		o[i] = v
 	}
 }
 
