@@ -116,3 +116,13 @@ func NewStack() *Stack {
 
 // Forward applies the stack.
 func (m *Stack) Forward(x *tensor.Tensor) *tensor.Tensor { return m.Bot.Forward(x) }
+
+// AddRelu returns relu(x + y); its graph is rewritten by the subgraph
+// rewriter before emission.
+type AddRelu struct{}
+
+// NewAddRelu returns an AddRelu.
+func NewAddRelu() *AddRelu { return &AddRelu{} }
+
+// Forward returns relu(x + y).
+func (AddRelu) Forward(x, y *tensor.Tensor) *tensor.Tensor { return tensor.Relu(tensor.Add(x, y)) }

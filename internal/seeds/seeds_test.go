@@ -59,6 +59,8 @@ func TestCompiledSeeds(t *testing.T) {
 		x3 := testutil.RandFloat32(uint64(n), n, 3)
 		check("sequential", NewStackCompiled(stack).Forward(x3), stack.Forward(x3))
 		check("add→mul", NewAddPairMul(NewAddPair()).Forward(x, y), x.Mul(y))
+		check("Transformer add→sub", NewAddPairSub(NewAddPair()).Forward(x, y), x.Sub(y))
+		check("rewriter relu(a+b)→a*b", NewAddReluMul(NewAddRelu()).Forward(x, y), x.Mul(y))
 		m := NewTwoRelu()
 		x6 := testutil.RandFloat32(uint64(n), n, 6)
 		check("relu decomposed", NewTwoReluDecomposed(m).Forward(x6), m.Forward(x6))

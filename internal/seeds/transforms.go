@@ -3,8 +3,11 @@
 package seeds
 
 import (
+	"fmt"
+
 	"github.com/fxgen/fxgen/emit"
 	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/tensor"
 	"github.com/fxgen/fxgen/tracer"
 )
 
@@ -15,7 +18,7 @@ type Transformed struct {
 	Root     func() any
 	Inputs   []string
 	Cfg      emit.Config
-	Rewrite  func(g *ir.Graph) error
+	Rewrite  func(g *ir.Graph) (*ir.Graph, error)
 	Describe string
 }
 
@@ -25,15 +28,83 @@ var TransformedModels = []Transformed{
 	{
 		File: "two_relu_decomposed_fx.go", Root: func() any { return NewTwoRelu() }, Inputs: []string{"x=f32[N,6]"},
 		Cfg:      emit.Config{Package: "seeds", Type: "TwoRelu", Compiled: "TwoReluDecomposed", Command: "(test) relu decomposed into (x > 0) * x"},
-		Rewrite:  DecomposeRelu,
+		Rewrite:  inPlace(DecomposeRelu),
 		Describe: "every relu replaced by (x > 0) * x, retraced through proxies",
 	},
 	{
 		File: "add_pair_mul_fx.go", Root: func() any { return NewAddPair() }, Inputs: []string{"x=f32[N,4]", "y=f32[N,4]"},
 		Cfg:      emit.Config{Package: "seeds", Type: "AddPair", Compiled: "AddPairMul", Command: "(test) every add replaced by mul"},
-		Rewrite:  AddToMul,
+		Rewrite:  inPlace(AddToMul),
 		Describe: "every add replaced by mul by editing node targets",
 	},
+	{
+		File: "add_pair_sub_fx.go", Root: func() any { return NewAddPair() }, Inputs: []string{"x=f32[N,4]", "y=f32[N,4]"},
+		Cfg:      emit.Config{Package: "seeds", Type: "AddPair", Compiled: "AddPairSub", Command: "(test) a Transformer that rewrites add as sub"},
+		Rewrite:  AddToSubTransformer,
+		Describe: "a Transformer that rebuilds the graph, writing sub where it meets add",
+	},
+	{
+		File: "add_relu_mul_fx.go", Root: func() any { return NewAddRelu() }, Inputs: []string{"x=f32[N,4]", "y=f32[N,4]"},
+		Cfg:      emit.Config{Package: "seeds", Type: "AddRelu", Compiled: "AddReluMul", Command: "(test) relu(a + b) replaced by a * b with the subgraph rewriter"},
+		Rewrite:  ReplaceAddReluWithMul,
+		Describe: "the subgraph rewriter replacing relu(a + b) by a * b",
+	},
+}
+
+// inPlace adapts an in-place graph edit to Rewrite.
+func inPlace(edit func(*ir.Graph) error) func(*ir.Graph) (*ir.Graph, error) {
+	return func(g *ir.Graph) (*ir.Graph, error) { return g, edit(g) }
+}
+
+// AddToSubTransformer rebuilds g with a Transformer that writes sub for
+// every add it meets, copying every other node.
+func AddToSubTransformer(g *ir.Graph) (*ir.Graph, error) {
+	t := ir.NewTransformer(g)
+	t.CallFunction = func(t *ir.Transformer, n *ir.Node, args []ir.Arg, kwargs []ir.Kwarg) (*ir.Node, error) {
+		if n.Target == "add" {
+			return t.New.CallFunction("sub", args, kwargs...)
+		}
+		return t.DefaultCallFunction(n, args, kwargs)
+	}
+	out, err := t.Transform()
+	if err != nil {
+		return nil, err
+	}
+	return out, out.Lint()
+}
+
+// addReluPattern and mulReplacement are the pattern and the replacement
+// of ReplaceAddReluWithMul, written as Go and traced.
+type addReluPattern struct{}
+
+func (addReluPattern) Forward(a, b *tensor.Tensor) *tensor.Tensor {
+	return tensor.Relu(tensor.Add(a, b))
+}
+
+type mulReplacement struct{}
+
+func (mulReplacement) Forward(a, b *tensor.Tensor) *tensor.Tensor { return tensor.Mul(a, b) }
+
+// ReplaceAddReluWithMul replaces every relu(a + b) in g by a * b with the
+// subgraph rewriter, the pattern and replacement traced from Go.
+func ReplaceAddReluWithMul(g *ir.Graph) (*ir.Graph, error) {
+	specs := tracer.MustParseInputs("a=f32[N,4]", "b=f32[N,4]")
+	pattern, err := tracer.Trace(addReluPattern{}, specs)
+	if err != nil {
+		return nil, err
+	}
+	replacement, err := tracer.Trace(mulReplacement{}, specs)
+	if err != nil {
+		return nil, err
+	}
+	matches, err := ir.ReplacePattern(g, pattern, replacement)
+	if err != nil {
+		return nil, err
+	}
+	if len(matches) != 1 {
+		return nil, fmt.Errorf("ReplaceAddReluWithMul: %d matches, want 1", len(matches))
+	}
+	return g, g.Lint()
 }
 
 // DecomposeRelu replaces every relu by (x > 0) * x, written as tensor code
@@ -74,7 +145,8 @@ func (t Transformed) Generate() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := t.Rewrite(g); err != nil {
+	g, err = t.Rewrite(g)
+	if err != nil {
 		return nil, err
 	}
 	return emit.Generate(g, t.Cfg)
