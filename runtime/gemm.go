@@ -362,7 +362,13 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 						if g.directA {
 							kern.direct(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, bp, c, g.ldc, g.alpha, beta, bias, flags)
 						} else {
-							kern.tile(rows, cols, kb, buf.a[ir/mr*kb*mr:], bp, c, g.ldc, beta, bias, flags)
+							// The next tile is the one below, or at the
+							// top of the next column of tiles.
+							next := mr * g.ldc
+							if ir+mr >= mb {
+								next = nr - ir*g.ldc
+							}
+							kern.tile(rows, cols, kb, buf.a[ir/mr*kb*mr:], bp, c, g.ldc, beta, bias, flags, next)
 						}
 						if gelu {
 							for i := 0; i < rows; i++ {

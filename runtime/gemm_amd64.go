@@ -46,13 +46,13 @@ func availableKernels() []*gemmKernel {
 }
 
 // tileAVX512 runs the AVX-512 micro-kernel; see gemmKernel.tile.
-func tileAVX512(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags int) {
+func tileAVX512(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int) {
 	var bp *float32
 	if flags&flagBias != 0 {
 		bp = &bias[0]
 	}
 	mask := uint32(uint64(1)<<uint(cols) - 1)
-	tiles512[rows](k, &a[0], &b[0], &c[0], ldc, beta, bp, flags, mask)
+	tiles512[rows](k, &a[0], &b[0], &c[0], ldc, beta, bp, flags, mask, next)
 }
 
 // tileDirectAVX512 runs the AVX-512 micro-kernel that reads A in place; see
@@ -68,7 +68,7 @@ func tileDirectAVX512(rows, cols, k int, a []float32, lda int, b, c []float32, l
 
 // tileAVX2 runs the AVX2 micro-kernel; see gemmKernel.tile. Tiles narrower
 // than 16 columns go through a scratch tile.
-func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags int) {
+func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, _ int) {
 	if cols == 16 {
 		var bp *float32
 		if flags&flagBias != 0 {

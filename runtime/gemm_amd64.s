@@ -5,8 +5,8 @@
 
 #include "textflag.h"
 
-// func tile512x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x1(SB), NOSPLIT, $0-68
+// func tile512x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x1(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -20,12 +20,26 @@ TEXT ·tile512x1(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x1_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x1_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x1_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	CMPQ CX, $4
 	JL tile512x1_tail
 tile512x1_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x1_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x1_nonextpf:
 	CMPQ CX, $7
 	JG tile512x1_nopf
 	PREFETCHT0 (R12)
@@ -102,8 +116,8 @@ tile512x1_store:
 	VZEROUPPER
 	RET
 
-// func tile512x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x2(SB), NOSPLIT, $0-68
+// func tile512x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x2(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -120,6 +134,13 @@ TEXT ·tile512x2(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x2_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x2_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x2_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -128,6 +149,13 @@ tile512x2_late:
 	JL tile512x2_tail
 tile512x2_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x2_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x2_nonextpf:
 	CMPQ CX, $11
 	JG tile512x2_nopf
 	PREFETCHT0 (R12)
@@ -229,8 +257,8 @@ tile512x2_store:
 	VZEROUPPER
 	RET
 
-// func tile512x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x3(SB), NOSPLIT, $0-68
+// func tile512x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x3(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -250,6 +278,13 @@ TEXT ·tile512x3(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x3_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x3_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x3_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -260,6 +295,13 @@ tile512x3_late:
 	JL tile512x3_tail
 tile512x3_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x3_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x3_nonextpf:
 	CMPQ CX, $15
 	JG tile512x3_nopf
 	PREFETCHT0 (R12)
@@ -386,8 +428,8 @@ tile512x3_store:
 	VZEROUPPER
 	RET
 
-// func tile512x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x4(SB), NOSPLIT, $0-68
+// func tile512x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x4(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -410,6 +452,13 @@ TEXT ·tile512x4(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x4_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x4_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x4_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -422,6 +471,13 @@ tile512x4_late:
 	JL tile512x4_tail
 tile512x4_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x4_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x4_nonextpf:
 	CMPQ CX, $19
 	JG tile512x4_nopf
 	PREFETCHT0 (R12)
@@ -573,8 +629,8 @@ tile512x4_store:
 	VZEROUPPER
 	RET
 
-// func tile512x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x5(SB), NOSPLIT, $0-68
+// func tile512x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x5(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -600,6 +656,13 @@ TEXT ·tile512x5(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x5_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x5_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x5_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -614,6 +677,13 @@ tile512x5_late:
 	JL tile512x5_tail
 tile512x5_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x5_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x5_nonextpf:
 	CMPQ CX, $23
 	JG tile512x5_nopf
 	PREFETCHT0 (R12)
@@ -790,8 +860,8 @@ tile512x5_store:
 	VZEROUPPER
 	RET
 
-// func tile512x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x6(SB), NOSPLIT, $0-68
+// func tile512x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x6(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -820,6 +890,13 @@ TEXT ·tile512x6(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x6_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x6_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x6_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -836,6 +913,13 @@ tile512x6_late:
 	JL tile512x6_tail
 tile512x6_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x6_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x6_nonextpf:
 	CMPQ CX, $27
 	JG tile512x6_nopf
 	PREFETCHT0 (R12)
@@ -1037,8 +1121,8 @@ tile512x6_store:
 	VZEROUPPER
 	RET
 
-// func tile512x7(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x7(SB), NOSPLIT, $0-68
+// func tile512x7(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x7(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -1070,6 +1154,13 @@ TEXT ·tile512x7(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x7_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x7_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x7_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1088,6 +1179,13 @@ tile512x7_late:
 	JL tile512x7_tail
 tile512x7_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x7_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x7_nonextpf:
 	CMPQ CX, $31
 	JG tile512x7_nopf
 	PREFETCHT0 (R12)
@@ -1314,8 +1412,8 @@ tile512x7_store:
 	VZEROUPPER
 	RET
 
-// func tile512x8(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x8(SB), NOSPLIT, $0-68
+// func tile512x8(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x8(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -1350,6 +1448,13 @@ TEXT ·tile512x8(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x8_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x8_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x8_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1370,6 +1475,13 @@ tile512x8_late:
 	JL tile512x8_tail
 tile512x8_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x8_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x8_nonextpf:
 	CMPQ CX, $35
 	JG tile512x8_nopf
 	PREFETCHT0 (R12)
@@ -1621,8 +1733,8 @@ tile512x8_store:
 	VZEROUPPER
 	RET
 
-// func tile512x9(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x9(SB), NOSPLIT, $0-68
+// func tile512x9(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x9(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -1660,6 +1772,13 @@ TEXT ·tile512x9(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x9_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x9_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x9_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1682,6 +1801,13 @@ tile512x9_late:
 	JL tile512x9_tail
 tile512x9_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x9_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x9_nonextpf:
 	CMPQ CX, $39
 	JG tile512x9_nopf
 	PREFETCHT0 (R12)
@@ -1958,8 +2084,8 @@ tile512x9_store:
 	VZEROUPPER
 	RET
 
-// func tile512x10(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x10(SB), NOSPLIT, $0-68
+// func tile512x10(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x10(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -2000,6 +2126,13 @@ TEXT ·tile512x10(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x10_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x10_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x10_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -2024,6 +2157,13 @@ tile512x10_late:
 	JL tile512x10_tail
 tile512x10_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x10_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x10_nonextpf:
 	CMPQ CX, $43
 	JG tile512x10_nopf
 	PREFETCHT0 (R12)
@@ -2325,8 +2465,8 @@ tile512x10_store:
 	VZEROUPPER
 	RET
 
-// func tile512x11(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x11(SB), NOSPLIT, $0-68
+// func tile512x11(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x11(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -2370,6 +2510,13 @@ TEXT ·tile512x11(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x11_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x11_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x11_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -2396,6 +2543,13 @@ tile512x11_late:
 	JL tile512x11_tail
 tile512x11_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x11_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x11_nonextpf:
 	CMPQ CX, $47
 	JG tile512x11_nopf
 	PREFETCHT0 (R12)
@@ -2722,8 +2876,8 @@ tile512x11_store:
 	VZEROUPPER
 	RET
 
-// func tile512x12(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x12(SB), NOSPLIT, $0-68
+// func tile512x12(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x12(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -2770,6 +2924,13 @@ TEXT ·tile512x12(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x12_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x12_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x12_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -2798,6 +2959,13 @@ tile512x12_late:
 	JL tile512x12_tail
 tile512x12_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x12_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x12_nonextpf:
 	CMPQ CX, $51
 	JG tile512x12_nopf
 	PREFETCHT0 (R12)
@@ -3149,8 +3317,8 @@ tile512x12_store:
 	VZEROUPPER
 	RET
 
-// func tile512x13(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x13(SB), NOSPLIT, $0-68
+// func tile512x13(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x13(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -3200,6 +3368,13 @@ TEXT ·tile512x13(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x13_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x13_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x13_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -3230,6 +3405,13 @@ tile512x13_late:
 	JL tile512x13_tail
 tile512x13_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x13_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x13_nonextpf:
 	CMPQ CX, $55
 	JG tile512x13_nopf
 	PREFETCHT0 (R12)
@@ -3606,8 +3788,8 @@ tile512x13_store:
 	VZEROUPPER
 	RET
 
-// func tile512x14(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tile512x14(SB), NOSPLIT, $0-68
+// func tile512x14(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+TEXT ·tile512x14(SB), NOSPLIT, $0-80
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -3660,6 +3842,13 @@ TEXT ·tile512x14(SB), NOSPLIT, $0-68
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x14_late:
+	XORL DX, DX
+	CMPQ CX, $112
+	JL tile512x14_nonext
+	MOVL $14, DX
+	MOVQ next+72(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile512x14_nonext:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -3692,6 +3881,13 @@ tile512x14_late:
 	JL tile512x14_tail
 tile512x14_loop:
 	PREFETCHT0 896(AX)
+	TESTL DX, DX
+	JEQ tile512x14_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 124(R13)
+	ADDQ SI, R13
+	DECL DX
+tile512x14_nonextpf:
 	CMPQ CX, $59
 	JG tile512x14_nopf
 	PREFETCHT0 (R12)

@@ -36,8 +36,8 @@ const (
 // packed B (stride 32 floats), CX counts k, DI is C, SI ldc in bytes.
 func tile512(mr int) {
 	name := fmt.Sprintf("tile512x%d", mr)
-	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)\n", name)
-	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-68\n", name)
+	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)\n", name)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-80\n", name)
 	p("MOVQ k+0(FP), CX")
 	p("MOVQ a+8(FP), AX")
 	p("MOVQ b+16(FP), BX")
@@ -45,6 +45,7 @@ func tile512(mr int) {
 	p("MOVQ ldc+32(FP), SI")
 	p("SHLQ $2, SI")
 	prefetchCSetup(name, mr, "R12")
+	prefetchNextSetup(name, mr)
 	for r := 0; r < 2*mr; r++ {
 		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
 	}
@@ -62,6 +63,7 @@ func tile512(mr int) {
 	p("JL %s_tail", name)
 	label(name + "_loop")
 	p("PREFETCHT0 %d(AX)", 4*mr512*4*4)
+	prefetchNextLoop(name)
 	prefetchCLoop(name, mr, "R12")
 	for u := 0; u < unroll; u++ {
 		step(u)
@@ -171,6 +173,31 @@ func prefetchCSetup(name string, mr int, reg string) {
 		p("ADDQ SI, %s", reg)
 	}
 	label(name + "_late")
+}
+
+// prefetchNextSetup prepares the prefetch into L2 of the next C tile the
+// driver computes (next+72(FP) floats from C), one row per loop iteration
+// over the first mr512 iterations: R13 walks its rows and DX counts them
+// down. Short loops skip it.
+func prefetchNextSetup(name string, mr int) {
+	p("XORL DX, DX")
+	p("CMPQ CX, $%d", unroll*2*mr512)
+	p("JL %s_nonext", name)
+	p("MOVL $%d, DX", mr512)
+	p("MOVQ next+72(FP), R13")
+	p("LEAQ (DI)(R13*4), R13")
+	label(name + "_nonext")
+}
+
+// prefetchNextLoop is the per-iteration half of prefetchNextSetup.
+func prefetchNextLoop(name string) {
+	p("TESTL DX, DX")
+	p("JEQ %s_nonextpf", name)
+	p("PREFETCHT1 (R13)")
+	p("PREFETCHT1 124(R13)")
+	p("ADDQ SI, R13")
+	p("DECL DX")
+	label(name + "_nonextpf")
 }
 
 // prefetchCLoop is the per-iteration half of prefetchCSetup.
@@ -598,7 +625,7 @@ func decls() {
 	out.WriteString("//go:build amd64 && !noasm\n\npackage runtime\n\n")
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, "// tile512x%d is the AVX-512 micro-kernel for %d row(s) of a 14×32 tile.\n//\n//go:noescape\n", mr, mr)
-		fmt.Fprintf(&out, "func tile512x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)\n\n", mr)
+		fmt.Fprintf(&out, "func tile512x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)\n\n", mr)
 	}
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, "// tileDirect512x%d is the AVX-512 micro-kernel for %d row(s) of a 14×32 tile reading A in place.\n//\n//go:noescape\n", mr, mr)
@@ -614,7 +641,7 @@ func decls() {
 	out.WriteString("func dot4x512(k int, a, b *float32, ldb int, dst *float32)\n\n")
 	out.WriteString("// transpose16x16 sets dst[q*dstStride+i] = alpha·src[i*ld+q] for i < rows ≤ 16, q < cols ≤ 16.\n//\n//go:noescape\n")
 	out.WriteString("func transpose16x16(src *float32, ld int, dst *float32, dstStride int, rows, cols int, alpha float32)\n\n")
-	out.WriteString("var tiles512 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32){\n\tnil,")
+	out.WriteString("var tiles512 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int){\n\tnil,")
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, " tile512x%d,", mr)
 	}

@@ -8,72 +8,72 @@ package runtime
 // tile512x1 is the AVX-512 micro-kernel for 1 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tile512x2 is the AVX-512 micro-kernel for 2 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tile512x3 is the AVX-512 micro-kernel for 3 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tile512x4 is the AVX-512 micro-kernel for 4 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tile512x5 is the AVX-512 micro-kernel for 5 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tile512x6 is the AVX-512 micro-kernel for 6 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tile512x7 is the AVX-512 micro-kernel for 7 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x7(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x7(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tile512x8 is the AVX-512 micro-kernel for 8 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x8(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x8(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tile512x9 is the AVX-512 micro-kernel for 9 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x9(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x9(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tile512x10 is the AVX-512 micro-kernel for 10 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x10(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x10(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tile512x11 is the AVX-512 micro-kernel for 11 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x11(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x11(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tile512x12 is the AVX-512 micro-kernel for 12 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x12(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x12(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tile512x13 is the AVX-512 micro-kernel for 13 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x13(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x13(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tile512x14 is the AVX-512 micro-kernel for 14 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x14(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32)
+func tile512x14(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
 
 // tileDirect512x1 is the AVX-512 micro-kernel for 1 row(s) of a 14×32 tile reading A in place.
 //
@@ -190,7 +190,7 @@ func dot4x512(k int, a, b *float32, ldb int, dst *float32)
 //go:noescape
 func transpose16x16(src *float32, ld int, dst *float32, dstStride int, rows, cols int, alpha float32)
 
-var tiles512 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32){
+var tiles512 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int){
 	nil, tile512x1, tile512x2, tile512x3, tile512x4, tile512x5, tile512x6, tile512x7, tile512x8, tile512x9, tile512x10, tile512x11, tile512x12, tile512x13, tile512x14,
 }
 

@@ -26,7 +26,10 @@ type gemmKernel struct {
 	//	v += bias[j] when flags&flagBias; v = max(0, v) when flags&flagReLU
 	//
 	// a and b are packed panels zero-padded to mr rows and nr columns; k ≥ 1.
-	tile func(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags int)
+	// next is the offset from c (in floats, possibly negative) of the tile
+	// the driver computes next, which the kernel may prefetch; it is never
+	// read through.
+	tile func(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int)
 
 	// direct, if not nil, is tile reading A in place instead of from a
 	// packed panel, for products too narrow (n ≤ directMaxN) to repay
@@ -66,7 +69,7 @@ var genericKernel = &gemmKernel{
 }
 
 // tileGeneric is the portable micro-kernel; see gemmKernel.tile.
-func tileGeneric(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags int) {
+func tileGeneric(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, _ int) {
 	a = a[:4*k]
 	b = b[:4*k]
 	var c00, c01, c02, c03, c10, c11, c12, c13 float32
