@@ -22,6 +22,9 @@ var avx2Kernel = &gemmKernel{
 
 var hasAVX2FMA, hasAVX512 = cpuFeatures()
 
+// hasPackRows32 reports whether packB can use the AVX-512 packRows32.
+var hasPackRows32 = hasAVX512
+
 // bestKernel returns the micro-kernel used by Sgemm on this CPU.
 func bestKernel() *gemmKernel {
 	switch {

@@ -19,3 +19,10 @@ func gemvFast(g *gemmCall) bool { return false }
 func packTranspose(dst []float32, dstStride int, src []float32, ld, rows, cols int, alpha float32) {
 	packTransposeGo(dst, dstStride, src, ld, rows, cols, alpha)
 }
+
+// hasPackRows32 reports whether packB can use an assembly packRows32; this
+// build has none.
+const hasPackRows32 = false
+
+// packRows32 is never called in this build (hasPackRows32 is false).
+func packRows32(dst, src *float32, ldb, kb, full, tail int) { panic("unreachable") }

@@ -47,6 +47,12 @@ func packA(dst []float32, transA bool, a []float32, lda, i0, mb, p0, kb int, alp
 // b[p*ldb+j], or b[j*ldb+p] when transB.
 func packB(dst []float32, transB bool, b []float32, ldb, p0, kb, j0, nb, nr int) {
 	np := (nb + nr - 1) / nr
+	if !transB && nr == 32 && hasPackRows32 {
+		_ = b[(p0+kb-1)*ldb+j0+nb-1]
+		_ = dst[np*kb*nr-1]
+		packRows32(&dst[0], &b[p0*ldb+j0], ldb, kb, nb/nr, nb%nr)
+		return
+	}
 	if !transB {
 		// Read each row of B once, left to right (strided walks down the
 		// columns defeat the prefetchers and the TLB), and deal it out.
