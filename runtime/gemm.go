@@ -235,7 +235,7 @@ func (g *gemmCall) run() {
 	if gemvFast(g) {
 		return
 	}
-	g.directA = g.kern.direct != nil && !g.transA && g.n <= directMaxN && ldaSpreads(g.lda)
+	g.directA = g.useDirectA()
 	w := Workers()
 	if w == 1 || g.m == 1 || 2*float64(g.m)*float64(g.n)*float64(g.k) < float64(parallelMinFlops) {
 		g.region(0, g.m, 0, g.n)

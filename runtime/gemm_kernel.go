@@ -32,9 +32,10 @@ type gemmKernel struct {
 	tile func(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int)
 
 	// direct, if not nil, is tile reading A in place instead of from a
-	// packed panel, for products too narrow (n ≤ directMaxN) to repay
-	// packing A: acc[i][j] = alpha·Σ_{p<k} a[i*lda+p]·b[p*nr+j], then the
-	// same epilogue as tile.
+	// packed panel, for products too narrow (n ≤ directMaxN) or too small
+	// (m·k ≤ directMaxA) to repay packing A (see useDirectA):
+	// acc[i][j] = alpha·Σ_{p<k} a[i*lda+p]·b[p*nr+j], then the same
+	// epilogue as tile.
 	direct func(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int)
 
 	// gemv reports whether gemvFast has an m == 1 path for this kernel.
@@ -42,23 +43,35 @@ type gemmKernel struct {
 }
 
 // directMaxN is the widest product that reads A in place when the kernel
-// has a direct tile.
+// has a direct tile, whatever the size of A.
 const directMaxN = 128
 
-// ldaSpreads reports whether 14 consecutive rows of stride lda floats fall
-// in at least 7 distinct L1 sets (64 sets of 64-byte lines), so that reading
-// A in place does not thrash one set; power-of-two strides do not.
+// directMaxA is the largest A (m·k floats) that wider products read in
+// place: when A's blocks are reread from L2 for every column of tiles,
+// reading them in place costs less than packing them (256³: 92% -> 98% of
+// the bare kernel's speed, 512³: 94% -> 95%), but past this size the strided
+// rows start to lose in L2 and the TLB (2048³ with padded rows: 90% -> 88%).
+const directMaxA = 1 << 20
+
+// useDirectA reports whether a product reads A in place.
+func (g *gemmCall) useDirectA() bool {
+	return g.kern.direct != nil && !g.transA && ldaSpreads(g.lda) &&
+		(g.n <= directMaxN || g.m*g.k <= directMaxA)
+}
+
+// ldaSpreads reports whether 14 consecutive rows of stride lda floats put at
+// most 7 lines in any one L1 set (64 sets of 64-byte lines, 12 ways), so
+// that reading A in place does not thrash a set; strides of 4 KB and its
+// multiples put all 14 in one set.
 func ldaSpreads(lda int) bool {
-	var seen [64]bool
-	n := 0
+	var n [64]int
 	for i := 0; i < 14; i++ {
 		set := i * lda * 4 / 64 % 64
-		if !seen[set] {
-			seen[set] = true
-			n++
+		if n[set]++; n[set] > 7 {
+			return false
 		}
 	}
-	return n >= 7
+	return true
 }
 
 // genericKernel is the portable 4×4 Go micro-kernel.

@@ -184,7 +184,8 @@ func runCase(t *testing.T, rng *rand.Rand, tc gemmCase, packed bool) {
 }
 
 // kernelVariants returns each available micro-kernel with its own blocking
-// and with tiny blocks, so that small tests cross every block boundary.
+// and with tiny blocks, so that small tests cross every block boundary, and
+// with tiny blocks and no direct tile, so that A is packed.
 func kernelVariants() []*gemmKernel {
 	var ks []*gemmKernel
 	for _, k := range availableKernels() {
@@ -192,6 +193,13 @@ func kernelVariants() []*gemmKernel {
 		tiny.name += "/tiny"
 		tiny.kc, tiny.mc, tiny.nc = 9, 2*k.mr, 2*k.nr
 		ks = append(ks, k, &tiny)
+		if k.direct != nil {
+			// Small products read A in place; cover packed A too.
+			packed := tiny
+			packed.name += "/packedA"
+			packed.direct = nil
+			ks = append(ks, &packed)
+		}
 	}
 	return ks
 }
