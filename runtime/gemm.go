@@ -311,6 +311,10 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 	k := g.k
 	buf := getGemmBuf()
 	defer putGemmBuf(buf)
+	// With alpha 1, the first column of tiles of each block packs A as it
+	// reads it: its tiles compute exactly what tile computes from the
+	// packed panel, so the result is the same either way.
+	packFly := !g.directA && kern.directPack != nil && !g.transA && g.alpha == 1
 	if !g.directA {
 		buf.a = gemmGrow(buf.a, mc*min(kc, k))
 	}
@@ -346,7 +350,7 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 			gelu := last && g.act == ActGELU
 			for ic := m0; ic < m1; ic += mc {
 				mb := min(mc, m1-ic)
-				if !g.directA {
+				if !g.directA && !packFly {
 					packA(buf.a, g.transA, g.a, g.lda, ic, mb, pc, kb, g.alpha, mr)
 				}
 				for jr := 0; jr < nb; jr += nr {
@@ -359,9 +363,12 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 					for ir := 0; ir < mb; ir += mr {
 						rows := min(mr, mb-ir)
 						c := g.c[(ic+ir)*g.ldc+jc+jr:]
-						if g.directA {
+						switch {
+						case g.directA:
 							kern.direct(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, bp, c, g.ldc, g.alpha, beta, bias, flags)
-						} else {
+						case packFly && jr == 0:
+							kern.directPack(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, buf.a[ir/mr*kb*mr:], bp, c, g.ldc, beta, bias, flags)
+						default:
 							// The next tile is the one below, or at the
 							// top of the next column of tiles.
 							next := mr * g.ldc

@@ -10,7 +10,8 @@ package runtime
 var avx512Kernel = &gemmKernel{
 	name: "avx512-14x32", mr: 14, nr: 32,
 	kc: 256, mc: 14 * 12, nc: 1024,
-	tile: tileAVX512, direct: tileDirectAVX512, gemv: true,
+	tile: tileAVX512, direct: tileDirectAVX512, directPack: tileDirectPackAVX512,
+	gemv: true,
 }
 
 // avx2Kernel is the 6×16 AVX2 FMA micro-kernel (12 ymm accumulators).
@@ -67,6 +68,18 @@ func tileDirectAVX512(rows, cols, k int, a []float32, lda int, b, c []float32, l
 	}
 	mask := uint32(uint64(1)<<uint(cols) - 1)
 	tilesDirect512[rows](k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, bp, flags, mask)
+}
+
+// tileDirectPackAVX512 runs the AVX-512 micro-kernel that reads A in place
+// and packs it; see gemmKernel.directPack.
+func tileDirectPackAVX512(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int) {
+	var bp *float32
+	if flags&flagBias != 0 {
+		bp = &bias[0]
+	}
+	_ = pa[(k-1)*14+rows-1]
+	mask := uint32(uint64(1)<<uint(cols) - 1)
+	tilesDirectPack512[rows](k, &a[0], lda, &b[0], &c[0], ldc, 1, beta, bp, flags, mask, &pa[0])
 }
 
 // tileAVX2 runs the AVX2 micro-kernel; see gemmKernel.tile. Tiles narrower

@@ -101,10 +101,22 @@ func directRow(i, off int) string {
 // tileDirect512 writes the AVX-512 kernel for mr rows of a 14×32 tile that
 // reads A in place (row stride lda) instead of from a packed panel, for
 // products too narrow to pay for packing A. Registers as in tile512.
-func tileDirect512(mr int) {
+//
+// With pack, the kernel also stores the elements of A it reads to the
+// packed panel pa (element (i, p) at pa[p*14+i], rows past mr untouched),
+// so that the tiles to the right can read the panel: packing on the fly.
+// DX walks pa.
+func tileDirect512(mr int, pack bool) {
 	name := fmt.Sprintf("tileDirect512x%d", mr)
-	fmt.Fprintf(&out, "// func %s(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)\n", name)
-	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-76\n", name)
+	if pack {
+		name = fmt.Sprintf("tileDirectPack512x%d", mr)
+		fmt.Fprintf(&out, "// func %s(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)\n", name)
+		fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-88\n", name)
+		p("MOVQ pa+80(FP), DX")
+	} else {
+		fmt.Fprintf(&out, "// func %s(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)\n", name)
+		fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-76\n", name)
+	}
 	p("MOVQ k+0(FP), CX")
 	p("MOVQ a+8(FP), AX")
 	p("MOVQ lda+16(FP), R8")
@@ -127,6 +139,9 @@ func tileDirect512(mr int) {
 		for i := 0; i < mr; i++ {
 			z := 30 + i%2
 			p("VBROADCASTSS %s, Z%d", directRow(i, 4*u), z)
+			if pack {
+				p("VMOVSS X%d, %d(DX)", z, (u*mr512+i)*4)
+			}
 			p("VFMADD231PS Z28, Z%d, Z%d", z, 2*i)
 			p("VFMADD231PS Z29, Z%d, Z%d", z, 2*i+1)
 		}
@@ -141,6 +156,9 @@ func tileDirect512(mr int) {
 	p("ADDQ $%d, AX", unroll*4)
 	p("ADDQ $%d, R12", unroll*4)
 	p("ADDQ $%d, BX", unroll*nr512*4)
+	if pack {
+		p("ADDQ $%d, DX", unroll*mr512*4)
+	}
 	p("SUBQ $%d, CX", unroll)
 	p("CMPQ CX, $%d", unroll)
 	p("JGE %s_loop", name)
@@ -152,6 +170,9 @@ func tileDirect512(mr int) {
 	p("ADDQ $4, AX")
 	p("ADDQ $4, R12")
 	p("ADDQ $%d, BX", nr512*4)
+	if pack {
+		p("ADDQ $%d, DX", mr512*4)
+	}
 	p("DECQ CX")
 	p("JNE %s_tail1", name)
 	label(name + "_epi")
@@ -692,7 +713,10 @@ func main() {
 		tile512(mr)
 	}
 	for mr := 1; mr <= mr512; mr++ {
-		tileDirect512(mr)
+		tileDirect512(mr, false)
+	}
+	for mr := 1; mr <= mr512; mr++ {
+		tileDirect512(mr, true)
 	}
 	for mr := 1; mr <= mr256; mr++ {
 		tile256(mr)
@@ -719,6 +743,10 @@ func decls() {
 		fmt.Fprintf(&out, "// tileDirect512x%d is the AVX-512 micro-kernel for %d row(s) of a 14×32 tile reading A in place.\n//\n//go:noescape\n", mr, mr)
 		fmt.Fprintf(&out, "func tileDirect512x%d(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)\n\n", mr)
 	}
+	for mr := 1; mr <= mr512; mr++ {
+		fmt.Fprintf(&out, "// tileDirectPack512x%d is tileDirect512x%d also storing the A it reads to the packed panel pa.\n//\n//go:noescape\n", mr, mr)
+		fmt.Fprintf(&out, "func tileDirectPack512x%d(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)\n\n", mr)
+	}
 	for mr := 1; mr <= mr256; mr++ {
 		fmt.Fprintf(&out, "// tile256x%d is the AVX2 micro-kernel for %d row(s) of a 6×16 tile.\n//\n//go:noescape\n", mr, mr)
 		fmt.Fprintf(&out, "func tile256x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)\n\n", mr)
@@ -738,6 +766,10 @@ func decls() {
 	out.WriteString("\n}\n\nvar tilesDirect512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32){\n\tnil,")
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, " tileDirect512x%d,", mr)
+	}
+	out.WriteString("\n}\n\nvar tilesDirectPack512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32){\n\tnil,")
+	for mr := 1; mr <= mr512; mr++ {
+		fmt.Fprintf(&out, " tileDirectPack512x%d,", mr)
 	}
 	out.WriteString("\n}\n\nvar tiles256 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int){\n\tnil,")
 	for mr := 1; mr <= mr256; mr++ {

@@ -145,6 +145,76 @@ func tileDirect512x13(k int, a *float32, lda int, b, c *float32, ldc int, alpha,
 //go:noescape
 func tileDirect512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
 
+// tileDirectPack512x1 is tileDirect512x1 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
+// tileDirectPack512x2 is tileDirect512x2 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
+// tileDirectPack512x3 is tileDirect512x3 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
+// tileDirectPack512x4 is tileDirect512x4 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
+// tileDirectPack512x5 is tileDirect512x5 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
+// tileDirectPack512x6 is tileDirect512x6 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
+// tileDirectPack512x7 is tileDirect512x7 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
+// tileDirectPack512x8 is tileDirect512x8 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
+// tileDirectPack512x9 is tileDirect512x9 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
+// tileDirectPack512x10 is tileDirect512x10 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
+// tileDirectPack512x11 is tileDirect512x11 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
+// tileDirectPack512x12 is tileDirect512x12 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
+// tileDirectPack512x13 is tileDirect512x13 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x13(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
+// tileDirectPack512x14 is tileDirect512x14 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+
 // tile256x1 is the AVX2 micro-kernel for 1 row(s) of a 6×16 tile.
 //
 //go:noescape
@@ -201,6 +271,10 @@ var tiles512 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *f
 
 var tilesDirect512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32){
 	nil, tileDirect512x1, tileDirect512x2, tileDirect512x3, tileDirect512x4, tileDirect512x5, tileDirect512x6, tileDirect512x7, tileDirect512x8, tileDirect512x9, tileDirect512x10, tileDirect512x11, tileDirect512x12, tileDirect512x13, tileDirect512x14,
+}
+
+var tilesDirectPack512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32){
+	nil, tileDirectPack512x1, tileDirectPack512x2, tileDirectPack512x3, tileDirectPack512x4, tileDirectPack512x5, tileDirectPack512x6, tileDirectPack512x7, tileDirectPack512x8, tileDirectPack512x9, tileDirectPack512x10, tileDirectPack512x11, tileDirectPack512x12, tileDirectPack512x13, tileDirectPack512x14,
 }
 
 var tiles256 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int){

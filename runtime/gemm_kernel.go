@@ -38,6 +38,12 @@ type gemmKernel struct {
 	// epilogue as tile.
 	direct func(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int)
 
+	// directPack, if not nil, is direct with alpha 1 that also stores the
+	// elements of A it reads to the packed panel pa (the layout tile reads),
+	// so that A is packed on the fly by the first column of tiles of a
+	// block instead of by a separate pass.
+	directPack func(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int)
+
 	// gemv reports whether gemvFast has an m == 1 path for this kernel.
 	gemv bool
 }

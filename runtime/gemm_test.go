@@ -194,11 +194,15 @@ func kernelVariants() []*gemmKernel {
 		tiny.kc, tiny.mc, tiny.nc = 9, 2*k.mr, 2*k.nr
 		ks = append(ks, k, &tiny)
 		if k.direct != nil {
-			// Small products read A in place; cover packed A too.
-			packed := tiny
-			packed.name += "/packedA"
-			packed.direct = nil
-			ks = append(ks, &packed)
+			// Small products read A in place; cover A packed on the
+			// fly and A packed by packA too.
+			fly := tiny
+			fly.name += "/packOnTheFly"
+			fly.direct = nil
+			packed := fly
+			packed.name = tiny.name + "/packedA"
+			packed.directPack = nil
+			ks = append(ks, &fly, &packed)
 		}
 	}
 	return ks
