@@ -253,8 +253,8 @@ func (g *gemmCall) run() {
 		defer sharedPacks.Put(shared)
 		*shared = gemmGrow(*shared, pn*nr*g.k)
 		data := *shared
-		Parallel(pn, func(lo, hi int) {
-			packB(data[lo*g.k*nr:], g.transB, g.b, g.ldb, 0, g.k, lo*nr, min(g.n, hi*nr)-lo*nr, nr)
+		Parallel(pn, func(lo, hi int) { // gp, not g: g must not escape
+			packB(data[lo*gp.k*nr:], gp.transB, gp.b, gp.ldb, 0, gp.k, lo*nr, min(gp.n, hi*nr)-lo*nr, nr)
 		})
 		gp.pb = &PackedB{k: g.k, n: g.n, kern: g.kern, data: data}
 	}

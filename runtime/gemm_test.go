@@ -399,3 +399,31 @@ func TestSgemmPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestSgemmNoAllocs checks that a serial Sgemm or SgemmPacked allocates
+// nothing once its buffers are pooled, with A packed, packed on the fly and
+// read in place.
+func TestSgemmNoAllocs(t *testing.T) {
+	if visionRace {
+		t.Skip("sync.Pool drops items under the race detector")
+	}
+	saved := Workers()
+	SetWorkers(1)
+	defer SetWorkers(saved)
+	rng := rand.New(rand.NewPCG(5, 5))
+	const m, n, k = 60, 70, 40
+	a, b, c := randSlice(rng, m*1024), randSlice(rng, k*n), make([]float32, m*n)
+	pb := PackB(false, k, n, b, n)
+	cases := map[string]func(){
+		"packed A":    func() { Sgemm(false, false, m, n, k, 0.5, a, 1024, b, n, 0, c, n) },
+		"on the fly":  func() { Sgemm(false, false, m, n, k, 1, a, 1024, b, n, 0, c, n) },
+		"in place":    func() { Sgemm(false, false, m, n, k, 1, a, k, b, n, 0, c, n) },
+		"transA":      func() { Sgemm(true, false, m, n, k, 1, a, m, b, n, 0, c, n) },
+		"SgemmPacked": func() { SgemmPacked(m, 1, a, k, pb, 0, c, n) },
+	}
+	for name, f := range cases {
+		if got := testing.AllocsPerRun(10, f); got != 0 {
+			t.Errorf("%s: %v allocations per call, want 0", name, got)
+		}
+	}
+}
