@@ -307,7 +307,7 @@ func (g *gemmCall) split(w int) (byM bool, parts int) {
 // of mr and n0 of nr.
 func (g *gemmCall) region(m0, m1, n0, n1 int) {
 	kern := g.kern
-	mr, nr, kc, mc, nc := kern.mr, kern.nr, kern.kc, kern.mc, kern.nc
+	mr, nr, kc, mc, nc := kern.mr, kern.nr, g.depth(), kern.mc, kern.nc
 	k := g.k
 	buf := getGemmBuf()
 	defer putGemmBuf(buf)

@@ -9,7 +9,7 @@ package runtime
 // avx512Kernel is the 14×32 AVX-512 FMA micro-kernel (28 zmm accumulators).
 var avx512Kernel = &gemmKernel{
 	name: "avx512-14x32", mr: 14, nr: 32,
-	kc: 256, mc: 14 * 12, nc: 1024,
+	kc: 256, kcLargeC: 512, mc: 14 * 12, nc: 1024,
 	tile: tileAVX512, direct: tileDirectAVX512, directPack: tileDirectPackAVX512,
 	gemv: true,
 }
