@@ -1,6 +1,7 @@
 package resnet18
 
 import (
+	"github.com/fxgen/fxgen/example_models/internal/resblock"
 	"strings"
 	"testing"
 
@@ -20,9 +21,7 @@ const inputSpec = "x=f32[N,3,224,224]"
 // a swapped operand).
 func newTestModel() *ResNet18 {
 	m := NewResNet18()
-	testutil.RandomizeNorms(nn.StateDict(m), 18, func(module string) bool {
-		return strings.Contains(module, "bn") || strings.HasSuffix(module, "downsample.1")
-	})
+	testutil.RandomizeNorms(nn.StateDict(m), 18, resblock.IsBatchNorm)
 	return m
 }
 

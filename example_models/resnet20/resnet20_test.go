@@ -1,6 +1,7 @@
 package resnet20
 
 import (
+	"github.com/fxgen/fxgen/example_models/internal/resblock"
 	"strings"
 	"testing"
 
@@ -20,9 +21,7 @@ const inputSpec = "x=f32[N,3,32,32]"
 // a swapped operand).
 func newTestModel() *ResNet20 {
 	m := NewResNet20()
-	testutil.RandomizeNorms(nn.StateDict(m), 20, func(module string) bool {
-		return strings.Contains(module, "bn") || strings.HasSuffix(module, "downsample.1")
-	})
+	testutil.RandomizeNorms(nn.StateDict(m), 20, resblock.IsBatchNorm)
 	return m
 }
 

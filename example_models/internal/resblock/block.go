@@ -3,6 +3,8 @@
 package resblock
 
 import (
+	"strings"
+
 	"github.com/fxgen/fxgen/tensor"
 	"github.com/fxgen/fxgen/tensor/nn"
 )
@@ -47,4 +49,10 @@ func (b *BasicBlock) Forward(x *tensor.Tensor) *tensor.Tensor {
 		identity = b.Downsample.Forward(x)
 	}
 	return b.Relu.Forward(tensor.Add(out, identity))
+}
+
+// IsBatchNorm reports whether the qualified module name is a BatchNorm of
+// a ResNet built from BasicBlocks: bn1, bn2 and downsample.1, at any depth.
+func IsBatchNorm(module string) bool {
+	return strings.Contains(module, "bn") || strings.HasSuffix(module, "downsample.1")
 }
