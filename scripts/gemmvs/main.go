@@ -1,0 +1,189 @@
+//go:build openblas
+
+// Command gemmvs times fxgen's Sgemm against OpenBLAS's cblas_sgemm in one
+// process, alternating the two in short batches on the same matrices, so
+// that load from outside (other tenants of a virtual machine, clock
+// changes) falls on both sides alike. It is a measuring stick only: it needs
+// cgo and libopenblas-dev, and builds only with the openblas tag:
+//
+//	OPENBLAS_CORETYPE=SkylakeX go run -tags openblas ./scripts/gemmvs
+//
+// For each shape it runs -rounds rounds; a round times one batch (calls
+// totalling at least -batch) of each of four contenders in rotating order:
+// Go with 1 worker, OpenBLAS with 1 thread, Go with 2 workers and OpenBLAS
+// with 2 threads. It prints the median GFLOP/s of each over the rounds and
+// the medians of the per-round ratios, so a slow phase of the machine moves
+// a ratio only when it hits one batch and not the other.
+package main
+
+/*
+#cgo LDFLAGS: -lopenblas
+void cblas_sgemm(int order, int transA, int transB, int m, int n, int k,
+	float alpha, const float *a, int lda, const float *b, int ldb,
+	float beta, float *c, int ldc);
+void openblas_set_num_threads(int n);
+char *openblas_get_corename(void);
+*/
+import "C"
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	goruntime "runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fxgen/fxgen/runtime"
+)
+
+// shape is one GEMM: C[m×n] = A[m×k]·op(B); transB means B is stored n×k,
+// as a linear layer stores its weights.
+type shape struct {
+	m, k, n int
+	transB  bool
+}
+
+func (s shape) String() string {
+	if !s.transB && s.m == s.k && s.k == s.n {
+		return strconv.Itoa(s.m)
+	}
+	return fmt.Sprintf("%dx%dx%d", s.m, s.k, s.n)
+}
+
+var defaultShapes = []shape{
+	{256, 256, 256, false}, {512, 512, 512, false}, {1024, 1024, 1024, false}, {2048, 2048, 2048, false},
+	{1, 784, 512, true}, {64, 784, 512, true}, {128, 256, 1024, true}, {3136, 576, 64, true},
+}
+
+func main() {
+	rounds := flag.Int("rounds", 11, "rounds per shape")
+	batch := flag.Duration("batch", 40*time.Millisecond, "minimum time of one batch of calls")
+	packed := flag.Bool("packed", false, "time fxgen's SgemmPacked (weights packed once, as generated code does) on the MxKxN shapes")
+	only := flag.String("shapes", "", "comma-separated shape names to run (default all), e.g. 1024,64x784x512")
+	flag.Parse()
+	shapes := defaultShapes
+	if *only != "" {
+		shapes = nil
+		for _, name := range strings.Split(*only, ",") {
+			i := slices.IndexFunc(defaultShapes, func(s shape) bool { return s.String() == name })
+			if i < 0 {
+				fmt.Fprintf(os.Stderr, "gemmvs: -shapes: unknown shape %q\n", name)
+				os.Exit(2)
+			}
+			shapes = append(shapes, defaultShapes[i])
+		}
+	}
+
+	fmt.Printf("# OpenBLAS core %s; GOMAXPROCS %d; per shape %d rounds, each timing a batch of ≥%v of\n",
+		C.GoString(C.openblas_get_corename()), goruntime.GOMAXPROCS(0), *rounds, *batch)
+	fmt.Printf("# Go 1 worker, OpenBLAS 1 thread, Go 2 workers, OpenBLAS 2 threads (order rotating).\n")
+	fmt.Printf("# GFLOP/s are medians over rounds; ratios are medians of per-round ratios.\n")
+	fmt.Printf("%-14s %7s %7s %7s %7s %7s %7s %7s %7s\n", "shape", "go-w1", "ob-1t", "go-w2", "ob-2t", "go/ob@1", "go/ob@2", "go-w2/w1", "ob-2t/1t")
+	for _, s := range shapes {
+		r := compare(s, *rounds, *batch, *packed && s.transB)
+		fmt.Printf("%-14s %7.1f %7.1f %7.1f %7.1f %7.2f %7.2f %7.2f %7.2f\n", s,
+			median(r.gf[0]), median(r.gf[1]), median(r.gf[2]), median(r.gf[3]),
+			medianRatio(r.gf[0], r.gf[1]), medianRatio(r.gf[2], r.gf[3]),
+			medianRatio(r.gf[2], r.gf[0]), medianRatio(r.gf[3], r.gf[1]))
+	}
+}
+
+// result holds the per-round GFLOP/s of the four contenders: Go with 1
+// worker, OpenBLAS with 1 thread, Go with 2 workers, OpenBLAS with 2 threads.
+type result struct{ gf [4][]float64 }
+
+// compare times shape s for the given number of rounds.
+func compare(s shape, rounds int, batch time.Duration, packed bool) result {
+	rng := rand.New(rand.NewPCG(uint64(s.m), uint64(s.n)))
+	a, b, c := randFloats(rng, s.m*s.k), randFloats(rng, s.k*s.n), make([]float32, s.m*s.n)
+	ldb := s.n
+	if s.transB {
+		ldb = s.k
+	}
+	var pb *runtime.PackedB
+	if packed {
+		pb = runtime.PackB(s.transB, s.k, s.n, b, ldb)
+	}
+	goCall := func() {
+		if pb != nil {
+			runtime.SgemmPacked(s.m, 1, a, s.k, pb, 0, c, s.n)
+			return
+		}
+		runtime.Sgemm(false, s.transB, s.m, s.n, s.k, 1, a, s.k, b, ldb, 0, c, s.n)
+	}
+	tb := C.int(111) // CblasNoTrans
+	if s.transB {
+		tb = 112 // CblasTrans
+	}
+	obCall := func() {
+		C.cblas_sgemm(101, 111, tb, C.int(s.m), C.int(s.n), C.int(s.k), 1,
+			(*C.float)(&a[0]), C.int(s.k), (*C.float)(&b[0]), C.int(ldb), 0, (*C.float)(&c[0]), C.int(s.n))
+	}
+	flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
+	// contender i runs with 1+i/2 threads; even i is Go, odd i OpenBLAS.
+	run := func(i int) float64 {
+		threads := 1 + i/2
+		f := goCall
+		if i%2 == 0 {
+			runtime.SetWorkers(threads)
+		} else {
+			C.openblas_set_num_threads(C.int(threads))
+			f = obCall
+		}
+		f() // warm
+		n := 0
+		t0 := time.Now()
+		for time.Since(t0) < batch {
+			f()
+			n++
+		}
+		gf := flops * float64(n) / float64(time.Since(t0).Nanoseconds())
+		if i == 3 {
+			// OpenBLAS's threads spin for a while after a call; let them
+			// go to sleep so that they do not compete with what follows.
+			time.Sleep(150 * time.Millisecond)
+		}
+		return gf
+	}
+	goruntime.LockOSThread()
+	defer goruntime.UnlockOSThread()
+	var res result
+	for r := range rounds {
+		for j := range 4 {
+			i := (r + j) % 4
+			res.gf[i] = append(res.gf[i], run(i))
+		}
+	}
+	return res
+}
+
+// medianRatio returns the median over rounds of x[r]/y[r].
+func medianRatio(x, y []float64) float64 {
+	q := make([]float64, len(x))
+	for r := range x {
+		q[r] = x[r] / y[r]
+	}
+	return median(q)
+}
+
+// median returns the median of x without reordering it.
+func median(x []float64) float64 {
+	x = slices.Sorted(slices.Values(x))
+	n := len(x)
+	if n%2 == 1 {
+		return x[n/2]
+	}
+	return (x[n/2-1] + x[n/2]) / 2
+}
+
+func randFloats(rng *rand.Rand, n int) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(rng.NormFloat64())
+	}
+	return s
+}
