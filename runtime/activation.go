@@ -117,7 +117,12 @@ func parallelElementwise(out, x []float32, kind int) {
 	newSeqTask(kind, out, x, elementwiseGrain).parallel(n)
 }
 
+// activationF32 applies the activation kind to x: with the AVX-512 kernels
+// where the CPU has them, else with the portable loops below.
 func activationF32(kind int, out, x []float32) {
+	if activationVec(kind, out, x) {
+		return
+	}
 	switch kind {
 	case taskSigmoid:
 		sigmoidF32(out, x)

@@ -4,7 +4,6 @@ package runtime
 
 import (
 	"fmt"
-	"math"
 	"sync"
 	"unsafe"
 )
@@ -412,9 +411,6 @@ func (g *gemmCall) scaleC() {
 	}
 }
 
-// gemmGELU applies the exact GELU, 0.5·x·(1 + erf(x/√2)), to x in place.
-func gemmGELU(x []float32) {
-	for i, v := range x {
-		x[i] = float32(0.5 * float64(v) * (1 + math.Erf(float64(v)/math.Sqrt2)))
-	}
-}
+// gemmGELU applies the exact GELU, 0.5·x·(1 + erf(x/√2)), to x in place,
+// with Gelu's kernel.
+func gemmGELU(x []float32) { activationF32(taskGelu, x, x) }
