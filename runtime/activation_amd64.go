@@ -43,3 +43,57 @@ func activationVec(kind int, out, x []float32) bool {
 	}
 	return true
 }
+
+// expShiftAVX512 sets out[i] = e^(x[i]-shift) for i < n, computed as
+// expF64 would (NaN stays NaN, 0 below e^-745), and returns the float64
+// sum of the exponentials before rounding to float32 (AVX-512 only).
+//
+//go:noescape
+func expShiftAVX512(out, x *float32, n int, shift float64) (sum float64)
+
+// expShiftVec sets out[i] = e^(x[i]-shift) and returns their sum with the
+// AVX-512 kernel; ok is false when the CPU lacks AVX-512.
+func expShiftVec(out, x []float32, shift float64) (sum float64, ok bool) {
+	if !hasAVX512 {
+		return 0, false
+	}
+	n := len(out)
+	if n == 0 {
+		return 0, true
+	}
+	_ = x[n-1]
+	return expShiftAVX512(&out[0], &x[0], n, shift), true
+}
+
+// maxAVX512 returns the largest of x[:n] (n ≥ 1) and whether any is NaN
+// (AVX-512 only).
+//
+//go:noescape
+func maxAVX512(x *float32, n int) (m float32, nan bool)
+
+// scaleAVX512 sets x[i] *= s for i < n (AVX-512 only).
+//
+//go:noescape
+func scaleAVX512(x *float32, n int, s float32)
+
+// maxVec returns the largest element of x (len(x) ≥ 1) and whether x holds
+// a NaN; ok is false when the CPU lacks AVX-512.
+func maxVec(x []float32) (m float32, nan, ok bool) {
+	if !hasAVX512 {
+		return 0, false, false
+	}
+	m, nan = maxAVX512(&x[0], len(x))
+	return m, nan, true
+}
+
+// scaleVec sets x[i] *= s and reports whether it did (false when the CPU
+// lacks AVX-512).
+func scaleVec(x []float32, s float32) bool {
+	if !hasAVX512 {
+		return false
+	}
+	if len(x) > 0 {
+		scaleAVX512(&x[0], len(x), s)
+	}
+	return true
+}

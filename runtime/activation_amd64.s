@@ -186,3 +186,133 @@ TEXT ·sigmoidAVX512(SB), NOSPLIT, $0-24
 // func tanhAVX512(out, x *float32, n int)
 TEXT ·tanhAVX512(SB), NOSPLIT, $0-24
 	ACTLOOP(TANH8)
+
+// func expShiftAVX512(out, x *float32, n int, shift float64) (sum float64)
+TEXT ·expShiftAVX512(SB), NOSPLIT, $0-40
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ actConst<>(SB), R8
+	VBROADCASTSD 48(R8), Z30
+	VBROADCASTSD 56(R8), Z31
+	VBROADCASTSD shift+24(FP), Z28
+	VXORPD Z29, Z29, Z29
+
+loop:
+	CMPQ CX, $8
+	JL   tail
+	VCVTPS2PD (SI), Z0
+	VSUBPD Z28, Z0, Z0
+	EXPPD(Z0, Z1, Z2)
+	VADDPD Z0, Z29, Z29
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  loop
+
+tail:
+	TESTQ CX, CX
+	JEQ   sum
+	MOVL  $1, AX
+	SHLL  CX, AX
+	DECL  AX
+	KMOVB AX, K2
+	VCVTPS2PD.Z (SI), K2, Z0
+	VSUBPD Z28, Z0, Z0
+	EXPPD(Z0, Z1, Z2)
+	VADDPD Z0, Z29, K2, Z29
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, K2, (DI)
+
+sum:
+	VEXTRACTF64X4 $1, Z29, Y1
+	VADDPD Y29, Y1, Y1
+	VEXTRACTF128 $1, Y1, X2
+	VADDPD X2, X1, X1
+	VPERMILPD $1, X1, X2
+	VADDSD X2, X1, X1
+	MOVSD X1, sum+32(FP)
+	VZEROUPPER
+	RET
+
+DATA negInf32<>+0(SB)/4, $0xff800000
+GLOBL negInf32<>(SB), RODATA|NOPTR, $4
+
+// func maxAVX512(x *float32, n int) (m float32, nan bool)
+TEXT ·maxAVX512(SB), NOSPLIT, $0-21
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS negInf32<>(SB), Z0
+	VMOVAPS Z0, Z3
+	KXORW K3, K3, K3
+
+maxloop:
+	CMPQ CX, $16
+	JL   maxtail
+	VMOVUPS (SI), Z1
+	VMAXPS Z1, Z0, Z0
+	VCMPPS $3, Z1, Z1, K1
+	KORW K1, K3, K3
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  maxloop
+
+maxtail:
+	TESTQ CX, CX
+	JEQ   maxreduce
+	MOVL  $1, AX
+	SHLL  CX, AX
+	DECL  AX
+	KMOVW AX, K2
+	VMOVAPS Z3, Z1
+	VMOVUPS (SI), K2, Z1
+	VMAXPS Z1, Z0, Z0
+	VCMPPS $3, Z1, Z1, K1
+	KORW K1, K3, K3
+
+maxreduce:
+	VEXTRACTF32X8 $1, Z0, Y1
+	VMAXPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0x4e, X0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0xb1, X0, X1
+	VMAXPS X1, X0, X0
+	MOVSS X0, m+16(FP)
+	KORTESTW K3, K3
+	SETNE nan+20(FP)
+	VZEROUPPER
+	RET
+
+// func scaleAVX512(x *float32, n int, s float32)
+TEXT ·scaleAVX512(SB), NOSPLIT, $0-20
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS s+16(FP), Z1
+
+scaleloop:
+	CMPQ CX, $16
+	JL   scaletail
+	VMULPS (SI), Z1, Z0
+	VMOVUPS Z0, (SI)
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  scaleloop
+
+scaletail:
+	TESTQ CX, CX
+	JEQ   scaledone
+	MOVL  $1, AX
+	SHLL  CX, AX
+	DECL  AX
+	KMOVW AX, K2
+	VMOVUPS.Z (SI), K2, Z0
+	VMULPS Z0, Z1, Z0
+	VMOVUPS Z0, K2, (SI)
+
+scaledone:
+	VZEROUPPER
+	RET

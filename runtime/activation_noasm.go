@@ -7,3 +7,12 @@ package runtime
 // activationVec reports false: the portable loops of activation.go do the
 // work.
 func activationVec(kind int, out, x []float32) bool { return false }
+
+// expShiftVec reports false: softmax uses its portable loop.
+func expShiftVec(out, x []float32, shift float64) (sum float64, ok bool) { return 0, false }
+
+// maxVec reports false: softmax uses its portable loop.
+func maxVec(x []float32) (m float32, nan, ok bool) { return 0, false, false }
+
+// scaleVec reports false: softmax uses its portable loop.
+func scaleVec(x []float32, s float32) bool { return false }

@@ -81,3 +81,98 @@ func sameUpToULP(a, b float32) bool {
 	d := int64(math.Float32bits(a)) - int64(math.Float32bits(b))
 	return d == 1 || d == -1
 }
+
+// TestExpShiftVecMatchesPortable checks softmax's vector exp-and-sum
+// against its portable loop, for every length up to 40 and with -Inf and
+// +Inf entries.
+func TestExpShiftVecMatchesPortable(t *testing.T) {
+	if _, ok := expShiftVec(nil, nil, 0); !ok {
+		t.Skip("no vector exp in this build or on this CPU")
+	}
+	rng := rand.New(rand.NewPCG(8, 8))
+	for n := 0; n <= 40; n++ {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64() * 30)
+		}
+		if n > 3 {
+			x[1] = float32(math.Inf(-1))
+		}
+		if n == 40 {
+			x[2] = float32(math.Inf(1))
+		}
+		for _, shift := range []float64{0, 12.5, -800, 800} {
+			want := make([]float32, n)
+			wantSum := expShiftPortable(want, x, shift)
+			got := make([]float32, n+1)
+			got[n] = 99
+			gotSum, _ := expShiftVec(got[:n], x, shift)
+			if got[n] != 99 {
+				t.Errorf("n=%d: wrote past the output", n)
+			}
+			for i := range n {
+				if !sameUpToULP(got[i], want[i]) {
+					t.Errorf("n=%d shift=%v: e^(%v-shift) = %v, portable %v", n, shift, x[i], got[i], want[i])
+				}
+			}
+			// Both exps are within 1e-11 relative of e^x; the sums are
+			// added in a different order.
+			if d := math.Abs(gotSum - wantSum); !(d <= 1e-10*math.Abs(wantSum)+1e-300) && !(math.IsNaN(gotSum) && math.IsNaN(wantSum)) && gotSum != wantSum {
+				t.Errorf("n=%d shift=%v: sum %v, portable %v", n, shift, gotSum, wantSum)
+			}
+		}
+	}
+}
+
+// TestMaxAndScaleVec checks softmax's vector row maximum and scaling
+// against plain loops for every length up to 40, with NaN, ±Inf and
+// all-negative rows.
+func TestMaxAndScaleVec(t *testing.T) {
+	if _, _, ok := maxVec([]float32{1}); !ok {
+		t.Skip("no vector max in this build or on this CPU")
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for n := 1; n <= 40; n++ {
+		for variant := range 4 {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = float32(rng.NormFloat64()*10 - 50) // mostly negative
+			}
+			switch variant {
+			case 1:
+				x[rng.IntN(n)] = float32(math.NaN())
+			case 2:
+				x[rng.IntN(n)] = float32(math.Inf(1))
+			case 3:
+				for i := range x {
+					x[i] = float32(math.Inf(-1))
+				}
+			}
+			want, wantNaN := x[0], false
+			for _, v := range x {
+				if v != v {
+					wantNaN = true
+				} else if v > want || want != want {
+					want = v
+				}
+			}
+			m, nan, _ := maxVec(x)
+			if nan != wantNaN || (!wantNaN && m != want) {
+				t.Errorf("n=%d variant %d: max %v (NaN %v), want %v (NaN %v)", n, variant, m, nan, want, wantNaN)
+			}
+		}
+		x := make([]float32, n+1)
+		for i := range x {
+			x[i] = float32(i) - 3
+		}
+		scaleVec(x[:n], 0.5)
+		for i := range n {
+			if want := (float32(i) - 3) * 0.5; x[i] != want {
+				t.Errorf("n=%d: scaled x[%d] = %v, want %v", n, i, x[i], want)
+			}
+		}
+		if x[n] != float32(n)-3 {
+			t.Errorf("n=%d: scale wrote past the end", n)
+		}
+	}
+}

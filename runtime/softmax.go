@@ -62,35 +62,61 @@ func softmaxRows(out, x []float32, size, r0, r1 int) {
 	for r := r0; r < r1; r++ {
 		xs := x[r*size : (r+1)*size]
 		os := out[r*size : (r+1)*size]
-		m := xs[0]
-		for _, v := range xs[1:] {
-			if v > m || v != v {
-				m = v
-			}
-		}
-		if math.IsInf(float64(m), -1) || m != m { // all -Inf, or a NaN
+		m, nan := rowMax(xs)
+		if math.IsInf(float64(m), -1) || nan { // all -Inf, or a NaN
 			for i := range os {
 				os[i] = float32(math.NaN())
 			}
 			continue
 		}
-		mf := float64(m)
-		var sum float64
-		var buf [convBlock]float64
-		for j := 0; j < size; j += convBlock {
-			b := toF64(buf[:], xs[j:min(j+convBlock, size)])
-			for i, v := range b {
-				e := expF64(v - mf)
-				b[i] = e
-				sum += e
-			}
-			fromF64(os[j:], b)
-		}
+		sum := expShift(os, xs, float64(m))
 		inv := float32(1 / sum)
-		for i := range os {
-			os[i] *= inv
+		if !scaleVec(os, inv) {
+			for i := range os {
+				os[i] *= inv
+			}
 		}
 	}
+}
+
+// rowMax returns the largest element of x (len(x) ≥ 1) and whether x holds
+// a NaN.
+func rowMax(x []float32) (m float32, nan bool) {
+	if m, nan, ok := maxVec(x); ok {
+		return m, nan
+	}
+	m = x[0]
+	for _, v := range x[1:] {
+		if v > m || v != v {
+			m = v
+		}
+	}
+	return m, m != m
+}
+
+// expShift sets out[i] = e^(x[i]-shift) and returns the float64 sum of the
+// exponentials, with the vector kernel where the CPU has one.
+func expShift(out, x []float32, shift float64) float64 {
+	if sum, ok := expShiftVec(out, x, shift); ok {
+		return sum
+	}
+	return expShiftPortable(out, x, shift)
+}
+
+// expShiftPortable is expShift's portable loop.
+func expShiftPortable(out, x []float32, shift float64) float64 {
+	var sum float64
+	var buf [convBlock]float64
+	for j := 0; j < len(out); j += convBlock {
+		b := toF64(buf[:], x[j:min(j+convBlock, len(out))])
+		for i, v := range b {
+			e := expF64(v - shift)
+			b[i] = e
+			sum += e
+		}
+		fromF64(out[j:], b)
+	}
+	return sum
 }
 
 // softmaxStrided handles a reduced dim with inner > 1: each of the
