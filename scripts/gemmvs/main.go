@@ -63,6 +63,7 @@ func main() {
 	rounds := flag.Int("rounds", 11, "rounds per shape")
 	batch := flag.Duration("batch", 40*time.Millisecond, "minimum time of one batch of calls")
 	packed := flag.Bool("packed", false, "time fxgen's SgemmPacked (weights packed once, as generated code does) on the MxKxN shapes")
+	settle := flag.Duration("settle", 300*time.Millisecond, "pause after each OpenBLAS 2-thread batch, so that its spinning threads are asleep before the next batch")
 	only := flag.String("shapes", "", "comma-separated shape names to run (default all), e.g. 1024,64x784x512")
 	flag.Parse()
 	shapes := defaultShapes
@@ -84,7 +85,7 @@ func main() {
 	fmt.Printf("# GFLOP/s are medians over rounds; ratios are medians of per-round ratios.\n")
 	fmt.Printf("%-14s %7s %7s %7s %7s %7s %7s %7s %7s\n", "shape", "go-w1", "ob-1t", "go-w2", "ob-2t", "go/ob@1", "go/ob@2", "go-w2/w1", "ob-2t/1t")
 	for _, s := range shapes {
-		r := compare(s, *rounds, *batch, *packed && s.transB)
+		r := compare(s, *rounds, *batch, *settle, *packed && s.transB)
 		fmt.Printf("%-14s %7.1f %7.1f %7.1f %7.1f %7.2f %7.2f %7.2f %7.2f\n", s,
 			median(r.gf[0]), median(r.gf[1]), median(r.gf[2]), median(r.gf[3]),
 			medianRatio(r.gf[0], r.gf[1]), medianRatio(r.gf[2], r.gf[3]),
@@ -97,7 +98,7 @@ func main() {
 type result struct{ gf [4][]float64 }
 
 // compare times shape s for the given number of rounds.
-func compare(s shape, rounds int, batch time.Duration, packed bool) result {
+func compare(s shape, rounds int, batch, settle time.Duration, packed bool) result {
 	rng := rand.New(rand.NewPCG(uint64(s.m), uint64(s.n)))
 	a, b, c := randFloats(rng, s.m*s.k), randFloats(rng, s.k*s.n), make([]float32, s.m*s.n)
 	ldb := s.n
@@ -145,10 +146,13 @@ func compare(s shape, rounds int, batch time.Duration, packed bool) result {
 		if i == 3 {
 			// OpenBLAS's threads spin for a while after a call; let them
 			// go to sleep so that they do not compete with what follows.
-			time.Sleep(150 * time.Millisecond)
+			time.Sleep(settle)
 		}
 		return gf
 	}
+	// Keep the calling goroutine on one OS thread, where OpenBLAS's
+	// 1-thread calls run too, so that both 1-thread contenders share a
+	// core.
 	goruntime.LockOSThread()
 	defer goruntime.UnlockOSThread()
 	var res result
