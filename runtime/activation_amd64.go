@@ -97,3 +97,22 @@ func scaleVec(x []float32, s float32) bool {
 	}
 	return true
 }
+
+// reluAVX512 sets out[i] = max(x[i], 0) for i < n, keeping NaN and -0
+// (AVX-512 only).
+//
+//go:noescape
+func reluAVX512(out, x *float32, n int)
+
+// reluVec sets out[i] = max(x[i], 0) and reports whether it did (false
+// when the CPU lacks AVX-512).
+func reluVec(out, x []float32) bool {
+	if !hasAVX512 {
+		return false
+	}
+	if n := len(out); n > 0 {
+		_ = x[n-1]
+		reluAVX512(&out[0], &x[0], n)
+	}
+	return true
+}

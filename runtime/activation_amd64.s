@@ -316,3 +316,51 @@ scaletail:
 scaledone:
 	VZEROUPPER
 	RET
+
+// func reluAVX512(out, x *float32, n int)
+// VMAXPS returns its second source when either is NaN, so x's NaNs and -0
+// pass through, as in the portable loop.
+TEXT ·reluAVX512(SB), NOSPLIT, $0-24
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VXORPS Z1, Z1, Z1
+
+reluloop:
+	CMPQ CX, $32
+	JL   relutail16
+	VMOVUPS (SI), Z2
+	VMOVUPS 64(SI), Z3
+	VMAXPS Z2, Z1, Z2
+	VMAXPS Z3, Z1, Z3
+	VMOVUPS Z2, (DI)
+	VMOVUPS Z3, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP  reluloop
+
+relutail16:
+	CMPQ CX, $16
+	JL   relutail
+	VMOVUPS (SI), Z2
+	VMAXPS Z2, Z1, Z2
+	VMOVUPS Z2, (DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $16, CX
+
+relutail:
+	TESTQ CX, CX
+	JEQ   reludone
+	MOVL  $1, AX
+	SHLL  CX, AX
+	DECL  AX
+	KMOVW AX, K2
+	VMOVUPS.Z (SI), K2, Z2
+	VMAXPS Z2, Z1, Z2
+	VMOVUPS Z2, K2, (DI)
+
+reludone:
+	VZEROUPPER
+	RET

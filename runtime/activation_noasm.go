@@ -16,3 +16,6 @@ func maxVec(x []float32) (m float32, nan, ok bool) { return 0, false, false }
 
 // scaleVec reports false: softmax uses its portable loop.
 func scaleVec(x []float32, s float32) bool { return false }
+
+// reluVec reports false: the portable ReLU loop does the work.
+func reluVec(out, x []float32) bool { return false }

@@ -176,3 +176,46 @@ func TestMaxAndScaleVec(t *testing.T) {
 		}
 	}
 }
+
+// TestReluVec checks the vector ReLU against the portable loop for every
+// length up to 70, in place and not, with NaN, -0 and ±Inf, and guard
+// values after the output.
+func TestReluVec(t *testing.T) {
+	if !reluVec(nil, nil) {
+		t.Skip("no vector ReLU in this build or on this CPU")
+	}
+	specials := []float32{float32(math.NaN()), float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), 0, -1e-40}
+	rng := rand.New(rand.NewPCG(10, 10))
+	for n := 0; n <= 70; n++ {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64())
+			if rng.IntN(5) == 0 {
+				x[i] = specials[rng.IntN(len(specials))]
+			}
+		}
+		want := make([]float32, n)
+		for i, v := range x {
+			if v < 0 {
+				v = 0
+			}
+			want[i] = v
+		}
+		out := make([]float32, n+1)
+		out[n] = 5
+		reluVec(out[:n], x)
+		inPlace := append([]float32(nil), x...)
+		reluVec(inPlace, inPlace)
+		for i := range n {
+			if math.Float32bits(out[i]) != math.Float32bits(want[i]) && !(want[i] != want[i] && out[i] != out[i]) {
+				t.Errorf("n=%d: relu(%v) = %v, want %v", n, x[i], out[i], want[i])
+			}
+			if math.Float32bits(inPlace[i]) != math.Float32bits(out[i]) && !(out[i] != out[i] && inPlace[i] != inPlace[i]) {
+				t.Errorf("n=%d: in place relu(%v) = %v, want %v", n, x[i], inPlace[i], out[i])
+			}
+		}
+		if out[n] != 5 {
+			t.Errorf("n=%d: wrote past the output", n)
+		}
+	}
+}

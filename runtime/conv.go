@@ -35,11 +35,17 @@ import "sync"
 // images spread each patch matrix and product over the worker pool;
 // batches of small images spread the images instead.
 func Conv2d(out, x, w, bias *Array, stride, padding []int, groups int) {
+	conv2d(out, x, w, bias, stride, padding, groups, ActNone)
+}
+
+// conv2d is Conv2d followed by act, which a ReLU applies in the GEMM's
+// epilogue while each tile of out is in cache.
+func conv2d(out, x, w, bias *Array, stride, padding []int, groups int, act Activation) {
 	g := checkConv2d(out, x, w, bias, stride, padding, groups)
 	if g.n == 0 || g.o == 0 || g.p == 0 {
 		return
 	}
-	j := convJob{g: g, x: x.F32, w: w.F32, out: out.F32, groups: groups}
+	j := convJob{g: g, x: x.F32, w: w.F32, out: out.F32, groups: groups, act: act}
 	if bias != nil {
 		j.bias = bias.F32
 	}
@@ -63,6 +69,7 @@ type convJob struct {
 	g               convGeom
 	x, w, bias, out []float32
 	groups          int
+	act             Activation // ActNone or ActReLU, applied by the GEMM
 }
 
 // imagesSerial convolves images [lo, hi), each on the calling goroutine
@@ -114,7 +121,7 @@ func (j *convJob) images(lo, hi int, parallel bool) {
 				im2colRows(col, xn, g, i0, i1, 0, k)
 			}
 			for gi := 0; gi < j.groups; gi++ {
-				Sgemm(false, false, og, pc, kg, 1, j.w[gi*og*kg:], kg, col[gi*kg*pc:], pc, beta, on[gi*og*g.p+i0*g.ow:], g.p)
+				sgemmAct(og, pc, kg, j.w[gi*og*kg:], kg, col[gi*kg*pc:], pc, beta, on[gi*og*g.p+i0*g.ow:], g.p, j.act)
 			}
 		}
 	}

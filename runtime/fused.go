@@ -32,13 +32,19 @@ func LinearActPacked(out, x *Array, w *PackedB, bias *Array, act int) {
 }
 
 // Conv2dAct sets out = act(conv2d(x, w, bias)), Conv2d followed by the
-// activation act (an Activation) applied in place, without a second array.
+// activation act (an Activation) without a second array: a ReLU is applied
+// in the GEMM's epilogue while each tile of out is in cache (keeping NaN,
+// as Relu does), a GELU in place afterwards.
 //
 //	out[n, o, i, j] = act(conv2d(x, w, bias, stride, padding, groups)[n, o, i, j])
 func Conv2dAct(out, x, w, bias *Array, stride, padding []int, groups, act int) {
 	a := checkAct("Conv2dAct", act)
-	Conv2d(out, x, w, bias, stride, padding, groups)
-	applyAct(out.F32, a)
+	if a == ActGELU {
+		Conv2d(out, x, w, bias, stride, padding, groups)
+		applyAct(out.F32, a)
+		return
+	}
+	conv2d(out, x, w, bias, stride, padding, groups, a)
 }
 
 func checkAct(kernel string, act int) Activation {
@@ -74,10 +80,4 @@ func (j *reluJob) blocks(lo, hi int) {
 }
 
 // reluInPlace sets x[i] = max(x[i], 0) as Relu does (NaN stays NaN).
-func reluInPlace(x []float32) {
-	for i, v := range x {
-		if v < 0 {
-			x[i] = 0
-		}
-	}
-}
+func reluInPlace(x []float32) { reluF32(x, x) }

@@ -72,21 +72,24 @@ func TestPackLinearIsASnapshot(t *testing.T) {
 
 func TestConv2dActMatchesComposition(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, c := range []struct{ n, ch, h, o, k, stride, pad int }{
-		{1, 3, 5, 4, 3, 1, 1},
-		{2, 4, 7, 6, 1, 2, 0},
-		{8, 16, 16, 16, 3, 1, 1}, // large enough for the parallel ReLU
+	for _, c := range []struct{ n, ch, h, o, k, stride, pad, groups int }{
+		{1, 3, 5, 4, 3, 1, 1, 1},
+		{2, 4, 7, 6, 1, 2, 0, 1},
+		{2, 4, 6, 6, 1, 1, 0, 1},    // 1×1: the GEMM reads x directly
+		{3, 6, 9, 4, 3, 1, 1, 2},    // groups
+		{8, 16, 16, 16, 3, 1, 1, 1}, // large enough for the parallel paths
+		{1, 32, 40, 48, 3, 1, 1, 1}, // one large image: parallel GEMM
 	} {
 		x := randArray(r, c.n, c.ch, c.h, c.h)
-		w := randArray(r, c.o, c.ch, c.k, c.k)
+		w := randArray(r, c.o, c.ch/c.groups, c.k, c.k)
 		bias := randArray(r, c.o)
 		oh := (c.h+2*c.pad-c.k)/c.stride + 1
 		plain := NewArray(Float32, c.n, c.o, oh, oh)
 		st, pd := []int{c.stride, c.stride}, []int{c.pad, c.pad}
-		Conv2d(plain, x, w, bias, st, pd, 1)
+		Conv2d(plain, x, w, bias, st, pd, c.groups)
 		for act := 0; act <= 2; act++ {
 			got := nanArray(c.n, c.o, oh, oh)
-			Conv2dAct(got, x, w, bias, st, pd, 1, act)
+			Conv2dAct(got, x, w, bias, st, pd, c.groups, act)
 			if err := closeArrays(got, actRef(plain, act), 0); err != nil {
 				t.Errorf("case %+v act %d: %v", c, act, err)
 			}

@@ -54,6 +54,17 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 	g.run()
 }
 
+// sgemmAct is Sgemm with neither operand transposed and alpha 1, followed by
+// the epilogue's act on each tile of C (ActNone or ActReLU). Operands are
+// the caller's to check.
+func sgemmAct(m, n, k int, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, act Activation) {
+	g := gemmCall{
+		m: m, n: n, k: k, alpha: 1, a: a, lda: lda, b: b, ldb: ldb,
+		beta: beta, c: c, ldc: ldc, act: act, kern: selectedKernel,
+	}
+	g.run()
+}
+
 // PackedB is the right-hand operand of a GEMM, a k×n matrix packed once into
 // the panel layout of the micro-kernel, so that a layer can keep its weights
 // packed and skip packing on every call. It is immutable and safe for

@@ -17,12 +17,20 @@ func checkUnary(kernel string, out, x *Array) {
 func Relu(out, x *Array) {
 	checkUnary("Relu", out, x)
 	checkDType("Relu", "x", x, Float32)
-	o, s := out.F32, x.F32[:len(out.F32)]
-	for i, v := range s {
+	reluF32(out.F32, x.F32[:len(out.F32)])
+}
+
+// reluF32 sets out[i] = max(x[i], 0), keeping NaN (and -0) as PyTorch does;
+// out may be x.
+func reluF32(out, x []float32) {
+	if reluVec(out, x) {
+		return
+	}
+	for i, v := range x {
 		if v < 0 {
 			v = 0
 		}
-		o[i] = v
+		out[i] = v
 	}
 }
 
