@@ -219,3 +219,50 @@ func TestReluVec(t *testing.T) {
 		}
 	}
 }
+
+// TestLayerNormRowVec checks the vector layer normalization of one row
+// against the portable loop, for every length up to 40 and each of the
+// four weight/bias combinations, with a guard value after the row.
+func TestLayerNormRowVec(t *testing.T) {
+	if !layerNormRowVec([]float32{0}, []float32{1}, nil, nil, 1e-5) {
+		t.Skip("no vector layer norm in this build or on this CPU")
+	}
+	rng := rand.New(rand.NewPCG(11, 11))
+	for n := 1; n <= 40; n++ {
+		x, w, b := make([]float32, n), make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64()*3 + 100)
+			w[i] = float32(rng.NormFloat64())
+			b[i] = float32(rng.NormFloat64())
+		}
+		for mode := range 4 {
+			var wm, bm []float32
+			if mode&1 != 0 {
+				wm = w
+			}
+			if mode&2 != 0 {
+				bm = b
+			}
+			want := make([]float32, n)
+			layerNormRowsPortable(want, x, wm, bm, n, 1e-5)
+			got := make([]float32, n+1)
+			got[n] = 77
+			layerNormRowVec(got[:n], x, wm, bm, 1e-5)
+			for i := range n {
+				// The sums are added in another order: allow 2 ulp.
+				if d := math.Abs(float64(got[i] - want[i])); d > 2*ulp32(want[i]) {
+					t.Errorf("n=%d mode %d: out[%d] = %v, portable %v", n, mode, i, got[i], want[i])
+				}
+			}
+			if got[n] != 77 {
+				t.Errorf("n=%d mode %d: wrote past the row", n, mode)
+			}
+		}
+	}
+}
+
+// ulp32 is the spacing of float32 values at v.
+func ulp32(v float32) float64 {
+	a := math.Abs(float64(v))
+	return float64(math.Nextafter32(float32(a), float32(math.Inf(1)))) - float64(float32(a))
+}

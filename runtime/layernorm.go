@@ -53,8 +53,22 @@ func LayerNorm(out, x, weight, bias *Array, normalizedShape []int, eps float64) 
 }
 
 // layerNormRows normalizes rows r0..r1 of length d; w and b may be nil.
+// Where the CPU has AVX-512 a row goes through layerNormRowVec, which
+// computes the same float64 sums eight lanes at a time.
 func layerNormRows(out, x, w, b []float32, d int, eps float64, r0, r1 int) {
 	for r := r0; r < r1; r++ {
+		xs := x[r*d : (r+1)*d]
+		os := out[r*d : (r+1)*d]
+		if !layerNormRowVec(os, xs, w, b, eps) {
+			layerNormRowsPortable(os, xs, w, b, d, eps)
+		}
+	}
+}
+
+// layerNormRowsPortable normalizes the rows of x (length d each) in plain
+// Go.
+func layerNormRowsPortable(out, x, w, b []float32, d int, eps float64) {
+	for r := 0; r < len(x)/d; r++ {
 		xs := x[r*d : (r+1)*d]
 		os := out[r*d : (r+1)*d]
 		var s float64
