@@ -7,6 +7,7 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
+#include "vec_amd64.h"
 
 DATA actConst<>+0(SB)/8, $0x3fe0000000000000 // 0: 0.5
 DATA actConst<>+8(SB)/8, $0x3ff0000000000000 // 1: 1
@@ -163,10 +164,7 @@ loop: \
 tail: \
 	TESTQ CX, CX; \
 	JEQ done; \
-	MOVL $1, AX; \
-	SHLL CX, AX; \
-	DECL AX; \
-	KMOVB AX, K2; \
+	TAILMASK(K2); \
 	VCVTPS2PD.Z (SI), K2, Z0; \
 	BODY; \
 	VCVTPD2PS Z0, Y0; \
@@ -215,10 +213,7 @@ loop:
 tail:
 	TESTQ CX, CX
 	JEQ   sum
-	MOVL  $1, AX
-	SHLL  CX, AX
-	DECL  AX
-	KMOVB AX, K2
+	TAILMASK(K2)
 	VCVTPS2PD.Z (SI), K2, Z0
 	VSUBPD Z28, Z0, Z0
 	EXPPD(Z0, Z1, Z2)
@@ -227,13 +222,9 @@ tail:
 	VMOVUPS Y0, K2, (DI)
 
 sum:
-	VEXTRACTF64X4 $1, Z29, Y1
-	VADDPD Y29, Y1, Y1
-	VEXTRACTF128 $1, Y1, X2
-	VADDPD X2, X1, X1
-	VPERMILPD $1, X1, X2
-	VADDSD X2, X1, X1
-	MOVSD X1, sum+32(FP)
+	VMOVAPD Z29, Z0
+	HSUMPD0
+	MOVSD X0, sum+32(FP)
 	VZEROUPPER
 	RET
 
@@ -262,10 +253,7 @@ maxloop:
 maxtail:
 	TESTQ CX, CX
 	JEQ   maxreduce
-	MOVL  $1, AX
-	SHLL  CX, AX
-	DECL  AX
-	KMOVW AX, K2
+	TAILMASK(K2)
 	VMOVAPS Z3, Z1
 	VMOVUPS (SI), K2, Z1
 	VMAXPS Z1, Z0, Z0
@@ -305,10 +293,7 @@ scaleloop:
 scaletail:
 	TESTQ CX, CX
 	JEQ   scaledone
-	MOVL  $1, AX
-	SHLL  CX, AX
-	DECL  AX
-	KMOVW AX, K2
+	TAILMASK(K2)
 	VMOVUPS.Z (SI), K2, Z0
 	VMULPS Z0, Z1, Z0
 	VMOVUPS Z0, K2, (SI)
@@ -353,10 +338,7 @@ relutail16:
 relutail:
 	TESTQ CX, CX
 	JEQ   reludone
-	MOVL  $1, AX
-	SHLL  CX, AX
-	DECL  AX
-	KMOVW AX, K2
+	TAILMASK(K2)
 	VMOVUPS.Z (SI), K2, Z2
 	VMAXPS Z2, Z1, Z2
 	VMOVUPS Z2, K2, (DI)

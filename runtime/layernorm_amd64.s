@@ -4,6 +4,7 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
+#include "vec_amd64.h"
 
 DATA lnOne<>+0(SB)/8, $0x3ff0000000000000
 GLOBL lnOne<>(SB), RODATA|NOPTR, $8
@@ -21,10 +22,7 @@ TEXT ·layerNormRowAVX512(SB), NOSPLIT, $0-56
 	// K2 masks the last n%8 elements.
 	MOVQ R11, CX
 	ANDQ $7, CX
-	MOVL $1, AX
-	SHLL CX, AX
-	DECL AX
-	KMOVB AX, K2
+	TAILMASK(K2)
 
 	// Pass 1: the sum.
 	VXORPD Z0, Z0, Z0
@@ -59,12 +57,7 @@ sumtail:
 
 sumdone:
 	VADDPD Z1, Z0, Z0
-	VEXTRACTF64X4 $1, Z0, Y1
-	VADDPD Y1, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPD X1, X0, X0
-	VPERMILPD $1, X0, X1
-	VADDSD X1, X0, X0
+	HSUMPD0
 	VCVTSI2SDQ R11, X6, X6
 	VDIVSD X6, X0, X0           // mean
 	VBROADCASTSD X0, Z4
@@ -106,12 +99,7 @@ sqtail:
 
 sqdone:
 	VADDPD Z1, Z0, Z0
-	VEXTRACTF64X4 $1, Z0, Y1
-	VADDPD Y1, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPD X1, X0, X0
-	VPERMILPD $1, X0, X1
-	VADDSD X1, X0, X0
+	HSUMPD0
 	VDIVSD X6, X0, X0           // variance
 	VADDSD eps+40(FP), X0, X0
 	VSQRTSD X0, X0, X0
