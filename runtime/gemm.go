@@ -252,9 +252,9 @@ func (g *gemmCall) run() {
 		return
 	}
 	byM, parts := g.split(w)
-	mr, nr := g.kern.mr, g.kern.nr
-	gp := g.clone() // the closure escapes; keep g itself on the stack
-	if byM && gp.pb == nil && g.k*g.n <= sharedPackMax {
+	p := gemmPars.Get().(*gemmPar)
+	p.call, p.byM, p.parts = *g, byM, parts
+	if nr := g.kern.nr; byM && g.pb == nil && g.k*g.n <= sharedPackMax {
 		// Pack all of B once, in parallel, and let every worker read it
 		// as a PackedB: the same panels the serial path packs block by
 		// block, so the result does not change.
@@ -262,29 +262,52 @@ func (g *gemmCall) run() {
 		shared := sharedPacks.Get().(*[]float32)
 		defer sharedPacks.Put(shared)
 		*shared = gemmGrow(*shared, pn*nr*g.k)
-		data := *shared
-		Parallel(pn, func(lo, hi int) { // gp, not g: g must not escape
-			packB(data[lo*gp.k*nr:], gp.transB, gp.b, gp.ldb, 0, gp.k, lo*nr, min(gp.n, hi*nr)-lo*nr, nr)
-		})
-		gp.pb = &PackedB{k: g.k, n: g.n, kern: g.kern, data: data}
+		p.pb = PackedB{k: g.k, n: g.n, kern: g.kern, data: *shared}
+		Parallel(pn, p.packRun)
+		p.call.pb = &p.pb
 	}
-	Parallel(parts, func(lo, hi int) {
-		for t := lo; t < hi; t++ {
-			if byM {
-				pm := (gp.m + mr - 1) / mr
-				gp.region(t*pm/parts*mr, min(gp.m, (t+1)*pm/parts*mr), 0, gp.n)
-			} else {
-				pn := (gp.n + nr - 1) / nr
-				gp.region(0, gp.m, t*pn/parts*nr, min(gp.n, (t+1)*pn/parts*nr))
-			}
-		}
-	})
+	Parallel(parts, p.regionRun)
+	*p = gemmPar{packRun: p.packRun, regionRun: p.regionRun}
+	gemmPars.Put(p)
 }
 
-// clone returns a heap copy of g.
-func (g *gemmCall) clone() *gemmCall {
-	c := *g
-	return &c
+// gemmPar is the state of one parallel GEMM. It is pooled, with its method
+// values bound once, so that handing work to Parallel allocates nothing.
+type gemmPar struct {
+	call      gemmCall
+	pb        PackedB // B packed once for all workers, when call.pb points here
+	byM       bool    // split C by rows (else by columns)
+	parts     int
+	packRun   func(lo, hi int) // packRange
+	regionRun func(lo, hi int) // regions
+}
+
+var gemmPars = sync.Pool{New: func() any {
+	p := new(gemmPar)
+	p.packRun, p.regionRun = p.packRange, p.regions
+	return p
+}}
+
+// packRange packs panels [lo, hi) of B into p.pb.
+func (p *gemmPar) packRange(lo, hi int) {
+	g, nr := &p.call, p.call.kern.nr
+	packB(p.pb.data[lo*g.k*nr:], g.transB, g.b, g.ldb, 0, g.k, lo*nr, min(g.n, hi*nr)-lo*nr, nr)
+}
+
+// regions computes parts [lo, hi) of C: whole micro-tiles of rows (byM) or
+// of columns.
+func (p *gemmPar) regions(lo, hi int) {
+	g := &p.call
+	mr, nr := g.kern.mr, g.kern.nr
+	for t := lo; t < hi; t++ {
+		if p.byM {
+			pm := (g.m + mr - 1) / mr
+			g.region(t*pm/p.parts*mr, min(g.m, (t+1)*pm/p.parts*mr), 0, g.n)
+		} else {
+			pn := (g.n + nr - 1) / nr
+			g.region(0, g.m, t*pn/p.parts*nr, min(g.n, (t+1)*pn/p.parts*nr))
+		}
+	}
 }
 
 // split chooses whether to divide C among w workers by rows or by columns

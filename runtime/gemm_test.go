@@ -400,9 +400,9 @@ func TestSgemmPanics(t *testing.T) {
 	}
 }
 
-// TestSgemmNoAllocs checks that a serial Sgemm or SgemmPacked allocates
-// nothing once its buffers are pooled, with A packed, packed on the fly and
-// read in place.
+// TestSgemmNoAllocs checks that Sgemm and SgemmPacked allocate nothing
+// once their buffers are pooled, with A packed, packed on the fly and read
+// in place, on one worker and split over two.
 func TestSgemmNoAllocs(t *testing.T) {
 	if visionRace {
 		t.Skip("sync.Pool drops items under the race detector")
@@ -422,6 +422,26 @@ func TestSgemmNoAllocs(t *testing.T) {
 		"SgemmPacked": func() { SgemmPacked(m, 1, a, k, pb, 0, c, n) },
 	}
 	for name, f := range cases {
+		if got := testing.AllocsPerRun(10, f); got != 0 {
+			t.Errorf("%s: %v allocations per call, want 0", name, got)
+		}
+	}
+
+	// Split over two workers: rows with B packed once for both, columns,
+	// and packed weights.
+	SetWorkers(2)
+	defer func(v int) { parallelMinFlops = v }(parallelMinFlops)
+	parallelMinFlops = 0
+	wide := randSlice(rng, k*2048)
+	parallel := map[string]func(){
+		"2 workers, by rows":    func() { Sgemm(false, false, m, n, k, 1, a, k, b, n, 0, c, n) },
+		"2 workers, by columns": func() { Sgemm(false, false, 2, 2048, k, 1, a, k, wide, 2048, 0, c, 2048) },
+		"2 workers, packed":     func() { SgemmPacked(m, 1, a, k, pb, 0, c, n) },
+	}
+	for name, f := range parallel {
+		if byM, _ := (&gemmCall{m: 2, n: 2048, k: k, kern: selectedKernel}).split(2); name == "2 workers, by columns" && byM {
+			t.Fatalf("%s: split chose rows", name)
+		}
 		if got := testing.AllocsPerRun(10, f); got != 0 {
 			t.Errorf("%s: %v allocations per call, want 0", name, got)
 		}
