@@ -246,13 +246,46 @@ func epilogue512(name string, mr int, alphaArg, betaArg, biasArg, flagsArg, mask
 	p("SHRL $16, R9")
 	p("KMOVW R9, K2")
 	p("MOVQ %s, R10", flagsArg)
+	epilogueFlags(name, mr, avx512Regs, betaArg, biasArg)
+}
+
+// vecRegs describes the registers and masking of one flavour of tile
+// kernel for epilogueFlags.
+type vecRegs struct {
+	r                string // register prefix: Z or Y
+	width            int    // bytes per vector
+	mask             [2]string
+	beta, bias, zero int    // scratch registers: beta, bias (and bias+1), zero
+	zeroOp           string // instruction zeroing a register
+	load             string // instruction loading the bias
+}
+
+// avx512Regs masks both halves of a 32-column row with K1 and K2.
+var avx512Regs = vecRegs{r: "Z", width: 64, mask: [2]string{"K1, ", "K2, "}, beta: 30, bias: 28, zero: 30, zeroOp: "VPXORD", load: "VMOVUPS.Z"}
+
+// avx2Regs stores whole 16-column rows.
+var avx2Regs = vecRegs{r: "Y", width: 32, beta: 14, bias: 12, zero: 14, zeroOp: "VXORPS", load: "VMOVUPS"}
+
+// epilogueFlags writes the flag-driven end of a tile kernel, with the flags
+// in R10, the accumulators in registers 0..2·mr-1 (two per row) and C at DI
+// with its row stride in SI: C = acc (+beta·C when flags&1) (+bias when
+// flags&2) (ReLU when flags&4), then the store.
+func epilogueFlags(name string, mr int, v vecRegs, betaArg, biasArg string) {
+	r, w := v.r, v.width
+	// loadMask puts a mask register after a memory source operand.
+	loadMask := func(h int) string {
+		if v.mask[h] == "" {
+			return ""
+		}
+		return ", " + v.mask[h][:len(v.mask[h])-2]
+	}
 	p("TESTQ $1, R10")
 	p("JEQ %s_nobeta", name)
-	p("VBROADCASTSS %s, Z30", betaArg)
+	p("VBROADCASTSS %s, %s%d", betaArg, r, v.beta)
 	p("MOVQ DI, R8")
 	for i := 0; i < mr; i++ {
-		p("VFMADD231PS (R8), Z30, K1, Z%d", 2*i)
-		p("VFMADD231PS 64(R8), Z30, K2, Z%d", 2*i+1)
+		p("VFMADD231PS (R8), %s%d, %s%s%d", r, v.beta, v.mask[0], r, 2*i)
+		p("VFMADD231PS %d(R8), %s%d, %s%s%d", w, r, v.beta, v.mask[1], r, 2*i+1)
 		if i < mr-1 {
 			p("ADDQ SI, R8")
 		}
@@ -261,24 +294,24 @@ func epilogue512(name string, mr int, alphaArg, betaArg, biasArg, flagsArg, mask
 	p("TESTQ $2, R10")
 	p("JEQ %s_nobias", name)
 	p("MOVQ %s, R11", biasArg)
-	p("VMOVUPS.Z (R11), K1, Z28")
-	p("VMOVUPS.Z 64(R11), K2, Z29")
+	p("%s (R11)%s, %s%d", v.load, loadMask(0), r, v.bias)
+	p("%s %d(R11)%s, %s%d", v.load, w, loadMask(1), r, v.bias+1)
 	for i := 0; i < mr; i++ {
-		p("VADDPS Z28, Z%d, Z%d", 2*i, 2*i)
-		p("VADDPS Z29, Z%d, Z%d", 2*i+1, 2*i+1)
+		p("VADDPS %s%d, %s%d, %s%d", r, v.bias, r, 2*i, r, 2*i)
+		p("VADDPS %s%d, %s%d, %s%d", r, v.bias+1, r, 2*i+1, r, 2*i+1)
 	}
 	label(name + "_nobias")
 	p("TESTQ $4, R10")
 	p("JEQ %s_store", name)
-	p("VPXORD Z30, Z30, Z30")
-	for r := 0; r < 2*mr; r++ {
+	p("%s %s%d, %s%d, %s%d", v.zeroOp, r, v.zero, r, v.zero, r, v.zero)
+	for i := 0; i < 2*mr; i++ {
 		// max(0, x) with x as second source keeps NaN and -0 like the Go loop.
-		p("VMAXPS Z%d, Z30, Z%d", r, r)
+		p("VMAXPS %s%d, %s%d, %s%d", r, i, r, v.zero, r, i)
 	}
 	label(name + "_store")
 	for i := 0; i < mr; i++ {
-		p("VMOVUPS Z%d, K1, (DI)", 2*i)
-		p("VMOVUPS Z%d, K2, 64(DI)", 2*i+1)
+		p("VMOVUPS %s%d, %s(DI)", r, 2*i, v.mask[0])
+		p("VMOVUPS %s%d, %s%d(DI)", r, 2*i+1, v.mask[1], w)
 		if i < mr-1 {
 			p("ADDQ SI, DI")
 		}
@@ -338,45 +371,7 @@ func tile256(mr int) {
 	p("JNE %s_tail1", name)
 	label(name + "_epi")
 	p("MOVQ flags+56(FP), R10")
-	p("TESTQ $1, R10")
-	p("JEQ %s_nobeta", name)
-	p("VBROADCASTSS beta+40(FP), Y14")
-	p("MOVQ DI, R8")
-	for i := 0; i < mr; i++ {
-		p("VFMADD231PS (R8), Y14, Y%d", 2*i)
-		p("VFMADD231PS 32(R8), Y14, Y%d", 2*i+1)
-		if i < mr-1 {
-			p("ADDQ SI, R8")
-		}
-	}
-	label(name + "_nobeta")
-	p("TESTQ $2, R10")
-	p("JEQ %s_nobias", name)
-	p("MOVQ bias+48(FP), R11")
-	p("VMOVUPS (R11), Y12")
-	p("VMOVUPS 32(R11), Y13")
-	for i := 0; i < mr; i++ {
-		p("VADDPS Y12, Y%d, Y%d", 2*i, 2*i)
-		p("VADDPS Y13, Y%d, Y%d", 2*i+1, 2*i+1)
-	}
-	label(name + "_nobias")
-	p("TESTQ $4, R10")
-	p("JEQ %s_store", name)
-	p("VXORPS Y14, Y14, Y14")
-	for r := 0; r < 2*mr; r++ {
-		p("VMAXPS Y%d, Y14, Y%d", r, r)
-	}
-	label(name + "_store")
-	for i := 0; i < mr; i++ {
-		p("VMOVUPS Y%d, (DI)", 2*i)
-		p("VMOVUPS Y%d, 32(DI)", 2*i+1)
-		if i < mr-1 {
-			p("ADDQ SI, DI")
-		}
-	}
-	p("VZEROUPPER")
-	p("RET")
-	out.WriteString("\n")
+	epilogueFlags(name, mr, avx2Regs, "beta+40(FP)", "bias+48(FP)")
 }
 
 // gemvRow512 writes the one-row kernel: c[0:32] = alpha·Σp a[p]·b[p*ldb:+32]
