@@ -46,42 +46,11 @@ func tile512(mr int) {
 	p("SHLQ $2, SI")
 	prefetchCSetup(name, mr, "R12")
 	prefetchNextSetup(name, mr)
-	for r := 0; r < 2*mr; r++ {
-		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
-	}
-	step := func(u int) {
-		p("VMOVUPS %d(BX), Z28", u*nr512*4)
-		p("VMOVUPS %d(BX), Z29", u*nr512*4+64)
-		for i := 0; i < mr; i++ {
-			z := 30 + i%2
-			p("VBROADCASTSS %d(AX), Z%d", (u*mr512+i)*4, z)
-			p("VFMADD231PS Z28, Z%d, Z%d", z, 2*i)
-			p("VFMADD231PS Z29, Z%d, Z%d", z, 2*i+1)
-		}
-	}
-	p("CMPQ CX, $%d", unroll)
-	p("JL %s_tail", name)
-	label(name + "_loop")
-	p("PREFETCHT0 %d(AX)", 4*mr512*4*4)
-	prefetchNextLoop(name)
-	prefetchCLoop(name, mr, "R12")
-	for u := 0; u < unroll; u++ {
-		step(u)
-	}
-	p("ADDQ $%d, AX", unroll*mr512*4)
-	p("ADDQ $%d, BX", unroll*nr512*4)
-	p("SUBQ $%d, CX", unroll)
-	p("CMPQ CX, $%d", unroll)
-	p("JGE %s_loop", name)
-	label(name + "_tail")
-	p("TESTQ CX, CX")
-	p("JEQ %s_epi", name)
-	label(name + "_tail1")
-	step(0)
-	p("ADDQ $%d, AX", mr512*4)
-	p("ADDQ $%d, BX", nr512*4)
-	p("DECQ CX")
-	p("JNE %s_tail1", name)
+	tileLoop(name, mr, avx512Regs, func() {
+		p("PREFETCHT0 %d(AX)", 4*mr512*4*4)
+		prefetchNextLoop(name)
+		prefetchCLoop(name, mr, "R12")
+	})
 	label(name + "_epi")
 	epilogue512(name, mr, "", "beta+40(FP)", "bias+48(FP)", "flags+56(FP)", "mask+64(FP)")
 }
@@ -252,19 +221,66 @@ func epilogue512(name string, mr int, alphaArg, betaArg, biasArg, flagsArg, mask
 // vecRegs describes the registers and masking of one flavour of tile
 // kernel for epilogueFlags.
 type vecRegs struct {
-	r                string // register prefix: Z or Y
-	width            int    // bytes per vector
-	mask             [2]string
-	beta, bias, zero int    // scratch registers: beta, bias (and bias+1), zero
-	zeroOp           string // instruction zeroing a register
-	load             string // instruction loading the bias
+	r                string    // register prefix: Z or Y
+	width            int       // bytes per vector
+	beta, bias, zero int       // scratch registers: beta, bias (and bias+1), zero
+	zeroOp           string    // instruction zeroing a register
+	load             string    // instruction loading the bias
+	mr, nr           int       // rows and columns of a full tile (the packed panels' widths)
+	b, bcast         int       // the two B registers (b, b+1) and broadcast registers (bcast, bcast+1)
+	mask             [2]string // mask operands of the two halves of a row, if any
 }
 
 // avx512Regs masks both halves of a 32-column row with K1 and K2.
-var avx512Regs = vecRegs{r: "Z", width: 64, mask: [2]string{"K1, ", "K2, "}, beta: 30, bias: 28, zero: 30, zeroOp: "VPXORD", load: "VMOVUPS.Z"}
+var avx512Regs = vecRegs{r: "Z", width: 64, mask: [2]string{"K1, ", "K2, "}, beta: 30, bias: 28, zero: 30, zeroOp: "VPXORD", load: "VMOVUPS.Z",
+	mr: mr512, nr: nr512, b: 28, bcast: 30}
 
 // avx2Regs stores whole 16-column rows.
-var avx2Regs = vecRegs{r: "Y", width: 32, beta: 14, bias: 12, zero: 14, zeroOp: "VXORPS", load: "VMOVUPS"}
+var avx2Regs = vecRegs{r: "Y", width: 32, beta: 14, bias: 12, zero: 14, zeroOp: "VXORPS", load: "VMOVUPS",
+	mr: mr256, nr: nr256, b: 12, bcast: 14}
+
+// tileLoop writes the body of a packed tile kernel for mr rows, after the
+// arguments are loaded (k in CX, the A panel at AX, the B panel at BX):
+// zero the accumulators, then the k loop, unrolled, with loopTop written at
+// the top of each unrolled pass, and the leftover steps one by one. It ends
+// at the label name_epi, which the caller writes.
+func tileLoop(name string, mr int, v vecRegs, loopTop func()) {
+	r := v.r
+	for i := 0; i < 2*mr; i++ {
+		p("%s %s%d, %s%d, %s%d", v.zeroOp, r, i, r, i, r, i)
+	}
+	step := func(u int) {
+		p("VMOVUPS %d(BX), %s%d", u*v.nr*4, r, v.b)
+		p("VMOVUPS %d(BX), %s%d", u*v.nr*4+v.width, r, v.b+1)
+		for i := 0; i < mr; i++ {
+			x := v.bcast + i%2
+			p("VBROADCASTSS %d(AX), %s%d", (u*v.mr+i)*4, r, x)
+			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b, r, x, r, 2*i)
+			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b+1, r, x, r, 2*i+1)
+		}
+	}
+	p("CMPQ CX, $%d", unroll)
+	p("JL %s_tail", name)
+	label(name + "_loop")
+	loopTop()
+	for u := 0; u < unroll; u++ {
+		step(u)
+	}
+	p("ADDQ $%d, AX", unroll*v.mr*4)
+	p("ADDQ $%d, BX", unroll*v.nr*4)
+	p("SUBQ $%d, CX", unroll)
+	p("CMPQ CX, $%d", unroll)
+	p("JGE %s_loop", name)
+	label(name + "_tail")
+	p("TESTQ CX, CX")
+	p("JEQ %s_epi", name)
+	label(name + "_tail1")
+	step(0)
+	p("ADDQ $%d, AX", v.mr*4)
+	p("ADDQ $%d, BX", v.nr*4)
+	p("DECQ CX")
+	p("JNE %s_tail1", name)
+}
 
 // epilogueFlags writes the flag-driven end of a tile kernel, with the flags
 // in R10, the accumulators in registers 0..2·mr-1 (two per row) and C at DI
@@ -336,39 +352,7 @@ func tile256(mr int) {
 	p("MOVQ c+24(FP), DI")
 	p("MOVQ ldc+32(FP), SI")
 	p("SHLQ $2, SI")
-	for r := 0; r < 2*mr; r++ {
-		p("VXORPS Y%d, Y%d, Y%d", r, r, r)
-	}
-	step := func(u int) {
-		p("VMOVUPS %d(BX), Y12", u*nr256*4)
-		p("VMOVUPS %d(BX), Y13", u*nr256*4+32)
-		for i := 0; i < mr; i++ {
-			y := 14 + i%2
-			p("VBROADCASTSS %d(AX), Y%d", (u*mr256+i)*4, y)
-			p("VFMADD231PS Y12, Y%d, Y%d", y, 2*i)
-			p("VFMADD231PS Y13, Y%d, Y%d", y, 2*i+1)
-		}
-	}
-	p("CMPQ CX, $%d", unroll)
-	p("JL %s_tail", name)
-	label(name + "_loop")
-	for u := 0; u < unroll; u++ {
-		step(u)
-	}
-	p("ADDQ $%d, AX", unroll*mr256*4)
-	p("ADDQ $%d, BX", unroll*nr256*4)
-	p("SUBQ $%d, CX", unroll)
-	p("CMPQ CX, $%d", unroll)
-	p("JGE %s_loop", name)
-	label(name + "_tail")
-	p("TESTQ CX, CX")
-	p("JEQ %s_epi", name)
-	label(name + "_tail1")
-	step(0)
-	p("ADDQ $%d, AX", mr256*4)
-	p("ADDQ $%d, BX", nr256*4)
-	p("DECQ CX")
-	p("JNE %s_tail1", name)
+	tileLoop(name, mr, avx2Regs, func() {})
 	label(name + "_epi")
 	p("MOVQ flags+56(FP), R10")
 	epilogueFlags(name, mr, avx2Regs, "beta+40(FP)", "bias+48(FP)")
