@@ -136,6 +136,9 @@ func isSuffix(s, shape []int) bool {
 
 func binarySameF32(op binaryOp, o, a, b []float32) {
 	a, b = a[:len(o)], b[:len(o)]
+	if binarySameVec(op, o, a, b) {
+		return
+	}
 	switch op {
 	case opAdd:
 		for i := range o {
@@ -158,6 +161,9 @@ func binarySameF32(op binaryOp, o, a, b []float32) {
 
 func binaryScalarF32(op binaryOp, o, a []float32, s float32) {
 	a = a[:len(o)]
+	if binaryScalarVec(op, o, a, s) {
+		return
+	}
 	switch op {
 	case opAdd:
 		for i := range o {
