@@ -5,6 +5,7 @@ package runtime
 import (
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestParallelCoversRange(t *testing.T) {
@@ -74,5 +75,38 @@ func BenchmarkParallel(b *testing.B) {
 	var sink atomic.Int64
 	for b.Loop() {
 		Parallel(2, func(lo, hi int) { sink.Add(int64(hi - lo)) })
+	}
+}
+
+// TestSetSpinWait checks that SetSpinWait returns the previous setting and
+// that Parallel covers every index whether workers poll or block at once.
+func TestSetSpinWait(t *testing.T) {
+	saved := Workers()
+	defer SetWorkers(saved)
+	SetWorkers(2)
+	prev := SetSpinWait(0)
+	defer SetSpinWait(prev)
+	if got := SetSpinWait(time.Millisecond); got != 0 {
+		t.Errorf("SetSpinWait returned %v, want the 0 set before", got)
+	}
+	for _, d := range []time.Duration{0, time.Millisecond, -time.Second} {
+		SetSpinWait(d)
+		for range 50 {
+			var hits [100]atomic.Int32
+			Parallel(len(hits), func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					hits[i].Add(1)
+				}
+			})
+			for i := range hits {
+				if n := hits[i].Load(); n != 1 {
+					t.Fatalf("spin %v: index %d covered %d times", d, i, n)
+				}
+			}
+			time.Sleep(10 * time.Microsecond)
+		}
+	}
+	if got := SetSpinWait(prev); got != 0 {
+		t.Errorf("a negative spin wait was stored as %v, want 0", got)
 	}
 }
