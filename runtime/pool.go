@@ -177,11 +177,13 @@ func Parallel(n int, fn func(lo, hi int)) {
 		break
 	}
 	// Poll for the workers' ranges before blocking: a caller parked in
-	// Wait costs a thread wake-up when the last range ends.
+	// Wait costs a thread wake-up when the last range ends. The caller
+	// does not yield while it polls: on a goroutine locked to its thread
+	// (runtime.LockOSThread) each yield would hand the processor to
+	// another thread.
 	if spin := time.Duration(poolSpin.Load()); spin > 0 && done.pending.Load() > 0 {
 		start := time.Now()
 		for done.pending.Load() > 0 && time.Since(start) < spin {
-			goruntime.Gosched()
 		}
 	}
 	done.wg.Wait()

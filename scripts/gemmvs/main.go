@@ -150,11 +150,10 @@ func compare(s shape, rounds int, batch, settle time.Duration, packed bool) resu
 		}
 		return gf
 	}
-	// Keep the calling goroutine on one OS thread, where OpenBLAS's
-	// 1-thread calls run too, so that both 1-thread contenders share a
-	// core.
-	goruntime.LockOSThread()
-	defer goruntime.UnlockOSThread()
+	// The goroutine is not locked to its thread: a locked caller makes
+	// every hand-off to the Go worker pool go through another thread and
+	// halves Go's 2-worker speed at 256³, which is not how a service calls
+	// the runtime.
 	var res result
 	for r := range rounds {
 		for j := range 4 {
