@@ -38,12 +38,7 @@ func tile512(mr int) {
 	name := fmt.Sprintf("tile512x%d", mr)
 	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)\n", name)
 	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-80\n", name)
-	p("MOVQ k+0(FP), CX")
-	p("MOVQ a+8(FP), AX")
-	p("MOVQ b+16(FP), BX")
-	p("MOVQ c+24(FP), DI")
-	p("MOVQ ldc+32(FP), SI")
-	p("SHLQ $2, SI")
+	loadTileArgs()
 	prefetchCSetup(name, mr, "R12")
 	prefetchNextSetup(name, mr)
 	tileLoop(name, mr, avx512Regs, func() {
@@ -337,6 +332,18 @@ func epilogueFlags(name string, mr int, v vecRegs, betaArg, biasArg string) {
 	out.WriteString("\n")
 }
 
+// loadTileArgs writes the loads of the arguments the packed tile kernels
+// share: k to CX, the A and B panels to AX and BX, C to DI and its row
+// stride in bytes to SI.
+func loadTileArgs() {
+	p("MOVQ k+0(FP), CX")
+	p("MOVQ a+8(FP), AX")
+	p("MOVQ b+16(FP), BX")
+	p("MOVQ c+24(FP), DI")
+	p("MOVQ ldc+32(FP), SI")
+	p("SHLQ $2, SI")
+}
+
 // tile256 writes the AVX2 kernel for mr rows of a 6×16 tile. It always
 // stores 16 columns; the Go side routes narrower edge tiles through a
 // scratch tile.
@@ -346,12 +353,7 @@ func tile256(mr int) {
 	name := fmt.Sprintf("tile256x%d", mr)
 	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)\n", name)
 	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-64\n", name)
-	p("MOVQ k+0(FP), CX")
-	p("MOVQ a+8(FP), AX")
-	p("MOVQ b+16(FP), BX")
-	p("MOVQ c+24(FP), DI")
-	p("MOVQ ldc+32(FP), SI")
-	p("SHLQ $2, SI")
+	loadTileArgs()
 	tileLoop(name, mr, avx2Regs, func() {})
 	label(name + "_epi")
 	p("MOVQ flags+56(FP), R10")
