@@ -287,3 +287,60 @@ func TestBinaryAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestMatmulBatchSplit checks batched Matmul with its batch items spread
+// over workers (and, for batches that do not divide evenly, each product
+// split instead) against one worker bit for bit, and against a reference
+// loop, with broadcast batch dimensions.
+func TestMatmulBatchSplit(t *testing.T) {
+	saved := Workers()
+	defer SetWorkers(saved)
+	defer func(v int) { parallelMinFlops = v }(parallelMinFlops)
+	parallelMinFlops = 0
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, c := range []struct{ ba, bb []int }{
+		{[]int{2}, []int{2}},       // divides evenly over 2 workers
+		{[]int{3}, []int{1}},       // does not: each product is split
+		{[]int{3, 1}, []int{1, 3}}, // 9 items, broadcast on both sides
+	} {
+		const m, k, n = 17, 9, 33
+		a := randArray(r, append(append([]int{}, c.ba...), m, k)...)
+		b := randArray(r, append(append([]int{}, c.bb...), k, n)...)
+		batch, err := BroadcastShapes(c.ba, c.bb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shape := append(append([]int{}, batch...), m, n)
+		one, two := NewArray(Float32, shape...), NewArray(Float32, shape...)
+		SetWorkers(1)
+		Matmul(one, a, b)
+		SetWorkers(2)
+		Matmul(two, a, b)
+		for i := range one.F32 {
+			if math.Float32bits(one.F32[i]) != math.Float32bits(two.F32[i]) {
+				t.Fatalf("batch %v×%v: element %d is %v on 2 workers, %v on 1", c.ba, c.bb, i, two.F32[i], one.F32[i])
+			}
+		}
+		sa, sb := broadcastStrides(c.ba, batch), broadcastStrides(c.bb, batch)
+		nb := NumElements(batch)
+		for item := range nb {
+			oa, ob, rest := 0, 0, item
+			for d := len(batch) - 1; d >= 0; d-- {
+				oa += sa[d] * (rest % batch[d])
+				ob += sb[d] * (rest % batch[d])
+				rest /= batch[d]
+			}
+			for i := range m {
+				for j := range n {
+					var want float64
+					for p := range k {
+						want += float64(a.F32[oa*m*k+i*k+p]) * float64(b.F32[ob*k*n+p*n+j])
+					}
+					if got := two.F32[item*m*n+i*n+j]; math.Abs(float64(got)-want) > 1e-5 {
+						t.Fatalf("batch %v×%v item %d [%d,%d]: got %v, want %v", c.ba, c.bb, item, i, j, got, want)
+					}
+				}
+			}
+		}
+	}
+}

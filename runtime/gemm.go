@@ -201,6 +201,7 @@ type gemmCall struct {
 	act            Activation
 	kern           *gemmKernel
 	directA        bool // tiles read A in place (kern.direct)
+	serial         bool // stay on the calling goroutine
 }
 
 // gemmBuf holds one goroutine's packing buffers.
@@ -248,7 +249,7 @@ func (g *gemmCall) run() {
 	}
 	g.directA = g.useDirectA()
 	w := Workers()
-	if w == 1 || g.m == 1 || 2*float64(g.m)*float64(g.n)*float64(g.k) < float64(parallelMinFlops) {
+	if w == 1 || g.serial || g.m == 1 || 2*float64(g.m)*float64(g.n)*float64(g.k) < float64(parallelMinFlops) {
 		g.region(0, g.m, 0, g.n)
 		return
 	}

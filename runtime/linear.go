@@ -61,24 +61,50 @@ func Matmul(out, a, b *Array) {
 	if !equalInts(out.Shape, want) {
 		kernelPanic("Matmul", "out shape %v, want %v", out.Shape, want)
 	}
-	sa := broadcastStrides(a.Shape[:ra-2], batch)
-	sb := broadcastStrides(b.Shape[:rb-2], batch)
+	j := matmulJob{
+		a: a.F32, b: b.F32, out: out.F32, m: m, n: n, k: k, batch: batch,
+		sa: broadcastStrides(a.Shape[:ra-2], batch), sb: broadcastStrides(b.Shape[:rb-2], batch),
+	}
 	nb := NumElements(batch)
-	idx := make([]int, len(batch))
-	for t := 0; t < nb; t++ {
+	// Spread the items of a batch over the workers, each product on one
+	// goroutine, when they divide evenly enough: many small products then
+	// cost one hand-off instead of one each. A product's result is the
+	// same either way.
+	if w := Workers(); w > 1 && nb > 1 && (nb%w == 0 || nb >= 4*w) &&
+		2*float64(m)*float64(n)*float64(k)*float64(nb) >= float64(parallelMinFlops) {
+		runPooled(matmulTasks, nb, j)
+		return
+	}
+	j.items(0, nb, false)
+}
+
+// matmulJob is one batched Matmul call.
+type matmulJob struct {
+	a, b, out []float32
+	m, n, k   int
+	batch     []int // the broadcast batch shape
+	sa, sb    []int // strides of a's and b's batch dims over batch
+}
+
+var matmulTasks = taskPool(func(j *matmulJob, lo, hi int) { j.items(lo, hi, true) })
+
+// items computes the products of batch items [lo, hi); serial keeps each
+// product on the calling goroutine.
+func (j *matmulJob) items(lo, hi int, serial bool) {
+	m, n, k := j.m, j.n, j.k
+	for t := lo; t < hi; t++ {
 		oa, ob := 0, 0
-		for d, i := range idx {
-			oa += sa[d] * i
-			ob += sb[d] * i
+		for d, r := len(j.batch)-1, t; d >= 0; d-- {
+			i := r % j.batch[d]
+			r /= j.batch[d]
+			oa += j.sa[d] * i
+			ob += j.sb[d] * i
 		}
-		Sgemm(false, false, m, n, k, 1, a.F32[oa*m*k:], k, b.F32[ob*k*n:], n, 0, out.F32[t*m*n:], n)
-		for d := len(idx) - 1; d >= 0; d-- {
-			idx[d]++
-			if idx[d] < batch[d] {
-				break
-			}
-			idx[d] = 0
+		g := gemmCall{
+			m: m, n: n, k: k, alpha: 1, a: j.a[oa*m*k:], lda: k, b: j.b[ob*k*n:], ldb: n,
+			c: j.out[t*m*n:], ldc: n, kern: selectedKernel, serial: serial,
 		}
+		g.run()
 	}
 }
 
