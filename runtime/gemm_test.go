@@ -447,3 +447,36 @@ func TestSgemmNoAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestGemvSplitAgrees checks m == 1 products large enough to split their
+// columns over two workers against one worker, bit for bit: B plain,
+// transposed and packed, with beta, bias and ReLU, and n not a multiple of
+// the 32-column blocks.
+func TestGemvSplitAgrees(t *testing.T) {
+	saved := Workers()
+	defer SetWorkers(saved)
+	rng := rand.New(rand.NewPCG(9, 9))
+	const k, n = 512, 300
+	x, b, bt := randSlice(rng, k), randSlice(rng, k*n), randSlice(rng, n*k)
+	bias, c0 := randSlice(rng, n), randSlice(rng, n)
+	pb := PackB(true, k, n, bt, k)
+	cases := map[string]func(c []float32){
+		"plain":             func(c []float32) { Sgemm(false, false, 1, n, k, 0.5, x, k, b, n, 0.25, c, n) },
+		"transB":            func(c []float32) { Sgemm(false, true, 1, n, k, 1, x, k, bt, k, 0, c, n) },
+		"packed, bias+relu": func(c []float32) { SgemmPackedEpilogue(1, 1, x, k, pb, 0, c, n, bias, ActReLU) },
+	}
+	for name, f := range cases {
+		var got [2][]float32
+		for w := 1; w <= 2; w++ {
+			SetWorkers(w)
+			c := append([]float32(nil), c0...)
+			f(c)
+			got[w-1] = c
+		}
+		for j := range got[0] {
+			if math.Float32bits(got[0][j]) != math.Float32bits(got[1][j]) {
+				t.Fatalf("%s: column %d is %v on 2 workers, %v on 1", name, j, got[1][j], got[0][j])
+			}
+		}
+	}
+}
