@@ -302,6 +302,8 @@ func TestMatmulBatchSplit(t *testing.T) {
 		{[]int{2}, []int{2}},       // divides evenly over 2 workers
 		{[]int{3}, []int{1}},       // does not: each product is split
 		{[]int{3, 1}, []int{1, 3}}, // 9 items, broadcast on both sides
+		{[]int{2, 3}, []int{3}},    // b has fewer batch dims
+		{[]int{1}, []int{2, 2}},    // a has fewer, and broadcasts
 	} {
 		const m, k, n = 17, 9, 33
 		a := randArray(r, append(append([]int{}, c.ba...), m, k)...)
@@ -341,6 +343,39 @@ func TestMatmulBatchSplit(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestMatmulChecksAndAllocs checks that Matmul rejects a wrong out shape
+// and batch shapes that do not broadcast, and allocates nothing itself.
+func TestMatmulChecksAndAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	a, b := randArray(r, 2, 3, 4), randArray(r, 2, 4, 5)
+	for name, f := range map[string]func(){
+		"out shape":    func() { Matmul(NewArray(Float32, 2, 3, 4), a, b) },
+		"out rank":     func() { Matmul(NewArray(Float32, 1, 2, 3, 5), a, b) },
+		"no broadcast": func() { Matmul(NewArray(Float32, 2, 3, 5), a, randArray(r, 3, 4, 5)) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: Matmul did not panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+	if visionRace {
+		return // sync.Pool drops items under the race detector
+	}
+	saved := Workers()
+	defer SetWorkers(saved)
+	out := NewArray(Float32, 2, 3, 5)
+	for _, w := range []int{1, 2} {
+		SetWorkers(w)
+		if got := testing.AllocsPerRun(10, func() { Matmul(out, a, b) }); got != 0 {
+			t.Errorf("%d workers: Matmul allocates %v times per call", w, got)
 		}
 	}
 }

@@ -53,18 +53,16 @@ func Matmul(out, a, b *Array) {
 	if b.Shape[rb-2] != k {
 		kernelPanic("Matmul", "inner dimensions of %v and %v differ", a.Shape, b.Shape)
 	}
-	batch, err := BroadcastShapes(a.Shape[:ra-2], b.Shape[:rb-2])
-	if err != nil {
-		kernelPanic("Matmul", "batch dimensions: %v", err)
+	aBatch, bBatch := a.Shape[:ra-2], b.Shape[:rb-2]
+	if !matmulOutOK(out.Shape, aBatch, bBatch, m, n) {
+		batch, err := BroadcastShapes(aBatch, bBatch)
+		if err != nil {
+			kernelPanic("Matmul", "batch dimensions: %v", err)
+		}
+		kernelPanic("Matmul", "out shape %v, want %v", out.Shape, append(batch, m, n))
 	}
-	want := append(append([]int{}, batch...), m, n)
-	if !equalInts(out.Shape, want) {
-		kernelPanic("Matmul", "out shape %v, want %v", out.Shape, want)
-	}
-	j := matmulJob{
-		a: a.F32, b: b.F32, out: out.F32, m: m, n: n, k: k, batch: batch,
-		sa: broadcastStrides(a.Shape[:ra-2], batch), sb: broadcastStrides(b.Shape[:rb-2], batch),
-	}
+	batch := out.Shape[:len(out.Shape)-2]
+	j := matmulJob{a: a.F32, b: b.F32, out: out.F32, m: m, n: n, k: k, batch: batch, aBatch: aBatch, bBatch: bBatch}
 	nb := NumElements(batch)
 	// Spread the items of a batch over the workers, each product on one
 	// goroutine, when they divide evenly enough: many small products then
@@ -78,12 +76,41 @@ func Matmul(out, a, b *Array) {
 	j.items(0, nb, false)
 }
 
+// matmulOutOK reports whether out is the broadcast of the batch shapes
+// aBatch and bBatch followed by m, n (checked without allocating).
+func matmulOutOK(out, aBatch, bBatch []int, m, n int) bool {
+	nb := max(len(aBatch), len(bBatch))
+	if len(out) != nb+2 || out[nb] != m || out[nb+1] != n {
+		return false
+	}
+	for i := range nb {
+		da, db := 1, 1
+		if d := i - (nb - len(aBatch)); d >= 0 {
+			da = aBatch[d]
+		}
+		if d := i - (nb - len(bBatch)); d >= 0 {
+			db = bBatch[d]
+		}
+		want := da
+		switch {
+		case da == 1:
+			want = db
+		case db != 1 && db != da:
+			return false
+		}
+		if out[i] != want {
+			return false
+		}
+	}
+	return true
+}
+
 // matmulJob is one batched Matmul call.
 type matmulJob struct {
-	a, b, out []float32
-	m, n, k   int
-	batch     []int // the broadcast batch shape
-	sa, sb    []int // strides of a's and b's batch dims over batch
+	a, b, out      []float32
+	m, n, k        int
+	batch          []int // the broadcast batch shape
+	aBatch, bBatch []int // a's and b's own batch shapes
 }
 
 var matmulTasks = taskPool(func(j *matmulJob, lo, hi int) { j.items(lo, hi, true) })
@@ -92,13 +119,26 @@ var matmulTasks = taskPool(func(j *matmulJob, lo, hi int) { j.items(lo, hi, true
 // product on the calling goroutine.
 func (j *matmulJob) items(lo, hi int, serial bool) {
 	m, n, k := j.m, j.n, j.k
+	nb, offA, offB := len(j.batch), len(j.batch)-len(j.aBatch), len(j.batch)-len(j.bBatch)
 	for t := lo; t < hi; t++ {
-		oa, ob := 0, 0
-		for d, r := len(j.batch)-1, t; d >= 0; d-- {
+		// Unravel t over the batch dims, last fastest, and add up the
+		// matching offsets of a and b (broadcast dims of size 1 add 0).
+		oa, ob, sa, sb := 0, 0, 1, 1
+		for d, r := nb-1, t; d >= 0; d-- {
 			i := r % j.batch[d]
 			r /= j.batch[d]
-			oa += j.sa[d] * i
-			ob += j.sb[d] * i
+			if da := d - offA; da >= 0 {
+				if j.aBatch[da] != 1 {
+					oa += i * sa
+				}
+				sa *= j.aBatch[da]
+			}
+			if db := d - offB; db >= 0 {
+				if j.bBatch[db] != 1 {
+					ob += i * sb
+				}
+				sb *= j.bBatch[db]
+			}
 		}
 		g := gemmCall{
 			m: m, n: n, k: k, alpha: 1, a: j.a[oa*m*k:], lda: k, b: j.b[ob*k*n:], ldb: n,
