@@ -60,7 +60,7 @@ func applyAct(x []float32, a Activation) {
 	case ActReLU:
 		blocks := (len(x) + elementwiseGrain - 1) / elementwiseGrain
 		if blocks < 4 || Workers() == 1 {
-			reluInPlace(x)
+			reluF32(x, x)
 			return
 		}
 		runPooled(reluTasks, blocks, reluJob{x})
@@ -76,8 +76,6 @@ var reluTasks = taskPool((*reluJob).blocks)
 type reluJob struct{ x []float32 }
 
 func (j *reluJob) blocks(lo, hi int) {
-	reluInPlace(j.x[lo*elementwiseGrain : min(hi*elementwiseGrain, len(j.x))])
+	x := j.x[lo*elementwiseGrain : min(hi*elementwiseGrain, len(j.x))]
+	reluF32(x, x)
 }
-
-// reluInPlace sets x[i] = max(x[i], 0) as Relu does (NaN stays NaN).
-func reluInPlace(x []float32) { reluF32(x, x) }

@@ -209,8 +209,9 @@ type gemmBuf struct{ a, b []float32 }
 
 var gemmBufs = sync.Pool{New: func() any { return new(gemmBuf) }}
 
-// sharedPacks holds buffers for a B packed once for all workers.
-var sharedPacks = sync.Pool{New: func() any { return new([]float32) }}
+// sharedPacks holds the PackedB (and its buffer) of a B packed once for all
+// workers.
+var sharedPacks = sync.Pool{New: func() any { return new(PackedB) }}
 
 func getGemmBuf() *gemmBuf  { return gemmBufs.Get().(*gemmBuf) }
 func putGemmBuf(b *gemmBuf) { gemmBufs.Put(b) }
@@ -254,60 +255,56 @@ func (g *gemmCall) run() {
 		return
 	}
 	byM, parts := g.split(w)
-	p := gemmPars.Get().(*gemmPar)
-	p.call, p.byM, p.parts = *g, byM, parts
+	job := gemmSplitJob{g: *g, byM: byM, parts: parts}
 	if nr := g.kern.nr; byM && g.pb == nil && g.k*g.n <= sharedPackMax {
 		// Pack all of B once, in parallel, and let every worker read it
 		// as a PackedB: the same panels the serial path packs block by
 		// block, so the result does not change.
 		pn := (g.n + nr - 1) / nr
-		shared := sharedPacks.Get().(*[]float32)
-		defer sharedPacks.Put(shared)
-		*shared = gemmGrow(*shared, pn*nr*g.k)
-		p.pb = PackedB{k: g.k, n: g.n, kern: g.kern, data: *shared}
-		Parallel(pn, p.packRun)
-		p.call.pb = &p.pb
+		pb := sharedPacks.Get().(*PackedB)
+		defer sharedPacks.Put(pb)
+		*pb = PackedB{k: g.k, n: g.n, kern: g.kern, data: gemmGrow(pb.data, pn*nr*g.k)}
+		runPooled(gemmPackTasks, pn, gemmPackJob{g: *g, pb: pb})
+		job.g.pb = pb
 	}
-	Parallel(parts, p.regionRun)
-	*p = gemmPar{packRun: p.packRun, regionRun: p.regionRun}
-	gemmPars.Put(p)
+	runPooled(gemmSplitTasks, parts, job)
 }
 
-// gemmPar is the state of one parallel GEMM. It is pooled, with its method
-// values bound once, so that handing work to Parallel allocates nothing.
-type gemmPar struct {
-	call      gemmCall
-	pb        PackedB // B packed once for all workers, when call.pb points here
-	byM       bool    // split C by rows (else by columns)
-	parts     int
-	packRun   func(lo, hi int) // packRange
-	regionRun func(lo, hi int) // regions
+// gemmPackJob packs B into pb, 32-column panels (nr in general) at a time.
+type gemmPackJob struct {
+	g  gemmCall
+	pb *PackedB
 }
 
-var gemmPars = sync.Pool{New: func() any {
-	p := new(gemmPar)
-	p.packRun, p.regionRun = p.packRange, p.regions
-	return p
-}}
+var gemmPackTasks = taskPool((*gemmPackJob).panels)
 
-// packRange packs panels [lo, hi) of B into p.pb.
-func (p *gemmPar) packRange(lo, hi int) {
-	g, nr := &p.call, p.call.kern.nr
-	packB(p.pb.data[lo*g.k*nr:], g.transB, g.b, g.ldb, 0, g.k, lo*nr, min(g.n, hi*nr)-lo*nr, nr)
+// panels packs panels [lo, hi) of B.
+func (j *gemmPackJob) panels(lo, hi int) {
+	g, nr := &j.g, j.g.kern.nr
+	packB(j.pb.data[lo*g.k*nr:], g.transB, g.b, g.ldb, 0, g.k, lo*nr, min(g.n, hi*nr)-lo*nr, nr)
 }
 
-// regions computes parts [lo, hi) of C: whole micro-tiles of rows (byM) or
-// of columns.
-func (p *gemmPar) regions(lo, hi int) {
-	g := &p.call
+// gemmSplitJob is one GEMM split into parts of whole micro-tiles of rows
+// (byM) or of columns.
+type gemmSplitJob struct {
+	g     gemmCall
+	byM   bool
+	parts int
+}
+
+var gemmSplitTasks = taskPool((*gemmSplitJob).regions)
+
+// regions computes parts [lo, hi) of C.
+func (j *gemmSplitJob) regions(lo, hi int) {
+	g := &j.g
 	mr, nr := g.kern.mr, g.kern.nr
 	for t := lo; t < hi; t++ {
-		if p.byM {
+		if j.byM {
 			pm := (g.m + mr - 1) / mr
-			g.region(t*pm/p.parts*mr, min(g.m, (t+1)*pm/p.parts*mr), 0, g.n)
+			g.region(t*pm/j.parts*mr, min(g.m, (t+1)*pm/j.parts*mr), 0, g.n)
 		} else {
 			pn := (g.n + nr - 1) / nr
-			g.region(0, g.m, t*pn/p.parts*nr, min(g.n, (t+1)*pn/p.parts*nr))
+			g.region(0, g.m, t*pn/j.parts*nr, min(g.n, (t+1)*pn/j.parts*nr))
 		}
 	}
 }

@@ -1,5 +1,6 @@
-// This file holds pooled parallel tasks: how the vision kernels (conv,
-// pooling, batch norm) hand work to the worker pool without allocating.
+// This file holds pooled parallel tasks: how the kernels (GEMM, batched
+// matmul, conv, pooling, batch norm, ReLU) hand work to the worker pool
+// without allocating.
 
 package runtime
 
