@@ -9,24 +9,34 @@ import "fmt"
 func BroadcastShapes(a, b []int) ([]int, error) {
 	n := max(len(a), len(b))
 	out := make([]int, n)
-	for i := 0; i < n; i++ {
-		da, db := 1, 1
-		if j := len(a) - n + i; j >= 0 {
-			da = a[j]
-		}
-		if j := len(b) - n + i; j >= 0 {
-			db = b[j]
-		}
-		switch {
-		case da == db, db == 1:
-			out[i] = da
-		case da == 1:
-			out[i] = db
-		default:
+	for i := range out {
+		d, ok := broadcastDim(a, b, n, i)
+		if !ok {
 			return nil, fmt.Errorf("shapes %v and %v do not broadcast", a, b)
 		}
+		out[i] = d
 	}
 	return out, nil
+}
+
+// broadcastDim returns dim i of the broadcast of shapes a and b aligned to
+// the right in n dims (a missing dim counts as 1), and false when the two
+// sizes differ and neither is 1.
+func broadcastDim(a, b []int, n, i int) (int, bool) {
+	da, db := 1, 1
+	if j := len(a) - n + i; j >= 0 {
+		da = a[j]
+	}
+	if j := len(b) - n + i; j >= 0 {
+		db = b[j]
+	}
+	switch {
+	case da == db, db == 1:
+		return da, true
+	case da == 1:
+		return db, true
+	}
+	return 0, false
 }
 
 // binaryOp names one elementwise binary operation.

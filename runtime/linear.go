@@ -84,21 +84,7 @@ func matmulOutOK(out, aBatch, bBatch []int, m, n int) bool {
 		return false
 	}
 	for i := range nb {
-		da, db := 1, 1
-		if d := i - (nb - len(aBatch)); d >= 0 {
-			da = aBatch[d]
-		}
-		if d := i - (nb - len(bBatch)); d >= 0 {
-			db = bBatch[d]
-		}
-		want := da
-		switch {
-		case da == 1:
-			want = db
-		case db != 1 && db != da:
-			return false
-		}
-		if out[i] != want {
+		if d, ok := broadcastDim(aBatch, bBatch, nb, i); !ok || out[i] != d {
 			return false
 		}
 	}
