@@ -71,11 +71,6 @@ func expShiftVec(out, x []float32, shift float64) (sum float64, ok bool) {
 //go:noescape
 func maxAVX512(x *float32, n int) (m float32, nan bool)
 
-// scaleAVX512 sets x[i] *= s for i < n (AVX-512 only).
-//
-//go:noescape
-func scaleAVX512(x *float32, n int, s float32)
-
 // maxVec returns the largest element of x (len(x) ≥ 1) and whether x holds
 // a NaN; ok is false when the CPU lacks AVX-512.
 func maxVec(x []float32) (m float32, nan, ok bool) {
@@ -84,18 +79,6 @@ func maxVec(x []float32) (m float32, nan, ok bool) {
 	}
 	m, nan = maxAVX512(&x[0], len(x))
 	return m, nan, true
-}
-
-// scaleVec sets x[i] *= s and reports whether it did (false when the CPU
-// lacks AVX-512).
-func scaleVec(x []float32, s float32) bool {
-	if !hasAVX512 {
-		return false
-	}
-	if len(x) > 0 {
-		scaleAVX512(&x[0], len(x), s)
-	}
-	return true
 }
 
 // reluAVX512 sets out[i] = max(x[i], 0) for i < n, keeping NaN and -0

@@ -275,33 +275,6 @@ maxreduce:
 	VZEROUPPER
 	RET
 
-// func scaleAVX512(x *float32, n int, s float32)
-TEXT ·scaleAVX512(SB), NOSPLIT, $0-20
-	MOVQ x+0(FP), SI
-	MOVQ n+8(FP), CX
-	VBROADCASTSS s+16(FP), Z1
-
-scaleloop:
-	CMPQ CX, $16
-	JL   scaletail
-	VMULPS (SI), Z1, Z0
-	VMOVUPS Z0, (SI)
-	ADDQ $64, SI
-	SUBQ $16, CX
-	JMP  scaleloop
-
-scaletail:
-	TESTQ CX, CX
-	JEQ   scaledone
-	TAILMASK(K2)
-	VMOVUPS.Z (SI), K2, Z0
-	VMULPS Z0, Z1, Z0
-	VMOVUPS Z0, K2, (SI)
-
-scaledone:
-	VZEROUPPER
-	RET
-
 // func reluAVX512(out, x *float32, n int)
 // VMAXPS returns its second source when either is NaN, so x's NaNs and -0
 // pass through, as in the portable loop.

@@ -14,8 +14,5 @@ func expShiftVec(out, x []float32, shift float64) (sum float64, ok bool) { retur
 // maxVec reports false: softmax uses its portable loop.
 func maxVec(x []float32) (m float32, nan, ok bool) { return 0, false, false }
 
-// scaleVec reports false: softmax uses its portable loop.
-func scaleVec(x []float32, s float32) bool { return false }
-
 // reluVec reports false: the portable ReLU loop does the work.
 func reluVec(out, x []float32) bool { return false }

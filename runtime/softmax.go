@@ -71,11 +71,7 @@ func softmaxRows(out, x []float32, size, r0, r1 int) {
 		}
 		sum := expShift(os, xs, float64(m))
 		inv := float32(1 / sum)
-		if !scaleVec(os, inv) {
-			for i := range os {
-				os[i] *= inv
-			}
-		}
+		binaryScalarF32(opMul, os, os, inv)
 	}
 }
 
