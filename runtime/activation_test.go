@@ -71,7 +71,9 @@ func checkActivation(t *testing.T, name string, kernel func(out, x *Array), ref 
 	return worst
 }
 
-func TestActivationsMatchMath(t *testing.T) {
+func TestActivationsMatchMath(t *testing.T) { forEachISA(t, testActivationsMatchMath) }
+
+func testActivationsMatchMath(t *testing.T) {
 	xs := activationInputs(30)
 	xs = append(xs, float32(math.NaN()))
 	for _, c := range []struct {
@@ -90,7 +92,9 @@ func TestActivationsMatchMath(t *testing.T) {
 
 // TestActivationsOddSizes checks every length around the parallel grain,
 // with guard values after the output.
-func TestActivationsOddSizes(t *testing.T) {
+func TestActivationsOddSizes(t *testing.T) { forEachISA(t, testActivationsOddSizes) }
+
+func testActivationsOddSizes(t *testing.T) {
 	for _, n := range []int{0, 1, 7, 33, 2*elementwiseGrain - 1, 2 * elementwiseGrain, 3*elementwiseGrain + 5} {
 		xs := make([]float32, n)
 		r := rand.New(rand.NewPCG(uint64(n), 3))
@@ -122,7 +126,9 @@ func TestActivationsOddSizes(t *testing.T) {
 	}
 }
 
-func TestActivationsPanicOnBadShape(t *testing.T) {
+func TestActivationsPanicOnBadShape(t *testing.T) { forEachISA(t, testActivationsPanicOnBadShape) }
+
+func testActivationsPanicOnBadShape(t *testing.T) {
 	for name, k := range map[string]func(out, x *Array){"Sigmoid": Sigmoid, "Tanh": Tanh, "Gelu": Gelu} {
 		func() {
 			defer func() {

@@ -10,7 +10,9 @@ import (
 // element by element against the portable loops they stand in for, on
 // special values, a sweep of magnitudes and every tail length, with guard
 // values after the output to catch stray writes.
-func TestActivationVecMatchesPortable(t *testing.T) {
+func TestActivationVecMatchesPortable(t *testing.T) { forEachISA(t, testActivationVecMatchesPortable) }
+
+func testActivationVecMatchesPortable(t *testing.T) {
 	if !activationVec(taskGelu, nil, nil) {
 		t.Skip("no vector activation kernels in this build or on this CPU")
 	}
@@ -85,7 +87,9 @@ func sameUpToULP(a, b float32) bool {
 // TestExpShiftVecMatchesPortable checks softmax's vector exp-and-sum
 // against its portable loop, for every length up to 40 and with -Inf and
 // +Inf entries.
-func TestExpShiftVecMatchesPortable(t *testing.T) {
+func TestExpShiftVecMatchesPortable(t *testing.T) { forEachISA(t, testExpShiftVecMatchesPortable) }
+
+func testExpShiftVecMatchesPortable(t *testing.T) {
 	if _, ok := expShiftVec(nil, nil, 0); !ok {
 		t.Skip("no vector exp in this build or on this CPU")
 	}
@@ -126,7 +130,9 @@ func TestExpShiftVecMatchesPortable(t *testing.T) {
 
 // TestMaxVec checks softmax's vector row maximum against a plain loop for
 // every length up to 40, with NaN, ±Inf and all-negative rows.
-func TestMaxVec(t *testing.T) {
+func TestMaxVec(t *testing.T) { forEachISA(t, testMaxVec) }
+
+func testMaxVec(t *testing.T) {
 	if _, _, ok := maxVec([]float32{1}); !ok {
 		t.Skip("no vector max in this build or on this CPU")
 	}
@@ -166,7 +172,9 @@ func TestMaxVec(t *testing.T) {
 // TestReluVec checks the vector ReLU against the portable loop for every
 // length up to 70, in place and not, with NaN, -0 and ±Inf, and guard
 // values after the output.
-func TestReluVec(t *testing.T) {
+func TestReluVec(t *testing.T) { forEachISA(t, testReluVec) }
+
+func testReluVec(t *testing.T) {
 	if !reluVec(nil, nil) {
 		t.Skip("no vector ReLU in this build or on this CPU")
 	}
@@ -209,7 +217,9 @@ func TestReluVec(t *testing.T) {
 // TestLayerNormRowVec checks the vector layer normalization of one row
 // against the portable loop, for every length up to 40 and each of the
 // four weight/bias combinations, with a guard value after the row.
-func TestLayerNormRowVec(t *testing.T) {
+func TestLayerNormRowVec(t *testing.T) { forEachISA(t, testLayerNormRowVec) }
+
+func testLayerNormRowVec(t *testing.T) {
 	if !layerNormRowVec([]float32{0}, []float32{1}, nil, nil, 1e-5) {
 		t.Skip("no vector layer norm in this build or on this CPU")
 	}

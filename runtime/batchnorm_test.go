@@ -25,7 +25,9 @@ func batchNormRef(x, weight, bias, mean, variance *Array, eps float64) *Array {
 	return out
 }
 
-func TestBatchNormAgainstReference(t *testing.T) {
+func TestBatchNormAgainstReference(t *testing.T) { forEachISA(t, testBatchNormAgainstReference) }
+
+func testBatchNormAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	for _, c := range []struct {
 		shape  []int
@@ -69,7 +71,9 @@ func TestBatchNormAgainstReference(t *testing.T) {
 	}
 }
 
-func TestBatchNormChecks(t *testing.T) {
+func TestBatchNormChecks(t *testing.T) { forEachISA(t, testBatchNormChecks) }
+
+func testBatchNormChecks(t *testing.T) {
 	x, p := NewArray(Float32, 2, 3, 4, 4), NewArray(Float32, 3)
 	for _, c := range []struct {
 		name string
@@ -91,7 +95,9 @@ func TestBatchNormChecks(t *testing.T) {
 	}
 }
 
-func TestBatchNormAllocs(t *testing.T) {
+func TestBatchNormAllocs(t *testing.T) { forEachISA(t, testBatchNormAllocs) }
+
+func testBatchNormAllocs(t *testing.T) {
 	if visionRace {
 		t.Skip("sync.Pool drops items under the race detector")
 	}

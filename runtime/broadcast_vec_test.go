@@ -10,7 +10,9 @@ import (
 // binary ops, on equal shapes and with a scalar, against plain loops for
 // every length up to 70 (in place too), with NaN, ±Inf, ±0 and guard
 // values after the output.
-func TestBinaryVecMatchesLoops(t *testing.T) {
+func TestBinaryVecMatchesLoops(t *testing.T) { forEachISA(t, testBinaryVecMatchesLoops) }
+
+func testBinaryVecMatchesLoops(t *testing.T) {
 	if !binarySameVec(opAdd, nil, nil, nil) {
 		t.Skip("no vector binary ops in this build or on this CPU")
 	}

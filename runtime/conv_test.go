@@ -106,7 +106,9 @@ func runConvCase(t *testing.T, r *rand.Rand, k convCase) {
 	}
 }
 
-func TestConv2dAgainstReference(t *testing.T) {
+func TestConv2dAgainstReference(t *testing.T) { forEachISA(t, testConv2dAgainstReference) }
+
+func testConv2dAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	fixed := []convCase{
 		{1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, false},   // smallest
@@ -147,7 +149,9 @@ func TestConv2dAgainstReference(t *testing.T) {
 	}
 }
 
-func TestConv2dWorkersAgree(t *testing.T) {
+func TestConv2dWorkersAgree(t *testing.T) { forEachISA(t, testConv2dWorkersAgree) }
+
+func testConv2dWorkersAgree(t *testing.T) {
 	defer SetWorkers(0)
 	r := rand.New(rand.NewPCG(5, 6))
 	x, w, b := randArray(r, 2, 32, 20, 20), randArray(r, 48, 32, 3, 3), randArray(r, 48)
@@ -173,7 +177,9 @@ func TestConv2dWorkersAgree(t *testing.T) {
 
 // TestConv2dConcurrent runs convolutions of different sizes at once: the
 // pooled patch buffers must not be shared between calls.
-func TestConv2dConcurrent(t *testing.T) {
+func TestConv2dConcurrent(t *testing.T) { forEachISA(t, testConv2dConcurrent) }
+
+func testConv2dConcurrent(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	type job struct{ x, w, want *Array }
 	var jobs []job
@@ -205,7 +211,9 @@ func TestConv2dConcurrent(t *testing.T) {
 	}
 }
 
-func TestConv2dChecks(t *testing.T) {
+func TestConv2dChecks(t *testing.T) { forEachISA(t, testConv2dChecks) }
+
+func testConv2dChecks(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	x, w := randArray(r, 1, 4, 5, 5), randArray(r, 6, 4, 3, 3)
 	for _, c := range []struct {
@@ -230,7 +238,9 @@ func TestConv2dChecks(t *testing.T) {
 	}
 }
 
-func TestConv2dAllocs(t *testing.T) {
+func TestConv2dAllocs(t *testing.T) { forEachISA(t, testConv2dAllocs) }
+
+func testConv2dAllocs(t *testing.T) {
 	if visionRace {
 		t.Skip("sync.Pool drops items under the race detector")
 	}

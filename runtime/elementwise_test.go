@@ -39,6 +39,10 @@ func unravel(i int, shape []int) []int {
 }
 
 func TestBinaryBroadcastAgainstReference(t *testing.T) {
+	forEachISA(t, testBinaryBroadcastAgainstReference)
+}
+
+func testBinaryBroadcastAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	cases := [][2][]int{
 		{{3, 4}, {3, 4}}, {{3, 4}, {4}}, {{3, 1}, {1, 4}}, {{2, 3, 4}, {3, 1}}, {{5}, {}}, {{}, {5}}, {{2, 1, 4}, {2, 3, 1}}, {{0, 4}, {4}},
@@ -84,7 +88,9 @@ func TestBinaryBroadcastAgainstReference(t *testing.T) {
 	}
 }
 
-func TestMixedDTypes(t *testing.T) {
+func TestMixedDTypes(t *testing.T) { forEachISA(t, testMixedDTypes) }
+
+func testMixedDTypes(t *testing.T) {
 	mask := FromBool([]bool{true, false, true}, 3)
 	x := FromFloat32([]float32{-1, 2, 3}, 3)
 	out := NewArray(Float32, 3)
@@ -100,7 +106,9 @@ func TestMixedDTypes(t *testing.T) {
 	}
 }
 
-func TestUnary(t *testing.T) {
+func TestUnary(t *testing.T) { forEachISA(t, testUnary) }
+
+func testUnary(t *testing.T) {
 	x := FromFloat32([]float32{-2, -0.5, 0, 0.5, 4, float32(math.Inf(1))}, 6)
 	out := NewArray(Float32, 6)
 	Relu(out, x)
@@ -126,7 +134,9 @@ func TestUnary(t *testing.T) {
 	}
 }
 
-func TestSumAgainstReference(t *testing.T) {
+func TestSumAgainstReference(t *testing.T) { forEachISA(t, testSumAgainstReference) }
+
+func testSumAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	x := randArray(r, 2, 3, 4)
 	for _, dims := range [][]int{{-1}, {0}, {1}, {0, 2}, {}} {
@@ -165,7 +175,9 @@ func TestSumAgainstReference(t *testing.T) {
 	}
 }
 
-func TestTopKAgainstReference(t *testing.T) {
+func TestTopKAgainstReference(t *testing.T) { forEachISA(t, testTopKAgainstReference) }
+
+func testTopKAgainstReference(t *testing.T) {
 	x := FromFloat32([]float32{1, 5, 3, 5, -2, 0, 9, 9}, 2, 4)
 	v, i := NewArray(Float32, 2, 3), NewArray(Int64, 2, 3)
 	TopK(v, i, x, 3, -1, true)
@@ -183,6 +195,10 @@ func TestTopKAgainstReference(t *testing.T) {
 }
 
 func TestLinearAndMatmulAgainstReference(t *testing.T) {
+	forEachISA(t, testLinearAndMatmulAgainstReference)
+}
+
+func testLinearAndMatmulAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	x, w, b := randArray(r, 3, 5, 7), randArray(r, 4, 7), randArray(r, 4)
 	out := NewArray(Float32, 3, 5, 4)
@@ -219,7 +235,9 @@ func TestLinearAndMatmulAgainstReference(t *testing.T) {
 	}
 }
 
-func TestConstructors(t *testing.T) {
+func TestConstructors(t *testing.T) { forEachISA(t, testConstructors) }
+
+func testConstructors(t *testing.T) {
 	a := NewArray(Int64, 5)
 	Arange(a, 2, 3)
 	for i, v := range a.I64 {
@@ -239,7 +257,9 @@ func TestConstructors(t *testing.T) {
 
 // TestTopKMatchesSort checks both selection paths against a stable sort,
 // with ties and NaNs, along an inner dim too.
-func TestTopKMatchesSort(t *testing.T) {
+func TestTopKMatchesSort(t *testing.T) { forEachISA(t, testTopKMatchesSort) }
+
+func testTopKMatchesSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for _, size := range []int{1, 5, 70, 200} {
 		for _, k := range []int{0, 1, size / 2, size} {
@@ -272,7 +292,9 @@ func TestTopKMatchesSort(t *testing.T) {
 	}
 }
 
-func TestBinaryAllocatesNothing(t *testing.T) {
+func TestBinaryAllocatesNothing(t *testing.T) { forEachISA(t, testBinaryAllocatesNothing) }
+
+func testBinaryAllocatesNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	a, bias, res := randArray(r, 4, 3, 5), randArray(r, 5), randArray(r, 4, 3, 5)
 	out, two := NewArray(Float32, 4, 3, 5), Float32Scalar(2)
@@ -292,7 +314,9 @@ func TestBinaryAllocatesNothing(t *testing.T) {
 // over workers (and, for batches that do not divide evenly, each product
 // split instead) against one worker bit for bit, and against a reference
 // loop, with broadcast batch dimensions.
-func TestMatmulBatchSplit(t *testing.T) {
+func TestMatmulBatchSplit(t *testing.T) { forEachISA(t, testMatmulBatchSplit) }
+
+func testMatmulBatchSplit(t *testing.T) {
 	saved := Workers()
 	defer SetWorkers(saved)
 	defer func(v int) { parallelMinFlops = v }(parallelMinFlops)
@@ -349,7 +373,9 @@ func TestMatmulBatchSplit(t *testing.T) {
 
 // TestMatmulChecksAndAllocs checks that Matmul rejects a wrong out shape
 // and batch shapes that do not broadcast, and allocates nothing itself.
-func TestMatmulChecksAndAllocs(t *testing.T) {
+func TestMatmulChecksAndAllocs(t *testing.T) { forEachISA(t, testMatmulChecksAndAllocs) }
+
+func testMatmulChecksAndAllocs(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	a, b := randArray(r, 2, 3, 4), randArray(r, 2, 4, 5)
 	for name, f := range map[string]func(){

@@ -8,7 +8,9 @@ import (
 	"testing"
 )
 
-func TestEmbeddingAgainstReference(t *testing.T) {
+func TestEmbeddingAgainstReference(t *testing.T) { forEachISA(t, testEmbeddingAgainstReference) }
+
+func testEmbeddingAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 9))
 	for _, c := range []struct {
 		idx      []int
@@ -35,7 +37,9 @@ func TestEmbeddingAgainstReference(t *testing.T) {
 	}
 }
 
-func TestEmbeddingOutOfRange(t *testing.T) {
+func TestEmbeddingOutOfRange(t *testing.T) { forEachISA(t, testEmbeddingOutOfRange) }
+
+func testEmbeddingOutOfRange(t *testing.T) {
 	w := NewArray(Float32, 4, 2)
 	for _, bad := range []int64{4, -1, 1 << 40} {
 		func() {

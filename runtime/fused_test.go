@@ -21,7 +21,9 @@ func actRef(a *Array, act int) *Array {
 	return out
 }
 
-func TestLinearPackedMatchesLinear(t *testing.T) {
+func TestLinearPackedMatchesLinear(t *testing.T) { forEachISA(t, testLinearPackedMatchesLinear) }
+
+func testLinearPackedMatchesLinear(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, c := range []struct{ lead []int }{{[]int{1}}, {[]int{3}}, {[]int{2, 5}}, {[]int{67}}, {[]int{0}}} {
 		for _, dims := range [][2]int{{1, 1}, {5, 7}, {33, 17}, {64, 10}, {129, 70}, {0, 3}} {
@@ -56,7 +58,9 @@ func TestLinearPackedMatchesLinear(t *testing.T) {
 	}
 }
 
-func TestPackLinearIsASnapshot(t *testing.T) {
+func TestPackLinearIsASnapshot(t *testing.T) { forEachISA(t, testPackLinearIsASnapshot) }
+
+func testPackLinearIsASnapshot(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	x, w := randArray(r, 2, 3), randArray(r, 4, 3)
 	pw := PackLinear(w)
@@ -70,7 +74,9 @@ func TestPackLinearIsASnapshot(t *testing.T) {
 	}
 }
 
-func TestConv2dActMatchesComposition(t *testing.T) {
+func TestConv2dActMatchesComposition(t *testing.T) { forEachISA(t, testConv2dActMatchesComposition) }
+
+func testConv2dActMatchesComposition(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, c := range []struct{ n, ch, h, o, k, stride, pad, groups int }{
 		{1, 3, 5, 4, 3, 1, 1, 1},
@@ -97,7 +103,9 @@ func TestConv2dActMatchesComposition(t *testing.T) {
 	}
 }
 
-func TestFusedRejectUnknownActivation(t *testing.T) {
+func TestFusedRejectUnknownActivation(t *testing.T) { forEachISA(t, testFusedRejectUnknownActivation) }
+
+func testFusedRejectUnknownActivation(t *testing.T) {
 	for _, f := range []func(){
 		func() { LinearAct(NewArray(Float32, 1, 1), NewArray(Float32, 1, 1), NewArray(Float32, 1, 1), nil, 3) },
 		func() {
@@ -115,7 +123,9 @@ func TestFusedRejectUnknownActivation(t *testing.T) {
 	}
 }
 
-func TestReluInPlaceMatchesRelu(t *testing.T) {
+func TestReluInPlaceMatchesRelu(t *testing.T) { forEachISA(t, testReluInPlaceMatchesRelu) }
+
+func testReluInPlaceMatchesRelu(t *testing.T) {
 	x := FromFloat32([]float32{-1, 0, 2, float32(math.NaN()), float32(math.Inf(-1)), float32(math.Inf(1))}, 6)
 	want := NewArray(Float32, 6)
 	Relu(want, x)

@@ -24,12 +24,7 @@ var avx2Kernel = &gemmKernel{
 	tile: tileAVX2,
 }
 
-var hasAVX2FMA, hasAVX512 = cpuFeatures()
-
-// hasPackRows32 reports whether packB can use the AVX-512 packRows32.
-var hasPackRows32 = hasAVX512
-
-// bestKernel returns the micro-kernel used by Sgemm on this CPU.
+// bestKernel returns the micro-kernel of the selected tier (SetISA).
 func bestKernel() *gemmKernel {
 	switch {
 	case hasAVX512:
@@ -43,10 +38,10 @@ func bestKernel() *gemmKernel {
 // availableKernels lists every micro-kernel this build and CPU can run.
 func availableKernels() []*gemmKernel {
 	ks := []*gemmKernel{genericKernel}
-	if hasAVX2FMA {
+	if cpuHasAVX2FMA {
 		ks = append(ks, avx2Kernel)
 	}
-	if hasAVX512 {
+	if cpuHasAVX512 {
 		ks = append(ks, avx512Kernel)
 	}
 	return ks
@@ -93,11 +88,11 @@ func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias 
 		if flags&flagBias != 0 {
 			bp = &bias[0]
 		}
-		tiles256[rows](k, &a[0], &b[0], &c[0], ldc, beta, bp, flags)
+		tile256(rows, k, &a[0], &b[0], &c[0], ldc, beta, bp, flags)
 		return
 	}
 	var acc [6 * 16]float32
-	tiles256[rows](k, &a[0], &b[0], &acc[0], 16, 0, nil, 0)
+	tile256(rows, k, &a[0], &b[0], &acc[0], 16, 0, nil, 0)
 	storeTile(acc[:], 16, rows, cols, c, ldc, beta, bias, flags)
 }
 

@@ -752,11 +752,15 @@ func decls() {
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, " tileDirectPack512x%d,", mr)
 	}
-	out.WriteString("\n}\n\nvar tiles256 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int){\n\tnil,")
+	out.WriteString("\n}\n\n")
+	// The AVX2 tiles are called through a switch, not a table of funcs:
+	// an indirect call would make the caller's scratch tile escape.
+	out.WriteString("// tile256 runs the AVX2 tile kernel for rows rows.\n")
+	out.WriteString("func tile256(rows, k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int) {\n\tswitch rows {\n")
 	for mr := 1; mr <= mr256; mr++ {
-		fmt.Fprintf(&out, " tile256x%d,", mr)
+		fmt.Fprintf(&out, "\tcase %d:\n\t\ttile256x%d(k, a, b, c, ldc, beta, bias, flags)\n", mr, mr)
 	}
-	out.WriteString("\n}\n")
+	out.WriteString("\tdefault:\n\t\tpanic(\"runtime: AVX2 tile with more than 6 rows\")\n\t}\n}\n")
 }
 
 func write(name string) {

@@ -277,6 +277,22 @@ var tilesDirectPack512 = [...]func(k int, a *float32, lda int, b, c *float32, ld
 	nil, tileDirectPack512x1, tileDirectPack512x2, tileDirectPack512x3, tileDirectPack512x4, tileDirectPack512x5, tileDirectPack512x6, tileDirectPack512x7, tileDirectPack512x8, tileDirectPack512x9, tileDirectPack512x10, tileDirectPack512x11, tileDirectPack512x12, tileDirectPack512x13, tileDirectPack512x14,
 }
 
-var tiles256 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int){
-	nil, tile256x1, tile256x2, tile256x3, tile256x4, tile256x5, tile256x6,
+// tile256 runs the AVX2 tile kernel for rows rows.
+func tile256(rows, k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int) {
+	switch rows {
+	case 1:
+		tile256x1(k, a, b, c, ldc, beta, bias, flags)
+	case 2:
+		tile256x2(k, a, b, c, ldc, beta, bias, flags)
+	case 3:
+		tile256x3(k, a, b, c, ldc, beta, bias, flags)
+	case 4:
+		tile256x4(k, a, b, c, ldc, beta, bias, flags)
+	case 5:
+		tile256x5(k, a, b, c, ldc, beta, bias, flags)
+	case 6:
+		tile256x6(k, a, b, c, ldc, beta, bias, flags)
+	default:
+		panic("runtime: AVX2 tile with more than 6 rows")
+	}
 }

@@ -226,7 +226,9 @@ var gemmShapes = [][3]int{ // m, n, k
 	{43, 70, 37}, {17, 96, 33}, {90, 47, 11},
 }
 
-func TestSgemmShapes(t *testing.T) {
+func TestSgemmShapes(t *testing.T) { forEachISA(t, testSgemmShapes) }
+
+func testSgemmShapes(t *testing.T) {
 	for _, kern := range kernelVariants() {
 		t.Run(kern.name, func(t *testing.T) {
 			withKernel(kern, func() {
@@ -245,7 +247,9 @@ func TestSgemmShapes(t *testing.T) {
 
 // TestSgemmStrides covers narrow products (which may read A in place) with
 // row strides that alias in the L1 cache and ones that do not.
-func TestSgemmStrides(t *testing.T) {
+func TestSgemmStrides(t *testing.T) { forEachISA(t, testSgemmStrides) }
+
+func testSgemmStrides(t *testing.T) {
 	for _, kern := range kernelVariants() {
 		withKernel(kern, func() {
 			rng := rand.New(rand.NewPCG(13, 14))
@@ -261,7 +265,9 @@ func TestSgemmStrides(t *testing.T) {
 	}
 }
 
-func TestSgemmAlphaBeta(t *testing.T) {
+func TestSgemmAlphaBeta(t *testing.T) { forEachISA(t, testSgemmAlphaBeta) }
+
+func testSgemmAlphaBeta(t *testing.T) {
 	ab := [][2]float32{{1, 0}, {0.5, 0}, {1, 1}, {-1.5, 0.25}, {0, 2}, {0, 0}, {2, -1}}
 	for _, kern := range kernelVariants() {
 		t.Run(kern.name, func(t *testing.T) {
@@ -279,7 +285,9 @@ func TestSgemmAlphaBeta(t *testing.T) {
 	}
 }
 
-func TestSgemmLarge(t *testing.T) {
+func TestSgemmLarge(t *testing.T) { forEachISA(t, testSgemmLarge) }
+
+func testSgemmLarge(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, s := range [][3]int{{1, 512, 784}, {70, 300, 513}, {130, 97, 260}} {
 		for _, tb := range []bool{false, true} {
@@ -288,7 +296,9 @@ func TestSgemmLarge(t *testing.T) {
 	}
 }
 
-func TestSgemmPackedEpilogue(t *testing.T) {
+func TestSgemmPackedEpilogue(t *testing.T) { forEachISA(t, testSgemmPackedEpilogue) }
+
+func testSgemmPackedEpilogue(t *testing.T) {
 	for _, kern := range kernelVariants() {
 		t.Run(kern.name, func(t *testing.T) {
 			withKernel(kern, func() {
@@ -314,7 +324,9 @@ func TestSgemmPackedEpilogue(t *testing.T) {
 
 // TestSgemmPackedMatchesUnpacked checks that packing B ahead of time gives
 // the bits Sgemm gives for the same product (m > 1 takes the same tiles).
-func TestSgemmPackedMatchesUnpacked(t *testing.T) {
+func TestSgemmPackedMatchesUnpacked(t *testing.T) { forEachISA(t, testSgemmPackedMatchesUnpacked) }
+
+func testSgemmPackedMatchesUnpacked(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, kern := range kernelVariants() {
 		withKernel(kern, func() {
@@ -336,7 +348,9 @@ func TestSgemmPackedMatchesUnpacked(t *testing.T) {
 
 // TestSgemmWorkersDeterministic checks that 1, 2 and 3 workers give
 // bit-identical results, for splits by rows and by columns.
-func TestSgemmWorkersDeterministic(t *testing.T) {
+func TestSgemmWorkersDeterministic(t *testing.T) { forEachISA(t, testSgemmWorkersDeterministic) }
+
+func testSgemmWorkersDeterministic(t *testing.T) {
 	saved, savedMin, savedShared := Workers(), parallelMinFlops, sharedPackMax
 	defer func() {
 		SetWorkers(saved)
@@ -379,7 +393,9 @@ func TestSgemmWorkersDeterministic(t *testing.T) {
 	}
 }
 
-func TestSgemmPanics(t *testing.T) {
+func TestSgemmPanics(t *testing.T) { forEachISA(t, testSgemmPanics) }
+
+func testSgemmPanics(t *testing.T) {
 	a := make([]float32, 6)
 	for name, f := range map[string]func(){
 		"negative":   func() { Sgemm(false, false, -1, 2, 2, 1, a, 2, a, 2, 0, a, 2) },
@@ -403,7 +419,9 @@ func TestSgemmPanics(t *testing.T) {
 // TestSgemmNoAllocs checks that Sgemm and SgemmPacked allocate nothing
 // once their buffers are pooled, with A packed, packed on the fly and read
 // in place, on one worker and split over two.
-func TestSgemmNoAllocs(t *testing.T) {
+func TestSgemmNoAllocs(t *testing.T) { forEachISA(t, testSgemmNoAllocs) }
+
+func testSgemmNoAllocs(t *testing.T) {
 	if visionRace {
 		t.Skip("sync.Pool drops items under the race detector")
 	}
@@ -452,7 +470,9 @@ func TestSgemmNoAllocs(t *testing.T) {
 // columns over two workers against one worker, bit for bit: B plain,
 // transposed and packed, with beta, bias and ReLU, and n not a multiple of
 // the 32-column blocks.
-func TestGemvSplitAgrees(t *testing.T) {
+func TestGemvSplitAgrees(t *testing.T) { forEachISA(t, testGemvSplitAgrees) }
+
+func testGemvSplitAgrees(t *testing.T) {
 	saved := Workers()
 	defer SetWorkers(saved)
 	rng := rand.New(rand.NewPCG(9, 9))

@@ -8,7 +8,9 @@ import (
 	"testing"
 )
 
-func TestLayerNormAgainstReference(t *testing.T) {
+func TestLayerNormAgainstReference(t *testing.T) { forEachISA(t, testLayerNormAgainstReference) }
+
+func testLayerNormAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 7))
 	for _, c := range []struct {
 		shape, norm []int
@@ -69,7 +71,9 @@ func TestLayerNormAgainstReference(t *testing.T) {
 	}
 }
 
-func TestLayerNormConstantRow(t *testing.T) {
+func TestLayerNormConstantRow(t *testing.T) { forEachISA(t, testLayerNormConstantRow) }
+
+func testLayerNormConstantRow(t *testing.T) {
 	x := FromFloat32([]float32{5, 5, 5, 5}, 1, 4)
 	out := NewArray(Float32, 1, 4)
 	LayerNorm(out, x, nil, FromFloat32([]float32{1, 2, 3, 4}, 4), []int{4}, 1e-5)
@@ -80,7 +84,9 @@ func TestLayerNormConstantRow(t *testing.T) {
 	}
 }
 
-func TestLayerNormPanics(t *testing.T) {
+func TestLayerNormPanics(t *testing.T) { forEachISA(t, testLayerNormPanics) }
+
+func testLayerNormPanics(t *testing.T) {
 	for name, f := range map[string]func(){
 		"shape not trailing": func() { LayerNorm(NewArray(Float32, 2, 3), NewArray(Float32, 2, 3), nil, nil, []int{2}, 1e-5) },
 		"bad weight": func() {

@@ -8,7 +8,9 @@ import (
 	"testing"
 )
 
-func TestMaskedFillAgainstReference(t *testing.T) {
+func TestMaskedFillAgainstReference(t *testing.T) { forEachISA(t, testMaskedFillAgainstReference) }
+
+func testMaskedFillAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(10, 11))
 	for _, c := range [][2][]int{
 		{{2, 4, 5, 5}, {5, 5}}, {{3, 5}, {3, 5}}, {{3, 5}, {1, 5}}, {{3, 5}, {3, 1}},
@@ -43,7 +45,9 @@ func TestMaskedFillAgainstReference(t *testing.T) {
 	}
 }
 
-func TestMaskedFillRejectsWideMask(t *testing.T) {
+func TestMaskedFillRejectsWideMask(t *testing.T) { forEachISA(t, testMaskedFillRejectsWideMask) }
+
+func testMaskedFillRejectsWideMask(t *testing.T) {
 	defer func() {
 		if recover() == nil {
 			t.Errorf("a mask [2,3] was accepted for x [3]")

@@ -8,7 +8,9 @@ import (
 	"time"
 )
 
-func TestParallelCoversRange(t *testing.T) {
+func TestParallelCoversRange(t *testing.T) { forEachISA(t, testParallelCoversRange) }
+
+func testParallelCoversRange(t *testing.T) {
 	saved := Workers()
 	defer SetWorkers(saved)
 	for _, w := range []int{1, 2, 3, 8} {
@@ -40,7 +42,9 @@ func TestParallelCoversRange(t *testing.T) {
 	}
 }
 
-func TestParallelNested(t *testing.T) {
+func TestParallelNested(t *testing.T) { forEachISA(t, testParallelNested) }
+
+func testParallelNested(t *testing.T) {
 	saved := Workers()
 	defer SetWorkers(saved)
 	SetWorkers(2)
@@ -57,7 +61,9 @@ func TestParallelNested(t *testing.T) {
 	}
 }
 
-func TestSetWorkersDefault(t *testing.T) {
+func TestSetWorkersDefault(t *testing.T) { forEachISA(t, testSetWorkersDefault) }
+
+func testSetWorkersDefault(t *testing.T) {
 	saved := Workers()
 	defer SetWorkers(saved)
 	SetWorkers(0)
@@ -80,7 +86,9 @@ func BenchmarkParallel(b *testing.B) {
 
 // TestSetSpinWait checks that SetSpinWait returns the previous setting and
 // that Parallel covers every index whether workers poll or block at once.
-func TestSetSpinWait(t *testing.T) {
+func TestSetSpinWait(t *testing.T) { forEachISA(t, testSetSpinWait) }
+
+func testSetSpinWait(t *testing.T) {
 	saved := Workers()
 	defer SetWorkers(saved)
 	SetWorkers(2)

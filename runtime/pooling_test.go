@@ -57,7 +57,9 @@ func adaptiveAvgRef(x *Array, oh, ow int) *Array {
 	return out
 }
 
-func TestMaxPool2dAgainstReference(t *testing.T) {
+func TestMaxPool2dAgainstReference(t *testing.T) { forEachISA(t, testMaxPool2dAgainstReference) }
+
+func testMaxPool2dAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	type pcase struct{ shape, k, s, p []int }
 	cases := []pcase{
@@ -106,6 +108,10 @@ func TestMaxPool2dAgainstReference(t *testing.T) {
 }
 
 func TestAdaptiveAvgPool2dAgainstReference(t *testing.T) {
+	forEachISA(t, testAdaptiveAvgPool2dAgainstReference)
+}
+
+func testAdaptiveAvgPool2dAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	type acase struct{ shape, out []int }
 	cases := []acase{
@@ -135,7 +141,9 @@ func TestAdaptiveAvgPool2dAgainstReference(t *testing.T) {
 	}
 }
 
-func TestPoolingChecks(t *testing.T) {
+func TestPoolingChecks(t *testing.T) { forEachISA(t, testPoolingChecks) }
+
+func testPoolingChecks(t *testing.T) {
 	x := NewArray(Float32, 1, 2, 5, 5)
 	for _, c := range []struct {
 		name string
@@ -159,7 +167,9 @@ func TestPoolingChecks(t *testing.T) {
 	}
 }
 
-func TestPoolingAllocs(t *testing.T) {
+func TestPoolingAllocs(t *testing.T) { forEachISA(t, testPoolingAllocs) }
+
+func testPoolingAllocs(t *testing.T) {
 	if visionRace {
 		t.Skip("sync.Pool drops items under the race detector")
 	}

@@ -6,6 +6,10 @@ package runtime
 import "testing"
 
 func TestSequenceKernelsAllocateNothing(t *testing.T) {
+	forEachISA(t, testSequenceKernelsAllocateNothing)
+}
+
+func testSequenceKernelsAllocateNothing(t *testing.T) {
 	x := seqIota(Float32, 2, 4, 8, 3)
 	tr := NewArray(Float32, 2, 8, 4, 3)
 	perm := NewArray(Float32, 3, 8, 2, 4)

@@ -46,7 +46,9 @@ func sameAt(out *Array, i int, x *Array, j int) bool {
 
 var allDTypes = []DType{Float32, Int64, Bool}
 
-func TestPermuteAgainstReference(t *testing.T) {
+func TestPermuteAgainstReference(t *testing.T) { forEachISA(t, testPermuteAgainstReference) }
+
+func testPermuteAgainstReference(t *testing.T) {
 	for _, dt := range allDTypes {
 		for _, c := range []struct {
 			shape, perm []int
@@ -76,7 +78,9 @@ func TestPermuteAgainstReference(t *testing.T) {
 	}
 }
 
-func TestTransposeAgainstPermute(t *testing.T) {
+func TestTransposeAgainstPermute(t *testing.T) { forEachISA(t, testTransposeAgainstPermute) }
+
+func testTransposeAgainstPermute(t *testing.T) {
 	x := seqIota(Float32, 2, 4, 6, 3)
 	for _, d := range [][2]int{{-2, -1}, {1, 2}, {0, 3}, {2, 2}, {-1, 1}} {
 		a, _ := NormalizeDim(d[0], 4)
@@ -95,7 +99,9 @@ func TestTransposeAgainstPermute(t *testing.T) {
 	}
 }
 
-func TestSplitAgainstReference(t *testing.T) {
+func TestSplitAgainstReference(t *testing.T) { forEachISA(t, testSplitAgainstReference) }
+
+func testSplitAgainstReference(t *testing.T) {
 	for _, dt := range allDTypes {
 		for _, c := range []struct {
 			shape, sizes []int
@@ -135,6 +141,10 @@ func TestSplitAgainstReference(t *testing.T) {
 }
 
 func TestSelectAndSliceAgainstReference(t *testing.T) {
+	forEachISA(t, testSelectAndSliceAgainstReference)
+}
+
+func testSelectAndSliceAgainstReference(t *testing.T) {
 	for _, dt := range allDTypes {
 		shape := []int{3, 5, 4}
 		x := seqIota(dt, shape...)
@@ -188,7 +198,9 @@ func TestSelectAndSliceAgainstReference(t *testing.T) {
 	}
 }
 
-func TestIndexSelectAgainstReference(t *testing.T) {
+func TestIndexSelectAgainstReference(t *testing.T) { forEachISA(t, testIndexSelectAgainstReference) }
+
+func testIndexSelectAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 13))
 	for _, dt := range allDTypes {
 		for _, c := range []struct {
@@ -222,7 +234,9 @@ func TestIndexSelectAgainstReference(t *testing.T) {
 	IndexSelect(NewArray(Float32, 2, 1), NewArray(Float32, 2, 3), FromInt64([]int64{3}, 1), 1)
 }
 
-func TestStackAndCatAgainstReference(t *testing.T) {
+func TestStackAndCatAgainstReference(t *testing.T) { forEachISA(t, testStackAndCatAgainstReference) }
+
+func testStackAndCatAgainstReference(t *testing.T) {
 	for _, dt := range allDTypes {
 		s := []int{2, 3, 4}
 		xs := []*Array{seqIota(dt, s...), seqIota(dt, s...), seqIota(dt, s...)}

@@ -32,7 +32,9 @@ func refSoftmax(x *Array, dim int) []float64 {
 	return out
 }
 
-func TestSoftmaxAgainstReference(t *testing.T) {
+func TestSoftmaxAgainstReference(t *testing.T) { forEachISA(t, testSoftmaxAgainstReference) }
+
+func testSoftmaxAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 5))
 	negInf := float32(math.Inf(-1))
 	for _, c := range []struct {
@@ -67,7 +69,9 @@ func TestSoftmaxAgainstReference(t *testing.T) {
 	}
 }
 
-func TestSoftmaxSpecialRows(t *testing.T) {
+func TestSoftmaxSpecialRows(t *testing.T) { forEachISA(t, testSoftmaxSpecialRows) }
+
+func testSoftmaxSpecialRows(t *testing.T) {
 	inf := float32(math.Inf(1))
 	negInf := float32(math.Inf(-1))
 	nan := float32(math.NaN())
@@ -102,7 +106,9 @@ func TestSoftmaxSpecialRows(t *testing.T) {
 	}
 }
 
-func TestSoftmaxPanics(t *testing.T) {
+func TestSoftmaxPanics(t *testing.T) { forEachISA(t, testSoftmaxPanics) }
+
+func testSoftmaxPanics(t *testing.T) {
 	for name, f := range map[string]func(){
 		"bad dim":   func() { Softmax(NewArray(Float32, 2, 3), NewArray(Float32, 2, 3), 2) },
 		"bad out":   func() { Softmax(NewArray(Float32, 3, 2), NewArray(Float32, 2, 3), 1) },

@@ -7,7 +7,9 @@ import (
 	"testing"
 )
 
-func TestWorkspaceBind(t *testing.T) {
+func TestWorkspaceBind(t *testing.T) { forEachISA(t, testWorkspaceBind) }
+
+func testWorkspaceBind(t *testing.T) {
 	var w Workspace
 	w.Reserve(SlotSize(5)+6, 3, 2)
 	var a, b, c, d Array
