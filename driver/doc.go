@@ -9,19 +9,17 @@
 //	func main() {
 //		m := fxgenmodel.NewMLP()
 //		fxgendriver.Main(m, fxgendriver.Config{
-//			Package: "mlp",
-//			Type:    "MLP",
-//			Inputs:  []string{"x=f32[N,784]"},
-//			OutFile: "/path/to/mlp/.fxgen-driver-123/out.go",
+//			Inputs:    []string{"x=f32[N,784]"},
+//			GraphFile: "/path/to/mlp/.fxgen-driver-123/graph.json",
 //		})
 //	}
 //
-// Main traces the model with tracer.Trace, runs the pass pipeline
-// (passes.Default unless Config.Passes says otherwise, linting between
-// passes), emits the compiled Go file with emit.Generate and writes the
-// files the command asked for; the graph table and DOT show the traced
-// graph, before any pass. On failure it
-// reports the error (a trace error as FILE:LINE: tracer: MSG) and exits with
-// status 1; the command, not the driver, decides what reaches the user's
-// source tree.
+// Main traces the model with tracer.Trace and writes the traced graph as
+// JSON (ir.Graph.MarshalJSONWithConstants); the command decodes it, runs
+// the passes and the emitter, and decides what reaches the user's source
+// tree. So the driver, which is built inside the user's module, imports
+// only fxgen packages that need no third-party module (tracer, tensor, ir,
+// runtime), and a module needs nothing in its go.mod but the fxgen tool
+// line. On failure Main reports the error (a trace error as FILE:LINE:
+// tracer: MSG) and exits with status 1.
 package driver

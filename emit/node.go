@@ -64,7 +64,7 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 		}
 		attrs = m.Attrs
 	}
-	if op != nil && op.Kernel == nil && op.Wrapped != nil {
+	if op != nil && op.IsWrapped() {
 		pkg, name, ok := op.WrappedName()
 		return e.emitGoCall(n, comment, jen.Qual(pkg, name), outputs, "wrapped function "+n.Target+" ("+pkg+"."+name+")", ok)
 	}

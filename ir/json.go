@@ -25,6 +25,14 @@ type jsonGraph struct {
 	Modules map[string]*jsonModule `json:"modules,omitempty"`
 	Params  map[string]*jsonParam  `json:"params,omitempty"`
 	Forward *jsonSignature         `json:"forward,omitempty"`
+	Wrapped []jsonWrapped          `json:"wrapped,omitempty"`
+}
+
+// jsonWrapped names a wrapped op the graph calls and the Go function
+// behind it ("" when generated code cannot call it by name).
+type jsonWrapped struct {
+	Name   string `json:"name"`
+	GoFunc string `json:"go_func,omitempty"`
 }
 
 type jsonNode struct {
@@ -97,15 +105,39 @@ type jsonSigParam struct {
 //	{"string":"s"} {"ints":[1,2]} {"dtype":"f32"} {"list":[...]} null
 //
 // Decode it with UnmarshalGraph.
-func (g *Graph) MarshalJSON() ([]byte, error) { return g.marshalJSON(false) }
+func (g *Graph) MarshalJSON() ([]byte, error) { return g.marshalJSON(noData) }
 
 // MarshalJSONWithData is MarshalJSON with the parameters' data included,
 // so that the decoded graph can be run by an Interpreter.
-func (g *Graph) MarshalJSONWithData() ([]byte, error) { return g.marshalJSON(true) }
+func (g *Graph) MarshalJSONWithData() ([]byte, error) { return g.marshalJSON(allData) }
 
-func (g *Graph) marshalJSON(withData bool) ([]byte, error) {
+// MarshalJSONWithConstants is MarshalJSON with the data of the graph's
+// constants only (parameters no Go path reaches, such as tensors built in
+// Forward): what the emitter needs, which embeds constants in the code and
+// reads the model's own parameters from the model.
+func (g *Graph) MarshalJSONWithConstants() ([]byte, error) { return g.marshalJSON(constantData) }
+
+// dataMode says which parameters' data marshalJSON includes.
+type dataMode int
+
+const (
+	noData dataMode = iota
+	constantData
+	allData
+)
+
+func (g *Graph) marshalJSON(data dataMode) ([]byte, error) {
 	jg := jsonGraph{Version: jsonVersion, Nodes: []jsonNode{}}
+	wrapped := map[string]bool{}
 	for _, n := range g.Nodes() {
+		if op := LookupOp(n.Target); op != nil && (n.Op == CallFunction || n.Op == CallMethod) && op.IsWrapped() && !wrapped[n.Target] {
+			wrapped[n.Target] = true
+			jw := jsonWrapped{Name: n.Target}
+			if pkg, name, ok := op.WrappedName(); ok {
+				jw.GoFunc = pkg + "." + name
+			}
+			jg.Wrapped = append(jg.Wrapped, jw)
+		}
 		jn := jsonNode{Op: n.Op.String(), Name: n.Name, Target: n.Target}
 		for i, a := range n.args {
 			raw, err := encodeValue(a)
@@ -146,7 +178,7 @@ func (g *Graph) marshalJSON(withData bool) ([]byte, error) {
 		jg.Params = map[string]*jsonParam{}
 		for name, p := range g.Params {
 			jp := &jsonParam{Name: p.Name, Type: p.Type.String(), GoPath: p.GoPath}
-			if withData && p.Value != nil {
+			if p.Value != nil && (data == allData || data == constantData && p.GoPath == "") {
 				a, err := encodeArray(p.Value)
 				if err != nil {
 					return nil, fmt.Errorf("ir: json: param %s: %v", name, err)
@@ -465,6 +497,16 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 		g.Forward = f
 	}
 
+	recorded := map[string]*recordedTypes{}
+	for _, jw := range jg.Wrapped {
+		r, err := declareWrapped(jw.Name, jw.GoFunc)
+		if err != nil {
+			return nil, fmt.Errorf("ir: json: %v", err)
+		}
+		if r != nil {
+			recorded[jw.Name] = r
+		}
+	}
 	byName := map[string]*Node{}
 	for i, jn := range jg.Nodes {
 		where := fmt.Sprintf("node %d (%s)", i, jn.Name)
@@ -496,6 +538,9 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 		}
 		if jn.Name == "" || byName[jn.Name] != nil {
 			return nil, fmt.Errorf("ir: json: %s: node names must be unique and not empty", where)
+		}
+		if r := recorded[jn.Target]; r != nil && (op == CallFunction || op == CallMethod) {
+			r.record(argTypes(args), types)
 		}
 		n, err := g.CreateNode(op, jn.Target, args, kwargs, jn.Name, types...)
 		if err != nil {

@@ -314,3 +314,60 @@ func TestMarshalJSONRejectsUnknownValues(t *testing.T) {
 		t.Errorf("json.Marshal: %v", err)
 	}
 }
+
+// wrappedForJSON stands for a user's wrapped Go function.
+func wrappedForJSON() {}
+
+// TestJSONWrappedOps checks that a graph calling a wrapped Go function
+// decodes in a process that never registered the function (as fxgen
+// decodes what its driver traced): the op comes back with its Go name and
+// its recorded result types, and constants keep their data while the
+// model's parameters do not.
+func TestJSONWrappedOps(t *testing.T) {
+	const traced, fresh = "json_wrap_traced", "json_wrap_fresh"
+	RegisterOp(&Op{
+		Name:     traced,
+		Operands: []Operand{{Name: "args", Kind: ListOperand}},
+		Infer: func(s *Sig) ([]Type, error) {
+			return []Type{{DType: Float32, Shape: Shape{s.Args[0].List[0].Shape[0], Const(2)}}}, nil
+		},
+		Wrapped: wrappedForJSON,
+	})
+	g := mlpGraph(t)
+	g.Params["table"] = &Param{Name: "table", Type: mustType(t, "i64[2]"), Value: runtime.FromInt64([]int64{4, 5}, 2)}
+	r2 := node(t, g, "relu_1")
+	g.InsertingAt(Before(g.OutputNode()), func() {
+		w := must(t)(g.CallFunction(traced, []Arg{[]Arg{r2, r2}}))
+		must(t)(g.GetAttr("table"))
+		if err := g.OutputNode().SetArgs([]Arg{w}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	data, err := g.MarshalJSONWithConstants()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.ReplaceAll(data, []byte(traced), []byte(fresh))
+	got, err := UnmarshalGraph(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := LookupOp(fresh)
+	if op == nil || !op.IsWrapped() {
+		t.Fatalf("decoding did not register the wrapped op %s: %+v", fresh, op)
+	}
+	pkg, name, ok := op.WrappedName()
+	if !ok || pkg != "github.com/fxgen/fxgen/ir" || name != "wrappedForJSON" {
+		t.Errorf("WrappedName() = %q, %q, %v; want the ir package's wrappedForJSON", pkg, name, ok)
+	}
+	if n := node(t, got, fresh); n.Target != fresh || n.Type().String() != "f32[N,2]" {
+		t.Errorf("decoded node: %s of type %v", n.Target, n.Type())
+	}
+	if got.Params["fc1.weight"].Value != nil || got.Params["table"].Value == nil {
+		t.Errorf("MarshalJSONWithConstants: fc1.weight data %v, table data %v; want only the constant's", got.Params["fc1.weight"].Value, got.Params["table"].Value)
+	}
+	// A second decode of the same document finds the op registered.
+	if _, err := UnmarshalGraph(data); err != nil {
+		t.Errorf("second decode: %v", err)
+	}
+}

@@ -92,6 +92,10 @@ type Op struct {
 	// Wrapped is the user's Go function behind Func, which generated code
 	// calls by name: a package-level func(...*tensor.Tensor) *tensor.Tensor.
 	Wrapped any
+	// GoFunc is the qualified name ("example.com/m.Norm") of the Go
+	// function a wrapped op calls, for a graph decoded from JSON, where
+	// Wrapped is nil; "" when the function cannot be called by name.
+	GoFunc string
 	// Prepared, if set, says that one operand can be prepared once, when
 	// its value depends on no input, into a form an alternative kernel
 	// takes instead (a linear layer's weight packed for the GEMM).
@@ -151,10 +155,13 @@ func (op *Op) KernelName() (pkg, name string) {
 // wrapped op calls; ok is false when it is not a named package-level
 // function (a closure or a method), which generated code cannot call.
 func (op *Op) WrappedName() (pkg, name string, ok bool) {
-	if op.Wrapped == nil {
+	full := op.GoFunc
+	if op.Wrapped != nil {
+		full = goruntime.FuncForPC(reflect.ValueOf(op.Wrapped).Pointer()).Name()
+	}
+	if full == "" {
 		return "", "", false
 	}
-	full := goruntime.FuncForPC(reflect.ValueOf(op.Wrapped).Pointer()).Name()
 	slash := strings.LastIndexByte(full, '/')
 	dot := strings.IndexByte(full[slash+1:], '.')
 	if dot < 0 {

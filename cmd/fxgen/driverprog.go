@@ -31,26 +31,17 @@ const workspacePrefix = ".fxgen-driver-"
 type driverFiles struct {
 	Main  string // the driver's source
 	Exe   string // the driver binary
-	Out   string // generated Go source
-	Table string // graph table, with -print
-	Dot   string // DOT, with -dot
+	Graph string // the traced graph, as JSON
 	Error string // the failure, as JSON
 }
 
-func newDriverFiles(workspace string, o *options) driverFiles {
-	f := driverFiles{
+func newDriverFiles(workspace string) driverFiles {
+	return driverFiles{
 		Main:  filepath.Join(workspace, "main.go"),
 		Exe:   filepath.Join(workspace, "driver.exe"),
-		Out:   filepath.Join(workspace, "out.go"),
+		Graph: filepath.Join(workspace, "graph.json"),
 		Error: filepath.Join(workspace, "error.json"),
 	}
-	if o.Print {
-		f.Table = filepath.Join(workspace, "table.txt")
-	}
-	if o.Dot != "" && !o.Check {
-		f.Dot = filepath.Join(workspace, "graph.dot")
-	}
-	return f
 }
 
 // driverSource returns the driver program for m.
@@ -80,10 +71,6 @@ func driverSource(m *model, o *options, files driverFiles) ([]byte, error) {
 			fmt.Fprintf(&b, "\t\t%s: %s,\n", name, strconv.Quote(value))
 		}
 	}
-	field("Package", m.Pkg.Name)
-	field("PackagePath", m.Pkg.PkgPath)
-	field("Type", o.Type)
-	field("Command", o.command())
 	if len(m.Inputs) > 0 {
 		b.WriteString("\t\tInputs: []string{")
 		for _, in := range m.Inputs {
@@ -105,11 +92,7 @@ func driverSource(m *model, o *options, files driverFiles) ([]byte, error) {
 		}
 		b.WriteString("},\n")
 	}
-	field("Passes", o.Passes)
-	field("DumpAfter", o.DumpAfter)
-	field("OutFile", files.Out)
-	field("TableFile", files.Table)
-	field("DotFile", files.Dot)
+	field("GraphFile", files.Graph)
 	field("ErrorFile", files.Error)
 	b.WriteString("\t})\n}\n")
 	src, err := format.Source(b.Bytes())

@@ -125,7 +125,7 @@ func generate(ctx context.Context, o *options) (err error) {
 		return err
 	}
 
-	files := newDriverFiles(workspace, o)
+	files := newDriverFiles(workspace)
 	src, err := driverSource(m, o, files)
 	if err != nil {
 		return err
@@ -139,20 +139,19 @@ func generate(ctx context.Context, o *options) (err error) {
 	if err := runDriver(ctx, m, files); err != nil {
 		return err
 	}
-
-	out, err := os.ReadFile(files.Out)
+	graph, err := os.ReadFile(files.Graph)
 	if err != nil {
-		return fmt.Errorf("the driver wrote no output: %v", err)
+		return fmt.Errorf("the driver wrote no graph: %v", err)
 	}
-	if files.Table != "" {
-		table, err := os.ReadFile(files.Table)
-		if err != nil {
-			return err
-		}
-		os.Stdout.Write(table)
+	out, err := compileGraph(graph, m, o)
+	if err != nil {
+		return err
+	}
+	if o.Print {
+		os.Stdout.WriteString(out.Table)
 	}
 	if o.Check {
-		diff, err := staleDiff(outPath, out)
+		diff, err := staleDiff(outPath, out.Go)
 		if err != nil {
 			return err
 		}
@@ -161,16 +160,12 @@ func generate(ctx context.Context, o *options) (err error) {
 		}
 		return nil
 	}
-	if files.Dot != "" {
-		dot, err := os.ReadFile(files.Dot)
-		if err != nil {
-			return err
-		}
-		if err := writeAtomic(absPath(o.Dot), dot); err != nil {
+	if o.Dot != "" {
+		if err := writeAtomic(absPath(o.Dot), []byte(out.Dot)); err != nil {
 			return err
 		}
 	}
-	return writeGenerated(outPath, out)
+	return writeGenerated(outPath, out.Go)
 }
 
 // directivePos returns the position of the //go:generate line under go
