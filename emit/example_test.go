@@ -26,15 +26,18 @@ func ExampleGenerate() {
 	fmt.Print(text[strings.Index(text, "func (c *TinyCompiled) Forward"):])
 	// Output:
 	// func (c *TinyCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
+	// 	c.snapshot.Check("TinyCompiled.Forward", "NewTinyCompiled")
 	// 	xArr := x.Array()
 	// 	runtime.CheckInput("TinyCompiled.Forward", "x", xArr, runtime.Float32, -1, 4)
 	// 	N := xArr.Shape[0]
-	// 	c.reserve(N)
+	// 	fr := c.frames.Get()
+	// 	fr.reserve(N)
 	// 	// example_test.go:15: fc = call_module fc(x)
-	// 	runtime.LinearPacked(&c.fc, xArr, c.fc_weight_prepared, c.fc_bias)
+	// 	runtime.LinearPacked(&fr.fc, xArr, c.fc_weight_prepared, c.fc_bias)
 	// 	// example_test.go:15: relu = call_method relu(fc)
 	// 	relu := runtime.NewArray(runtime.Float32, N, 3)
-	// 	runtime.Relu(relu, &c.fc)
+	// 	runtime.Relu(relu, &fr.fc)
+	// 	c.frames.Put(fr)
 	// 	return tensor.FromArray(relu)
 	// }
 }

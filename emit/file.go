@@ -6,6 +6,7 @@ package emit
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -32,46 +33,72 @@ func (e *gen) render() ([]byte, error) {
 	f.Var().Id("_").Func().Params(append([]jen.Code{jen.Op("*").Id(T)}, e.paramTypes()...)...).Add(e.resultTypes()).Op("=").Parens(jen.Op("*").Id(T)).Dot("Forward")
 
 	fields := append([]jen.Code{}, e.fields...)
-	ctor := e.ctor
+	ctor := append([]jen.Code{}, e.ctor[:e.ctorParams]...)
 	if e.keepModel {
 		fields = append([]jen.Code{jen.Id("model").Op("*").Id(T).Comment("the model, whose own Go code Forward calls")}, fields...)
 		ctor = append([]jen.Code{jen.Id(e.recv).Dot("model").Op("=").Id("m")}, ctor...)
 	}
-	for _, s := range e.syms {
-		fields = append(fields, jen.Id(e.symField[s]).Int().Comment("the size "+s+" the workspace is sized for"))
+	snap := make([]string, 0, len(e.snapParams))
+	for p := range e.snapParams {
+		snap = append(snap, p)
 	}
-	fields = append(fields, jen.Id("ready").Bool().Comment("whether the workspace is allocated"))
-	sharing := "It shares the model's parameters: changes to them show in later calls. "
-	if e.snapshot {
-		sharing = "It shares the model's parameters, but what New" + C + " computes from them " +
-			"(folded batch norms, packed weights, constants) is a snapshot taken then: after loading " +
-			"new weights into the model, build a new " + C + ". "
+	sort.Strings(snap)
+	if len(snap) > 0 {
+		fields = append(fields, jen.Id("snapshot").Qual(runtimePkg, "Snapshot").Comment("versions of the parameters the constructor computed from"))
+		for _, p := range snap {
+			ctor = append(ctor, jen.Id(e.recv).Dot("snapshot").Dot("Record").Call(jen.Lit(p), jen.Id(e.recv).Dot(e.params[p])))
+		}
+	}
+	ctor = append(ctor, e.ctor[e.ctorParams:]...)
+	F := e.frameType
+	fields = append(fields, jen.Id("frames").Qual(runtimePkg, "Frames").Types(jen.Id(F)).Comment("the free per-call workspaces"))
+
+	frameFields := append([]jen.Code{}, e.frameFields...)
+	for _, s := range e.syms {
+		frameFields = append(frameFields, jen.Id(e.symField[s]).Int().Comment("the size "+s+" the workspace is sized for"))
+	}
+	frameFields = append(frameFields, jen.Id("ready").Bool().Comment("whether the workspace is allocated"))
+	sharing := "It reads the model's parameters in place, so it sees weights loaded into the model later. "
+	if len(snap) > 0 {
+		sharing = "It reads the model's parameters in place, but what New" + C + " computes from them " +
+			"(folded batch norms, packed weights) is computed once: after a load changes one of those " +
+			"parameters, Forward panics saying to build a new " + C + ", rather than mix old and new weights. "
 	}
 	comments(f, fmt.Sprintf("%s is %s compiled by fxgen: Forward runs the traced graph with direct "+
-		"kernel calls on a workspace it reuses across calls, so a %s is not safe for concurrent use; "+
-		"make one per goroutine. %sForward returns fresh tensors.", C, T, C, sharing))
+		"kernel calls. It is safe for concurrent use: each call takes a workspace of its own from a "+
+		"free list and returns it, so any number of goroutines may call Forward at once, each with its "+
+		"own batch size, and a warmed-up workspace is reused without allocating. %sForward returns fresh tensors.", C, T, sharing))
 	f.Type().Id(C).Struct(fields...)
+
+	comments(f, fmt.Sprintf("%s is the state of one %s.Forward call: the workspace and the arrays bound to it.", F, C))
+	f.Type().Id(F).Struct(frameFields...)
 
 	f.Commentf("New%s compiles m, checking that its parameters have the traced shapes.", C)
 	f.Func().Id("New" + C).Params(jen.Id("m").Op("*").Id(T)).Op("*").Id(C).Block(
 		append(append([]jen.Code{jen.Id(e.recv).Op(":=").Op("&").Id(C).Values()}, ctor...), jen.Return(jen.Id(e.recv)))...)
 
 	var symParams []jen.Code
-	cond := jen.Id(e.recv).Dot("ready")
+	fr := e.frame
+	cond := jen.Id(fr).Dot("ready")
 	setSyms := []jen.Code{}
 	for _, s := range e.syms {
 		symParams = append(symParams, jen.Id(e.symVar[s]).Int())
-		cond = cond.Op("&&").Id(e.recv).Dot(e.symField[s]).Op("==").Id(e.symVar[s])
-		setSyms = append(setSyms, jen.Id(e.recv).Dot(e.symField[s]).Op("=").Id(e.symVar[s]))
+		cond = cond.Op("&&").Id(fr).Dot(e.symField[s]).Op("==").Id(e.symVar[s])
+		setSyms = append(setSyms, jen.Id(fr).Dot(e.symField[s]).Op("=").Id(e.symVar[s]))
 	}
 	reserveBody := []jen.Code{jen.If(cond).Block(jen.Return())}
 	reserveBody = append(reserveBody, e.reserve...)
 	reserveBody = append(reserveBody, setSyms...)
-	reserveBody = append(reserveBody, jen.Id(e.recv).Dot("ready").Op("=").True())
+	reserveBody = append(reserveBody, jen.Id(fr).Dot("ready").Op("=").True())
 	f.Comment("reserve sizes the workspace for the given symbolic sizes.")
-	f.Func().Params(jen.Id(e.recv).Op("*").Id(C)).Id("reserve").Params(symParams...).Block(reserveBody...)
+	f.Func().Params(jen.Id(fr).Op("*").Id(F)).Id("reserve").Params(symParams...).Block(reserveBody...)
 
-	body := append([]jen.Code{}, e.body...)
+	var body []jen.Code
+	if len(snap) > 0 {
+		body = append(body, jen.Id(e.recv).Dot("snapshot").Dot("Check").Call(jen.Lit(e.fnName), jen.Lit("New"+C)))
+	}
+	body = append(body, e.body...)
+	body = append(body, jen.Id(e.recv).Dot("frames").Dot("Put").Call(jen.Id(fr)))
 	body = append(body, jen.Return(e.returns()...))
 	var specs []string
 	for _, ph := range e.g.Placeholders() {

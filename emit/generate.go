@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/dave/jennifer/jen"
 
@@ -57,6 +58,20 @@ type gen struct {
 	params   map[string]string   // param name → field
 	consts   map[string]string   // number literal key → field
 	fields   []jen.Code
+	// frameFields are the fields of the per-call frame type: the
+	// workspace and the arrays bound to it, which Forward takes from the
+	// compiled model's free list so that concurrent calls never share.
+	frameFields []jen.Code
+	// frame is the frame's Go name: Forward's local and reserve's
+	// receiver; frameType is its type's name.
+	frame, frameType string
+	// snapParams are the model's parameters the constructor computes
+	// from (hoisted nodes, prepared operands): Forward checks that none
+	// has changed since.
+	snapParams map[string]bool
+	// ctorParams is the number of constructor statements that bind and
+	// check the parameters; the snapshot is recorded after them.
+	ctorParams int
 	// keepModel is set when Forward calls the model's own Go code.
 	keepModel bool
 	ctor      []jen.Code
@@ -107,6 +122,9 @@ func Generate(g *ir.Graph, cfg Config) ([]byte, error) {
 	e.names = newGoNames(reserved...)
 	e.names.used["m"] = true
 	e.recv = e.names.name("c")
+	e.frame = e.names.name("fr")
+	e.frameType = lowerFirst(cfg.Compiled) + "Frame"
+	e.snapParams = map[string]bool{}
 	if err := e.build(); err != nil {
 		return nil, err
 	}
@@ -118,6 +136,7 @@ func (e *gen) build() error {
 	if err := e.emitParams(); err != nil {
 		return err
 	}
+	e.ctorParams = len(e.ctor)
 	if err := e.emitInputs(); err != nil {
 		return err
 	}
@@ -322,7 +341,9 @@ func (e *gen) emitInputs() error {
 	for _, s := range e.syms {
 		symArgs = append(symArgs, jen.Id(e.symVar[s]))
 	}
-	e.body = append(e.body, jen.Id(e.recv).Dot("reserve").Call(symArgs...))
+	e.body = append(e.body,
+		jen.Id(e.frame).Op(":=").Id(e.recv).Dot("frames").Dot("Get").Call(),
+		jen.Id(e.frame).Dot("reserve").Call(symArgs...))
 	return nil
 }
 
@@ -409,7 +430,7 @@ func (e *gen) planReserve() {
 		return
 	}
 	ws := e.names.name("workspace")
-	e.fields = append(e.fields, jen.Id(ws).Qual(runtimePkg, "Workspace").Comment(
+	e.frameFields = append(e.frameFields, jen.Id(ws).Qual(runtimePkg, "Workspace").Comment(
 		fmt.Sprintf("storage of the %d workspace slots (plan-memory)", len(e.slots))))
 	e.wsField = ws
 	values := 0
@@ -453,10 +474,10 @@ func (e *gen) planReserve() {
 			args = append(args, jen.Lit(0))
 		}
 	}
-	e.reserve = append(e.reserve, jen.Id(e.recv).Dot(ws).Dot("Reserve").Call(args...))
+	e.reserve = append(e.reserve, jen.Id(e.frame).Dot(ws).Dot("Reserve").Call(args...))
 	for _, b := range e.binds {
-		e.reserve = append(e.reserve, jen.Id(e.recv).Dot(ws).Dot("Bind").Call(append([]jen.Code{
-			jen.Op("&").Id(e.recv).Dot(b.field), dtypeCode(b.t.DType), at[b.slot]}, e.dims(b.t.Shape)...)...))
+		e.reserve = append(e.reserve, jen.Id(e.frame).Dot(ws).Dot("Bind").Call(append([]jen.Code{
+			jen.Op("&").Id(e.frame).Dot(b.field), dtypeCode(b.t.DType), at[b.slot]}, e.dims(b.t.Shape)...)...))
 	}
 }
 
@@ -488,4 +509,22 @@ func (e *gen) sizeExpr(sh ir.Shape) (jen.Code, string) {
 		}
 	}
 	return c, key
+}
+
+// lowerFirst lowers the leading upper-case run of an identifier, keeping
+// the last capital of an acronym that starts the next word: MLPCompiled
+// becomes mlpCompiled, ResNet20Compiled resNet20Compiled.
+func lowerFirst(s string) string {
+	r := []rune(s)
+	i := 0
+	for i < len(r) && unicode.IsUpper(r[i]) {
+		i++
+	}
+	if i > 1 && i < len(r) && unicode.IsLower(r[i]) {
+		i--
+	}
+	for j := 0; j < i; j++ {
+		r[j] = unicode.ToLower(r[j])
+	}
+	return string(r)
 }

@@ -73,6 +73,7 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 	}
 	if e.hoisted[n] {
 		e.snapshot = true
+		e.snapshotInputs(n)
 		outs, allocs := e.hoistedResults(n)
 		return e.kernelCall(n, op, comment, outs, allocs, operands, attrs, &e.ctor)
 	}
@@ -98,6 +99,28 @@ func (e *gen) hoistedResults(n *ir.Node) (outs, allocs []jen.Code) {
 	return outs, allocs
 }
 
+// snapshotInputs adds to snapParams the model's parameters that the
+// hoisted node n reads directly (through get_attr nodes or as a leaf
+// module's parameters); what it reads through other hoisted nodes those
+// nodes add.
+func (e *gen) snapshotInputs(n *ir.Node) {
+	add := func(name string) {
+		if p := e.g.Params[name]; p != nil && p.GoPath != "" {
+			e.snapParams[name] = true
+		}
+	}
+	for _, in := range n.Inputs() {
+		if in.Op == ir.GetAttr {
+			add(in.Target)
+		}
+	}
+	if n.Op == ir.CallModule {
+		for _, p := range e.g.Modules[n.Target].Params {
+			add(p)
+		}
+	}
+}
+
 // results gives each result of n its storage: a fresh array for a graph
 // output, else a workspace field: bound by reserve to its plan-memory slot
 // of the workspace, or sized by reserve on its own when there is no plan.
@@ -116,7 +139,7 @@ func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []je
 			allocs = append(allocs, jen.Id(v).Op(":=").Qual(runtimePkg, "NewArray").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...))
 		} else if slots != nil && slots[i] >= 0 {
 			f := e.names.name(name)
-			e.fields = append(e.fields, jen.Id(f).Qual(runtimePkg, "Array").Comment(n.Name+" "+t.String()+", in workspace slot "+strconv.Itoa(slots[i])))
+			e.frameFields = append(e.frameFields, jen.Id(f).Qual(runtimePkg, "Array").Comment(n.Name+" "+t.String()+", in workspace slot "+strconv.Itoa(slots[i])))
 			for len(e.slots) <= slots[i] {
 				e.slots = append(e.slots, &wsSlot{})
 			}
@@ -125,12 +148,12 @@ func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []je
 			sl.sizes = append(sl.sizes, t.Shape)
 			sl.fields = append(sl.fields, f)
 			e.binds = append(e.binds, bindStmt{f, t, slots[i]})
-			e.store[k] = jen.Op("&").Id(e.recv).Dot(f)
+			e.store[k] = jen.Op("&").Id(e.frame).Dot(f)
 		} else {
 			f := e.names.name(name)
-			e.fields = append(e.fields, jen.Id(f).Qual(runtimePkg, "Array").Comment(n.Name+" "+t.String()))
-			e.reserve = append(e.reserve, jen.Id(e.recv).Dot(f).Dot("Reset").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...))
-			e.store[k] = jen.Op("&").Id(e.recv).Dot(f)
+			e.frameFields = append(e.frameFields, jen.Id(f).Qual(runtimePkg, "Array").Comment(n.Name+" "+t.String()))
+			e.reserve = append(e.reserve, jen.Id(e.frame).Dot(f).Dot("Reset").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...))
+			e.store[k] = jen.Op("&").Id(e.frame).Dot(f)
 		}
 		outs = append(outs, e.store[k])
 	}
@@ -176,6 +199,9 @@ func (e *gen) kernelCall(n *ir.Node, op *ir.Op, comment jen.Code, outs, allocs, 
 				e.ctor = append(e.ctor, jen.Id(e.recv).Dot(f).Op("=").Qual(ppkg, pname).Call(operands[pr.Operand]))
 			}
 			e.snapshot = true
+			if p := e.g.Params[key]; p != nil && p.GoPath != "" {
+				e.snapParams[key] = true
+			}
 			operands = append([]jen.Code{}, operands...)
 			operands[pr.Operand] = jen.Id(e.recv).Dot(f)
 			_, _, pkg, fn = op.PreparedNames()

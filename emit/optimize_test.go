@@ -66,12 +66,15 @@ func TestHoistAndPrepare(t *testing.T) {
 	if !strings.Contains(ctor, "runtime.Ones(") || strings.Contains(fwd, "runtime.Ones(") || !strings.Contains(fwd, "runtime.Copy(") {
 		t.Errorf("ones is not hoisted and copied:\nconstructor:\n%s\nForward:\n%s", ctor, fwd)
 	}
-	if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(src, "//", "")), " "), "is a snapshot taken then") {
-		t.Errorf("the type's doc does not say that prepared weights are snapshots")
+	if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(src, "//", "")), " "), "Forward panics saying to build a new ModelCompiled") {
+		t.Errorf("the type's doc does not say that Forward refuses changed packed weights")
+	}
+	if !strings.Contains(ctor, `c.snapshot.Record("fc.weight", c.fc_weight)`) || !strings.Contains(fwd, `c.snapshot.Check("ModelCompiled.Forward", "NewModelCompiled")`) {
+		t.Errorf("the packed weight's version is not recorded and checked:\nconstructor:\n%s\nForward:\n%s", ctor, fwd)
 	}
 	// The one intermediate value (the relu'd hidden layer) is in the workspace.
-	if !strings.Contains(src, "c.workspace.Bind(&c.fc, runtime.Float32, 0, N, 4)") {
-		t.Errorf("reserve does not bind fc in the workspace:\n%s", section(src, "func (c *ModelCompiled) reserve"))
+	if !strings.Contains(src, "fr.workspace.Bind(&fr.fc, runtime.Float32, 0, N, 4)") || !strings.Contains(fwd, "fr := c.frames.Get()") || !strings.Contains(fwd, "c.frames.Put(fr)") {
+		t.Errorf("reserve does not bind fc in the per-call workspace:\n%s\n%s", section(src, "func (fr *modelCompiledFrame) reserve"), fwd)
 	}
 }
 
@@ -82,7 +85,7 @@ func (m *addBias) Forward(x *tensor.Tensor) *tensor.Tensor { return tensor.Add(x
 
 func TestNoPassesKeepsSharing(t *testing.T) {
 	src, _ := generate(t, &addBias{B: tensor.FromFloat32(make([]float32, 4), 4)}, nil, "x=f32[N,4]")
-	if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(src, "//", "")), " "), "It shares the model's parameters: changes to them show in later calls.") {
+	if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(src, "//", "")), " "), "It reads the model's parameters in place, so it sees weights loaded into the model later.") || strings.Contains(src, "snapshot") {
 		t.Errorf("without a constructor computation the doc should promise sharing:\n%s", src)
 	}
 }

@@ -52,6 +52,8 @@ type Array struct {
 	F32   []float32
 	I64   []int64
 	B     []bool
+
+	version uint64 // advanced by MarkChanged; see Version
 }
 
 // NumElements returns the product of shape (1 for a scalar shape).

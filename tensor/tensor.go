@@ -128,7 +128,19 @@ func (t *Tensor) Array() *runtime.Array {
 	return t.arr
 }
 
-// Float32s returns the float32 data (shared, not copied).
+// MarkChanged records that the tensor's data was written in place (say
+// through Float32s), advancing its array's version, so that compiled
+// models that computed from the old values (packed weights, folded batch
+// norms) refuse to run with them. Loads through nn do this themselves.
+func (t *Tensor) MarkChanged() {
+	if t.sym != nil {
+		t.concretize("MarkChanged()")
+	}
+	t.arr.MarkChanged()
+}
+
+// Float32s returns the float32 data (shared, not copied). After writing a
+// model's parameter through it, call MarkChanged.
 func (t *Tensor) Float32s() []float32 {
 	if t.sym != nil {
 		t.concretize("Float32s()")

@@ -13,71 +13,80 @@ import (
 var _ func(*DLRM, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*DLRM).Forward
 
 // DLRMCompiled is DLRM compiled by fxgen: Forward runs the traced graph with
-// direct kernel calls on a workspace it reuses across calls, so a DLRMCompiled
-// is not safe for concurrent use; make one per goroutine. It shares the
-// model's parameters, but what NewDLRMCompiled computes from them (folded
-// batch norms, packed weights, constants) is a snapshot taken then: after
-// loading new weights into the model, build a new DLRMCompiled. Forward
-// returns fresh tensors.
+// direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, but what NewDLRMCompiled computes from them (folded
+// batch norms, packed weights) is computed once: after a load changes one of
+// those parameters, Forward panics saying to build a new DLRMCompiled, rather
+// than mix old and new weights. Forward returns fresh tensors.
 type DLRMCompiled struct {
-	_tensor_constant0     *runtime.Array    // _tensor_constant0 i64[36]
-	bot_0_bias            *runtime.Array    // bot.0.bias f32[512]
-	bot_0_weight          *runtime.Array    // bot.0.weight f32[512,13]
-	bot_2_bias            *runtime.Array    // bot.2.bias f32[256]
-	bot_2_weight          *runtime.Array    // bot.2.weight f32[256,512]
-	bot_4_bias            *runtime.Array    // bot.4.bias f32[64]
-	bot_4_weight          *runtime.Array    // bot.4.weight f32[64,256]
-	emb_0_weight          *runtime.Array    // emb.0.weight f32[1000,64]
-	emb_1_weight          *runtime.Array    // emb.1.weight f32[1000,64]
-	emb_2_weight          *runtime.Array    // emb.2.weight f32[1000,64]
-	emb_3_weight          *runtime.Array    // emb.3.weight f32[1000,64]
-	emb_4_weight          *runtime.Array    // emb.4.weight f32[1000,64]
-	emb_5_weight          *runtime.Array    // emb.5.weight f32[1000,64]
-	emb_6_weight          *runtime.Array    // emb.6.weight f32[1000,64]
-	emb_7_weight          *runtime.Array    // emb.7.weight f32[1000,64]
-	top_0_bias            *runtime.Array    // top.0.bias f32[512]
-	top_0_weight          *runtime.Array    // top.0.weight f32[512,100]
-	top_2_bias            *runtime.Array    // top.2.bias f32[256]
-	top_2_weight          *runtime.Array    // top.2.weight f32[256,512]
-	top_4_bias            *runtime.Array    // top.4.bias f32[1]
-	top_4_weight          *runtime.Array    // top.4.weight f32[1,256]
-	bot_0                 runtime.Array     // bot_0 f32[N,512], in workspace slot 0
-	bot_0_weight_prepared *runtime.PackedB  // bot.0.weight prepared by PackLinear, computed by the constructor
-	bot_2                 runtime.Array     // bot_2 f32[N,256], in workspace slot 1
-	bot_2_weight_prepared *runtime.PackedB  // bot.2.weight prepared by PackLinear, computed by the constructor
-	bot_4                 runtime.Array     // bot_4 f32[N,64], in workspace slot 0
-	bot_4_weight_prepared *runtime.PackedB  // bot.4.weight prepared by PackLinear, computed by the constructor
-	select_               runtime.Array     // select i64[N], in workspace slot 2
-	emb_0                 runtime.Array     // emb_0 f32[N,64], in workspace slot 1
-	select_1              runtime.Array     // select_1 i64[N], in workspace slot 2
-	emb_1                 runtime.Array     // emb_1 f32[N,64], in workspace slot 3
-	select_2              runtime.Array     // select_2 i64[N], in workspace slot 2
-	emb_2                 runtime.Array     // emb_2 f32[N,64], in workspace slot 4
-	select_3              runtime.Array     // select_3 i64[N], in workspace slot 2
-	emb_3                 runtime.Array     // emb_3 f32[N,64], in workspace slot 5
-	select_4              runtime.Array     // select_4 i64[N], in workspace slot 2
-	emb_4                 runtime.Array     // emb_4 f32[N,64], in workspace slot 6
-	select_5              runtime.Array     // select_5 i64[N], in workspace slot 2
-	emb_5                 runtime.Array     // emb_5 f32[N,64], in workspace slot 7
-	select_6              runtime.Array     // select_6 i64[N], in workspace slot 2
-	emb_6                 runtime.Array     // emb_6 f32[N,64], in workspace slot 8
-	select_7              runtime.Array     // select_7 i64[N], in workspace slot 2
-	emb_7                 runtime.Array     // emb_7 f32[N,64], in workspace slot 9
-	stack                 runtime.Array     // stack f32[N,9,64], in workspace slot 10
-	transpose             runtime.Array     // transpose f32[N,64,9], in workspace slot 1
-	matmul                runtime.Array     // matmul f32[N,9,9], in workspace slot 3
-	flatten               runtime.Array     // flatten f32[N,81], in workspace slot 1
-	index_select          runtime.Array     // index_select f32[N,36], in workspace slot 4
-	cat                   runtime.Array     // cat f32[N,100], in workspace slot 1
-	top_0                 runtime.Array     // top_0 f32[N,512], in workspace slot 0
-	top_0_weight_prepared *runtime.PackedB  // top.0.weight prepared by PackLinear, computed by the constructor
-	top_2                 runtime.Array     // top_2 f32[N,256], in workspace slot 1
-	top_2_weight_prepared *runtime.PackedB  // top.2.weight prepared by PackLinear, computed by the constructor
-	top_4                 runtime.Array     // top_4 f32[N,1], in workspace slot 4
-	top_4_weight_prepared *runtime.PackedB  // top.4.weight prepared by PackLinear, computed by the constructor
-	workspace             runtime.Workspace // storage of the 11 workspace slots (plan-memory)
-	dimN                  int               // the size N the workspace is sized for
-	ready                 bool              // whether the workspace is allocated
+	_tensor_constant0     *runtime.Array                    // _tensor_constant0 i64[36]
+	bot_0_bias            *runtime.Array                    // bot.0.bias f32[512]
+	bot_0_weight          *runtime.Array                    // bot.0.weight f32[512,13]
+	bot_2_bias            *runtime.Array                    // bot.2.bias f32[256]
+	bot_2_weight          *runtime.Array                    // bot.2.weight f32[256,512]
+	bot_4_bias            *runtime.Array                    // bot.4.bias f32[64]
+	bot_4_weight          *runtime.Array                    // bot.4.weight f32[64,256]
+	emb_0_weight          *runtime.Array                    // emb.0.weight f32[1000,64]
+	emb_1_weight          *runtime.Array                    // emb.1.weight f32[1000,64]
+	emb_2_weight          *runtime.Array                    // emb.2.weight f32[1000,64]
+	emb_3_weight          *runtime.Array                    // emb.3.weight f32[1000,64]
+	emb_4_weight          *runtime.Array                    // emb.4.weight f32[1000,64]
+	emb_5_weight          *runtime.Array                    // emb.5.weight f32[1000,64]
+	emb_6_weight          *runtime.Array                    // emb.6.weight f32[1000,64]
+	emb_7_weight          *runtime.Array                    // emb.7.weight f32[1000,64]
+	top_0_bias            *runtime.Array                    // top.0.bias f32[512]
+	top_0_weight          *runtime.Array                    // top.0.weight f32[512,100]
+	top_2_bias            *runtime.Array                    // top.2.bias f32[256]
+	top_2_weight          *runtime.Array                    // top.2.weight f32[256,512]
+	top_4_bias            *runtime.Array                    // top.4.bias f32[1]
+	top_4_weight          *runtime.Array                    // top.4.weight f32[1,256]
+	bot_0_weight_prepared *runtime.PackedB                  // bot.0.weight prepared by PackLinear, computed by the constructor
+	bot_2_weight_prepared *runtime.PackedB                  // bot.2.weight prepared by PackLinear, computed by the constructor
+	bot_4_weight_prepared *runtime.PackedB                  // bot.4.weight prepared by PackLinear, computed by the constructor
+	top_0_weight_prepared *runtime.PackedB                  // top.0.weight prepared by PackLinear, computed by the constructor
+	top_2_weight_prepared *runtime.PackedB                  // top.2.weight prepared by PackLinear, computed by the constructor
+	top_4_weight_prepared *runtime.PackedB                  // top.4.weight prepared by PackLinear, computed by the constructor
+	snapshot              runtime.Snapshot                  // versions of the parameters the constructor computed from
+	frames                runtime.Frames[dlrmCompiledFrame] // the free per-call workspaces
+}
+
+// dlrmCompiledFrame is the state of one DLRMCompiled.Forward call: the
+// workspace and the arrays bound to it.
+type dlrmCompiledFrame struct {
+	bot_0        runtime.Array     // bot_0 f32[N,512], in workspace slot 0
+	bot_2        runtime.Array     // bot_2 f32[N,256], in workspace slot 1
+	bot_4        runtime.Array     // bot_4 f32[N,64], in workspace slot 0
+	select_      runtime.Array     // select i64[N], in workspace slot 2
+	emb_0        runtime.Array     // emb_0 f32[N,64], in workspace slot 1
+	select_1     runtime.Array     // select_1 i64[N], in workspace slot 2
+	emb_1        runtime.Array     // emb_1 f32[N,64], in workspace slot 3
+	select_2     runtime.Array     // select_2 i64[N], in workspace slot 2
+	emb_2        runtime.Array     // emb_2 f32[N,64], in workspace slot 4
+	select_3     runtime.Array     // select_3 i64[N], in workspace slot 2
+	emb_3        runtime.Array     // emb_3 f32[N,64], in workspace slot 5
+	select_4     runtime.Array     // select_4 i64[N], in workspace slot 2
+	emb_4        runtime.Array     // emb_4 f32[N,64], in workspace slot 6
+	select_5     runtime.Array     // select_5 i64[N], in workspace slot 2
+	emb_5        runtime.Array     // emb_5 f32[N,64], in workspace slot 7
+	select_6     runtime.Array     // select_6 i64[N], in workspace slot 2
+	emb_6        runtime.Array     // emb_6 f32[N,64], in workspace slot 8
+	select_7     runtime.Array     // select_7 i64[N], in workspace slot 2
+	emb_7        runtime.Array     // emb_7 f32[N,64], in workspace slot 9
+	stack        runtime.Array     // stack f32[N,9,64], in workspace slot 10
+	transpose    runtime.Array     // transpose f32[N,64,9], in workspace slot 1
+	matmul       runtime.Array     // matmul f32[N,9,9], in workspace slot 3
+	flatten      runtime.Array     // flatten f32[N,81], in workspace slot 1
+	index_select runtime.Array     // index_select f32[N,36], in workspace slot 4
+	cat          runtime.Array     // cat f32[N,100], in workspace slot 1
+	top_0        runtime.Array     // top_0 f32[N,512], in workspace slot 0
+	top_2        runtime.Array     // top_2 f32[N,256], in workspace slot 1
+	top_4        runtime.Array     // top_4 f32[N,1], in workspace slot 4
+	workspace    runtime.Workspace // storage of the 11 workspace slots (plan-memory)
+	dimN         int               // the size N the workspace is sized for
+	ready        bool              // whether the workspace is allocated
 }
 
 // NewDLRMCompiled compiles m, checking that its parameters have the traced shapes.
@@ -124,6 +133,12 @@ func NewDLRMCompiled(m *DLRM) *DLRMCompiled {
 	runtime.CheckInput("NewDLRMCompiled", "top.4.bias", c.top_4_bias, runtime.Float32, 1)
 	c.top_4_weight = m.Top.Layers[4].(*nn.Linear).Weight.Array()
 	runtime.CheckInput("NewDLRMCompiled", "top.4.weight", c.top_4_weight, runtime.Float32, 1, 256)
+	c.snapshot.Record("bot.0.weight", c.bot_0_weight)
+	c.snapshot.Record("bot.2.weight", c.bot_2_weight)
+	c.snapshot.Record("bot.4.weight", c.bot_4_weight)
+	c.snapshot.Record("top.0.weight", c.top_0_weight)
+	c.snapshot.Record("top.2.weight", c.top_2_weight)
+	c.snapshot.Record("top.4.weight", c.top_4_weight)
 	c.bot_0_weight_prepared = runtime.PackLinear(c.bot_0_weight)
 	c.bot_2_weight_prepared = runtime.PackLinear(c.bot_2_weight)
 	c.bot_4_weight_prepared = runtime.PackLinear(c.bot_4_weight)
@@ -134,8 +149,8 @@ func NewDLRMCompiled(m *DLRM) *DLRMCompiled {
 }
 
 // reserve sizes the workspace for the given symbolic sizes.
-func (c *DLRMCompiled) reserve(N int) {
-	if c.ready && c.dimN == N {
+func (fr *dlrmCompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
 		return
 	}
 	// 28 values share 11 workspace slots; each slot is as large as its largest value.
@@ -159,106 +174,109 @@ func (c *DLRMCompiled) reserve(N int) {
 	at9 := at8 + slot8
 	slot10 := runtime.SlotSize(576 * N)
 	at10 := at9 + slot9
-	c.workspace.Reserve(at10+slot10, slot2, 0)
-	c.workspace.Bind(&c.bot_0, runtime.Float32, 0, N, 512)
-	c.workspace.Bind(&c.bot_2, runtime.Float32, at1, N, 256)
-	c.workspace.Bind(&c.bot_4, runtime.Float32, 0, N, 64)
-	c.workspace.Bind(&c.select_, runtime.Int64, 0, N)
-	c.workspace.Bind(&c.emb_0, runtime.Float32, at1, N, 64)
-	c.workspace.Bind(&c.select_1, runtime.Int64, 0, N)
-	c.workspace.Bind(&c.emb_1, runtime.Float32, at3, N, 64)
-	c.workspace.Bind(&c.select_2, runtime.Int64, 0, N)
-	c.workspace.Bind(&c.emb_2, runtime.Float32, at4, N, 64)
-	c.workspace.Bind(&c.select_3, runtime.Int64, 0, N)
-	c.workspace.Bind(&c.emb_3, runtime.Float32, at5, N, 64)
-	c.workspace.Bind(&c.select_4, runtime.Int64, 0, N)
-	c.workspace.Bind(&c.emb_4, runtime.Float32, at6, N, 64)
-	c.workspace.Bind(&c.select_5, runtime.Int64, 0, N)
-	c.workspace.Bind(&c.emb_5, runtime.Float32, at7, N, 64)
-	c.workspace.Bind(&c.select_6, runtime.Int64, 0, N)
-	c.workspace.Bind(&c.emb_6, runtime.Float32, at8, N, 64)
-	c.workspace.Bind(&c.select_7, runtime.Int64, 0, N)
-	c.workspace.Bind(&c.emb_7, runtime.Float32, at9, N, 64)
-	c.workspace.Bind(&c.stack, runtime.Float32, at10, N, 9, 64)
-	c.workspace.Bind(&c.transpose, runtime.Float32, at1, N, 64, 9)
-	c.workspace.Bind(&c.matmul, runtime.Float32, at3, N, 9, 9)
-	c.workspace.Bind(&c.flatten, runtime.Float32, at1, N, 81)
-	c.workspace.Bind(&c.index_select, runtime.Float32, at4, N, 36)
-	c.workspace.Bind(&c.cat, runtime.Float32, at1, N, 100)
-	c.workspace.Bind(&c.top_0, runtime.Float32, 0, N, 512)
-	c.workspace.Bind(&c.top_2, runtime.Float32, at1, N, 256)
-	c.workspace.Bind(&c.top_4, runtime.Float32, at4, N, 1)
-	c.dimN = N
-	c.ready = true
+	fr.workspace.Reserve(at10+slot10, slot2, 0)
+	fr.workspace.Bind(&fr.bot_0, runtime.Float32, 0, N, 512)
+	fr.workspace.Bind(&fr.bot_2, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.bot_4, runtime.Float32, 0, N, 64)
+	fr.workspace.Bind(&fr.select_, runtime.Int64, 0, N)
+	fr.workspace.Bind(&fr.emb_0, runtime.Float32, at1, N, 64)
+	fr.workspace.Bind(&fr.select_1, runtime.Int64, 0, N)
+	fr.workspace.Bind(&fr.emb_1, runtime.Float32, at3, N, 64)
+	fr.workspace.Bind(&fr.select_2, runtime.Int64, 0, N)
+	fr.workspace.Bind(&fr.emb_2, runtime.Float32, at4, N, 64)
+	fr.workspace.Bind(&fr.select_3, runtime.Int64, 0, N)
+	fr.workspace.Bind(&fr.emb_3, runtime.Float32, at5, N, 64)
+	fr.workspace.Bind(&fr.select_4, runtime.Int64, 0, N)
+	fr.workspace.Bind(&fr.emb_4, runtime.Float32, at6, N, 64)
+	fr.workspace.Bind(&fr.select_5, runtime.Int64, 0, N)
+	fr.workspace.Bind(&fr.emb_5, runtime.Float32, at7, N, 64)
+	fr.workspace.Bind(&fr.select_6, runtime.Int64, 0, N)
+	fr.workspace.Bind(&fr.emb_6, runtime.Float32, at8, N, 64)
+	fr.workspace.Bind(&fr.select_7, runtime.Int64, 0, N)
+	fr.workspace.Bind(&fr.emb_7, runtime.Float32, at9, N, 64)
+	fr.workspace.Bind(&fr.stack, runtime.Float32, at10, N, 9, 64)
+	fr.workspace.Bind(&fr.transpose, runtime.Float32, at1, N, 64, 9)
+	fr.workspace.Bind(&fr.matmul, runtime.Float32, at3, N, 9, 9)
+	fr.workspace.Bind(&fr.flatten, runtime.Float32, at1, N, 81)
+	fr.workspace.Bind(&fr.index_select, runtime.Float32, at4, N, 36)
+	fr.workspace.Bind(&fr.cat, runtime.Float32, at1, N, 100)
+	fr.workspace.Bind(&fr.top_0, runtime.Float32, 0, N, 512)
+	fr.workspace.Bind(&fr.top_2, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.top_4, runtime.Float32, at4, N, 1)
+	fr.dimN = N
+	fr.ready = true
 }
 
 // Forward computes DLRM.Forward for dense f32[N,13], sparse i64[N,8].
 func (c *DLRMCompiled) Forward(dense *tensor.Tensor, sparse *tensor.Tensor) *tensor.Tensor {
+	c.snapshot.Check("DLRMCompiled.Forward", "NewDLRMCompiled")
 	denseArr := dense.Array()
 	runtime.CheckInput("DLRMCompiled.Forward", "dense", denseArr, runtime.Float32, -1, 13)
 	sparseArr := sparse.Array()
 	runtime.CheckInput("DLRMCompiled.Forward", "sparse", sparseArr, runtime.Int64, -1, 8)
 	N := denseArr.Shape[0]
 	runtime.CheckDim("DLRMCompiled.Forward", "sparse", sparseArr, 0, N, "N")
-	c.reserve(N)
+	fr := c.frames.Get()
+	fr.reserve(N)
 	// dlrm.go:58: bot_0 = call_function linear_act(dense, bot_0_weight, bot_0_bias, act=1)
-	runtime.LinearActPacked(&c.bot_0, denseArr, c.bot_0_weight_prepared, c.bot_0_bias, 1)
+	runtime.LinearActPacked(&fr.bot_0, denseArr, c.bot_0_weight_prepared, c.bot_0_bias, 1)
 	// dlrm.go:58: bot_2 = call_function linear_act(bot_0, bot_2_weight, bot_2_bias, act=1)
-	runtime.LinearActPacked(&c.bot_2, &c.bot_0, c.bot_2_weight_prepared, c.bot_2_bias, 1)
+	runtime.LinearActPacked(&fr.bot_2, &fr.bot_0, c.bot_2_weight_prepared, c.bot_2_bias, 1)
 	// dlrm.go:58: bot_4 = call_function linear_act(bot_2, bot_4_weight, bot_4_bias, act=1)
-	runtime.LinearActPacked(&c.bot_4, &c.bot_2, c.bot_4_weight_prepared, c.bot_4_bias, 1)
+	runtime.LinearActPacked(&fr.bot_4, &fr.bot_2, c.bot_4_weight_prepared, c.bot_4_bias, 1)
 	// dlrm.go:61: select = call_method select(sparse, dim=1, index=0)
-	runtime.Select(&c.select_, sparseArr, 1, 0)
+	runtime.Select(&fr.select_, sparseArr, 1, 0)
 	// dlrm.go:61: emb_0 = call_function embedding(select, emb_0_weight)
-	runtime.Embedding(&c.emb_0, &c.select_, c.emb_0_weight)
+	runtime.Embedding(&fr.emb_0, &fr.select_, c.emb_0_weight)
 	// dlrm.go:61: select_1 = call_method select(sparse, dim=1, index=1)
-	runtime.Select(&c.select_1, sparseArr, 1, 1)
+	runtime.Select(&fr.select_1, sparseArr, 1, 1)
 	// dlrm.go:61: emb_1 = call_function embedding(select_1, emb_1_weight)
-	runtime.Embedding(&c.emb_1, &c.select_1, c.emb_1_weight)
+	runtime.Embedding(&fr.emb_1, &fr.select_1, c.emb_1_weight)
 	// dlrm.go:61: select_2 = call_method select(sparse, dim=1, index=2)
-	runtime.Select(&c.select_2, sparseArr, 1, 2)
+	runtime.Select(&fr.select_2, sparseArr, 1, 2)
 	// dlrm.go:61: emb_2 = call_function embedding(select_2, emb_2_weight)
-	runtime.Embedding(&c.emb_2, &c.select_2, c.emb_2_weight)
+	runtime.Embedding(&fr.emb_2, &fr.select_2, c.emb_2_weight)
 	// dlrm.go:61: select_3 = call_method select(sparse, dim=1, index=3)
-	runtime.Select(&c.select_3, sparseArr, 1, 3)
+	runtime.Select(&fr.select_3, sparseArr, 1, 3)
 	// dlrm.go:61: emb_3 = call_function embedding(select_3, emb_3_weight)
-	runtime.Embedding(&c.emb_3, &c.select_3, c.emb_3_weight)
+	runtime.Embedding(&fr.emb_3, &fr.select_3, c.emb_3_weight)
 	// dlrm.go:61: select_4 = call_method select(sparse, dim=1, index=4)
-	runtime.Select(&c.select_4, sparseArr, 1, 4)
+	runtime.Select(&fr.select_4, sparseArr, 1, 4)
 	// dlrm.go:61: emb_4 = call_function embedding(select_4, emb_4_weight)
-	runtime.Embedding(&c.emb_4, &c.select_4, c.emb_4_weight)
+	runtime.Embedding(&fr.emb_4, &fr.select_4, c.emb_4_weight)
 	// dlrm.go:61: select_5 = call_method select(sparse, dim=1, index=5)
-	runtime.Select(&c.select_5, sparseArr, 1, 5)
+	runtime.Select(&fr.select_5, sparseArr, 1, 5)
 	// dlrm.go:61: emb_5 = call_function embedding(select_5, emb_5_weight)
-	runtime.Embedding(&c.emb_5, &c.select_5, c.emb_5_weight)
+	runtime.Embedding(&fr.emb_5, &fr.select_5, c.emb_5_weight)
 	// dlrm.go:61: select_6 = call_method select(sparse, dim=1, index=6)
-	runtime.Select(&c.select_6, sparseArr, 1, 6)
+	runtime.Select(&fr.select_6, sparseArr, 1, 6)
 	// dlrm.go:61: emb_6 = call_function embedding(select_6, emb_6_weight)
-	runtime.Embedding(&c.emb_6, &c.select_6, c.emb_6_weight)
+	runtime.Embedding(&fr.emb_6, &fr.select_6, c.emb_6_weight)
 	// dlrm.go:61: select_7 = call_method select(sparse, dim=1, index=7)
-	runtime.Select(&c.select_7, sparseArr, 1, 7)
+	runtime.Select(&fr.select_7, sparseArr, 1, 7)
 	// dlrm.go:61: emb_7 = call_function embedding(select_7, emb_7_weight)
-	runtime.Embedding(&c.emb_7, &c.select_7, c.emb_7_weight)
+	runtime.Embedding(&fr.emb_7, &fr.select_7, c.emb_7_weight)
 	// dlrm.go:63: stack = call_function stack([bot_4, emb_0, emb_1, emb_2, emb_3, emb_4, emb_5, emb_6, emb_7], dim=1)
-	runtime.Stack(&c.stack, []*runtime.Array{&c.bot_4, &c.emb_0, &c.emb_1, &c.emb_2, &c.emb_3, &c.emb_4, &c.emb_5, &c.emb_6, &c.emb_7}, 1)
+	runtime.Stack(&fr.stack, []*runtime.Array{&fr.bot_4, &fr.emb_0, &fr.emb_1, &fr.emb_2, &fr.emb_3, &fr.emb_4, &fr.emb_5, &fr.emb_6, &fr.emb_7}, 1)
 	// dlrm.go:64: transpose = call_method transpose(stack, dim0=1, dim1=2)
-	runtime.Transpose(&c.transpose, &c.stack, 1, 2)
+	runtime.Transpose(&fr.transpose, &fr.stack, 1, 2)
 	// dlrm.go:64: matmul = call_function matmul(stack, transpose)
-	runtime.Matmul(&c.matmul, &c.stack, &c.transpose)
+	runtime.Matmul(&fr.matmul, &fr.stack, &fr.transpose)
 	// dlrm.go:65: flatten = call_method flatten(matmul, start_dim=1, end_dim=-1)
-	runtime.Copy(&c.flatten, &c.matmul)
+	runtime.Copy(&fr.flatten, &fr.matmul)
 	// dlrm.go:65: index_select = call_method index_select(flatten, _tensor_constant0, dim=1)
-	runtime.IndexSelect(&c.index_select, &c.flatten, c._tensor_constant0, 1)
+	runtime.IndexSelect(&fr.index_select, &fr.flatten, c._tensor_constant0, 1)
 	// dlrm.go:66: cat = call_function cat([bot_4, index_select], dim=1)
-	runtime.Cat(&c.cat, []*runtime.Array{&c.bot_4, &c.index_select}, 1)
+	runtime.Cat(&fr.cat, []*runtime.Array{&fr.bot_4, &fr.index_select}, 1)
 	// dlrm.go:67: top_0 = call_function linear_act(cat, top_0_weight, top_0_bias, act=1)
-	runtime.LinearActPacked(&c.top_0, &c.cat, c.top_0_weight_prepared, c.top_0_bias, 1)
+	runtime.LinearActPacked(&fr.top_0, &fr.cat, c.top_0_weight_prepared, c.top_0_bias, 1)
 	// dlrm.go:67: top_2 = call_function linear_act(top_0, top_2_weight, top_2_bias, act=1)
-	runtime.LinearActPacked(&c.top_2, &c.top_0, c.top_2_weight_prepared, c.top_2_bias, 1)
+	runtime.LinearActPacked(&fr.top_2, &fr.top_0, c.top_2_weight_prepared, c.top_2_bias, 1)
 	// dlrm.go:67: top_4 = call_function linear(top_2, top_4_weight, top_4_bias)
-	runtime.LinearPacked(&c.top_4, &c.top_2, c.top_4_weight_prepared, c.top_4_bias)
+	runtime.LinearPacked(&fr.top_4, &fr.top_2, c.top_4_weight_prepared, c.top_4_bias)
 	// dlrm.go:67: sigmoid = call_function sigmoid(top_4)
 	sigmoid := runtime.NewArray(runtime.Float32, N, 1)
-	runtime.Sigmoid(sigmoid, &c.top_4)
+	runtime.Sigmoid(sigmoid, &fr.top_4)
+	c.frames.Put(fr)
 	return tensor.FromArray(sigmoid)
 }

@@ -8,24 +8,33 @@ import (
 	"testing"
 
 	"github.com/fxgen/fxgen/internal/testutil"
+	"github.com/fxgen/fxgen/tensor"
 )
 
 // tolerance bounds |compiled - eager| relative to max(1, max|eager|): both
 // run the same runtime kernels in the same order, so they agree to rounding.
 const tolerance = 1e-6
 
-func TestCompiledMatchesEager(t *testing.T) {
-	m := NewDLRM()
-	c := NewDLRMCompiled(m)
-	for _, n := range []int{1, 3, 1} {
-		dense := testutil.RandFloat32(uint64(n), n, 13)
-		sparse := testutil.RandInt64(uint64(n), 1000, n, Tables)
-		got, want := c.Forward(dense, sparse), m.Forward(dense, sparse)
-		if err := testutil.Close(got, want, tolerance); err != nil {
-			t.Errorf("N=%d: %v", n, err)
-		}
-	}
+// compiled describes the model to the tests every compiled model shares.
+var compiled = testutil.Compiled{
+	New:     func() any { return NewDLRM() },
+	Eager:   func(m any) testutil.Forward { return two(m.(*DLRM).Forward) },
+	Compile: func(m any) testutil.Forward { return two(NewDLRMCompiled(m.(*DLRM)).Forward) },
+	Inputs: func(n int, seed uint64) []*tensor.Tensor {
+		return []*tensor.Tensor{testutil.RandFloat32(seed, n, 13), testutil.RandInt64(seed, 1000, n, Tables)}
+	},
+	Batches:   []int{1, 5, 3},
+	Tolerance: tolerance,
 }
+
+func two(f func(dense, sparse *tensor.Tensor) *tensor.Tensor) testutil.Forward {
+	return func(in []*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{f(in[0], in[1])} }
+}
+
+func TestCompiledMatchesEagerEveryTier(t *testing.T) { compiled.MatchesEagerEveryTier(t) }
+func TestCompiledConcurrent(t *testing.T)            { compiled.Concurrent(t) }
+func TestCompiledAllocsEveryTier(t *testing.T)       { compiled.AllocsEveryTier(t) }
+func TestCompiledBuiltBeforeLoad(t *testing.T)       { compiled.BuiltBeforeLoad(t) }
 
 // TestTrilIndex checks the flat indices i·9+j of DLRM's li, lj: the
 // entries strictly below the diagonal of the 9×9 interactions, row-major.

@@ -12,22 +12,31 @@ import (
 var _ func(*FXDoc, *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) = (*FXDoc).Forward
 
 // FXDocCompiled is FXDoc compiled by fxgen: Forward runs the traced graph with
-// direct kernel calls on a workspace it reuses across calls, so a
-// FXDocCompiled is not safe for concurrent use; make one per goroutine. It
-// shares the model's parameters, but what NewFXDocCompiled computes from them
-// (folded batch norms, packed weights, constants) is a snapshot taken then:
-// after loading new weights into the model, build a new FXDocCompiled. Forward
-// returns fresh tensors.
+// direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, but what NewFXDocCompiled computes from them (folded
+// batch norms, packed weights) is computed once: after a load changes one of
+// those parameters, Forward panics saying to build a new FXDocCompiled, rather
+// than mix old and new weights. Forward returns fresh tensors.
 type FXDocCompiled struct {
-	linear_bias            *runtime.Array    // linear.bias f32[5]
-	linear_weight          *runtime.Array    // linear.weight f32[5,4]
-	add                    runtime.Array     // add f32[N,5,4], in workspace slot 0
-	linear                 runtime.Array     // linear f32[N,5,5], in workspace slot 1
-	linear_weight_prepared *runtime.PackedB  // linear.weight prepared by PackLinear, computed by the constructor
-	sum                    runtime.Array     // sum f32[N,5], in workspace slot 0
-	workspace              runtime.Workspace // storage of the 2 workspace slots (plan-memory)
-	dimN                   int               // the size N the workspace is sized for
-	ready                  bool              // whether the workspace is allocated
+	linear_bias            *runtime.Array                     // linear.bias f32[5]
+	linear_weight          *runtime.Array                     // linear.weight f32[5,4]
+	linear_weight_prepared *runtime.PackedB                   // linear.weight prepared by PackLinear, computed by the constructor
+	snapshot               runtime.Snapshot                   // versions of the parameters the constructor computed from
+	frames                 runtime.Frames[fxDocCompiledFrame] // the free per-call workspaces
+}
+
+// fxDocCompiledFrame is the state of one FXDocCompiled.Forward call: the
+// workspace and the arrays bound to it.
+type fxDocCompiledFrame struct {
+	add       runtime.Array     // add f32[N,5,4], in workspace slot 0
+	linear    runtime.Array     // linear f32[N,5,5], in workspace slot 1
+	sum       runtime.Array     // sum f32[N,5], in workspace slot 0
+	workspace runtime.Workspace // storage of the 2 workspace slots (plan-memory)
+	dimN      int               // the size N the workspace is sized for
+	ready     bool              // whether the workspace is allocated
 }
 
 // NewFXDocCompiled compiles m, checking that its parameters have the traced shapes.
@@ -37,42 +46,46 @@ func NewFXDocCompiled(m *FXDoc) *FXDocCompiled {
 	runtime.CheckInput("NewFXDocCompiled", "linear.bias", c.linear_bias, runtime.Float32, 5)
 	c.linear_weight = m.Linear.Weight.Array()
 	runtime.CheckInput("NewFXDocCompiled", "linear.weight", c.linear_weight, runtime.Float32, 5, 4)
+	c.snapshot.Record("linear.weight", c.linear_weight)
 	c.linear_weight_prepared = runtime.PackLinear(c.linear_weight)
 	return c
 }
 
 // reserve sizes the workspace for the given symbolic sizes.
-func (c *FXDocCompiled) reserve(N int) {
-	if c.ready && c.dimN == N {
+func (fr *fxDocCompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
 		return
 	}
 	// 3 values share 2 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(max(20*N, 5*N))
 	slot1 := runtime.SlotSize(25 * N)
 	at1 := slot0
-	c.workspace.Reserve(at1+slot1, 0, 0)
-	c.workspace.Bind(&c.add, runtime.Float32, 0, N, 5, 4)
-	c.workspace.Bind(&c.linear, runtime.Float32, at1, N, 5, 5)
-	c.workspace.Bind(&c.sum, runtime.Float32, 0, N, 5)
-	c.dimN = N
-	c.ready = true
+	fr.workspace.Reserve(at1+slot1, 0, 0)
+	fr.workspace.Bind(&fr.add, runtime.Float32, 0, N, 5, 4)
+	fr.workspace.Bind(&fr.linear, runtime.Float32, at1, N, 5, 5)
+	fr.workspace.Bind(&fr.sum, runtime.Float32, 0, N, 5)
+	fr.dimN = N
+	fr.ready = true
 }
 
 // Forward computes FXDoc.Forward for x f32[N,5,4].
 func (c *FXDocCompiled) Forward(x *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) {
+	c.snapshot.Check("FXDocCompiled.Forward", "NewFXDocCompiled")
 	xArr := x.Array()
 	runtime.CheckInput("FXDocCompiled.Forward", "x", xArr, runtime.Float32, -1, 5, 4)
 	N := xArr.Shape[0]
-	c.reserve(N)
+	fr := c.frames.Get()
+	fr.reserve(N)
 	// fxdoc.go:26: add = call_function add(x, linear_weight)
-	runtime.Add(&c.add, xArr, c.linear_weight)
+	runtime.Add(&fr.add, xArr, c.linear_weight)
 	// fxdoc.go:26: linear = call_function linear_act(add, linear_weight_1, linear_bias, act=1)
-	runtime.LinearActPacked(&c.linear, &c.add, c.linear_weight_prepared, c.linear_bias, 1)
+	runtime.LinearActPacked(&fr.linear, &fr.add, c.linear_weight_prepared, c.linear_bias, 1)
 	// fxdoc.go:27: sum = call_function sum(linear, dim=[-1])
-	runtime.Sum(&c.sum, &c.linear, []int{-1}, false)
+	runtime.Sum(&fr.sum, &fr.linear, []int{-1}, false)
 	// fxdoc.go:27: topk = call_function topk(sum, k=3, dim=-1)
 	topk_0 := runtime.NewArray(runtime.Float32, N, 3)
 	topk_1 := runtime.NewArray(runtime.Int64, N, 3)
-	runtime.TopK(topk_0, topk_1, &c.sum, 3, -1, true)
+	runtime.TopK(topk_0, topk_1, &fr.sum, 3, -1, true)
+	c.frames.Put(fr)
 	return tensor.FromArray(topk_0), tensor.FromArray(topk_1)
 }

@@ -6,29 +6,36 @@ import (
 	"testing"
 
 	"github.com/fxgen/fxgen/internal/testutil"
+	"github.com/fxgen/fxgen/tensor"
 )
 
 // tolerance bounds |compiled - eager| relative to max(1, max|eager|): both
 // run the same runtime kernels in the same order, so they agree to rounding.
 const tolerance = 1e-6
 
-func TestCompiledMatchesEager(t *testing.T) {
-	m := NewLSTM()
-	c := NewLSTMCompiled(m)
-	for _, n := range []int{1, 3, 1} { // 1 again: the workspace shrinks back
-		x := testutil.RandFloat32(uint64(n), n, Steps, 128)
-		h0 := testutil.RandFloat32(uint64(n)+10, n, 256)
-		c0 := testutil.RandFloat32(uint64(n)+20, n, 256)
-		gh, gc := c.Forward(x, h0, c0)
-		wh, wc := m.Forward(x, h0, c0)
-		if err := testutil.Close(gh, wh, tolerance); err != nil {
-			t.Errorf("N=%d h: %v", n, err)
-		}
-		if err := testutil.Close(gc, wc, tolerance); err != nil {
-			t.Errorf("N=%d c: %v", n, err)
-		}
+// compiled describes the model to the tests every compiled model shares.
+var compiled = testutil.Compiled{
+	New:     func() any { return NewLSTM() },
+	Eager:   func(m any) testutil.Forward { return three(m.(*LSTM).Forward) },
+	Compile: func(m any) testutil.Forward { return three(NewLSTMCompiled(m.(*LSTM)).Forward) },
+	Inputs: func(n int, seed uint64) []*tensor.Tensor {
+		return []*tensor.Tensor{testutil.RandFloat32(seed, n, Steps, 128), testutil.RandFloat32(seed+1, n, 256), testutil.RandFloat32(seed+2, n, 256)}
+	},
+	Batches:   []int{1, 3, 2},
+	Tolerance: tolerance,
+}
+
+func three(f func(x, h0, c0 *tensor.Tensor) (h, c *tensor.Tensor)) testutil.Forward {
+	return func(in []*tensor.Tensor) []*tensor.Tensor {
+		h, c := f(in[0], in[1], in[2])
+		return []*tensor.Tensor{h, c}
 	}
 }
+
+func TestCompiledMatchesEagerEveryTier(t *testing.T) { compiled.MatchesEagerEveryTier(t) }
+func TestCompiledConcurrent(t *testing.T)            { compiled.Concurrent(t) }
+func TestCompiledAllocsEveryTier(t *testing.T)       { compiled.AllocsEveryTier(t) }
+func TestCompiledBuiltBeforeLoad(t *testing.T)       { compiled.BuiltBeforeLoad(t) }
 
 func TestCompiledRejectsBadInput(t *testing.T) {
 	c := NewLSTMCompiled(NewLSTM())

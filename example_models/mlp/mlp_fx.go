@@ -12,27 +12,36 @@ import (
 var _ func(*MLP, *tensor.Tensor) *tensor.Tensor = (*MLP).Forward
 
 // MLPCompiled is MLP compiled by fxgen: Forward runs the traced graph with
-// direct kernel calls on a workspace it reuses across calls, so a MLPCompiled
-// is not safe for concurrent use; make one per goroutine. It shares the
-// model's parameters, but what NewMLPCompiled computes from them (folded batch
-// norms, packed weights, constants) is a snapshot taken then: after loading
-// new weights into the model, build a new MLPCompiled. Forward returns fresh
-// tensors.
+// direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, but what NewMLPCompiled computes from them (folded
+// batch norms, packed weights) is computed once: after a load changes one of
+// those parameters, Forward panics saying to build a new MLPCompiled, rather
+// than mix old and new weights. Forward returns fresh tensors.
 type MLPCompiled struct {
-	fc1_bias            *runtime.Array    // fc1.bias f32[512]
-	fc1_weight          *runtime.Array    // fc1.weight f32[512,784]
-	fc2_bias            *runtime.Array    // fc2.bias f32[512]
-	fc2_weight          *runtime.Array    // fc2.weight f32[512,512]
-	fc3_bias            *runtime.Array    // fc3.bias f32[10]
-	fc3_weight          *runtime.Array    // fc3.weight f32[10,512]
-	fc1                 runtime.Array     // fc1 f32[N,512], in workspace slot 0
-	fc1_weight_prepared *runtime.PackedB  // fc1.weight prepared by PackLinear, computed by the constructor
-	fc2                 runtime.Array     // fc2 f32[N,512], in workspace slot 1
-	fc2_weight_prepared *runtime.PackedB  // fc2.weight prepared by PackLinear, computed by the constructor
-	fc3_weight_prepared *runtime.PackedB  // fc3.weight prepared by PackLinear, computed by the constructor
-	workspace           runtime.Workspace // storage of the 2 workspace slots (plan-memory)
-	dimN                int               // the size N the workspace is sized for
-	ready               bool              // whether the workspace is allocated
+	fc1_bias            *runtime.Array                   // fc1.bias f32[512]
+	fc1_weight          *runtime.Array                   // fc1.weight f32[512,784]
+	fc2_bias            *runtime.Array                   // fc2.bias f32[512]
+	fc2_weight          *runtime.Array                   // fc2.weight f32[512,512]
+	fc3_bias            *runtime.Array                   // fc3.bias f32[10]
+	fc3_weight          *runtime.Array                   // fc3.weight f32[10,512]
+	fc1_weight_prepared *runtime.PackedB                 // fc1.weight prepared by PackLinear, computed by the constructor
+	fc2_weight_prepared *runtime.PackedB                 // fc2.weight prepared by PackLinear, computed by the constructor
+	fc3_weight_prepared *runtime.PackedB                 // fc3.weight prepared by PackLinear, computed by the constructor
+	snapshot            runtime.Snapshot                 // versions of the parameters the constructor computed from
+	frames              runtime.Frames[mlpCompiledFrame] // the free per-call workspaces
+}
+
+// mlpCompiledFrame is the state of one MLPCompiled.Forward call: the workspace
+// and the arrays bound to it.
+type mlpCompiledFrame struct {
+	fc1       runtime.Array     // fc1 f32[N,512], in workspace slot 0
+	fc2       runtime.Array     // fc2 f32[N,512], in workspace slot 1
+	workspace runtime.Workspace // storage of the 2 workspace slots (plan-memory)
+	dimN      int               // the size N the workspace is sized for
+	ready     bool              // whether the workspace is allocated
 }
 
 // NewMLPCompiled compiles m, checking that its parameters have the traced shapes.
@@ -50,6 +59,9 @@ func NewMLPCompiled(m *MLP) *MLPCompiled {
 	runtime.CheckInput("NewMLPCompiled", "fc3.bias", c.fc3_bias, runtime.Float32, 10)
 	c.fc3_weight = m.Fc3.Weight.Array()
 	runtime.CheckInput("NewMLPCompiled", "fc3.weight", c.fc3_weight, runtime.Float32, 10, 512)
+	c.snapshot.Record("fc1.weight", c.fc1_weight)
+	c.snapshot.Record("fc2.weight", c.fc2_weight)
+	c.snapshot.Record("fc3.weight", c.fc3_weight)
 	c.fc1_weight_prepared = runtime.PackLinear(c.fc1_weight)
 	c.fc2_weight_prepared = runtime.PackLinear(c.fc2_weight)
 	c.fc3_weight_prepared = runtime.PackLinear(c.fc3_weight)
@@ -57,33 +69,36 @@ func NewMLPCompiled(m *MLP) *MLPCompiled {
 }
 
 // reserve sizes the workspace for the given symbolic sizes.
-func (c *MLPCompiled) reserve(N int) {
-	if c.ready && c.dimN == N {
+func (fr *mlpCompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
 		return
 	}
 	// 2 values share 2 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(512 * N)
 	slot1 := runtime.SlotSize(512 * N)
 	at1 := slot0
-	c.workspace.Reserve(at1+slot1, 0, 0)
-	c.workspace.Bind(&c.fc1, runtime.Float32, 0, N, 512)
-	c.workspace.Bind(&c.fc2, runtime.Float32, at1, N, 512)
-	c.dimN = N
-	c.ready = true
+	fr.workspace.Reserve(at1+slot1, 0, 0)
+	fr.workspace.Bind(&fr.fc1, runtime.Float32, 0, N, 512)
+	fr.workspace.Bind(&fr.fc2, runtime.Float32, at1, N, 512)
+	fr.dimN = N
+	fr.ready = true
 }
 
 // Forward computes MLP.Forward for x f32[N,784].
 func (c *MLPCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
+	c.snapshot.Check("MLPCompiled.Forward", "NewMLPCompiled")
 	xArr := x.Array()
 	runtime.CheckInput("MLPCompiled.Forward", "x", xArr, runtime.Float32, -1, 784)
 	N := xArr.Shape[0]
-	c.reserve(N)
+	fr := c.frames.Get()
+	fr.reserve(N)
 	// mlp.go:27: fc1 = call_function linear_act(x, fc1_weight, fc1_bias, act=1)
-	runtime.LinearActPacked(&c.fc1, xArr, c.fc1_weight_prepared, c.fc1_bias, 1)
+	runtime.LinearActPacked(&fr.fc1, xArr, c.fc1_weight_prepared, c.fc1_bias, 1)
 	// mlp.go:28: fc2 = call_function linear_act(fc1, fc2_weight, fc2_bias, act=1)
-	runtime.LinearActPacked(&c.fc2, &c.fc1, c.fc2_weight_prepared, c.fc2_bias, 1)
+	runtime.LinearActPacked(&fr.fc2, &fr.fc1, c.fc2_weight_prepared, c.fc2_bias, 1)
 	// mlp.go:29: fc3 = call_function linear(fc2, fc3_weight, fc3_bias)
 	fc3 := runtime.NewArray(runtime.Float32, N, 10)
-	runtime.LinearPacked(fc3, &c.fc2, c.fc3_weight_prepared, c.fc3_bias)
+	runtime.LinearPacked(fc3, &fr.fc2, c.fc3_weight_prepared, c.fc3_bias)
+	c.frames.Put(fr)
 	return tensor.FromArray(fc3)
 }

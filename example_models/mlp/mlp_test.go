@@ -4,22 +4,33 @@ import (
 	"testing"
 
 	"github.com/fxgen/fxgen/internal/testutil"
+	"github.com/fxgen/fxgen/tensor"
 )
 
 // tolerance bounds |compiled - eager| relative to max(1, max|eager|): both
 // run the same runtime kernels, so they should agree to rounding.
 const tolerance = 1e-6
 
-func TestCompiledMatchesEager(t *testing.T) {
-	m := NewMLP()
-	c := NewMLPCompiled(m)
-	for _, n := range []int{1, 7, 1} { // 1 again: the workspace shrinks back
-		x := testutil.RandFloat32(uint64(n), n, 784)
-		if err := testutil.Close(c.Forward(x), m.Forward(x), tolerance); err != nil {
-			t.Errorf("N=%d: %v", n, err)
-		}
-	}
+// compiled describes the model to the tests every compiled model shares.
+var compiled = testutil.Compiled{
+	New:     func() any { return NewMLP() },
+	Eager:   func(m any) testutil.Forward { return one(m.(*MLP).Forward) },
+	Compile: func(m any) testutil.Forward { return one(NewMLPCompiled(m.(*MLP)).Forward) },
+	Inputs: func(n int, seed uint64) []*tensor.Tensor {
+		return []*tensor.Tensor{testutil.RandFloat32(seed, n, 784)}
+	},
+	Batches:   []int{1, 7, 3},
+	Tolerance: tolerance,
 }
+
+func one(f func(x *tensor.Tensor) *tensor.Tensor) testutil.Forward {
+	return func(in []*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{f(in[0])} }
+}
+
+func TestCompiledMatchesEagerEveryTier(t *testing.T) { compiled.MatchesEagerEveryTier(t) }
+func TestCompiledConcurrent(t *testing.T)            { compiled.Concurrent(t) }
+func TestCompiledAllocsEveryTier(t *testing.T)       { compiled.AllocsEveryTier(t) }
+func TestCompiledBuiltBeforeLoad(t *testing.T)       { compiled.BuiltBeforeLoad(t) }
 
 func TestCompiledRejectsBadInput(t *testing.T) {
 	c := NewMLPCompiled(NewMLP())

@@ -15,6 +15,9 @@ var spec = resblocktest.Spec{
 	Tolerance:    1e-6,
 	TestBatches:  testBatches,
 	BenchBatches: []int{1, 8},
+	// A forward pass of ResNet-18 is 3.6 GFLOP per image: fewer calls.
+	CallsPerGoroutine: 1,
+	AllocRuns:         3,
 	// 17 convolutions + 3 downsample convolutions, 20 BatchNorms of 5
 	// tensors each, fc weight and bias: torchvision's state dict has 122
 	// entries.
@@ -30,8 +33,12 @@ var spec = resblocktest.Spec{
 	MACs: [2]float64{1.80e9, 1.83e9},
 }
 
-func TestCompiledMatchesEager(t *testing.T)    { spec.CompiledMatchesEager(t) }
-func TestCompiledRejectsBadInput(t *testing.T) { spec.CompiledRejectsBadInput(t) }
-func TestStateDictNames(t *testing.T)          { spec.StateDictNames(t) }
-func TestFLOPs(t *testing.T)                   { spec.FLOPs(t) }
-func BenchmarkForward(b *testing.B)            { spec.BenchmarkForward(b) }
+func TestCompiledMatchesEager(t *testing.T)          { spec.CompiledMatchesEager(t) }
+func TestCompiledRejectsBadInput(t *testing.T)       { spec.CompiledRejectsBadInput(t) }
+func TestCompiledConcurrent(t *testing.T)            { spec.CompiledConcurrent(t) }
+func TestCompiledAllocs(t *testing.T)                { spec.CompiledAllocs(t) }
+func TestCompiledBuiltBeforeLoad(t *testing.T)       { spec.CompiledBuiltBeforeLoad(t) }
+func TestLoadsWithoutNumBatchesTracked(t *testing.T) { spec.LoadsWithoutNumBatchesTracked(t) }
+func TestStateDictNames(t *testing.T)                { spec.StateDictNames(t) }
+func TestFLOPs(t *testing.T)                         { spec.FLOPs(t) }
+func BenchmarkForward(b *testing.B)                  { spec.BenchmarkForward(b) }

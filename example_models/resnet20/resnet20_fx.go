@@ -13,334 +13,343 @@ import (
 var _ func(*ResNet20, *tensor.Tensor) *tensor.Tensor = (*ResNet20).Forward
 
 // ResNet20Compiled is ResNet20 compiled by fxgen: Forward runs the traced
-// graph with direct kernel calls on a workspace it reuses across calls, so a
-// ResNet20Compiled is not safe for concurrent use; make one per goroutine. It
-// shares the model's parameters, but what NewResNet20Compiled computes from
-// them (folded batch norms, packed weights, constants) is a snapshot taken
-// then: after loading new weights into the model, build a new
-// ResNet20Compiled. Forward returns fresh tensors.
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, but what NewResNet20Compiled computes from them (folded
+// batch norms, packed weights) is computed once: after a load changes one of
+// those parameters, Forward panics saying to build a new ResNet20Compiled,
+// rather than mix old and new weights. Forward returns fresh tensors.
 type ResNet20Compiled struct {
-	bn1_bias                            *runtime.Array    // bn1.bias f32[16]
-	bn1_running_mean                    *runtime.Array    // bn1.running_mean f32[16]
-	bn1_running_var                     *runtime.Array    // bn1.running_var f32[16]
-	bn1_weight                          *runtime.Array    // bn1.weight f32[16]
-	conv1_weight                        *runtime.Array    // conv1.weight f32[16,3,3,3]
-	fc_bias                             *runtime.Array    // fc.bias f32[10]
-	fc_weight                           *runtime.Array    // fc.weight f32[10,64]
-	layer1_0_bn1_bias                   *runtime.Array    // layer1.0.bn1.bias f32[16]
-	layer1_0_bn1_running_mean           *runtime.Array    // layer1.0.bn1.running_mean f32[16]
-	layer1_0_bn1_running_var            *runtime.Array    // layer1.0.bn1.running_var f32[16]
-	layer1_0_bn1_weight                 *runtime.Array    // layer1.0.bn1.weight f32[16]
-	layer1_0_bn2_bias                   *runtime.Array    // layer1.0.bn2.bias f32[16]
-	layer1_0_bn2_running_mean           *runtime.Array    // layer1.0.bn2.running_mean f32[16]
-	layer1_0_bn2_running_var            *runtime.Array    // layer1.0.bn2.running_var f32[16]
-	layer1_0_bn2_weight                 *runtime.Array    // layer1.0.bn2.weight f32[16]
-	layer1_0_conv1_weight               *runtime.Array    // layer1.0.conv1.weight f32[16,16,3,3]
-	layer1_0_conv2_weight               *runtime.Array    // layer1.0.conv2.weight f32[16,16,3,3]
-	layer1_1_bn1_bias                   *runtime.Array    // layer1.1.bn1.bias f32[16]
-	layer1_1_bn1_running_mean           *runtime.Array    // layer1.1.bn1.running_mean f32[16]
-	layer1_1_bn1_running_var            *runtime.Array    // layer1.1.bn1.running_var f32[16]
-	layer1_1_bn1_weight                 *runtime.Array    // layer1.1.bn1.weight f32[16]
-	layer1_1_bn2_bias                   *runtime.Array    // layer1.1.bn2.bias f32[16]
-	layer1_1_bn2_running_mean           *runtime.Array    // layer1.1.bn2.running_mean f32[16]
-	layer1_1_bn2_running_var            *runtime.Array    // layer1.1.bn2.running_var f32[16]
-	layer1_1_bn2_weight                 *runtime.Array    // layer1.1.bn2.weight f32[16]
-	layer1_1_conv1_weight               *runtime.Array    // layer1.1.conv1.weight f32[16,16,3,3]
-	layer1_1_conv2_weight               *runtime.Array    // layer1.1.conv2.weight f32[16,16,3,3]
-	layer1_2_bn1_bias                   *runtime.Array    // layer1.2.bn1.bias f32[16]
-	layer1_2_bn1_running_mean           *runtime.Array    // layer1.2.bn1.running_mean f32[16]
-	layer1_2_bn1_running_var            *runtime.Array    // layer1.2.bn1.running_var f32[16]
-	layer1_2_bn1_weight                 *runtime.Array    // layer1.2.bn1.weight f32[16]
-	layer1_2_bn2_bias                   *runtime.Array    // layer1.2.bn2.bias f32[16]
-	layer1_2_bn2_running_mean           *runtime.Array    // layer1.2.bn2.running_mean f32[16]
-	layer1_2_bn2_running_var            *runtime.Array    // layer1.2.bn2.running_var f32[16]
-	layer1_2_bn2_weight                 *runtime.Array    // layer1.2.bn2.weight f32[16]
-	layer1_2_conv1_weight               *runtime.Array    // layer1.2.conv1.weight f32[16,16,3,3]
-	layer1_2_conv2_weight               *runtime.Array    // layer1.2.conv2.weight f32[16,16,3,3]
-	layer2_0_bn1_bias                   *runtime.Array    // layer2.0.bn1.bias f32[32]
-	layer2_0_bn1_running_mean           *runtime.Array    // layer2.0.bn1.running_mean f32[32]
-	layer2_0_bn1_running_var            *runtime.Array    // layer2.0.bn1.running_var f32[32]
-	layer2_0_bn1_weight                 *runtime.Array    // layer2.0.bn1.weight f32[32]
-	layer2_0_bn2_bias                   *runtime.Array    // layer2.0.bn2.bias f32[32]
-	layer2_0_bn2_running_mean           *runtime.Array    // layer2.0.bn2.running_mean f32[32]
-	layer2_0_bn2_running_var            *runtime.Array    // layer2.0.bn2.running_var f32[32]
-	layer2_0_bn2_weight                 *runtime.Array    // layer2.0.bn2.weight f32[32]
-	layer2_0_conv1_weight               *runtime.Array    // layer2.0.conv1.weight f32[32,16,3,3]
-	layer2_0_conv2_weight               *runtime.Array    // layer2.0.conv2.weight f32[32,32,3,3]
-	layer2_0_downsample_0_weight        *runtime.Array    // layer2.0.downsample.0.weight f32[32,16,1,1]
-	layer2_0_downsample_1_bias          *runtime.Array    // layer2.0.downsample.1.bias f32[32]
-	layer2_0_downsample_1_running_mean  *runtime.Array    // layer2.0.downsample.1.running_mean f32[32]
-	layer2_0_downsample_1_running_var   *runtime.Array    // layer2.0.downsample.1.running_var f32[32]
-	layer2_0_downsample_1_weight        *runtime.Array    // layer2.0.downsample.1.weight f32[32]
-	layer2_1_bn1_bias                   *runtime.Array    // layer2.1.bn1.bias f32[32]
-	layer2_1_bn1_running_mean           *runtime.Array    // layer2.1.bn1.running_mean f32[32]
-	layer2_1_bn1_running_var            *runtime.Array    // layer2.1.bn1.running_var f32[32]
-	layer2_1_bn1_weight                 *runtime.Array    // layer2.1.bn1.weight f32[32]
-	layer2_1_bn2_bias                   *runtime.Array    // layer2.1.bn2.bias f32[32]
-	layer2_1_bn2_running_mean           *runtime.Array    // layer2.1.bn2.running_mean f32[32]
-	layer2_1_bn2_running_var            *runtime.Array    // layer2.1.bn2.running_var f32[32]
-	layer2_1_bn2_weight                 *runtime.Array    // layer2.1.bn2.weight f32[32]
-	layer2_1_conv1_weight               *runtime.Array    // layer2.1.conv1.weight f32[32,32,3,3]
-	layer2_1_conv2_weight               *runtime.Array    // layer2.1.conv2.weight f32[32,32,3,3]
-	layer2_2_bn1_bias                   *runtime.Array    // layer2.2.bn1.bias f32[32]
-	layer2_2_bn1_running_mean           *runtime.Array    // layer2.2.bn1.running_mean f32[32]
-	layer2_2_bn1_running_var            *runtime.Array    // layer2.2.bn1.running_var f32[32]
-	layer2_2_bn1_weight                 *runtime.Array    // layer2.2.bn1.weight f32[32]
-	layer2_2_bn2_bias                   *runtime.Array    // layer2.2.bn2.bias f32[32]
-	layer2_2_bn2_running_mean           *runtime.Array    // layer2.2.bn2.running_mean f32[32]
-	layer2_2_bn2_running_var            *runtime.Array    // layer2.2.bn2.running_var f32[32]
-	layer2_2_bn2_weight                 *runtime.Array    // layer2.2.bn2.weight f32[32]
-	layer2_2_conv1_weight               *runtime.Array    // layer2.2.conv1.weight f32[32,32,3,3]
-	layer2_2_conv2_weight               *runtime.Array    // layer2.2.conv2.weight f32[32,32,3,3]
-	layer3_0_bn1_bias                   *runtime.Array    // layer3.0.bn1.bias f32[64]
-	layer3_0_bn1_running_mean           *runtime.Array    // layer3.0.bn1.running_mean f32[64]
-	layer3_0_bn1_running_var            *runtime.Array    // layer3.0.bn1.running_var f32[64]
-	layer3_0_bn1_weight                 *runtime.Array    // layer3.0.bn1.weight f32[64]
-	layer3_0_bn2_bias                   *runtime.Array    // layer3.0.bn2.bias f32[64]
-	layer3_0_bn2_running_mean           *runtime.Array    // layer3.0.bn2.running_mean f32[64]
-	layer3_0_bn2_running_var            *runtime.Array    // layer3.0.bn2.running_var f32[64]
-	layer3_0_bn2_weight                 *runtime.Array    // layer3.0.bn2.weight f32[64]
-	layer3_0_conv1_weight               *runtime.Array    // layer3.0.conv1.weight f32[64,32,3,3]
-	layer3_0_conv2_weight               *runtime.Array    // layer3.0.conv2.weight f32[64,64,3,3]
-	layer3_0_downsample_0_weight        *runtime.Array    // layer3.0.downsample.0.weight f32[64,32,1,1]
-	layer3_0_downsample_1_bias          *runtime.Array    // layer3.0.downsample.1.bias f32[64]
-	layer3_0_downsample_1_running_mean  *runtime.Array    // layer3.0.downsample.1.running_mean f32[64]
-	layer3_0_downsample_1_running_var   *runtime.Array    // layer3.0.downsample.1.running_var f32[64]
-	layer3_0_downsample_1_weight        *runtime.Array    // layer3.0.downsample.1.weight f32[64]
-	layer3_1_bn1_bias                   *runtime.Array    // layer3.1.bn1.bias f32[64]
-	layer3_1_bn1_running_mean           *runtime.Array    // layer3.1.bn1.running_mean f32[64]
-	layer3_1_bn1_running_var            *runtime.Array    // layer3.1.bn1.running_var f32[64]
-	layer3_1_bn1_weight                 *runtime.Array    // layer3.1.bn1.weight f32[64]
-	layer3_1_bn2_bias                   *runtime.Array    // layer3.1.bn2.bias f32[64]
-	layer3_1_bn2_running_mean           *runtime.Array    // layer3.1.bn2.running_mean f32[64]
-	layer3_1_bn2_running_var            *runtime.Array    // layer3.1.bn2.running_var f32[64]
-	layer3_1_bn2_weight                 *runtime.Array    // layer3.1.bn2.weight f32[64]
-	layer3_1_conv1_weight               *runtime.Array    // layer3.1.conv1.weight f32[64,64,3,3]
-	layer3_1_conv2_weight               *runtime.Array    // layer3.1.conv2.weight f32[64,64,3,3]
-	layer3_2_bn1_bias                   *runtime.Array    // layer3.2.bn1.bias f32[64]
-	layer3_2_bn1_running_mean           *runtime.Array    // layer3.2.bn1.running_mean f32[64]
-	layer3_2_bn1_running_var            *runtime.Array    // layer3.2.bn1.running_var f32[64]
-	layer3_2_bn1_weight                 *runtime.Array    // layer3.2.bn1.weight f32[64]
-	layer3_2_bn2_bias                   *runtime.Array    // layer3.2.bn2.bias f32[64]
-	layer3_2_bn2_running_mean           *runtime.Array    // layer3.2.bn2.running_mean f32[64]
-	layer3_2_bn2_running_var            *runtime.Array    // layer3.2.bn2.running_var f32[64]
-	layer3_2_bn2_weight                 *runtime.Array    // layer3.2.bn2.weight f32[64]
-	layer3_2_conv1_weight               *runtime.Array    // layer3.2.conv1.weight f32[64,64,3,3]
-	layer3_2_conv2_weight               *runtime.Array    // layer3.2.conv2.weight f32[64,64,3,3]
-	const0                              *runtime.Array    // the number 1e-05
-	add_9                               *runtime.Array    // add_9 f32[16], computed by the constructor
-	sqrt                                *runtime.Array    // sqrt f32[16], computed by the constructor
-	div                                 *runtime.Array    // div f32[16], computed by the constructor
-	reshape                             *runtime.Array    // reshape f32[16,1,1,1], computed by the constructor
-	conv1_folded_weight                 *runtime.Array    // conv1_folded_weight f32[16,3,3,3], computed by the constructor
-	neg                                 *runtime.Array    // neg f32[16], computed by the constructor
-	mul                                 *runtime.Array    // mul f32[16], computed by the constructor
-	conv1_folded_bias                   *runtime.Array    // conv1_folded_bias f32[16], computed by the constructor
-	conv1                               runtime.Array     // conv1 f32[N,16,32,32], in workspace slot 0
-	add_10                              *runtime.Array    // add_10 f32[16], computed by the constructor
-	sqrt_1                              *runtime.Array    // sqrt_1 f32[16], computed by the constructor
-	div_1                               *runtime.Array    // div_1 f32[16], computed by the constructor
-	reshape_1                           *runtime.Array    // reshape_1 f32[16,1,1,1], computed by the constructor
-	layer1_0_conv1_folded_weight        *runtime.Array    // layer1_0_conv1_folded_weight f32[16,16,3,3], computed by the constructor
-	neg_1                               *runtime.Array    // neg_1 f32[16], computed by the constructor
-	mul_1                               *runtime.Array    // mul_1 f32[16], computed by the constructor
-	layer1_0_conv1_folded_bias          *runtime.Array    // layer1_0_conv1_folded_bias f32[16], computed by the constructor
-	layer1_0_conv1                      runtime.Array     // layer1_0_conv1 f32[N,16,32,32], in workspace slot 1
-	add_11                              *runtime.Array    // add_11 f32[16], computed by the constructor
-	sqrt_2                              *runtime.Array    // sqrt_2 f32[16], computed by the constructor
-	div_2                               *runtime.Array    // div_2 f32[16], computed by the constructor
-	reshape_2                           *runtime.Array    // reshape_2 f32[16,1,1,1], computed by the constructor
-	layer1_0_conv2_folded_weight        *runtime.Array    // layer1_0_conv2_folded_weight f32[16,16,3,3], computed by the constructor
-	neg_2                               *runtime.Array    // neg_2 f32[16], computed by the constructor
-	mul_2                               *runtime.Array    // mul_2 f32[16], computed by the constructor
-	layer1_0_conv2_folded_bias          *runtime.Array    // layer1_0_conv2_folded_bias f32[16], computed by the constructor
-	layer1_0_conv2                      runtime.Array     // layer1_0_conv2 f32[N,16,32,32], in workspace slot 2
-	add                                 runtime.Array     // add f32[N,16,32,32], in workspace slot 1
-	layer1_0_relu_1                     runtime.Array     // layer1_0_relu_1 f32[N,16,32,32], in workspace slot 0
-	add_12                              *runtime.Array    // add_12 f32[16], computed by the constructor
-	sqrt_3                              *runtime.Array    // sqrt_3 f32[16], computed by the constructor
-	div_3                               *runtime.Array    // div_3 f32[16], computed by the constructor
-	reshape_3                           *runtime.Array    // reshape_3 f32[16,1,1,1], computed by the constructor
-	layer1_1_conv1_folded_weight        *runtime.Array    // layer1_1_conv1_folded_weight f32[16,16,3,3], computed by the constructor
-	neg_3                               *runtime.Array    // neg_3 f32[16], computed by the constructor
-	mul_3                               *runtime.Array    // mul_3 f32[16], computed by the constructor
-	layer1_1_conv1_folded_bias          *runtime.Array    // layer1_1_conv1_folded_bias f32[16], computed by the constructor
-	layer1_1_conv1                      runtime.Array     // layer1_1_conv1 f32[N,16,32,32], in workspace slot 1
-	add_13                              *runtime.Array    // add_13 f32[16], computed by the constructor
-	sqrt_4                              *runtime.Array    // sqrt_4 f32[16], computed by the constructor
-	div_4                               *runtime.Array    // div_4 f32[16], computed by the constructor
-	reshape_4                           *runtime.Array    // reshape_4 f32[16,1,1,1], computed by the constructor
-	layer1_1_conv2_folded_weight        *runtime.Array    // layer1_1_conv2_folded_weight f32[16,16,3,3], computed by the constructor
-	neg_4                               *runtime.Array    // neg_4 f32[16], computed by the constructor
-	mul_4                               *runtime.Array    // mul_4 f32[16], computed by the constructor
-	layer1_1_conv2_folded_bias          *runtime.Array    // layer1_1_conv2_folded_bias f32[16], computed by the constructor
-	layer1_1_conv2                      runtime.Array     // layer1_1_conv2 f32[N,16,32,32], in workspace slot 2
-	add_1                               runtime.Array     // add_1 f32[N,16,32,32], in workspace slot 1
-	layer1_1_relu_1                     runtime.Array     // layer1_1_relu_1 f32[N,16,32,32], in workspace slot 0
-	add_14                              *runtime.Array    // add_14 f32[16], computed by the constructor
-	sqrt_5                              *runtime.Array    // sqrt_5 f32[16], computed by the constructor
-	div_5                               *runtime.Array    // div_5 f32[16], computed by the constructor
-	reshape_5                           *runtime.Array    // reshape_5 f32[16,1,1,1], computed by the constructor
-	layer1_2_conv1_folded_weight        *runtime.Array    // layer1_2_conv1_folded_weight f32[16,16,3,3], computed by the constructor
-	neg_5                               *runtime.Array    // neg_5 f32[16], computed by the constructor
-	mul_5                               *runtime.Array    // mul_5 f32[16], computed by the constructor
-	layer1_2_conv1_folded_bias          *runtime.Array    // layer1_2_conv1_folded_bias f32[16], computed by the constructor
-	layer1_2_conv1                      runtime.Array     // layer1_2_conv1 f32[N,16,32,32], in workspace slot 1
-	add_15                              *runtime.Array    // add_15 f32[16], computed by the constructor
-	sqrt_6                              *runtime.Array    // sqrt_6 f32[16], computed by the constructor
-	div_6                               *runtime.Array    // div_6 f32[16], computed by the constructor
-	reshape_6                           *runtime.Array    // reshape_6 f32[16,1,1,1], computed by the constructor
-	layer1_2_conv2_folded_weight        *runtime.Array    // layer1_2_conv2_folded_weight f32[16,16,3,3], computed by the constructor
-	neg_6                               *runtime.Array    // neg_6 f32[16], computed by the constructor
-	mul_6                               *runtime.Array    // mul_6 f32[16], computed by the constructor
-	layer1_2_conv2_folded_bias          *runtime.Array    // layer1_2_conv2_folded_bias f32[16], computed by the constructor
-	layer1_2_conv2                      runtime.Array     // layer1_2_conv2 f32[N,16,32,32], in workspace slot 2
-	add_2                               runtime.Array     // add_2 f32[N,16,32,32], in workspace slot 1
-	layer1_2_relu_1                     runtime.Array     // layer1_2_relu_1 f32[N,16,32,32], in workspace slot 0
-	add_16                              *runtime.Array    // add_16 f32[32], computed by the constructor
-	sqrt_7                              *runtime.Array    // sqrt_7 f32[32], computed by the constructor
-	div_7                               *runtime.Array    // div_7 f32[32], computed by the constructor
-	reshape_7                           *runtime.Array    // reshape_7 f32[32,1,1,1], computed by the constructor
-	layer2_0_conv1_folded_weight        *runtime.Array    // layer2_0_conv1_folded_weight f32[32,16,3,3], computed by the constructor
-	neg_7                               *runtime.Array    // neg_7 f32[32], computed by the constructor
-	mul_7                               *runtime.Array    // mul_7 f32[32], computed by the constructor
-	layer2_0_conv1_folded_bias          *runtime.Array    // layer2_0_conv1_folded_bias f32[32], computed by the constructor
-	layer2_0_conv1                      runtime.Array     // layer2_0_conv1 f32[N,32,16,16], in workspace slot 1
-	add_17                              *runtime.Array    // add_17 f32[32], computed by the constructor
-	sqrt_8                              *runtime.Array    // sqrt_8 f32[32], computed by the constructor
-	div_8                               *runtime.Array    // div_8 f32[32], computed by the constructor
-	reshape_8                           *runtime.Array    // reshape_8 f32[32,1,1,1], computed by the constructor
-	layer2_0_conv2_folded_weight        *runtime.Array    // layer2_0_conv2_folded_weight f32[32,32,3,3], computed by the constructor
-	neg_8                               *runtime.Array    // neg_8 f32[32], computed by the constructor
-	mul_8                               *runtime.Array    // mul_8 f32[32], computed by the constructor
-	layer2_0_conv2_folded_bias          *runtime.Array    // layer2_0_conv2_folded_bias f32[32], computed by the constructor
-	layer2_0_conv2                      runtime.Array     // layer2_0_conv2 f32[N,32,16,16], in workspace slot 2
-	add_18                              *runtime.Array    // add_18 f32[32], computed by the constructor
-	sqrt_9                              *runtime.Array    // sqrt_9 f32[32], computed by the constructor
-	div_9                               *runtime.Array    // div_9 f32[32], computed by the constructor
-	reshape_9                           *runtime.Array    // reshape_9 f32[32,1,1,1], computed by the constructor
-	layer2_0_downsample_0_folded_weight *runtime.Array    // layer2_0_downsample_0_folded_weight f32[32,16,1,1], computed by the constructor
-	neg_9                               *runtime.Array    // neg_9 f32[32], computed by the constructor
-	mul_9                               *runtime.Array    // mul_9 f32[32], computed by the constructor
-	layer2_0_downsample_0_folded_bias   *runtime.Array    // layer2_0_downsample_0_folded_bias f32[32], computed by the constructor
-	layer2_0_downsample_0               runtime.Array     // layer2_0_downsample_0 f32[N,32,16,16], in workspace slot 1
-	add_3                               runtime.Array     // add_3 f32[N,32,16,16], in workspace slot 0
-	layer2_0_relu_1                     runtime.Array     // layer2_0_relu_1 f32[N,32,16,16], in workspace slot 1
-	add_19                              *runtime.Array    // add_19 f32[32], computed by the constructor
-	sqrt_10                             *runtime.Array    // sqrt_10 f32[32], computed by the constructor
-	div_10                              *runtime.Array    // div_10 f32[32], computed by the constructor
-	reshape_10                          *runtime.Array    // reshape_10 f32[32,1,1,1], computed by the constructor
-	layer2_1_conv1_folded_weight        *runtime.Array    // layer2_1_conv1_folded_weight f32[32,32,3,3], computed by the constructor
-	neg_10                              *runtime.Array    // neg_10 f32[32], computed by the constructor
-	mul_10                              *runtime.Array    // mul_10 f32[32], computed by the constructor
-	layer2_1_conv1_folded_bias          *runtime.Array    // layer2_1_conv1_folded_bias f32[32], computed by the constructor
-	layer2_1_conv1                      runtime.Array     // layer2_1_conv1 f32[N,32,16,16], in workspace slot 0
-	add_20                              *runtime.Array    // add_20 f32[32], computed by the constructor
-	sqrt_11                             *runtime.Array    // sqrt_11 f32[32], computed by the constructor
-	div_11                              *runtime.Array    // div_11 f32[32], computed by the constructor
-	reshape_11                          *runtime.Array    // reshape_11 f32[32,1,1,1], computed by the constructor
-	layer2_1_conv2_folded_weight        *runtime.Array    // layer2_1_conv2_folded_weight f32[32,32,3,3], computed by the constructor
-	neg_11                              *runtime.Array    // neg_11 f32[32], computed by the constructor
-	mul_11                              *runtime.Array    // mul_11 f32[32], computed by the constructor
-	layer2_1_conv2_folded_bias          *runtime.Array    // layer2_1_conv2_folded_bias f32[32], computed by the constructor
-	layer2_1_conv2                      runtime.Array     // layer2_1_conv2 f32[N,32,16,16], in workspace slot 2
-	add_4                               runtime.Array     // add_4 f32[N,32,16,16], in workspace slot 0
-	layer2_1_relu_1                     runtime.Array     // layer2_1_relu_1 f32[N,32,16,16], in workspace slot 1
-	add_21                              *runtime.Array    // add_21 f32[32], computed by the constructor
-	sqrt_12                             *runtime.Array    // sqrt_12 f32[32], computed by the constructor
-	div_12                              *runtime.Array    // div_12 f32[32], computed by the constructor
-	reshape_12                          *runtime.Array    // reshape_12 f32[32,1,1,1], computed by the constructor
-	layer2_2_conv1_folded_weight        *runtime.Array    // layer2_2_conv1_folded_weight f32[32,32,3,3], computed by the constructor
-	neg_12                              *runtime.Array    // neg_12 f32[32], computed by the constructor
-	mul_12                              *runtime.Array    // mul_12 f32[32], computed by the constructor
-	layer2_2_conv1_folded_bias          *runtime.Array    // layer2_2_conv1_folded_bias f32[32], computed by the constructor
-	layer2_2_conv1                      runtime.Array     // layer2_2_conv1 f32[N,32,16,16], in workspace slot 0
-	add_22                              *runtime.Array    // add_22 f32[32], computed by the constructor
-	sqrt_13                             *runtime.Array    // sqrt_13 f32[32], computed by the constructor
-	div_13                              *runtime.Array    // div_13 f32[32], computed by the constructor
-	reshape_13                          *runtime.Array    // reshape_13 f32[32,1,1,1], computed by the constructor
-	layer2_2_conv2_folded_weight        *runtime.Array    // layer2_2_conv2_folded_weight f32[32,32,3,3], computed by the constructor
-	neg_13                              *runtime.Array    // neg_13 f32[32], computed by the constructor
-	mul_13                              *runtime.Array    // mul_13 f32[32], computed by the constructor
-	layer2_2_conv2_folded_bias          *runtime.Array    // layer2_2_conv2_folded_bias f32[32], computed by the constructor
-	layer2_2_conv2                      runtime.Array     // layer2_2_conv2 f32[N,32,16,16], in workspace slot 2
-	add_5                               runtime.Array     // add_5 f32[N,32,16,16], in workspace slot 0
-	layer2_2_relu_1                     runtime.Array     // layer2_2_relu_1 f32[N,32,16,16], in workspace slot 1
-	add_23                              *runtime.Array    // add_23 f32[64], computed by the constructor
-	sqrt_14                             *runtime.Array    // sqrt_14 f32[64], computed by the constructor
-	div_14                              *runtime.Array    // div_14 f32[64], computed by the constructor
-	reshape_14                          *runtime.Array    // reshape_14 f32[64,1,1,1], computed by the constructor
-	layer3_0_conv1_folded_weight        *runtime.Array    // layer3_0_conv1_folded_weight f32[64,32,3,3], computed by the constructor
-	neg_14                              *runtime.Array    // neg_14 f32[64], computed by the constructor
-	mul_14                              *runtime.Array    // mul_14 f32[64], computed by the constructor
-	layer3_0_conv1_folded_bias          *runtime.Array    // layer3_0_conv1_folded_bias f32[64], computed by the constructor
-	layer3_0_conv1                      runtime.Array     // layer3_0_conv1 f32[N,64,8,8], in workspace slot 0
-	add_24                              *runtime.Array    // add_24 f32[64], computed by the constructor
-	sqrt_15                             *runtime.Array    // sqrt_15 f32[64], computed by the constructor
-	div_15                              *runtime.Array    // div_15 f32[64], computed by the constructor
-	reshape_15                          *runtime.Array    // reshape_15 f32[64,1,1,1], computed by the constructor
-	layer3_0_conv2_folded_weight        *runtime.Array    // layer3_0_conv2_folded_weight f32[64,64,3,3], computed by the constructor
-	neg_15                              *runtime.Array    // neg_15 f32[64], computed by the constructor
-	mul_15                              *runtime.Array    // mul_15 f32[64], computed by the constructor
-	layer3_0_conv2_folded_bias          *runtime.Array    // layer3_0_conv2_folded_bias f32[64], computed by the constructor
-	layer3_0_conv2                      runtime.Array     // layer3_0_conv2 f32[N,64,8,8], in workspace slot 2
-	add_25                              *runtime.Array    // add_25 f32[64], computed by the constructor
-	sqrt_16                             *runtime.Array    // sqrt_16 f32[64], computed by the constructor
-	div_16                              *runtime.Array    // div_16 f32[64], computed by the constructor
-	reshape_16                          *runtime.Array    // reshape_16 f32[64,1,1,1], computed by the constructor
-	layer3_0_downsample_0_folded_weight *runtime.Array    // layer3_0_downsample_0_folded_weight f32[64,32,1,1], computed by the constructor
-	neg_16                              *runtime.Array    // neg_16 f32[64], computed by the constructor
-	mul_16                              *runtime.Array    // mul_16 f32[64], computed by the constructor
-	layer3_0_downsample_0_folded_bias   *runtime.Array    // layer3_0_downsample_0_folded_bias f32[64], computed by the constructor
-	layer3_0_downsample_0               runtime.Array     // layer3_0_downsample_0 f32[N,64,8,8], in workspace slot 0
-	add_6                               runtime.Array     // add_6 f32[N,64,8,8], in workspace slot 1
-	layer3_0_relu_1                     runtime.Array     // layer3_0_relu_1 f32[N,64,8,8], in workspace slot 0
-	add_26                              *runtime.Array    // add_26 f32[64], computed by the constructor
-	sqrt_17                             *runtime.Array    // sqrt_17 f32[64], computed by the constructor
-	div_17                              *runtime.Array    // div_17 f32[64], computed by the constructor
-	reshape_17                          *runtime.Array    // reshape_17 f32[64,1,1,1], computed by the constructor
-	layer3_1_conv1_folded_weight        *runtime.Array    // layer3_1_conv1_folded_weight f32[64,64,3,3], computed by the constructor
-	neg_17                              *runtime.Array    // neg_17 f32[64], computed by the constructor
-	mul_17                              *runtime.Array    // mul_17 f32[64], computed by the constructor
-	layer3_1_conv1_folded_bias          *runtime.Array    // layer3_1_conv1_folded_bias f32[64], computed by the constructor
-	layer3_1_conv1                      runtime.Array     // layer3_1_conv1 f32[N,64,8,8], in workspace slot 1
-	add_27                              *runtime.Array    // add_27 f32[64], computed by the constructor
-	sqrt_18                             *runtime.Array    // sqrt_18 f32[64], computed by the constructor
-	div_18                              *runtime.Array    // div_18 f32[64], computed by the constructor
-	reshape_18                          *runtime.Array    // reshape_18 f32[64,1,1,1], computed by the constructor
-	layer3_1_conv2_folded_weight        *runtime.Array    // layer3_1_conv2_folded_weight f32[64,64,3,3], computed by the constructor
-	neg_18                              *runtime.Array    // neg_18 f32[64], computed by the constructor
-	mul_18                              *runtime.Array    // mul_18 f32[64], computed by the constructor
-	layer3_1_conv2_folded_bias          *runtime.Array    // layer3_1_conv2_folded_bias f32[64], computed by the constructor
-	layer3_1_conv2                      runtime.Array     // layer3_1_conv2 f32[N,64,8,8], in workspace slot 2
-	add_7                               runtime.Array     // add_7 f32[N,64,8,8], in workspace slot 1
-	layer3_1_relu_1                     runtime.Array     // layer3_1_relu_1 f32[N,64,8,8], in workspace slot 0
-	add_28                              *runtime.Array    // add_28 f32[64], computed by the constructor
-	sqrt_19                             *runtime.Array    // sqrt_19 f32[64], computed by the constructor
-	div_19                              *runtime.Array    // div_19 f32[64], computed by the constructor
-	reshape_19                          *runtime.Array    // reshape_19 f32[64,1,1,1], computed by the constructor
-	layer3_2_conv1_folded_weight        *runtime.Array    // layer3_2_conv1_folded_weight f32[64,64,3,3], computed by the constructor
-	neg_19                              *runtime.Array    // neg_19 f32[64], computed by the constructor
-	mul_19                              *runtime.Array    // mul_19 f32[64], computed by the constructor
-	layer3_2_conv1_folded_bias          *runtime.Array    // layer3_2_conv1_folded_bias f32[64], computed by the constructor
-	layer3_2_conv1                      runtime.Array     // layer3_2_conv1 f32[N,64,8,8], in workspace slot 1
-	add_29                              *runtime.Array    // add_29 f32[64], computed by the constructor
-	sqrt_20                             *runtime.Array    // sqrt_20 f32[64], computed by the constructor
-	div_20                              *runtime.Array    // div_20 f32[64], computed by the constructor
-	reshape_20                          *runtime.Array    // reshape_20 f32[64,1,1,1], computed by the constructor
-	layer3_2_conv2_folded_weight        *runtime.Array    // layer3_2_conv2_folded_weight f32[64,64,3,3], computed by the constructor
-	neg_20                              *runtime.Array    // neg_20 f32[64], computed by the constructor
-	mul_20                              *runtime.Array    // mul_20 f32[64], computed by the constructor
-	layer3_2_conv2_folded_bias          *runtime.Array    // layer3_2_conv2_folded_bias f32[64], computed by the constructor
-	layer3_2_conv2                      runtime.Array     // layer3_2_conv2 f32[N,64,8,8], in workspace slot 2
-	add_8                               runtime.Array     // add_8 f32[N,64,8,8], in workspace slot 1
-	layer3_2_relu_1                     runtime.Array     // layer3_2_relu_1 f32[N,64,8,8], in workspace slot 0
-	avgpool                             runtime.Array     // avgpool f32[N,64,1,1], in workspace slot 1
-	flatten                             runtime.Array     // flatten f32[N,64], in workspace slot 0
-	fc_weight_prepared                  *runtime.PackedB  // fc.weight prepared by PackLinear, computed by the constructor
-	workspace                           runtime.Workspace // storage of the 3 workspace slots (plan-memory)
-	dimN                                int               // the size N the workspace is sized for
-	ready                               bool              // whether the workspace is allocated
+	bn1_bias                            *runtime.Array                        // bn1.bias f32[16]
+	bn1_running_mean                    *runtime.Array                        // bn1.running_mean f32[16]
+	bn1_running_var                     *runtime.Array                        // bn1.running_var f32[16]
+	bn1_weight                          *runtime.Array                        // bn1.weight f32[16]
+	conv1_weight                        *runtime.Array                        // conv1.weight f32[16,3,3,3]
+	fc_bias                             *runtime.Array                        // fc.bias f32[10]
+	fc_weight                           *runtime.Array                        // fc.weight f32[10,64]
+	layer1_0_bn1_bias                   *runtime.Array                        // layer1.0.bn1.bias f32[16]
+	layer1_0_bn1_running_mean           *runtime.Array                        // layer1.0.bn1.running_mean f32[16]
+	layer1_0_bn1_running_var            *runtime.Array                        // layer1.0.bn1.running_var f32[16]
+	layer1_0_bn1_weight                 *runtime.Array                        // layer1.0.bn1.weight f32[16]
+	layer1_0_bn2_bias                   *runtime.Array                        // layer1.0.bn2.bias f32[16]
+	layer1_0_bn2_running_mean           *runtime.Array                        // layer1.0.bn2.running_mean f32[16]
+	layer1_0_bn2_running_var            *runtime.Array                        // layer1.0.bn2.running_var f32[16]
+	layer1_0_bn2_weight                 *runtime.Array                        // layer1.0.bn2.weight f32[16]
+	layer1_0_conv1_weight               *runtime.Array                        // layer1.0.conv1.weight f32[16,16,3,3]
+	layer1_0_conv2_weight               *runtime.Array                        // layer1.0.conv2.weight f32[16,16,3,3]
+	layer1_1_bn1_bias                   *runtime.Array                        // layer1.1.bn1.bias f32[16]
+	layer1_1_bn1_running_mean           *runtime.Array                        // layer1.1.bn1.running_mean f32[16]
+	layer1_1_bn1_running_var            *runtime.Array                        // layer1.1.bn1.running_var f32[16]
+	layer1_1_bn1_weight                 *runtime.Array                        // layer1.1.bn1.weight f32[16]
+	layer1_1_bn2_bias                   *runtime.Array                        // layer1.1.bn2.bias f32[16]
+	layer1_1_bn2_running_mean           *runtime.Array                        // layer1.1.bn2.running_mean f32[16]
+	layer1_1_bn2_running_var            *runtime.Array                        // layer1.1.bn2.running_var f32[16]
+	layer1_1_bn2_weight                 *runtime.Array                        // layer1.1.bn2.weight f32[16]
+	layer1_1_conv1_weight               *runtime.Array                        // layer1.1.conv1.weight f32[16,16,3,3]
+	layer1_1_conv2_weight               *runtime.Array                        // layer1.1.conv2.weight f32[16,16,3,3]
+	layer1_2_bn1_bias                   *runtime.Array                        // layer1.2.bn1.bias f32[16]
+	layer1_2_bn1_running_mean           *runtime.Array                        // layer1.2.bn1.running_mean f32[16]
+	layer1_2_bn1_running_var            *runtime.Array                        // layer1.2.bn1.running_var f32[16]
+	layer1_2_bn1_weight                 *runtime.Array                        // layer1.2.bn1.weight f32[16]
+	layer1_2_bn2_bias                   *runtime.Array                        // layer1.2.bn2.bias f32[16]
+	layer1_2_bn2_running_mean           *runtime.Array                        // layer1.2.bn2.running_mean f32[16]
+	layer1_2_bn2_running_var            *runtime.Array                        // layer1.2.bn2.running_var f32[16]
+	layer1_2_bn2_weight                 *runtime.Array                        // layer1.2.bn2.weight f32[16]
+	layer1_2_conv1_weight               *runtime.Array                        // layer1.2.conv1.weight f32[16,16,3,3]
+	layer1_2_conv2_weight               *runtime.Array                        // layer1.2.conv2.weight f32[16,16,3,3]
+	layer2_0_bn1_bias                   *runtime.Array                        // layer2.0.bn1.bias f32[32]
+	layer2_0_bn1_running_mean           *runtime.Array                        // layer2.0.bn1.running_mean f32[32]
+	layer2_0_bn1_running_var            *runtime.Array                        // layer2.0.bn1.running_var f32[32]
+	layer2_0_bn1_weight                 *runtime.Array                        // layer2.0.bn1.weight f32[32]
+	layer2_0_bn2_bias                   *runtime.Array                        // layer2.0.bn2.bias f32[32]
+	layer2_0_bn2_running_mean           *runtime.Array                        // layer2.0.bn2.running_mean f32[32]
+	layer2_0_bn2_running_var            *runtime.Array                        // layer2.0.bn2.running_var f32[32]
+	layer2_0_bn2_weight                 *runtime.Array                        // layer2.0.bn2.weight f32[32]
+	layer2_0_conv1_weight               *runtime.Array                        // layer2.0.conv1.weight f32[32,16,3,3]
+	layer2_0_conv2_weight               *runtime.Array                        // layer2.0.conv2.weight f32[32,32,3,3]
+	layer2_0_downsample_0_weight        *runtime.Array                        // layer2.0.downsample.0.weight f32[32,16,1,1]
+	layer2_0_downsample_1_bias          *runtime.Array                        // layer2.0.downsample.1.bias f32[32]
+	layer2_0_downsample_1_running_mean  *runtime.Array                        // layer2.0.downsample.1.running_mean f32[32]
+	layer2_0_downsample_1_running_var   *runtime.Array                        // layer2.0.downsample.1.running_var f32[32]
+	layer2_0_downsample_1_weight        *runtime.Array                        // layer2.0.downsample.1.weight f32[32]
+	layer2_1_bn1_bias                   *runtime.Array                        // layer2.1.bn1.bias f32[32]
+	layer2_1_bn1_running_mean           *runtime.Array                        // layer2.1.bn1.running_mean f32[32]
+	layer2_1_bn1_running_var            *runtime.Array                        // layer2.1.bn1.running_var f32[32]
+	layer2_1_bn1_weight                 *runtime.Array                        // layer2.1.bn1.weight f32[32]
+	layer2_1_bn2_bias                   *runtime.Array                        // layer2.1.bn2.bias f32[32]
+	layer2_1_bn2_running_mean           *runtime.Array                        // layer2.1.bn2.running_mean f32[32]
+	layer2_1_bn2_running_var            *runtime.Array                        // layer2.1.bn2.running_var f32[32]
+	layer2_1_bn2_weight                 *runtime.Array                        // layer2.1.bn2.weight f32[32]
+	layer2_1_conv1_weight               *runtime.Array                        // layer2.1.conv1.weight f32[32,32,3,3]
+	layer2_1_conv2_weight               *runtime.Array                        // layer2.1.conv2.weight f32[32,32,3,3]
+	layer2_2_bn1_bias                   *runtime.Array                        // layer2.2.bn1.bias f32[32]
+	layer2_2_bn1_running_mean           *runtime.Array                        // layer2.2.bn1.running_mean f32[32]
+	layer2_2_bn1_running_var            *runtime.Array                        // layer2.2.bn1.running_var f32[32]
+	layer2_2_bn1_weight                 *runtime.Array                        // layer2.2.bn1.weight f32[32]
+	layer2_2_bn2_bias                   *runtime.Array                        // layer2.2.bn2.bias f32[32]
+	layer2_2_bn2_running_mean           *runtime.Array                        // layer2.2.bn2.running_mean f32[32]
+	layer2_2_bn2_running_var            *runtime.Array                        // layer2.2.bn2.running_var f32[32]
+	layer2_2_bn2_weight                 *runtime.Array                        // layer2.2.bn2.weight f32[32]
+	layer2_2_conv1_weight               *runtime.Array                        // layer2.2.conv1.weight f32[32,32,3,3]
+	layer2_2_conv2_weight               *runtime.Array                        // layer2.2.conv2.weight f32[32,32,3,3]
+	layer3_0_bn1_bias                   *runtime.Array                        // layer3.0.bn1.bias f32[64]
+	layer3_0_bn1_running_mean           *runtime.Array                        // layer3.0.bn1.running_mean f32[64]
+	layer3_0_bn1_running_var            *runtime.Array                        // layer3.0.bn1.running_var f32[64]
+	layer3_0_bn1_weight                 *runtime.Array                        // layer3.0.bn1.weight f32[64]
+	layer3_0_bn2_bias                   *runtime.Array                        // layer3.0.bn2.bias f32[64]
+	layer3_0_bn2_running_mean           *runtime.Array                        // layer3.0.bn2.running_mean f32[64]
+	layer3_0_bn2_running_var            *runtime.Array                        // layer3.0.bn2.running_var f32[64]
+	layer3_0_bn2_weight                 *runtime.Array                        // layer3.0.bn2.weight f32[64]
+	layer3_0_conv1_weight               *runtime.Array                        // layer3.0.conv1.weight f32[64,32,3,3]
+	layer3_0_conv2_weight               *runtime.Array                        // layer3.0.conv2.weight f32[64,64,3,3]
+	layer3_0_downsample_0_weight        *runtime.Array                        // layer3.0.downsample.0.weight f32[64,32,1,1]
+	layer3_0_downsample_1_bias          *runtime.Array                        // layer3.0.downsample.1.bias f32[64]
+	layer3_0_downsample_1_running_mean  *runtime.Array                        // layer3.0.downsample.1.running_mean f32[64]
+	layer3_0_downsample_1_running_var   *runtime.Array                        // layer3.0.downsample.1.running_var f32[64]
+	layer3_0_downsample_1_weight        *runtime.Array                        // layer3.0.downsample.1.weight f32[64]
+	layer3_1_bn1_bias                   *runtime.Array                        // layer3.1.bn1.bias f32[64]
+	layer3_1_bn1_running_mean           *runtime.Array                        // layer3.1.bn1.running_mean f32[64]
+	layer3_1_bn1_running_var            *runtime.Array                        // layer3.1.bn1.running_var f32[64]
+	layer3_1_bn1_weight                 *runtime.Array                        // layer3.1.bn1.weight f32[64]
+	layer3_1_bn2_bias                   *runtime.Array                        // layer3.1.bn2.bias f32[64]
+	layer3_1_bn2_running_mean           *runtime.Array                        // layer3.1.bn2.running_mean f32[64]
+	layer3_1_bn2_running_var            *runtime.Array                        // layer3.1.bn2.running_var f32[64]
+	layer3_1_bn2_weight                 *runtime.Array                        // layer3.1.bn2.weight f32[64]
+	layer3_1_conv1_weight               *runtime.Array                        // layer3.1.conv1.weight f32[64,64,3,3]
+	layer3_1_conv2_weight               *runtime.Array                        // layer3.1.conv2.weight f32[64,64,3,3]
+	layer3_2_bn1_bias                   *runtime.Array                        // layer3.2.bn1.bias f32[64]
+	layer3_2_bn1_running_mean           *runtime.Array                        // layer3.2.bn1.running_mean f32[64]
+	layer3_2_bn1_running_var            *runtime.Array                        // layer3.2.bn1.running_var f32[64]
+	layer3_2_bn1_weight                 *runtime.Array                        // layer3.2.bn1.weight f32[64]
+	layer3_2_bn2_bias                   *runtime.Array                        // layer3.2.bn2.bias f32[64]
+	layer3_2_bn2_running_mean           *runtime.Array                        // layer3.2.bn2.running_mean f32[64]
+	layer3_2_bn2_running_var            *runtime.Array                        // layer3.2.bn2.running_var f32[64]
+	layer3_2_bn2_weight                 *runtime.Array                        // layer3.2.bn2.weight f32[64]
+	layer3_2_conv1_weight               *runtime.Array                        // layer3.2.conv1.weight f32[64,64,3,3]
+	layer3_2_conv2_weight               *runtime.Array                        // layer3.2.conv2.weight f32[64,64,3,3]
+	const0                              *runtime.Array                        // the number 1e-05
+	add_9                               *runtime.Array                        // add_9 f32[16], computed by the constructor
+	sqrt                                *runtime.Array                        // sqrt f32[16], computed by the constructor
+	div                                 *runtime.Array                        // div f32[16], computed by the constructor
+	reshape                             *runtime.Array                        // reshape f32[16,1,1,1], computed by the constructor
+	conv1_folded_weight                 *runtime.Array                        // conv1_folded_weight f32[16,3,3,3], computed by the constructor
+	neg                                 *runtime.Array                        // neg f32[16], computed by the constructor
+	mul                                 *runtime.Array                        // mul f32[16], computed by the constructor
+	conv1_folded_bias                   *runtime.Array                        // conv1_folded_bias f32[16], computed by the constructor
+	add_10                              *runtime.Array                        // add_10 f32[16], computed by the constructor
+	sqrt_1                              *runtime.Array                        // sqrt_1 f32[16], computed by the constructor
+	div_1                               *runtime.Array                        // div_1 f32[16], computed by the constructor
+	reshape_1                           *runtime.Array                        // reshape_1 f32[16,1,1,1], computed by the constructor
+	layer1_0_conv1_folded_weight        *runtime.Array                        // layer1_0_conv1_folded_weight f32[16,16,3,3], computed by the constructor
+	neg_1                               *runtime.Array                        // neg_1 f32[16], computed by the constructor
+	mul_1                               *runtime.Array                        // mul_1 f32[16], computed by the constructor
+	layer1_0_conv1_folded_bias          *runtime.Array                        // layer1_0_conv1_folded_bias f32[16], computed by the constructor
+	add_11                              *runtime.Array                        // add_11 f32[16], computed by the constructor
+	sqrt_2                              *runtime.Array                        // sqrt_2 f32[16], computed by the constructor
+	div_2                               *runtime.Array                        // div_2 f32[16], computed by the constructor
+	reshape_2                           *runtime.Array                        // reshape_2 f32[16,1,1,1], computed by the constructor
+	layer1_0_conv2_folded_weight        *runtime.Array                        // layer1_0_conv2_folded_weight f32[16,16,3,3], computed by the constructor
+	neg_2                               *runtime.Array                        // neg_2 f32[16], computed by the constructor
+	mul_2                               *runtime.Array                        // mul_2 f32[16], computed by the constructor
+	layer1_0_conv2_folded_bias          *runtime.Array                        // layer1_0_conv2_folded_bias f32[16], computed by the constructor
+	add_12                              *runtime.Array                        // add_12 f32[16], computed by the constructor
+	sqrt_3                              *runtime.Array                        // sqrt_3 f32[16], computed by the constructor
+	div_3                               *runtime.Array                        // div_3 f32[16], computed by the constructor
+	reshape_3                           *runtime.Array                        // reshape_3 f32[16,1,1,1], computed by the constructor
+	layer1_1_conv1_folded_weight        *runtime.Array                        // layer1_1_conv1_folded_weight f32[16,16,3,3], computed by the constructor
+	neg_3                               *runtime.Array                        // neg_3 f32[16], computed by the constructor
+	mul_3                               *runtime.Array                        // mul_3 f32[16], computed by the constructor
+	layer1_1_conv1_folded_bias          *runtime.Array                        // layer1_1_conv1_folded_bias f32[16], computed by the constructor
+	add_13                              *runtime.Array                        // add_13 f32[16], computed by the constructor
+	sqrt_4                              *runtime.Array                        // sqrt_4 f32[16], computed by the constructor
+	div_4                               *runtime.Array                        // div_4 f32[16], computed by the constructor
+	reshape_4                           *runtime.Array                        // reshape_4 f32[16,1,1,1], computed by the constructor
+	layer1_1_conv2_folded_weight        *runtime.Array                        // layer1_1_conv2_folded_weight f32[16,16,3,3], computed by the constructor
+	neg_4                               *runtime.Array                        // neg_4 f32[16], computed by the constructor
+	mul_4                               *runtime.Array                        // mul_4 f32[16], computed by the constructor
+	layer1_1_conv2_folded_bias          *runtime.Array                        // layer1_1_conv2_folded_bias f32[16], computed by the constructor
+	add_14                              *runtime.Array                        // add_14 f32[16], computed by the constructor
+	sqrt_5                              *runtime.Array                        // sqrt_5 f32[16], computed by the constructor
+	div_5                               *runtime.Array                        // div_5 f32[16], computed by the constructor
+	reshape_5                           *runtime.Array                        // reshape_5 f32[16,1,1,1], computed by the constructor
+	layer1_2_conv1_folded_weight        *runtime.Array                        // layer1_2_conv1_folded_weight f32[16,16,3,3], computed by the constructor
+	neg_5                               *runtime.Array                        // neg_5 f32[16], computed by the constructor
+	mul_5                               *runtime.Array                        // mul_5 f32[16], computed by the constructor
+	layer1_2_conv1_folded_bias          *runtime.Array                        // layer1_2_conv1_folded_bias f32[16], computed by the constructor
+	add_15                              *runtime.Array                        // add_15 f32[16], computed by the constructor
+	sqrt_6                              *runtime.Array                        // sqrt_6 f32[16], computed by the constructor
+	div_6                               *runtime.Array                        // div_6 f32[16], computed by the constructor
+	reshape_6                           *runtime.Array                        // reshape_6 f32[16,1,1,1], computed by the constructor
+	layer1_2_conv2_folded_weight        *runtime.Array                        // layer1_2_conv2_folded_weight f32[16,16,3,3], computed by the constructor
+	neg_6                               *runtime.Array                        // neg_6 f32[16], computed by the constructor
+	mul_6                               *runtime.Array                        // mul_6 f32[16], computed by the constructor
+	layer1_2_conv2_folded_bias          *runtime.Array                        // layer1_2_conv2_folded_bias f32[16], computed by the constructor
+	add_16                              *runtime.Array                        // add_16 f32[32], computed by the constructor
+	sqrt_7                              *runtime.Array                        // sqrt_7 f32[32], computed by the constructor
+	div_7                               *runtime.Array                        // div_7 f32[32], computed by the constructor
+	reshape_7                           *runtime.Array                        // reshape_7 f32[32,1,1,1], computed by the constructor
+	layer2_0_conv1_folded_weight        *runtime.Array                        // layer2_0_conv1_folded_weight f32[32,16,3,3], computed by the constructor
+	neg_7                               *runtime.Array                        // neg_7 f32[32], computed by the constructor
+	mul_7                               *runtime.Array                        // mul_7 f32[32], computed by the constructor
+	layer2_0_conv1_folded_bias          *runtime.Array                        // layer2_0_conv1_folded_bias f32[32], computed by the constructor
+	add_17                              *runtime.Array                        // add_17 f32[32], computed by the constructor
+	sqrt_8                              *runtime.Array                        // sqrt_8 f32[32], computed by the constructor
+	div_8                               *runtime.Array                        // div_8 f32[32], computed by the constructor
+	reshape_8                           *runtime.Array                        // reshape_8 f32[32,1,1,1], computed by the constructor
+	layer2_0_conv2_folded_weight        *runtime.Array                        // layer2_0_conv2_folded_weight f32[32,32,3,3], computed by the constructor
+	neg_8                               *runtime.Array                        // neg_8 f32[32], computed by the constructor
+	mul_8                               *runtime.Array                        // mul_8 f32[32], computed by the constructor
+	layer2_0_conv2_folded_bias          *runtime.Array                        // layer2_0_conv2_folded_bias f32[32], computed by the constructor
+	add_18                              *runtime.Array                        // add_18 f32[32], computed by the constructor
+	sqrt_9                              *runtime.Array                        // sqrt_9 f32[32], computed by the constructor
+	div_9                               *runtime.Array                        // div_9 f32[32], computed by the constructor
+	reshape_9                           *runtime.Array                        // reshape_9 f32[32,1,1,1], computed by the constructor
+	layer2_0_downsample_0_folded_weight *runtime.Array                        // layer2_0_downsample_0_folded_weight f32[32,16,1,1], computed by the constructor
+	neg_9                               *runtime.Array                        // neg_9 f32[32], computed by the constructor
+	mul_9                               *runtime.Array                        // mul_9 f32[32], computed by the constructor
+	layer2_0_downsample_0_folded_bias   *runtime.Array                        // layer2_0_downsample_0_folded_bias f32[32], computed by the constructor
+	add_19                              *runtime.Array                        // add_19 f32[32], computed by the constructor
+	sqrt_10                             *runtime.Array                        // sqrt_10 f32[32], computed by the constructor
+	div_10                              *runtime.Array                        // div_10 f32[32], computed by the constructor
+	reshape_10                          *runtime.Array                        // reshape_10 f32[32,1,1,1], computed by the constructor
+	layer2_1_conv1_folded_weight        *runtime.Array                        // layer2_1_conv1_folded_weight f32[32,32,3,3], computed by the constructor
+	neg_10                              *runtime.Array                        // neg_10 f32[32], computed by the constructor
+	mul_10                              *runtime.Array                        // mul_10 f32[32], computed by the constructor
+	layer2_1_conv1_folded_bias          *runtime.Array                        // layer2_1_conv1_folded_bias f32[32], computed by the constructor
+	add_20                              *runtime.Array                        // add_20 f32[32], computed by the constructor
+	sqrt_11                             *runtime.Array                        // sqrt_11 f32[32], computed by the constructor
+	div_11                              *runtime.Array                        // div_11 f32[32], computed by the constructor
+	reshape_11                          *runtime.Array                        // reshape_11 f32[32,1,1,1], computed by the constructor
+	layer2_1_conv2_folded_weight        *runtime.Array                        // layer2_1_conv2_folded_weight f32[32,32,3,3], computed by the constructor
+	neg_11                              *runtime.Array                        // neg_11 f32[32], computed by the constructor
+	mul_11                              *runtime.Array                        // mul_11 f32[32], computed by the constructor
+	layer2_1_conv2_folded_bias          *runtime.Array                        // layer2_1_conv2_folded_bias f32[32], computed by the constructor
+	add_21                              *runtime.Array                        // add_21 f32[32], computed by the constructor
+	sqrt_12                             *runtime.Array                        // sqrt_12 f32[32], computed by the constructor
+	div_12                              *runtime.Array                        // div_12 f32[32], computed by the constructor
+	reshape_12                          *runtime.Array                        // reshape_12 f32[32,1,1,1], computed by the constructor
+	layer2_2_conv1_folded_weight        *runtime.Array                        // layer2_2_conv1_folded_weight f32[32,32,3,3], computed by the constructor
+	neg_12                              *runtime.Array                        // neg_12 f32[32], computed by the constructor
+	mul_12                              *runtime.Array                        // mul_12 f32[32], computed by the constructor
+	layer2_2_conv1_folded_bias          *runtime.Array                        // layer2_2_conv1_folded_bias f32[32], computed by the constructor
+	add_22                              *runtime.Array                        // add_22 f32[32], computed by the constructor
+	sqrt_13                             *runtime.Array                        // sqrt_13 f32[32], computed by the constructor
+	div_13                              *runtime.Array                        // div_13 f32[32], computed by the constructor
+	reshape_13                          *runtime.Array                        // reshape_13 f32[32,1,1,1], computed by the constructor
+	layer2_2_conv2_folded_weight        *runtime.Array                        // layer2_2_conv2_folded_weight f32[32,32,3,3], computed by the constructor
+	neg_13                              *runtime.Array                        // neg_13 f32[32], computed by the constructor
+	mul_13                              *runtime.Array                        // mul_13 f32[32], computed by the constructor
+	layer2_2_conv2_folded_bias          *runtime.Array                        // layer2_2_conv2_folded_bias f32[32], computed by the constructor
+	add_23                              *runtime.Array                        // add_23 f32[64], computed by the constructor
+	sqrt_14                             *runtime.Array                        // sqrt_14 f32[64], computed by the constructor
+	div_14                              *runtime.Array                        // div_14 f32[64], computed by the constructor
+	reshape_14                          *runtime.Array                        // reshape_14 f32[64,1,1,1], computed by the constructor
+	layer3_0_conv1_folded_weight        *runtime.Array                        // layer3_0_conv1_folded_weight f32[64,32,3,3], computed by the constructor
+	neg_14                              *runtime.Array                        // neg_14 f32[64], computed by the constructor
+	mul_14                              *runtime.Array                        // mul_14 f32[64], computed by the constructor
+	layer3_0_conv1_folded_bias          *runtime.Array                        // layer3_0_conv1_folded_bias f32[64], computed by the constructor
+	add_24                              *runtime.Array                        // add_24 f32[64], computed by the constructor
+	sqrt_15                             *runtime.Array                        // sqrt_15 f32[64], computed by the constructor
+	div_15                              *runtime.Array                        // div_15 f32[64], computed by the constructor
+	reshape_15                          *runtime.Array                        // reshape_15 f32[64,1,1,1], computed by the constructor
+	layer3_0_conv2_folded_weight        *runtime.Array                        // layer3_0_conv2_folded_weight f32[64,64,3,3], computed by the constructor
+	neg_15                              *runtime.Array                        // neg_15 f32[64], computed by the constructor
+	mul_15                              *runtime.Array                        // mul_15 f32[64], computed by the constructor
+	layer3_0_conv2_folded_bias          *runtime.Array                        // layer3_0_conv2_folded_bias f32[64], computed by the constructor
+	add_25                              *runtime.Array                        // add_25 f32[64], computed by the constructor
+	sqrt_16                             *runtime.Array                        // sqrt_16 f32[64], computed by the constructor
+	div_16                              *runtime.Array                        // div_16 f32[64], computed by the constructor
+	reshape_16                          *runtime.Array                        // reshape_16 f32[64,1,1,1], computed by the constructor
+	layer3_0_downsample_0_folded_weight *runtime.Array                        // layer3_0_downsample_0_folded_weight f32[64,32,1,1], computed by the constructor
+	neg_16                              *runtime.Array                        // neg_16 f32[64], computed by the constructor
+	mul_16                              *runtime.Array                        // mul_16 f32[64], computed by the constructor
+	layer3_0_downsample_0_folded_bias   *runtime.Array                        // layer3_0_downsample_0_folded_bias f32[64], computed by the constructor
+	add_26                              *runtime.Array                        // add_26 f32[64], computed by the constructor
+	sqrt_17                             *runtime.Array                        // sqrt_17 f32[64], computed by the constructor
+	div_17                              *runtime.Array                        // div_17 f32[64], computed by the constructor
+	reshape_17                          *runtime.Array                        // reshape_17 f32[64,1,1,1], computed by the constructor
+	layer3_1_conv1_folded_weight        *runtime.Array                        // layer3_1_conv1_folded_weight f32[64,64,3,3], computed by the constructor
+	neg_17                              *runtime.Array                        // neg_17 f32[64], computed by the constructor
+	mul_17                              *runtime.Array                        // mul_17 f32[64], computed by the constructor
+	layer3_1_conv1_folded_bias          *runtime.Array                        // layer3_1_conv1_folded_bias f32[64], computed by the constructor
+	add_27                              *runtime.Array                        // add_27 f32[64], computed by the constructor
+	sqrt_18                             *runtime.Array                        // sqrt_18 f32[64], computed by the constructor
+	div_18                              *runtime.Array                        // div_18 f32[64], computed by the constructor
+	reshape_18                          *runtime.Array                        // reshape_18 f32[64,1,1,1], computed by the constructor
+	layer3_1_conv2_folded_weight        *runtime.Array                        // layer3_1_conv2_folded_weight f32[64,64,3,3], computed by the constructor
+	neg_18                              *runtime.Array                        // neg_18 f32[64], computed by the constructor
+	mul_18                              *runtime.Array                        // mul_18 f32[64], computed by the constructor
+	layer3_1_conv2_folded_bias          *runtime.Array                        // layer3_1_conv2_folded_bias f32[64], computed by the constructor
+	add_28                              *runtime.Array                        // add_28 f32[64], computed by the constructor
+	sqrt_19                             *runtime.Array                        // sqrt_19 f32[64], computed by the constructor
+	div_19                              *runtime.Array                        // div_19 f32[64], computed by the constructor
+	reshape_19                          *runtime.Array                        // reshape_19 f32[64,1,1,1], computed by the constructor
+	layer3_2_conv1_folded_weight        *runtime.Array                        // layer3_2_conv1_folded_weight f32[64,64,3,3], computed by the constructor
+	neg_19                              *runtime.Array                        // neg_19 f32[64], computed by the constructor
+	mul_19                              *runtime.Array                        // mul_19 f32[64], computed by the constructor
+	layer3_2_conv1_folded_bias          *runtime.Array                        // layer3_2_conv1_folded_bias f32[64], computed by the constructor
+	add_29                              *runtime.Array                        // add_29 f32[64], computed by the constructor
+	sqrt_20                             *runtime.Array                        // sqrt_20 f32[64], computed by the constructor
+	div_20                              *runtime.Array                        // div_20 f32[64], computed by the constructor
+	reshape_20                          *runtime.Array                        // reshape_20 f32[64,1,1,1], computed by the constructor
+	layer3_2_conv2_folded_weight        *runtime.Array                        // layer3_2_conv2_folded_weight f32[64,64,3,3], computed by the constructor
+	neg_20                              *runtime.Array                        // neg_20 f32[64], computed by the constructor
+	mul_20                              *runtime.Array                        // mul_20 f32[64], computed by the constructor
+	layer3_2_conv2_folded_bias          *runtime.Array                        // layer3_2_conv2_folded_bias f32[64], computed by the constructor
+	fc_weight_prepared                  *runtime.PackedB                      // fc.weight prepared by PackLinear, computed by the constructor
+	snapshot                            runtime.Snapshot                      // versions of the parameters the constructor computed from
+	frames                              runtime.Frames[resNet20CompiledFrame] // the free per-call workspaces
+}
+
+// resNet20CompiledFrame is the state of one ResNet20Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type resNet20CompiledFrame struct {
+	conv1                 runtime.Array     // conv1 f32[N,16,32,32], in workspace slot 0
+	layer1_0_conv1        runtime.Array     // layer1_0_conv1 f32[N,16,32,32], in workspace slot 1
+	layer1_0_conv2        runtime.Array     // layer1_0_conv2 f32[N,16,32,32], in workspace slot 2
+	add                   runtime.Array     // add f32[N,16,32,32], in workspace slot 1
+	layer1_0_relu_1       runtime.Array     // layer1_0_relu_1 f32[N,16,32,32], in workspace slot 0
+	layer1_1_conv1        runtime.Array     // layer1_1_conv1 f32[N,16,32,32], in workspace slot 1
+	layer1_1_conv2        runtime.Array     // layer1_1_conv2 f32[N,16,32,32], in workspace slot 2
+	add_1                 runtime.Array     // add_1 f32[N,16,32,32], in workspace slot 1
+	layer1_1_relu_1       runtime.Array     // layer1_1_relu_1 f32[N,16,32,32], in workspace slot 0
+	layer1_2_conv1        runtime.Array     // layer1_2_conv1 f32[N,16,32,32], in workspace slot 1
+	layer1_2_conv2        runtime.Array     // layer1_2_conv2 f32[N,16,32,32], in workspace slot 2
+	add_2                 runtime.Array     // add_2 f32[N,16,32,32], in workspace slot 1
+	layer1_2_relu_1       runtime.Array     // layer1_2_relu_1 f32[N,16,32,32], in workspace slot 0
+	layer2_0_conv1        runtime.Array     // layer2_0_conv1 f32[N,32,16,16], in workspace slot 1
+	layer2_0_conv2        runtime.Array     // layer2_0_conv2 f32[N,32,16,16], in workspace slot 2
+	layer2_0_downsample_0 runtime.Array     // layer2_0_downsample_0 f32[N,32,16,16], in workspace slot 1
+	add_3                 runtime.Array     // add_3 f32[N,32,16,16], in workspace slot 0
+	layer2_0_relu_1       runtime.Array     // layer2_0_relu_1 f32[N,32,16,16], in workspace slot 1
+	layer2_1_conv1        runtime.Array     // layer2_1_conv1 f32[N,32,16,16], in workspace slot 0
+	layer2_1_conv2        runtime.Array     // layer2_1_conv2 f32[N,32,16,16], in workspace slot 2
+	add_4                 runtime.Array     // add_4 f32[N,32,16,16], in workspace slot 0
+	layer2_1_relu_1       runtime.Array     // layer2_1_relu_1 f32[N,32,16,16], in workspace slot 1
+	layer2_2_conv1        runtime.Array     // layer2_2_conv1 f32[N,32,16,16], in workspace slot 0
+	layer2_2_conv2        runtime.Array     // layer2_2_conv2 f32[N,32,16,16], in workspace slot 2
+	add_5                 runtime.Array     // add_5 f32[N,32,16,16], in workspace slot 0
+	layer2_2_relu_1       runtime.Array     // layer2_2_relu_1 f32[N,32,16,16], in workspace slot 1
+	layer3_0_conv1        runtime.Array     // layer3_0_conv1 f32[N,64,8,8], in workspace slot 0
+	layer3_0_conv2        runtime.Array     // layer3_0_conv2 f32[N,64,8,8], in workspace slot 2
+	layer3_0_downsample_0 runtime.Array     // layer3_0_downsample_0 f32[N,64,8,8], in workspace slot 0
+	add_6                 runtime.Array     // add_6 f32[N,64,8,8], in workspace slot 1
+	layer3_0_relu_1       runtime.Array     // layer3_0_relu_1 f32[N,64,8,8], in workspace slot 0
+	layer3_1_conv1        runtime.Array     // layer3_1_conv1 f32[N,64,8,8], in workspace slot 1
+	layer3_1_conv2        runtime.Array     // layer3_1_conv2 f32[N,64,8,8], in workspace slot 2
+	add_7                 runtime.Array     // add_7 f32[N,64,8,8], in workspace slot 1
+	layer3_1_relu_1       runtime.Array     // layer3_1_relu_1 f32[N,64,8,8], in workspace slot 0
+	layer3_2_conv1        runtime.Array     // layer3_2_conv1 f32[N,64,8,8], in workspace slot 1
+	layer3_2_conv2        runtime.Array     // layer3_2_conv2 f32[N,64,8,8], in workspace slot 2
+	add_8                 runtime.Array     // add_8 f32[N,64,8,8], in workspace slot 1
+	layer3_2_relu_1       runtime.Array     // layer3_2_relu_1 f32[N,64,8,8], in workspace slot 0
+	avgpool               runtime.Array     // avgpool f32[N,64,1,1], in workspace slot 1
+	flatten               runtime.Array     // flatten f32[N,64], in workspace slot 0
+	workspace             runtime.Workspace // storage of the 3 workspace slots (plan-memory)
+	dimN                  int               // the size N the workspace is sized for
+	ready                 bool              // whether the workspace is allocated
 }
 
 // NewResNet20Compiled compiles m, checking that its parameters have the traced shapes.
@@ -560,6 +569,112 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	runtime.CheckInput("NewResNet20Compiled", "layer3.2.conv1.weight", c.layer3_2_conv1_weight, runtime.Float32, 64, 64, 3, 3)
 	c.layer3_2_conv2_weight = m.Layer3[2].Conv2.Weight.Array()
 	runtime.CheckInput("NewResNet20Compiled", "layer3.2.conv2.weight", c.layer3_2_conv2_weight, runtime.Float32, 64, 64, 3, 3)
+	c.snapshot.Record("bn1.bias", c.bn1_bias)
+	c.snapshot.Record("bn1.running_mean", c.bn1_running_mean)
+	c.snapshot.Record("bn1.running_var", c.bn1_running_var)
+	c.snapshot.Record("bn1.weight", c.bn1_weight)
+	c.snapshot.Record("conv1.weight", c.conv1_weight)
+	c.snapshot.Record("fc.weight", c.fc_weight)
+	c.snapshot.Record("layer1.0.bn1.bias", c.layer1_0_bn1_bias)
+	c.snapshot.Record("layer1.0.bn1.running_mean", c.layer1_0_bn1_running_mean)
+	c.snapshot.Record("layer1.0.bn1.running_var", c.layer1_0_bn1_running_var)
+	c.snapshot.Record("layer1.0.bn1.weight", c.layer1_0_bn1_weight)
+	c.snapshot.Record("layer1.0.bn2.bias", c.layer1_0_bn2_bias)
+	c.snapshot.Record("layer1.0.bn2.running_mean", c.layer1_0_bn2_running_mean)
+	c.snapshot.Record("layer1.0.bn2.running_var", c.layer1_0_bn2_running_var)
+	c.snapshot.Record("layer1.0.bn2.weight", c.layer1_0_bn2_weight)
+	c.snapshot.Record("layer1.0.conv1.weight", c.layer1_0_conv1_weight)
+	c.snapshot.Record("layer1.0.conv2.weight", c.layer1_0_conv2_weight)
+	c.snapshot.Record("layer1.1.bn1.bias", c.layer1_1_bn1_bias)
+	c.snapshot.Record("layer1.1.bn1.running_mean", c.layer1_1_bn1_running_mean)
+	c.snapshot.Record("layer1.1.bn1.running_var", c.layer1_1_bn1_running_var)
+	c.snapshot.Record("layer1.1.bn1.weight", c.layer1_1_bn1_weight)
+	c.snapshot.Record("layer1.1.bn2.bias", c.layer1_1_bn2_bias)
+	c.snapshot.Record("layer1.1.bn2.running_mean", c.layer1_1_bn2_running_mean)
+	c.snapshot.Record("layer1.1.bn2.running_var", c.layer1_1_bn2_running_var)
+	c.snapshot.Record("layer1.1.bn2.weight", c.layer1_1_bn2_weight)
+	c.snapshot.Record("layer1.1.conv1.weight", c.layer1_1_conv1_weight)
+	c.snapshot.Record("layer1.1.conv2.weight", c.layer1_1_conv2_weight)
+	c.snapshot.Record("layer1.2.bn1.bias", c.layer1_2_bn1_bias)
+	c.snapshot.Record("layer1.2.bn1.running_mean", c.layer1_2_bn1_running_mean)
+	c.snapshot.Record("layer1.2.bn1.running_var", c.layer1_2_bn1_running_var)
+	c.snapshot.Record("layer1.2.bn1.weight", c.layer1_2_bn1_weight)
+	c.snapshot.Record("layer1.2.bn2.bias", c.layer1_2_bn2_bias)
+	c.snapshot.Record("layer1.2.bn2.running_mean", c.layer1_2_bn2_running_mean)
+	c.snapshot.Record("layer1.2.bn2.running_var", c.layer1_2_bn2_running_var)
+	c.snapshot.Record("layer1.2.bn2.weight", c.layer1_2_bn2_weight)
+	c.snapshot.Record("layer1.2.conv1.weight", c.layer1_2_conv1_weight)
+	c.snapshot.Record("layer1.2.conv2.weight", c.layer1_2_conv2_weight)
+	c.snapshot.Record("layer2.0.bn1.bias", c.layer2_0_bn1_bias)
+	c.snapshot.Record("layer2.0.bn1.running_mean", c.layer2_0_bn1_running_mean)
+	c.snapshot.Record("layer2.0.bn1.running_var", c.layer2_0_bn1_running_var)
+	c.snapshot.Record("layer2.0.bn1.weight", c.layer2_0_bn1_weight)
+	c.snapshot.Record("layer2.0.bn2.bias", c.layer2_0_bn2_bias)
+	c.snapshot.Record("layer2.0.bn2.running_mean", c.layer2_0_bn2_running_mean)
+	c.snapshot.Record("layer2.0.bn2.running_var", c.layer2_0_bn2_running_var)
+	c.snapshot.Record("layer2.0.bn2.weight", c.layer2_0_bn2_weight)
+	c.snapshot.Record("layer2.0.conv1.weight", c.layer2_0_conv1_weight)
+	c.snapshot.Record("layer2.0.conv2.weight", c.layer2_0_conv2_weight)
+	c.snapshot.Record("layer2.0.downsample.0.weight", c.layer2_0_downsample_0_weight)
+	c.snapshot.Record("layer2.0.downsample.1.bias", c.layer2_0_downsample_1_bias)
+	c.snapshot.Record("layer2.0.downsample.1.running_mean", c.layer2_0_downsample_1_running_mean)
+	c.snapshot.Record("layer2.0.downsample.1.running_var", c.layer2_0_downsample_1_running_var)
+	c.snapshot.Record("layer2.0.downsample.1.weight", c.layer2_0_downsample_1_weight)
+	c.snapshot.Record("layer2.1.bn1.bias", c.layer2_1_bn1_bias)
+	c.snapshot.Record("layer2.1.bn1.running_mean", c.layer2_1_bn1_running_mean)
+	c.snapshot.Record("layer2.1.bn1.running_var", c.layer2_1_bn1_running_var)
+	c.snapshot.Record("layer2.1.bn1.weight", c.layer2_1_bn1_weight)
+	c.snapshot.Record("layer2.1.bn2.bias", c.layer2_1_bn2_bias)
+	c.snapshot.Record("layer2.1.bn2.running_mean", c.layer2_1_bn2_running_mean)
+	c.snapshot.Record("layer2.1.bn2.running_var", c.layer2_1_bn2_running_var)
+	c.snapshot.Record("layer2.1.bn2.weight", c.layer2_1_bn2_weight)
+	c.snapshot.Record("layer2.1.conv1.weight", c.layer2_1_conv1_weight)
+	c.snapshot.Record("layer2.1.conv2.weight", c.layer2_1_conv2_weight)
+	c.snapshot.Record("layer2.2.bn1.bias", c.layer2_2_bn1_bias)
+	c.snapshot.Record("layer2.2.bn1.running_mean", c.layer2_2_bn1_running_mean)
+	c.snapshot.Record("layer2.2.bn1.running_var", c.layer2_2_bn1_running_var)
+	c.snapshot.Record("layer2.2.bn1.weight", c.layer2_2_bn1_weight)
+	c.snapshot.Record("layer2.2.bn2.bias", c.layer2_2_bn2_bias)
+	c.snapshot.Record("layer2.2.bn2.running_mean", c.layer2_2_bn2_running_mean)
+	c.snapshot.Record("layer2.2.bn2.running_var", c.layer2_2_bn2_running_var)
+	c.snapshot.Record("layer2.2.bn2.weight", c.layer2_2_bn2_weight)
+	c.snapshot.Record("layer2.2.conv1.weight", c.layer2_2_conv1_weight)
+	c.snapshot.Record("layer2.2.conv2.weight", c.layer2_2_conv2_weight)
+	c.snapshot.Record("layer3.0.bn1.bias", c.layer3_0_bn1_bias)
+	c.snapshot.Record("layer3.0.bn1.running_mean", c.layer3_0_bn1_running_mean)
+	c.snapshot.Record("layer3.0.bn1.running_var", c.layer3_0_bn1_running_var)
+	c.snapshot.Record("layer3.0.bn1.weight", c.layer3_0_bn1_weight)
+	c.snapshot.Record("layer3.0.bn2.bias", c.layer3_0_bn2_bias)
+	c.snapshot.Record("layer3.0.bn2.running_mean", c.layer3_0_bn2_running_mean)
+	c.snapshot.Record("layer3.0.bn2.running_var", c.layer3_0_bn2_running_var)
+	c.snapshot.Record("layer3.0.bn2.weight", c.layer3_0_bn2_weight)
+	c.snapshot.Record("layer3.0.conv1.weight", c.layer3_0_conv1_weight)
+	c.snapshot.Record("layer3.0.conv2.weight", c.layer3_0_conv2_weight)
+	c.snapshot.Record("layer3.0.downsample.0.weight", c.layer3_0_downsample_0_weight)
+	c.snapshot.Record("layer3.0.downsample.1.bias", c.layer3_0_downsample_1_bias)
+	c.snapshot.Record("layer3.0.downsample.1.running_mean", c.layer3_0_downsample_1_running_mean)
+	c.snapshot.Record("layer3.0.downsample.1.running_var", c.layer3_0_downsample_1_running_var)
+	c.snapshot.Record("layer3.0.downsample.1.weight", c.layer3_0_downsample_1_weight)
+	c.snapshot.Record("layer3.1.bn1.bias", c.layer3_1_bn1_bias)
+	c.snapshot.Record("layer3.1.bn1.running_mean", c.layer3_1_bn1_running_mean)
+	c.snapshot.Record("layer3.1.bn1.running_var", c.layer3_1_bn1_running_var)
+	c.snapshot.Record("layer3.1.bn1.weight", c.layer3_1_bn1_weight)
+	c.snapshot.Record("layer3.1.bn2.bias", c.layer3_1_bn2_bias)
+	c.snapshot.Record("layer3.1.bn2.running_mean", c.layer3_1_bn2_running_mean)
+	c.snapshot.Record("layer3.1.bn2.running_var", c.layer3_1_bn2_running_var)
+	c.snapshot.Record("layer3.1.bn2.weight", c.layer3_1_bn2_weight)
+	c.snapshot.Record("layer3.1.conv1.weight", c.layer3_1_conv1_weight)
+	c.snapshot.Record("layer3.1.conv2.weight", c.layer3_1_conv2_weight)
+	c.snapshot.Record("layer3.2.bn1.bias", c.layer3_2_bn1_bias)
+	c.snapshot.Record("layer3.2.bn1.running_mean", c.layer3_2_bn1_running_mean)
+	c.snapshot.Record("layer3.2.bn1.running_var", c.layer3_2_bn1_running_var)
+	c.snapshot.Record("layer3.2.bn1.weight", c.layer3_2_bn1_weight)
+	c.snapshot.Record("layer3.2.bn2.bias", c.layer3_2_bn2_bias)
+	c.snapshot.Record("layer3.2.bn2.running_mean", c.layer3_2_bn2_running_mean)
+	c.snapshot.Record("layer3.2.bn2.running_var", c.layer3_2_bn2_running_var)
+	c.snapshot.Record("layer3.2.bn2.weight", c.layer3_2_bn2_weight)
+	c.snapshot.Record("layer3.2.conv1.weight", c.layer3_2_conv1_weight)
+	c.snapshot.Record("layer3.2.conv2.weight", c.layer3_2_conv2_weight)
 	c.const0 = runtime.Float32Scalar(float32(1e-05))
 	// resnet20.go:46: add_9 = call_function add(bn1_running_var, 1e-05)
 	c.add_9 = runtime.NewArray(runtime.Float32, 16)
@@ -1070,8 +1185,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 }
 
 // reserve sizes the workspace for the given symbolic sizes.
-func (c *ResNet20Compiled) reserve(N int) {
-	if c.ready && c.dimN == N {
+func (fr *resNet20CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
 		return
 	}
 	// 41 values share 3 workspace slots; each slot is as large as its largest value.
@@ -1080,142 +1195,145 @@ func (c *ResNet20Compiled) reserve(N int) {
 	at1 := slot0
 	slot2 := runtime.SlotSize(max(16384*N, 8192*N, 4096*N))
 	at2 := at1 + slot1
-	c.workspace.Reserve(at2+slot2, 0, 0)
-	c.workspace.Bind(&c.conv1, runtime.Float32, 0, N, 16, 32, 32)
-	c.workspace.Bind(&c.layer1_0_conv1, runtime.Float32, at1, N, 16, 32, 32)
-	c.workspace.Bind(&c.layer1_0_conv2, runtime.Float32, at2, N, 16, 32, 32)
-	c.workspace.Bind(&c.add, runtime.Float32, at1, N, 16, 32, 32)
-	c.workspace.Bind(&c.layer1_0_relu_1, runtime.Float32, 0, N, 16, 32, 32)
-	c.workspace.Bind(&c.layer1_1_conv1, runtime.Float32, at1, N, 16, 32, 32)
-	c.workspace.Bind(&c.layer1_1_conv2, runtime.Float32, at2, N, 16, 32, 32)
-	c.workspace.Bind(&c.add_1, runtime.Float32, at1, N, 16, 32, 32)
-	c.workspace.Bind(&c.layer1_1_relu_1, runtime.Float32, 0, N, 16, 32, 32)
-	c.workspace.Bind(&c.layer1_2_conv1, runtime.Float32, at1, N, 16, 32, 32)
-	c.workspace.Bind(&c.layer1_2_conv2, runtime.Float32, at2, N, 16, 32, 32)
-	c.workspace.Bind(&c.add_2, runtime.Float32, at1, N, 16, 32, 32)
-	c.workspace.Bind(&c.layer1_2_relu_1, runtime.Float32, 0, N, 16, 32, 32)
-	c.workspace.Bind(&c.layer2_0_conv1, runtime.Float32, at1, N, 32, 16, 16)
-	c.workspace.Bind(&c.layer2_0_conv2, runtime.Float32, at2, N, 32, 16, 16)
-	c.workspace.Bind(&c.layer2_0_downsample_0, runtime.Float32, at1, N, 32, 16, 16)
-	c.workspace.Bind(&c.add_3, runtime.Float32, 0, N, 32, 16, 16)
-	c.workspace.Bind(&c.layer2_0_relu_1, runtime.Float32, at1, N, 32, 16, 16)
-	c.workspace.Bind(&c.layer2_1_conv1, runtime.Float32, 0, N, 32, 16, 16)
-	c.workspace.Bind(&c.layer2_1_conv2, runtime.Float32, at2, N, 32, 16, 16)
-	c.workspace.Bind(&c.add_4, runtime.Float32, 0, N, 32, 16, 16)
-	c.workspace.Bind(&c.layer2_1_relu_1, runtime.Float32, at1, N, 32, 16, 16)
-	c.workspace.Bind(&c.layer2_2_conv1, runtime.Float32, 0, N, 32, 16, 16)
-	c.workspace.Bind(&c.layer2_2_conv2, runtime.Float32, at2, N, 32, 16, 16)
-	c.workspace.Bind(&c.add_5, runtime.Float32, 0, N, 32, 16, 16)
-	c.workspace.Bind(&c.layer2_2_relu_1, runtime.Float32, at1, N, 32, 16, 16)
-	c.workspace.Bind(&c.layer3_0_conv1, runtime.Float32, 0, N, 64, 8, 8)
-	c.workspace.Bind(&c.layer3_0_conv2, runtime.Float32, at2, N, 64, 8, 8)
-	c.workspace.Bind(&c.layer3_0_downsample_0, runtime.Float32, 0, N, 64, 8, 8)
-	c.workspace.Bind(&c.add_6, runtime.Float32, at1, N, 64, 8, 8)
-	c.workspace.Bind(&c.layer3_0_relu_1, runtime.Float32, 0, N, 64, 8, 8)
-	c.workspace.Bind(&c.layer3_1_conv1, runtime.Float32, at1, N, 64, 8, 8)
-	c.workspace.Bind(&c.layer3_1_conv2, runtime.Float32, at2, N, 64, 8, 8)
-	c.workspace.Bind(&c.add_7, runtime.Float32, at1, N, 64, 8, 8)
-	c.workspace.Bind(&c.layer3_1_relu_1, runtime.Float32, 0, N, 64, 8, 8)
-	c.workspace.Bind(&c.layer3_2_conv1, runtime.Float32, at1, N, 64, 8, 8)
-	c.workspace.Bind(&c.layer3_2_conv2, runtime.Float32, at2, N, 64, 8, 8)
-	c.workspace.Bind(&c.add_8, runtime.Float32, at1, N, 64, 8, 8)
-	c.workspace.Bind(&c.layer3_2_relu_1, runtime.Float32, 0, N, 64, 8, 8)
-	c.workspace.Bind(&c.avgpool, runtime.Float32, at1, N, 64, 1, 1)
-	c.workspace.Bind(&c.flatten, runtime.Float32, 0, N, 64)
-	c.dimN = N
-	c.ready = true
+	fr.workspace.Reserve(at2+slot2, 0, 0)
+	fr.workspace.Bind(&fr.conv1, runtime.Float32, 0, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.layer1_0_conv1, runtime.Float32, at1, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.layer1_0_conv2, runtime.Float32, at2, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.add, runtime.Float32, at1, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.layer1_0_relu_1, runtime.Float32, 0, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.layer1_1_conv1, runtime.Float32, at1, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.layer1_1_conv2, runtime.Float32, at2, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.add_1, runtime.Float32, at1, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.layer1_1_relu_1, runtime.Float32, 0, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.layer1_2_conv1, runtime.Float32, at1, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.layer1_2_conv2, runtime.Float32, at2, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.add_2, runtime.Float32, at1, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.layer1_2_relu_1, runtime.Float32, 0, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.layer2_0_conv1, runtime.Float32, at1, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer2_0_conv2, runtime.Float32, at2, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer2_0_downsample_0, runtime.Float32, at1, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.add_3, runtime.Float32, 0, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer2_0_relu_1, runtime.Float32, at1, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer2_1_conv1, runtime.Float32, 0, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer2_1_conv2, runtime.Float32, at2, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.add_4, runtime.Float32, 0, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer2_1_relu_1, runtime.Float32, at1, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer2_2_conv1, runtime.Float32, 0, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer2_2_conv2, runtime.Float32, at2, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.add_5, runtime.Float32, 0, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer2_2_relu_1, runtime.Float32, at1, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer3_0_conv1, runtime.Float32, 0, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.layer3_0_conv2, runtime.Float32, at2, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.layer3_0_downsample_0, runtime.Float32, 0, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.add_6, runtime.Float32, at1, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.layer3_0_relu_1, runtime.Float32, 0, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.layer3_1_conv1, runtime.Float32, at1, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.layer3_1_conv2, runtime.Float32, at2, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.add_7, runtime.Float32, at1, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.layer3_1_relu_1, runtime.Float32, 0, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.layer3_2_conv1, runtime.Float32, at1, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.layer3_2_conv2, runtime.Float32, at2, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.add_8, runtime.Float32, at1, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.layer3_2_relu_1, runtime.Float32, 0, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.avgpool, runtime.Float32, at1, N, 64, 1, 1)
+	fr.workspace.Bind(&fr.flatten, runtime.Float32, 0, N, 64)
+	fr.dimN = N
+	fr.ready = true
 }
 
 // Forward computes ResNet20.Forward for x f32[N,3,32,32].
 func (c *ResNet20Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
+	c.snapshot.Check("ResNet20Compiled.Forward", "NewResNet20Compiled")
 	xArr := x.Array()
 	runtime.CheckInput("ResNet20Compiled.Forward", "x", xArr, runtime.Float32, -1, 3, 32, 32)
 	N := xArr.Shape[0]
-	c.reserve(N)
+	fr := c.frames.Get()
+	fr.reserve(N)
 	// resnet20.go:46: conv1 = call_function conv2d_act(x, conv1_folded_weight, conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&c.conv1, xArr, c.conv1_folded_weight, c.conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
+	runtime.Conv2dAct(&fr.conv1, xArr, c.conv1_folded_weight, c.conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:46: layer1_0_conv1 = call_function conv2d_act(conv1, layer1_0_conv1_folded_weight, layer1_0_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&c.layer1_0_conv1, &c.conv1, c.layer1_0_conv1_folded_weight, c.layer1_0_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
+	runtime.Conv2dAct(&fr.layer1_0_conv1, &fr.conv1, c.layer1_0_conv1_folded_weight, c.layer1_0_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer1_0_conv2 = call_function conv2d(layer1_0_conv1, layer1_0_conv2_folded_weight, layer1_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&c.layer1_0_conv2, &c.layer1_0_conv1, c.layer1_0_conv2_folded_weight, c.layer1_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2d(&fr.layer1_0_conv2, &fr.layer1_0_conv1, c.layer1_0_conv2_folded_weight, c.layer1_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: add = call_function add(layer1_0_conv2, conv1)
-	runtime.Add(&c.add, &c.layer1_0_conv2, &c.conv1)
+	runtime.Add(&fr.add, &fr.layer1_0_conv2, &fr.conv1)
 	// block.go:51: layer1_0_relu_1 = call_function relu(add)
-	runtime.Relu(&c.layer1_0_relu_1, &c.add)
+	runtime.Relu(&fr.layer1_0_relu_1, &fr.add)
 	// block.go:46: layer1_1_conv1 = call_function conv2d_act(layer1_0_relu_1, layer1_1_conv1_folded_weight, layer1_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&c.layer1_1_conv1, &c.layer1_0_relu_1, c.layer1_1_conv1_folded_weight, c.layer1_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
+	runtime.Conv2dAct(&fr.layer1_1_conv1, &fr.layer1_0_relu_1, c.layer1_1_conv1_folded_weight, c.layer1_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer1_1_conv2 = call_function conv2d(layer1_1_conv1, layer1_1_conv2_folded_weight, layer1_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&c.layer1_1_conv2, &c.layer1_1_conv1, c.layer1_1_conv2_folded_weight, c.layer1_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2d(&fr.layer1_1_conv2, &fr.layer1_1_conv1, c.layer1_1_conv2_folded_weight, c.layer1_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: add_1 = call_function add(layer1_1_conv2, layer1_0_relu_1)
-	runtime.Add(&c.add_1, &c.layer1_1_conv2, &c.layer1_0_relu_1)
+	runtime.Add(&fr.add_1, &fr.layer1_1_conv2, &fr.layer1_0_relu_1)
 	// block.go:51: layer1_1_relu_1 = call_function relu(add_1)
-	runtime.Relu(&c.layer1_1_relu_1, &c.add_1)
+	runtime.Relu(&fr.layer1_1_relu_1, &fr.add_1)
 	// block.go:46: layer1_2_conv1 = call_function conv2d_act(layer1_1_relu_1, layer1_2_conv1_folded_weight, layer1_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&c.layer1_2_conv1, &c.layer1_1_relu_1, c.layer1_2_conv1_folded_weight, c.layer1_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
+	runtime.Conv2dAct(&fr.layer1_2_conv1, &fr.layer1_1_relu_1, c.layer1_2_conv1_folded_weight, c.layer1_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer1_2_conv2 = call_function conv2d(layer1_2_conv1, layer1_2_conv2_folded_weight, layer1_2_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&c.layer1_2_conv2, &c.layer1_2_conv1, c.layer1_2_conv2_folded_weight, c.layer1_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2d(&fr.layer1_2_conv2, &fr.layer1_2_conv1, c.layer1_2_conv2_folded_weight, c.layer1_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: add_2 = call_function add(layer1_2_conv2, layer1_1_relu_1)
-	runtime.Add(&c.add_2, &c.layer1_2_conv2, &c.layer1_1_relu_1)
+	runtime.Add(&fr.add_2, &fr.layer1_2_conv2, &fr.layer1_1_relu_1)
 	// block.go:51: layer1_2_relu_1 = call_function relu(add_2)
-	runtime.Relu(&c.layer1_2_relu_1, &c.add_2)
+	runtime.Relu(&fr.layer1_2_relu_1, &fr.add_2)
 	// block.go:46: layer2_0_conv1 = call_function conv2d_act(layer1_2_relu_1, layer2_0_conv1_folded_weight, layer2_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&c.layer2_0_conv1, &c.layer1_2_relu_1, c.layer2_0_conv1_folded_weight, c.layer2_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, 1)
+	runtime.Conv2dAct(&fr.layer2_0_conv1, &fr.layer1_2_relu_1, c.layer2_0_conv1_folded_weight, c.layer2_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, 1)
 	// block.go:47: layer2_0_conv2 = call_function conv2d(layer2_0_conv1, layer2_0_conv2_folded_weight, layer2_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&c.layer2_0_conv2, &c.layer2_0_conv1, c.layer2_0_conv2_folded_weight, c.layer2_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2d(&fr.layer2_0_conv2, &fr.layer2_0_conv1, c.layer2_0_conv2_folded_weight, c.layer2_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer2_0_downsample_0 = call_function conv2d(layer1_2_relu_1, layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
-	runtime.Conv2d(&c.layer2_0_downsample_0, &c.layer1_2_relu_1, c.layer2_0_downsample_0_folded_weight, c.layer2_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	runtime.Conv2d(&fr.layer2_0_downsample_0, &fr.layer1_2_relu_1, c.layer2_0_downsample_0_folded_weight, c.layer2_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
 	// block.go:51: add_3 = call_function add(layer2_0_conv2, layer2_0_downsample_0)
-	runtime.Add(&c.add_3, &c.layer2_0_conv2, &c.layer2_0_downsample_0)
+	runtime.Add(&fr.add_3, &fr.layer2_0_conv2, &fr.layer2_0_downsample_0)
 	// block.go:51: layer2_0_relu_1 = call_function relu(add_3)
-	runtime.Relu(&c.layer2_0_relu_1, &c.add_3)
+	runtime.Relu(&fr.layer2_0_relu_1, &fr.add_3)
 	// block.go:46: layer2_1_conv1 = call_function conv2d_act(layer2_0_relu_1, layer2_1_conv1_folded_weight, layer2_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&c.layer2_1_conv1, &c.layer2_0_relu_1, c.layer2_1_conv1_folded_weight, c.layer2_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
+	runtime.Conv2dAct(&fr.layer2_1_conv1, &fr.layer2_0_relu_1, c.layer2_1_conv1_folded_weight, c.layer2_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer2_1_conv2 = call_function conv2d(layer2_1_conv1, layer2_1_conv2_folded_weight, layer2_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&c.layer2_1_conv2, &c.layer2_1_conv1, c.layer2_1_conv2_folded_weight, c.layer2_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2d(&fr.layer2_1_conv2, &fr.layer2_1_conv1, c.layer2_1_conv2_folded_weight, c.layer2_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: add_4 = call_function add(layer2_1_conv2, layer2_0_relu_1)
-	runtime.Add(&c.add_4, &c.layer2_1_conv2, &c.layer2_0_relu_1)
+	runtime.Add(&fr.add_4, &fr.layer2_1_conv2, &fr.layer2_0_relu_1)
 	// block.go:51: layer2_1_relu_1 = call_function relu(add_4)
-	runtime.Relu(&c.layer2_1_relu_1, &c.add_4)
+	runtime.Relu(&fr.layer2_1_relu_1, &fr.add_4)
 	// block.go:46: layer2_2_conv1 = call_function conv2d_act(layer2_1_relu_1, layer2_2_conv1_folded_weight, layer2_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&c.layer2_2_conv1, &c.layer2_1_relu_1, c.layer2_2_conv1_folded_weight, c.layer2_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
+	runtime.Conv2dAct(&fr.layer2_2_conv1, &fr.layer2_1_relu_1, c.layer2_2_conv1_folded_weight, c.layer2_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer2_2_conv2 = call_function conv2d(layer2_2_conv1, layer2_2_conv2_folded_weight, layer2_2_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&c.layer2_2_conv2, &c.layer2_2_conv1, c.layer2_2_conv2_folded_weight, c.layer2_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2d(&fr.layer2_2_conv2, &fr.layer2_2_conv1, c.layer2_2_conv2_folded_weight, c.layer2_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: add_5 = call_function add(layer2_2_conv2, layer2_1_relu_1)
-	runtime.Add(&c.add_5, &c.layer2_2_conv2, &c.layer2_1_relu_1)
+	runtime.Add(&fr.add_5, &fr.layer2_2_conv2, &fr.layer2_1_relu_1)
 	// block.go:51: layer2_2_relu_1 = call_function relu(add_5)
-	runtime.Relu(&c.layer2_2_relu_1, &c.add_5)
+	runtime.Relu(&fr.layer2_2_relu_1, &fr.add_5)
 	// block.go:46: layer3_0_conv1 = call_function conv2d_act(layer2_2_relu_1, layer3_0_conv1_folded_weight, layer3_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&c.layer3_0_conv1, &c.layer2_2_relu_1, c.layer3_0_conv1_folded_weight, c.layer3_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, 1)
+	runtime.Conv2dAct(&fr.layer3_0_conv1, &fr.layer2_2_relu_1, c.layer3_0_conv1_folded_weight, c.layer3_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, 1)
 	// block.go:47: layer3_0_conv2 = call_function conv2d(layer3_0_conv1, layer3_0_conv2_folded_weight, layer3_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&c.layer3_0_conv2, &c.layer3_0_conv1, c.layer3_0_conv2_folded_weight, c.layer3_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2d(&fr.layer3_0_conv2, &fr.layer3_0_conv1, c.layer3_0_conv2_folded_weight, c.layer3_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer3_0_downsample_0 = call_function conv2d(layer2_2_relu_1, layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
-	runtime.Conv2d(&c.layer3_0_downsample_0, &c.layer2_2_relu_1, c.layer3_0_downsample_0_folded_weight, c.layer3_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	runtime.Conv2d(&fr.layer3_0_downsample_0, &fr.layer2_2_relu_1, c.layer3_0_downsample_0_folded_weight, c.layer3_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
 	// block.go:51: add_6 = call_function add(layer3_0_conv2, layer3_0_downsample_0)
-	runtime.Add(&c.add_6, &c.layer3_0_conv2, &c.layer3_0_downsample_0)
+	runtime.Add(&fr.add_6, &fr.layer3_0_conv2, &fr.layer3_0_downsample_0)
 	// block.go:51: layer3_0_relu_1 = call_function relu(add_6)
-	runtime.Relu(&c.layer3_0_relu_1, &c.add_6)
+	runtime.Relu(&fr.layer3_0_relu_1, &fr.add_6)
 	// block.go:46: layer3_1_conv1 = call_function conv2d_act(layer3_0_relu_1, layer3_1_conv1_folded_weight, layer3_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&c.layer3_1_conv1, &c.layer3_0_relu_1, c.layer3_1_conv1_folded_weight, c.layer3_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
+	runtime.Conv2dAct(&fr.layer3_1_conv1, &fr.layer3_0_relu_1, c.layer3_1_conv1_folded_weight, c.layer3_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer3_1_conv2 = call_function conv2d(layer3_1_conv1, layer3_1_conv2_folded_weight, layer3_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&c.layer3_1_conv2, &c.layer3_1_conv1, c.layer3_1_conv2_folded_weight, c.layer3_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2d(&fr.layer3_1_conv2, &fr.layer3_1_conv1, c.layer3_1_conv2_folded_weight, c.layer3_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: add_7 = call_function add(layer3_1_conv2, layer3_0_relu_1)
-	runtime.Add(&c.add_7, &c.layer3_1_conv2, &c.layer3_0_relu_1)
+	runtime.Add(&fr.add_7, &fr.layer3_1_conv2, &fr.layer3_0_relu_1)
 	// block.go:51: layer3_1_relu_1 = call_function relu(add_7)
-	runtime.Relu(&c.layer3_1_relu_1, &c.add_7)
+	runtime.Relu(&fr.layer3_1_relu_1, &fr.add_7)
 	// block.go:46: layer3_2_conv1 = call_function conv2d_act(layer3_1_relu_1, layer3_2_conv1_folded_weight, layer3_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&c.layer3_2_conv1, &c.layer3_1_relu_1, c.layer3_2_conv1_folded_weight, c.layer3_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
+	runtime.Conv2dAct(&fr.layer3_2_conv1, &fr.layer3_1_relu_1, c.layer3_2_conv1_folded_weight, c.layer3_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer3_2_conv2 = call_function conv2d(layer3_2_conv1, layer3_2_conv2_folded_weight, layer3_2_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&c.layer3_2_conv2, &c.layer3_2_conv1, c.layer3_2_conv2_folded_weight, c.layer3_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2d(&fr.layer3_2_conv2, &fr.layer3_2_conv1, c.layer3_2_conv2_folded_weight, c.layer3_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: add_8 = call_function add(layer3_2_conv2, layer3_1_relu_1)
-	runtime.Add(&c.add_8, &c.layer3_2_conv2, &c.layer3_1_relu_1)
+	runtime.Add(&fr.add_8, &fr.layer3_2_conv2, &fr.layer3_1_relu_1)
 	// block.go:51: layer3_2_relu_1 = call_function relu(add_8)
-	runtime.Relu(&c.layer3_2_relu_1, &c.add_8)
+	runtime.Relu(&fr.layer3_2_relu_1, &fr.add_8)
 	// resnet20.go:52: avgpool = call_function adaptive_avg_pool2d(layer3_2_relu_1, output_size=[1, 1])
-	runtime.AdaptiveAvgPool2d(&c.avgpool, &c.layer3_2_relu_1)
+	runtime.AdaptiveAvgPool2d(&fr.avgpool, &fr.layer3_2_relu_1)
 	// resnet20.go:52: flatten = call_function flatten(avgpool, start_dim=1, end_dim=-1)
-	runtime.Copy(&c.flatten, &c.avgpool)
+	runtime.Copy(&fr.flatten, &fr.avgpool)
 	// resnet20.go:53: fc = call_function linear(flatten, fc_weight, fc_bias)
 	fc := runtime.NewArray(runtime.Float32, N, 10)
-	runtime.LinearPacked(fc, &c.flatten, c.fc_weight_prepared, c.fc_bias)
+	runtime.LinearPacked(fc, &fr.flatten, c.fc_weight_prepared, c.fc_bias)
+	c.frames.Put(fr)
 	return tensor.FromArray(fc)
 }

@@ -13,7 +13,7 @@ var spec = resblocktest.Spec{
 	Image:   32,
 	// Both run the same runtime kernels in the same order.
 	Tolerance:    1e-6,
-	TestBatches:  []int{1, 3, 1}, // 1 again: the workspace shrinks back
+	TestBatches:  []int{1, 3},
 	BenchBatches: []int{1, 64},
 	// 19 convolutions + 2 downsample convolutions, 21 BatchNorms of 5
 	// tensors each, fc weight and bias: PyTorch's state dict has 128
@@ -28,8 +28,12 @@ var spec = resblocktest.Spec{
 	MACs: [2]float64{40e6, 42e6},
 }
 
-func TestCompiledMatchesEager(t *testing.T)    { spec.CompiledMatchesEager(t) }
-func TestCompiledRejectsBadInput(t *testing.T) { spec.CompiledRejectsBadInput(t) }
-func TestStateDictNames(t *testing.T)          { spec.StateDictNames(t) }
-func TestFLOPs(t *testing.T)                   { spec.FLOPs(t) }
-func BenchmarkForward(b *testing.B)            { spec.BenchmarkForward(b) }
+func TestCompiledMatchesEager(t *testing.T)          { spec.CompiledMatchesEager(t) }
+func TestCompiledRejectsBadInput(t *testing.T)       { spec.CompiledRejectsBadInput(t) }
+func TestCompiledConcurrent(t *testing.T)            { spec.CompiledConcurrent(t) }
+func TestCompiledAllocs(t *testing.T)                { spec.CompiledAllocs(t) }
+func TestCompiledBuiltBeforeLoad(t *testing.T)       { spec.CompiledBuiltBeforeLoad(t) }
+func TestLoadsWithoutNumBatchesTracked(t *testing.T) { spec.LoadsWithoutNumBatchesTracked(t) }
+func TestStateDictNames(t *testing.T)                { spec.StateDictNames(t) }
+func TestFLOPs(t *testing.T)                         { spec.FLOPs(t) }
+func BenchmarkForward(b *testing.B)                  { spec.BenchmarkForward(b) }

@@ -14,16 +14,26 @@ import (
 // run the same runtime kernels in the same order, so they agree to rounding.
 const tolerance = 1e-5
 
-func TestCompiledMatchesEager(t *testing.T) {
-	m := NewTransformer()
-	c := NewTransformerCompiled(m)
-	for _, n := range []int{1, 3} {
-		tokens := testutil.RandInt64(uint64(n), Vocab, n, Seq)
-		if err := testutil.Close(c.Forward(tokens), m.Forward(tokens), tolerance); err != nil {
-			t.Errorf("N=%d: %v", n, err)
-		}
-	}
+// compiled describes the model to the tests every compiled model shares.
+var compiled = testutil.Compiled{
+	New:     func() any { return NewTransformer() },
+	Eager:   func(m any) testutil.Forward { return one(m.(*Transformer).Forward) },
+	Compile: func(m any) testutil.Forward { return one(NewTransformerCompiled(m.(*Transformer)).Forward) },
+	Inputs: func(n int, seed uint64) []*tensor.Tensor {
+		return []*tensor.Tensor{testutil.RandInt64(seed, Vocab, n, Seq)}
+	},
+	Batches:   []int{1, 3, 2},
+	Tolerance: tolerance,
 }
+
+func one(f func(x *tensor.Tensor) *tensor.Tensor) testutil.Forward {
+	return func(in []*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{f(in[0])} }
+}
+
+func TestCompiledMatchesEagerEveryTier(t *testing.T) { compiled.MatchesEagerEveryTier(t) }
+func TestCompiledConcurrent(t *testing.T)            { compiled.Concurrent(t) }
+func TestCompiledAllocsEveryTier(t *testing.T)       { compiled.AllocsEveryTier(t) }
+func TestCompiledBuiltBeforeLoad(t *testing.T)       { compiled.BuiltBeforeLoad(t) }
 
 // TestCausal checks that the logits at position p do not depend on tokens
 // after p: changing the last token changes only the last position.

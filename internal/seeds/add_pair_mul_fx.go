@@ -12,11 +12,19 @@ import (
 var _ func(*AddPair, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*AddPair).Forward
 
 // AddPairMul is AddPair compiled by fxgen: Forward runs the traced graph with
-// direct kernel calls on a workspace it reuses across calls, so a AddPairMul
-// is not safe for concurrent use; make one per goroutine. It shares the
-// model's parameters: changes to them show in later calls. Forward returns
-// fresh tensors.
+// direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
 type AddPairMul struct {
+	frames runtime.Frames[addPairMulFrame] // the free per-call workspaces
+}
+
+// addPairMulFrame is the state of one AddPairMul.Forward call: the workspace
+// and the arrays bound to it.
+type addPairMulFrame struct {
 	dimN  int  // the size N the workspace is sized for
 	ready bool // whether the workspace is allocated
 }
@@ -28,12 +36,12 @@ func NewAddPairMul(m *AddPair) *AddPairMul {
 }
 
 // reserve sizes the workspace for the given symbolic sizes.
-func (c *AddPairMul) reserve(N int) {
-	if c.ready && c.dimN == N {
+func (fr *addPairMulFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
 		return
 	}
-	c.dimN = N
-	c.ready = true
+	fr.dimN = N
+	fr.ready = true
 }
 
 // Forward computes AddPair.Forward for x f32[N,4], y f32[N,4].
@@ -44,9 +52,11 @@ func (c *AddPairMul) Forward(x *tensor.Tensor, y *tensor.Tensor) *tensor.Tensor 
 	runtime.CheckInput("AddPairMul.Forward", "y", yArr, runtime.Float32, -1, 4)
 	N := xArr.Shape[0]
 	runtime.CheckDim("AddPairMul.Forward", "y", yArr, 0, N, "N")
-	c.reserve(N)
+	fr := c.frames.Get()
+	fr.reserve(N)
 	// seeds.go:106: add = call_function mul(x, y)
 	add := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.Mul(add, xArr, yArr)
+	c.frames.Put(fr)
 	return tensor.FromArray(add)
 }

@@ -12,20 +12,26 @@ import (
 var _ func(*Constructors, *tensor.Tensor) *tensor.Tensor = (*Constructors).Forward
 
 // ConstructorsCompiled is Constructors compiled by fxgen: Forward runs the
-// traced graph with direct kernel calls on a workspace it reuses across calls,
-// so a ConstructorsCompiled is not safe for concurrent use; make one per
-// goroutine. It shares the model's parameters, but what
-// NewConstructorsCompiled computes from them (folded batch norms, packed
-// weights, constants) is a snapshot taken then: after loading new weights into
-// the model, build a new ConstructorsCompiled. Forward returns fresh tensors.
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
 type ConstructorsCompiled struct {
-	zeros     *runtime.Array    // zeros f32[4], computed by the constructor
-	ones      *runtime.Array    // ones f32[4], computed by the constructor
-	add       *runtime.Array    // add f32[4], computed by the constructor
+	zeros  *runtime.Array                            // zeros f32[4], computed by the constructor
+	ones   *runtime.Array                            // ones f32[4], computed by the constructor
+	add    *runtime.Array                            // add f32[4], computed by the constructor
+	rand   *runtime.Array                            // rand f32[4], computed by the constructor
+	arange *runtime.Array                            // arange i64[4], computed by the constructor
+	frames runtime.Frames[constructorsCompiledFrame] // the free per-call workspaces
+}
+
+// constructorsCompiledFrame is the state of one ConstructorsCompiled.Forward
+// call: the workspace and the arrays bound to it.
+type constructorsCompiledFrame struct {
 	add_1     runtime.Array     // add_1 f32[N,4], in workspace slot 0
-	rand      *runtime.Array    // rand f32[4], computed by the constructor
 	add_2     runtime.Array     // add_2 f32[N,4], in workspace slot 1
-	arange    *runtime.Array    // arange i64[4], computed by the constructor
 	workspace runtime.Workspace // storage of the 2 workspace slots (plan-memory)
 	dimN      int               // the size N the workspace is sized for
 	ready     bool              // whether the workspace is allocated
@@ -53,19 +59,19 @@ func NewConstructorsCompiled(m *Constructors) *ConstructorsCompiled {
 }
 
 // reserve sizes the workspace for the given symbolic sizes.
-func (c *ConstructorsCompiled) reserve(N int) {
-	if c.ready && c.dimN == N {
+func (fr *constructorsCompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
 		return
 	}
 	// 2 values share 2 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(4 * N)
 	slot1 := runtime.SlotSize(4 * N)
 	at1 := slot0
-	c.workspace.Reserve(at1+slot1, 0, 0)
-	c.workspace.Bind(&c.add_1, runtime.Float32, 0, N, 4)
-	c.workspace.Bind(&c.add_2, runtime.Float32, at1, N, 4)
-	c.dimN = N
-	c.ready = true
+	fr.workspace.Reserve(at1+slot1, 0, 0)
+	fr.workspace.Bind(&fr.add_1, runtime.Float32, 0, N, 4)
+	fr.workspace.Bind(&fr.add_2, runtime.Float32, at1, N, 4)
+	fr.dimN = N
+	fr.ready = true
 }
 
 // Forward computes Constructors.Forward for x f32[N,4].
@@ -73,13 +79,15 @@ func (c *ConstructorsCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	xArr := x.Array()
 	runtime.CheckInput("ConstructorsCompiled.Forward", "x", xArr, runtime.Float32, -1, 4)
 	N := xArr.Shape[0]
-	c.reserve(N)
+	fr := c.frames.Get()
+	fr.reserve(N)
 	// seeds.go:84: add_1 = call_method add(x, add)
-	runtime.Add(&c.add_1, xArr, c.add)
+	runtime.Add(&fr.add_1, xArr, c.add)
 	// seeds.go:84: add_2 = call_method add(add_1, rand)
-	runtime.Add(&c.add_2, &c.add_1, c.rand)
+	runtime.Add(&fr.add_2, &fr.add_1, c.rand)
 	// seeds.go:84: add_3 = call_method add(add_2, arange)
 	add_3 := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Add(add_3, &c.add_2, c.arange)
+	runtime.Add(add_3, &fr.add_2, c.arange)
+	c.frames.Put(fr)
 	return tensor.FromArray(add_3)
 }

@@ -13,11 +13,19 @@ import (
 var _ func(*Gate, *tensor.Tensor, bool) *tensor.Tensor = (*Gate).Forward
 
 // GateCompiled is Gate compiled by fxgen: Forward runs the traced graph with
-// direct kernel calls on a workspace it reuses across calls, so a GateCompiled
-// is not safe for concurrent use; make one per goroutine. It shares the
-// model's parameters: changes to them show in later calls. Forward returns
-// fresh tensors.
+// direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
 type GateCompiled struct {
+	frames runtime.Frames[gateCompiledFrame] // the free per-call workspaces
+}
+
+// gateCompiledFrame is the state of one GateCompiled.Forward call: the
+// workspace and the arrays bound to it.
+type gateCompiledFrame struct {
 	dimN  int  // the size N the workspace is sized for
 	ready bool // whether the workspace is allocated
 }
@@ -29,12 +37,12 @@ func NewGateCompiled(m *Gate) *GateCompiled {
 }
 
 // reserve sizes the workspace for the given symbolic sizes.
-func (c *GateCompiled) reserve(N int) {
-	if c.ready && c.dimN == N {
+func (fr *gateCompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
 		return
 	}
-	c.dimN = N
-	c.ready = true
+	fr.dimN = N
+	fr.ready = true
 }
 
 // Forward computes Gate.Forward for x f32[N,4].
@@ -45,9 +53,11 @@ func (c *GateCompiled) Forward(x *tensor.Tensor, flag bool) *tensor.Tensor {
 	if flag != true {
 		panic(fmt.Sprintf("GateCompiled.Forward: flag = %v, but the model was traced with flag = %v; regenerate with -concrete flag=VALUE", flag, true))
 	}
-	c.reserve(N)
+	fr := c.frames.Get()
+	fr.reserve(N)
 	// seeds.go:70: relu = call_method relu(x)
 	relu := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.Relu(relu, xArr)
+	c.frames.Put(fr)
 	return tensor.FromArray(relu)
 }

@@ -12,21 +12,30 @@ import (
 var _ func(*Leafy, *tensor.Tensor) *tensor.Tensor = (*Leafy).Forward
 
 // LeafyCompiled is Leafy compiled by fxgen: Forward runs the traced graph with
-// direct kernel calls on a workspace it reuses across calls, so a
-// LeafyCompiled is not safe for concurrent use; make one per goroutine. It
-// shares the model's parameters, but what NewLeafyCompiled computes from them
-// (folded batch norms, packed weights, constants) is a snapshot taken then:
-// after loading new weights into the model, build a new LeafyCompiled. Forward
-// returns fresh tensors.
+// direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, but what NewLeafyCompiled computes from them (folded
+// batch norms, packed weights) is computed once: after a load changes one of
+// those parameters, Forward panics saying to build a new LeafyCompiled, rather
+// than mix old and new weights. Forward returns fresh tensors.
 type LeafyCompiled struct {
-	model                  *Leafy            // the model, whose own Go code Forward calls
-	linear_bias            *runtime.Array    // linear.bias f32[4]
-	linear_weight          *runtime.Array    // linear.weight f32[4,4]
-	linear                 runtime.Array     // linear f32[N,4], in workspace slot 0
-	linear_weight_prepared *runtime.PackedB  // linear.weight prepared by PackLinear, computed by the constructor
-	workspace              runtime.Workspace // storage of the 1 workspace slots (plan-memory)
-	dimN                   int               // the size N the workspace is sized for
-	ready                  bool              // whether the workspace is allocated
+	model                  *Leafy                             // the model, whose own Go code Forward calls
+	linear_bias            *runtime.Array                     // linear.bias f32[4]
+	linear_weight          *runtime.Array                     // linear.weight f32[4,4]
+	linear_weight_prepared *runtime.PackedB                   // linear.weight prepared by PackLinear, computed by the constructor
+	snapshot               runtime.Snapshot                   // versions of the parameters the constructor computed from
+	frames                 runtime.Frames[leafyCompiledFrame] // the free per-call workspaces
+}
+
+// leafyCompiledFrame is the state of one LeafyCompiled.Forward call: the
+// workspace and the arrays bound to it.
+type leafyCompiledFrame struct {
+	linear    runtime.Array     // linear f32[N,4], in workspace slot 0
+	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
+	dimN      int               // the size N the workspace is sized for
+	ready     bool              // whether the workspace is allocated
 }
 
 // NewLeafyCompiled compiles m, checking that its parameters have the traced shapes.
@@ -37,33 +46,37 @@ func NewLeafyCompiled(m *Leafy) *LeafyCompiled {
 	runtime.CheckInput("NewLeafyCompiled", "linear.bias", c.linear_bias, runtime.Float32, 4)
 	c.linear_weight = m.Linear.Weight.Array()
 	runtime.CheckInput("NewLeafyCompiled", "linear.weight", c.linear_weight, runtime.Float32, 4, 4)
+	c.snapshot.Record("linear.weight", c.linear_weight)
 	c.linear_weight_prepared = runtime.PackLinear(c.linear_weight)
 	return c
 }
 
 // reserve sizes the workspace for the given symbolic sizes.
-func (c *LeafyCompiled) reserve(N int) {
-	if c.ready && c.dimN == N {
+func (fr *leafyCompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
 		return
 	}
 	// 1 values share 1 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(4 * N)
-	c.workspace.Reserve(slot0, 0, 0)
-	c.workspace.Bind(&c.linear, runtime.Float32, 0, N, 4)
-	c.dimN = N
-	c.ready = true
+	fr.workspace.Reserve(slot0, 0, 0)
+	fr.workspace.Bind(&fr.linear, runtime.Float32, 0, N, 4)
+	fr.dimN = N
+	fr.ready = true
 }
 
 // Forward computes Leafy.Forward for x f32[N,4].
 func (c *LeafyCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
+	c.snapshot.Check("LeafyCompiled.Forward", "NewLeafyCompiled")
 	xArr := x.Array()
 	runtime.CheckInput("LeafyCompiled.Forward", "x", xArr, runtime.Float32, -1, 4)
 	N := xArr.Shape[0]
-	c.reserve(N)
+	fr := c.frames.Get()
+	fr.reserve(N)
 	// seeds.go:41: linear = call_function linear(x, linear_weight, linear_bias)
-	runtime.LinearPacked(&c.linear, xArr, c.linear_weight_prepared, c.linear_bias)
+	runtime.LinearPacked(&fr.linear, xArr, c.linear_weight_prepared, c.linear_bias)
 	// seeds.go:41: sub = call_module sub(linear)
 	sub := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Copy(sub, c.model.Sub.Forward(tensor.FromArray(&c.linear)).Array())
+	runtime.Copy(sub, c.model.Sub.Forward(tensor.FromArray(&fr.linear)).Array())
+	c.frames.Put(fr)
 	return tensor.FromArray(sub)
 }

@@ -12,12 +12,20 @@ import (
 var _ func(*Normalize, *tensor.Tensor) *tensor.Tensor = (*Normalize).Forward
 
 // NormalizeCompiled is Normalize compiled by fxgen: Forward runs the traced
-// graph with direct kernel calls on a workspace it reuses across calls, so a
-// NormalizeCompiled is not safe for concurrent use; make one per goroutine. It
-// shares the model's parameters: changes to them show in later calls. Forward
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type NormalizeCompiled struct {
-	model        *Normalize        // the model, whose own Go code Forward calls
+	model  *Normalize                             // the model, whose own Go code Forward calls
+	frames runtime.Frames[normalizeCompiledFrame] // the free per-call workspaces
+}
+
+// normalizeCompiledFrame is the state of one NormalizeCompiled.Forward call:
+// the workspace and the arrays bound to it.
+type normalizeCompiledFrame struct {
 	inv_sqrt_len runtime.Array     // inv_sqrt_len f32[], in workspace slot 0
 	workspace    runtime.Workspace // storage of the 1 workspace slots (plan-memory)
 	dimN         int               // the size N the workspace is sized for
@@ -32,16 +40,16 @@ func NewNormalizeCompiled(m *Normalize) *NormalizeCompiled {
 }
 
 // reserve sizes the workspace for the given symbolic sizes.
-func (c *NormalizeCompiled) reserve(N int) {
-	if c.ready && c.dimN == N {
+func (fr *normalizeCompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
 		return
 	}
 	// 1 values share 1 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(1)
-	c.workspace.Reserve(slot0, 0, 0)
-	c.workspace.Bind(&c.inv_sqrt_len, runtime.Float32, 0)
-	c.dimN = N
-	c.ready = true
+	fr.workspace.Reserve(slot0, 0, 0)
+	fr.workspace.Bind(&fr.inv_sqrt_len, runtime.Float32, 0)
+	fr.dimN = N
+	fr.ready = true
 }
 
 // Forward computes Normalize.Forward for x f32[N,4].
@@ -49,11 +57,13 @@ func (c *NormalizeCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	xArr := x.Array()
 	runtime.CheckInput("NormalizeCompiled.Forward", "x", xArr, runtime.Float32, -1, 4)
 	N := xArr.Shape[0]
-	c.reserve(N)
+	fr := c.frames.Get()
+	fr.reserve(N)
 	// seeds.go:59: inv_sqrt_len = call_function inv_sqrt_len([x])
-	runtime.Copy(&c.inv_sqrt_len, InvSqrtLen(tensor.FromArray(xArr)).Array())
+	runtime.Copy(&fr.inv_sqrt_len, InvSqrtLen(tensor.FromArray(xArr)).Array())
 	// seeds.go:59: mul = call_method mul(x, inv_sqrt_len)
 	mul := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Mul(mul, xArr, &c.inv_sqrt_len)
+	runtime.Mul(mul, xArr, &fr.inv_sqrt_len)
+	c.frames.Put(fr)
 	return tensor.FromArray(mul)
 }

@@ -13,23 +13,32 @@ import (
 var _ func(*Stack, *tensor.Tensor) *tensor.Tensor = (*Stack).Forward
 
 // StackCompiled is Stack compiled by fxgen: Forward runs the traced graph with
-// direct kernel calls on a workspace it reuses across calls, so a
-// StackCompiled is not safe for concurrent use; make one per goroutine. It
-// shares the model's parameters, but what NewStackCompiled computes from them
-// (folded batch norms, packed weights, constants) is a snapshot taken then:
-// after loading new weights into the model, build a new StackCompiled. Forward
-// returns fresh tensors.
+// direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, but what NewStackCompiled computes from them (folded
+// batch norms, packed weights) is computed once: after a load changes one of
+// those parameters, Forward panics saying to build a new StackCompiled, rather
+// than mix old and new weights. Forward returns fresh tensors.
 type StackCompiled struct {
-	bot_0_bias            *runtime.Array    // bot.0.bias f32[4]
-	bot_0_weight          *runtime.Array    // bot.0.weight f32[4,3]
-	bot_2_bias            *runtime.Array    // bot.2.bias f32[2]
-	bot_2_weight          *runtime.Array    // bot.2.weight f32[2,4]
-	bot_0                 runtime.Array     // bot_0 f32[N,4], in workspace slot 0
-	bot_0_weight_prepared *runtime.PackedB  // bot.0.weight prepared by PackLinear, computed by the constructor
-	bot_2_weight_prepared *runtime.PackedB  // bot.2.weight prepared by PackLinear, computed by the constructor
-	workspace             runtime.Workspace // storage of the 1 workspace slots (plan-memory)
-	dimN                  int               // the size N the workspace is sized for
-	ready                 bool              // whether the workspace is allocated
+	bot_0_bias            *runtime.Array                     // bot.0.bias f32[4]
+	bot_0_weight          *runtime.Array                     // bot.0.weight f32[4,3]
+	bot_2_bias            *runtime.Array                     // bot.2.bias f32[2]
+	bot_2_weight          *runtime.Array                     // bot.2.weight f32[2,4]
+	bot_0_weight_prepared *runtime.PackedB                   // bot.0.weight prepared by PackLinear, computed by the constructor
+	bot_2_weight_prepared *runtime.PackedB                   // bot.2.weight prepared by PackLinear, computed by the constructor
+	snapshot              runtime.Snapshot                   // versions of the parameters the constructor computed from
+	frames                runtime.Frames[stackCompiledFrame] // the free per-call workspaces
+}
+
+// stackCompiledFrame is the state of one StackCompiled.Forward call: the
+// workspace and the arrays bound to it.
+type stackCompiledFrame struct {
+	bot_0     runtime.Array     // bot_0 f32[N,4], in workspace slot 0
+	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
+	dimN      int               // the size N the workspace is sized for
+	ready     bool              // whether the workspace is allocated
 }
 
 // NewStackCompiled compiles m, checking that its parameters have the traced shapes.
@@ -43,34 +52,39 @@ func NewStackCompiled(m *Stack) *StackCompiled {
 	runtime.CheckInput("NewStackCompiled", "bot.2.bias", c.bot_2_bias, runtime.Float32, 2)
 	c.bot_2_weight = m.Bot.Layers[2].(*nn.Linear).Weight.Array()
 	runtime.CheckInput("NewStackCompiled", "bot.2.weight", c.bot_2_weight, runtime.Float32, 2, 4)
+	c.snapshot.Record("bot.0.weight", c.bot_0_weight)
+	c.snapshot.Record("bot.2.weight", c.bot_2_weight)
 	c.bot_0_weight_prepared = runtime.PackLinear(c.bot_0_weight)
 	c.bot_2_weight_prepared = runtime.PackLinear(c.bot_2_weight)
 	return c
 }
 
 // reserve sizes the workspace for the given symbolic sizes.
-func (c *StackCompiled) reserve(N int) {
-	if c.ready && c.dimN == N {
+func (fr *stackCompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
 		return
 	}
 	// 1 values share 1 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(4 * N)
-	c.workspace.Reserve(slot0, 0, 0)
-	c.workspace.Bind(&c.bot_0, runtime.Float32, 0, N, 4)
-	c.dimN = N
-	c.ready = true
+	fr.workspace.Reserve(slot0, 0, 0)
+	fr.workspace.Bind(&fr.bot_0, runtime.Float32, 0, N, 4)
+	fr.dimN = N
+	fr.ready = true
 }
 
 // Forward computes Stack.Forward for x f32[N,3].
 func (c *StackCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
+	c.snapshot.Check("StackCompiled.Forward", "NewStackCompiled")
 	xArr := x.Array()
 	runtime.CheckInput("StackCompiled.Forward", "x", xArr, runtime.Float32, -1, 3)
 	N := xArr.Shape[0]
-	c.reserve(N)
+	fr := c.frames.Get()
+	fr.reserve(N)
 	// seeds.go:118: bot_0 = call_function linear_act(x, bot_0_weight, bot_0_bias, act=1)
-	runtime.LinearActPacked(&c.bot_0, xArr, c.bot_0_weight_prepared, c.bot_0_bias, 1)
+	runtime.LinearActPacked(&fr.bot_0, xArr, c.bot_0_weight_prepared, c.bot_0_bias, 1)
 	// seeds.go:118: bot_2 = call_function linear(bot_0, bot_2_weight, bot_2_bias)
 	bot_2 := runtime.NewArray(runtime.Float32, N, 2)
-	runtime.LinearPacked(bot_2, &c.bot_0, c.bot_2_weight_prepared, c.bot_2_bias)
+	runtime.LinearPacked(bot_2, &fr.bot_0, c.bot_2_weight_prepared, c.bot_2_bias)
+	c.frames.Put(fr)
 	return tensor.FromArray(bot_2)
 }

@@ -12,27 +12,37 @@ import (
 var _ func(*TwoRelu, *tensor.Tensor) *tensor.Tensor = (*TwoRelu).Forward
 
 // TwoReluDecomposed is TwoRelu compiled by fxgen: Forward runs the traced
-// graph with direct kernel calls on a workspace it reuses across calls, so a
-// TwoReluDecomposed is not safe for concurrent use; make one per goroutine. It
-// shares the model's parameters, but what NewTwoReluDecomposed computes from
-// them (folded batch norms, packed weights, constants) is a snapshot taken
-// then: after loading new weights into the model, build a new
-// TwoReluDecomposed. Forward returns fresh tensors.
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, but what NewTwoReluDecomposed computes from them
+// (folded batch norms, packed weights) is computed once: after a load changes
+// one of those parameters, Forward panics saying to build a new
+// TwoReluDecomposed, rather than mix old and new weights. Forward returns
+// fresh tensors.
 type TwoReluDecomposed struct {
-	fc1_bias            *runtime.Array   // fc1.bias f32[6]
-	fc1_weight          *runtime.Array   // fc1.weight f32[6,6]
-	fc2_bias            *runtime.Array   // fc2.bias f32[3]
-	fc2_weight          *runtime.Array   // fc2.weight f32[3,6]
-	fc1                 runtime.Array    // fc1 f32[N,6]
-	fc1_weight_prepared *runtime.PackedB // fc1.weight prepared by PackLinear, computed by the constructor
-	const0              *runtime.Array   // the number 0.0
-	gt                  runtime.Array    // gt bool[N,6]
-	mul                 runtime.Array    // mul f32[N,6]
-	fc2                 runtime.Array    // fc2 f32[N,3]
-	fc2_weight_prepared *runtime.PackedB // fc2.weight prepared by PackLinear, computed by the constructor
-	gt_1                runtime.Array    // gt_1 bool[N,3]
-	dimN                int              // the size N the workspace is sized for
-	ready               bool             // whether the workspace is allocated
+	fc1_bias            *runtime.Array                         // fc1.bias f32[6]
+	fc1_weight          *runtime.Array                         // fc1.weight f32[6,6]
+	fc2_bias            *runtime.Array                         // fc2.bias f32[3]
+	fc2_weight          *runtime.Array                         // fc2.weight f32[3,6]
+	fc1_weight_prepared *runtime.PackedB                       // fc1.weight prepared by PackLinear, computed by the constructor
+	const0              *runtime.Array                         // the number 0.0
+	fc2_weight_prepared *runtime.PackedB                       // fc2.weight prepared by PackLinear, computed by the constructor
+	snapshot            runtime.Snapshot                       // versions of the parameters the constructor computed from
+	frames              runtime.Frames[twoReluDecomposedFrame] // the free per-call workspaces
+}
+
+// twoReluDecomposedFrame is the state of one TwoReluDecomposed.Forward call:
+// the workspace and the arrays bound to it.
+type twoReluDecomposedFrame struct {
+	fc1   runtime.Array // fc1 f32[N,6]
+	gt    runtime.Array // gt bool[N,6]
+	mul   runtime.Array // mul f32[N,6]
+	fc2   runtime.Array // fc2 f32[N,3]
+	gt_1  runtime.Array // gt_1 bool[N,3]
+	dimN  int           // the size N the workspace is sized for
+	ready bool          // whether the workspace is allocated
 }
 
 // NewTwoReluDecomposed compiles m, checking that its parameters have the traced shapes.
@@ -46,6 +56,8 @@ func NewTwoReluDecomposed(m *TwoRelu) *TwoReluDecomposed {
 	runtime.CheckInput("NewTwoReluDecomposed", "fc2.bias", c.fc2_bias, runtime.Float32, 3)
 	c.fc2_weight = m.Fc2.Weight.Array()
 	runtime.CheckInput("NewTwoReluDecomposed", "fc2.weight", c.fc2_weight, runtime.Float32, 3, 6)
+	c.snapshot.Record("fc1.weight", c.fc1_weight)
+	c.snapshot.Record("fc2.weight", c.fc2_weight)
 	c.fc1_weight_prepared = runtime.PackLinear(c.fc1_weight)
 	c.const0 = runtime.Float32Scalar(float32(0))
 	c.fc2_weight_prepared = runtime.PackLinear(c.fc2_weight)
@@ -53,37 +65,40 @@ func NewTwoReluDecomposed(m *TwoRelu) *TwoReluDecomposed {
 }
 
 // reserve sizes the workspace for the given symbolic sizes.
-func (c *TwoReluDecomposed) reserve(N int) {
-	if c.ready && c.dimN == N {
+func (fr *twoReluDecomposedFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
 		return
 	}
-	c.fc1.Reset(runtime.Float32, N, 6)
-	c.gt.Reset(runtime.Bool, N, 6)
-	c.mul.Reset(runtime.Float32, N, 6)
-	c.fc2.Reset(runtime.Float32, N, 3)
-	c.gt_1.Reset(runtime.Bool, N, 3)
-	c.dimN = N
-	c.ready = true
+	fr.fc1.Reset(runtime.Float32, N, 6)
+	fr.gt.Reset(runtime.Bool, N, 6)
+	fr.mul.Reset(runtime.Float32, N, 6)
+	fr.fc2.Reset(runtime.Float32, N, 3)
+	fr.gt_1.Reset(runtime.Bool, N, 3)
+	fr.dimN = N
+	fr.ready = true
 }
 
 // Forward computes TwoRelu.Forward for x f32[N,6].
 func (c *TwoReluDecomposed) Forward(x *tensor.Tensor) *tensor.Tensor {
+	c.snapshot.Check("TwoReluDecomposed.Forward", "NewTwoReluDecomposed")
 	xArr := x.Array()
 	runtime.CheckInput("TwoReluDecomposed.Forward", "x", xArr, runtime.Float32, -1, 6)
 	N := xArr.Shape[0]
-	c.reserve(N)
+	fr := c.frames.Get()
+	fr.reserve(N)
 	// seeds.go:96: fc1 = call_module fc1(x)
-	runtime.LinearPacked(&c.fc1, xArr, c.fc1_weight_prepared, c.fc1_bias)
+	runtime.LinearPacked(&fr.fc1, xArr, c.fc1_weight_prepared, c.fc1_bias)
 	// transforms.go:118: gt = call_method gt(fc1, 0.0)
-	runtime.Gt(&c.gt, &c.fc1, c.const0)
+	runtime.Gt(&fr.gt, &fr.fc1, c.const0)
 	// transforms.go:118: mul = call_method mul(gt, fc1)
-	runtime.Mul(&c.mul, &c.gt, &c.fc1)
+	runtime.Mul(&fr.mul, &fr.gt, &fr.fc1)
 	// seeds.go:96: fc2 = call_module fc2(mul)
-	runtime.LinearPacked(&c.fc2, &c.mul, c.fc2_weight_prepared, c.fc2_bias)
+	runtime.LinearPacked(&fr.fc2, &fr.mul, c.fc2_weight_prepared, c.fc2_bias)
 	// transforms.go:118: gt_1 = call_method gt(fc2, 0.0)
-	runtime.Gt(&c.gt_1, &c.fc2, c.const0)
+	runtime.Gt(&fr.gt_1, &fr.fc2, c.const0)
 	// transforms.go:118: mul_1 = call_method mul(gt_1, fc2)
 	mul_1 := runtime.NewArray(runtime.Float32, N, 3)
-	runtime.Mul(mul_1, &c.gt_1, &c.fc2)
+	runtime.Mul(mul_1, &fr.gt_1, &fr.fc2)
+	c.frames.Put(fr)
 	return tensor.FromArray(mul_1)
 }

@@ -159,8 +159,11 @@ func ReadSafetensors(r io.Reader) (map[string]*tensor.Tensor, error) {
 
 // LoadSafetensors reads a safetensors file from r and loads its tensors
 // into m by name, as LoadStateDict does: strict unless told otherwise by
-// opts, everything checked before anything is copied, and the data copied
-// into m's existing arrays.
+// opts (a BatchNorm's num_batches_tracked may be missing), everything
+// checked before anything is copied, and the data copied into m's existing
+// arrays, whose versions advance: compiled models built before the load
+// see the new values or, where their constructor computed from the old
+// ones, panic saying to build them again.
 func LoadSafetensors(r io.Reader, m any, opts ...LoadOption) error {
 	sd, err := ReadSafetensors(r)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/fxgen/fxgen/runtime"
 	"github.com/fxgen/fxgen/tensor"
@@ -48,9 +49,17 @@ func AllowUnexpected() LoadOption { return func(c *loadConfig) { c.allowUnexpect
 // mismatch, each is reported in the returned error by name and m is left
 // unchanged.
 //
-// The data is copied into the model's existing arrays, so compiled modules
-// built from m before or after the load see the new values (they share
-// the model's parameter arrays).
+// A BatchNorm's num_batches_tracked may be missing, as PyTorch's strict
+// load allows (many exported checkpoints omit it; inference never reads
+// it): it is set to 0, as PyTorch fills it in. Any other missing name is
+// an error.
+//
+// The data is copied into the model's existing arrays, and each array
+// written has its version advanced (runtime.Array.MarkChanged). A compiled
+// model reads the parameters it uses as they are directly, so it sees the
+// new values; what its constructor computed from parameters (packed
+// weights, folded batch norms) it cannot recompute, so its Forward panics,
+// saying to build it again, rather than mix old and new values.
 //
 // A tensor reached under two names in m (tied weights) has only its first
 // name, as NamedParameters gives it.
@@ -59,7 +68,13 @@ func LoadStateDict(m any, sd map[string]*tensor.Tensor, opts ...LoadOption) erro
 	for _, o := range opts {
 		o(&cfg)
 	}
-	params := NamedParameters(m)
+	params, modules := Walk(m)
+	batchNorms := map[string]bool{}
+	for _, sm := range modules {
+		if _, ok := sm.Module.(*BatchNorm2d); ok {
+			batchNorms[sm.Name] = true
+		}
+	}
 	have := make(map[string]bool, len(params))
 	type pair struct{ dst, src *runtime.Array }
 	var copies []pair
@@ -68,6 +83,10 @@ func LoadStateDict(m any, sd map[string]*tensor.Tensor, opts ...LoadOption) erro
 		have[p.Name] = true
 		src, ok := sd[p.Name]
 		if !ok {
+			if owner, ok := strings.CutSuffix(p.Name, ".num_batches_tracked"); ok && batchNorms[owner] {
+				copies = append(copies, pair{p.Tensor.Array(), runtime.FromInt64([]int64{0})})
+				continue
+			}
 			if !cfg.allowMissing {
 				errs = append(errs, fmt.Errorf("nn: load: missing %s (%v%v in the model)", p.Name, p.Tensor.DType(), p.Tensor.Type().Shape))
 			}
@@ -116,6 +135,7 @@ func LoadStateDict(m any, sd map[string]*tensor.Tensor, opts ...LoadOption) erro
 		case runtime.Bool:
 			copy(c.dst.B, c.src.B)
 		}
+		c.dst.MarkChanged()
 	}
 	return nil
 }

@@ -5,6 +5,7 @@
 package resblocktest
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -33,6 +34,8 @@ type Spec struct {
 	// TestBatches and BenchBatches are the batch sizes of the comparison
 	// and of the benchmark.
 	TestBatches, BenchBatches []int
+	// CallsPerGoroutine and AllocRuns are as in testutil.Compiled.
+	CallsPerGoroutine, AllocRuns int
 
 	// Params is the number of state-dict entries; Names are runs of
 	// "name"+"type" pairs, space-separated, that the state dict must hold.
@@ -54,16 +57,74 @@ func (s *Spec) testModel() Forwarder {
 	return m
 }
 
+// compiled describes the model to the tests every compiled model shares.
+func (s *Spec) compiled() *testutil.Compiled {
+	one := func(f func(x *tensor.Tensor) *tensor.Tensor) testutil.Forward {
+		return func(in []*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{f(in[0])} }
+	}
+	return &testutil.Compiled{
+		New:     func() any { return s.testModel() },
+		Eager:   func(m any) testutil.Forward { return one(m.(Forwarder).Forward) },
+		Compile: func(m any) testutil.Forward { return one(s.Compile(m.(Forwarder)).Forward) },
+		Inputs: func(n int, seed uint64) []*tensor.Tensor {
+			return []*tensor.Tensor{testutil.RandFloat32(seed, n, 3, s.Image, s.Image)}
+		},
+		Batches:           s.TestBatches,
+		Tolerance:         s.Tolerance,
+		CallsPerGoroutine: s.CallsPerGoroutine,
+		AllocRuns:         s.AllocRuns,
+	}
+}
+
 // CompiledMatchesEager checks the compiled model against the eager one on
-// random images for each of TestBatches.
-func (s *Spec) CompiledMatchesEager(t *testing.T) {
-	m := s.testModel()
-	c := s.Compile(m)
-	for _, n := range s.TestBatches {
-		x := testutil.RandFloat32(uint64(n), n, 3, s.Image, s.Image)
-		if err := testutil.Close(c.Forward(x), m.Forward(x), s.Tolerance); err != nil {
-			t.Errorf("N=%d: %v", n, err)
+// random images for each of TestBatches, on every kernel tier.
+func (s *Spec) CompiledMatchesEager(t *testing.T) { s.compiled().MatchesEagerEveryTier(t) }
+
+// CompiledConcurrent checks one compiled model shared by 8 goroutines.
+func (s *Spec) CompiledConcurrent(t *testing.T) { s.compiled().Concurrent(t) }
+
+// CompiledAllocs checks that every tier allocates as much per Forward.
+func (s *Spec) CompiledAllocs(t *testing.T) { s.compiled().AllocsEveryTier(t) }
+
+// CompiledBuiltBeforeLoad checks a model compiled before a weight load.
+func (s *Spec) CompiledBuiltBeforeLoad(t *testing.T) { s.compiled().BuiltBeforeLoad(t) }
+
+// LoadsWithoutNumBatchesTracked saves a model as safetensors without the
+// BatchNorms' num_batches_tracked, as many exported checkpoints are, and
+// loads it strictly into a fresh model, which must then compute the same.
+func (s *Spec) LoadsWithoutNumBatchesTracked(t *testing.T) {
+	src := s.testModel()
+	sd := nn.StateDict(src)
+	dropped := 0
+	for name := range sd {
+		if strings.HasSuffix(name, ".num_batches_tracked") {
+			delete(sd, name)
+			dropped++
 		}
+	}
+	if dropped == 0 {
+		t.Fatal("the model has no num_batches_tracked to leave out")
+	}
+	var file bytes.Buffer
+	if err := nn.WriteSafetensors(&file, sd, nil); err != nil {
+		t.Fatal(err)
+	}
+	dst := s.New()
+	if err := nn.LoadSafetensors(bytes.NewReader(file.Bytes()), dst); err != nil {
+		t.Fatalf("strict load without num_batches_tracked: %v", err)
+	}
+	x := testutil.RandFloat32(3, 1, 3, s.Image, s.Image)
+	if err := testutil.Close(dst.Forward(x), src.Forward(x), 0); err != nil {
+		t.Errorf("the loaded model computes otherwise: %v", err)
+	}
+	// Any other missing name is still an error.
+	delete(sd, "fc.bias")
+	file.Reset()
+	if err := nn.WriteSafetensors(&file, sd, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := nn.LoadSafetensors(bytes.NewReader(file.Bytes()), s.New()); err == nil || !strings.Contains(err.Error(), "missing fc.bias") {
+		t.Errorf("strict load without fc.bias: got %v, want an error naming it", err)
 	}
 }
 

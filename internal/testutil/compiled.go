@@ -1,0 +1,223 @@
+// This file holds the tests every compiled zoo model shares: compiled
+// against eager on every kernel tier, one compiled model shared by many
+// goroutines, allocations per call on every tier, and weights loaded after
+// compiling.
+
+package testutil
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fxgen/fxgen/runtime"
+	"github.com/fxgen/fxgen/tensor"
+	"github.com/fxgen/fxgen/tensor/nn"
+)
+
+// Forward is a model's Forward (eager or compiled) over its tensor inputs
+// and results, whatever its own signature.
+type Forward func(in []*tensor.Tensor) []*tensor.Tensor
+
+// Compiled describes one model and its generated code to the shared tests.
+type Compiled struct {
+	// New returns a fresh eager model with random parameters.
+	New func() any
+	// Eager and Compile return the model's own Forward and the Forward of
+	// the model compiled by its generated constructor.
+	Eager, Compile func(m any) Forward
+	// Inputs returns random inputs of batch size n from seed.
+	Inputs func(n int, seed uint64) []*tensor.Tensor
+	// Batches are the batch sizes the tests use, mixed; the first, the
+	// smallest, is the one allocations are counted at.
+	Batches []int
+	// Tolerance bounds |compiled - eager| relative to max(1, max|eager|)
+	// for float results; integer results must be equal.
+	Tolerance float64
+	// CallsPerGoroutine is how many calls each of Concurrent's 8
+	// goroutines makes (4 when 0); AllocRuns how many calls
+	// AllocsEveryTier averages over (10 when 0). Large models set fewer.
+	CallsPerGoroutine, AllocRuns int
+}
+
+// MatchesEagerEveryTier checks compiled against eager Forward on random
+// inputs of every batch size, on every kernel tier, the compiled model
+// built under that tier. In a build with assembly, the generic tier runs
+// the first batch size only: it is slow, and the -tags noasm build, which
+// CI also tests, runs it on every batch size.
+func (c *Compiled) MatchesEagerEveryTier(t *testing.T) {
+	ForEachISA(t, func(t *testing.T) {
+		m := c.New()
+		eager, compiled := c.Eager(m), c.Compile(m)
+		batches := append(c.Batches, c.Batches[0]) // the first again: the workspace shrinks back
+		if runtime.CurrentISA() == runtime.ISAGeneric && runtime.CPUISA() != runtime.ISAGeneric {
+			batches = c.Batches[:1]
+		}
+		for i, n := range batches {
+			in := c.Inputs(n, uint64(100+i))
+			if err := c.close(compiled(in), eager(in)); err != nil {
+				t.Errorf("N=%d: %v", n, err)
+			}
+		}
+	})
+}
+
+func (c *Compiled) close(got, want []*tensor.Tensor) error {
+	if len(got) != len(want) {
+		return fmt.Errorf("%d results, want %d", len(got), len(want))
+	}
+	for i := range got {
+		tol := c.Tolerance
+		if want[i].DType() != runtime.Float32 {
+			tol = 0
+		}
+		if err := Close(got[i], want[i], tol); err != nil {
+			return fmt.Errorf("result %d: %v", i, err)
+		}
+	}
+	return nil
+}
+
+// Concurrent checks that one compiled model called from 8 goroutines at
+// once, with mixed batch sizes, gives results bit-identical to serial
+// calls. Run it under -race (also with -tags noasm: the race detector does
+// not see inside assembly).
+func (c *Compiled) Concurrent(t *testing.T) {
+	m := c.New()
+	compiled := c.Compile(m)
+	type call struct {
+		in   []*tensor.Tensor
+		want []*tensor.Tensor
+	}
+	var calls []call
+	for i, n := range c.Batches {
+		for s := range 2 {
+			in := c.Inputs(n, uint64(1000+10*i+s))
+			calls = append(calls, call{in, clone(compiled(in))})
+		}
+	}
+	const goroutines = 8
+	perGoroutine := cmp.Or(c.CallsPerGoroutine, 4)
+	var wg sync.WaitGroup
+	errs := make(chan error, goroutines*perGoroutine)
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range perGoroutine {
+				k := (g*perGoroutine + j*3) % len(calls)
+				got := compiled(calls[k].in)
+				if err := identical(got, calls[k].want); err != nil {
+					errs <- fmt.Errorf("goroutine %d, call %d (N=%d): %v", g, j, calls[k].in[0].Shape()[0], err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// clone copies results so that later calls cannot change them.
+func clone(ts []*tensor.Tensor) []*tensor.Tensor {
+	out := make([]*tensor.Tensor, len(ts))
+	for i, x := range ts {
+		out[i] = tensor.FromArray(x.Array().Clone())
+	}
+	return out
+}
+
+// identical reports the first element where got and want differ in bits.
+func identical(got, want []*tensor.Tensor) error {
+	if len(got) != len(want) {
+		return fmt.Errorf("%d results, want %d", len(got), len(want))
+	}
+	for i := range got {
+		g, w := got[i].Array(), want[i].Array()
+		if g.DType != w.DType || fmt.Sprint(g.Shape) != fmt.Sprint(w.Shape) {
+			return fmt.Errorf("result %d: %v%v, want %v%v", i, g.DType, g.Shape, w.DType, w.Shape)
+		}
+		for j := 0; j < w.Len(); j++ {
+			if a, b := g.At(j), w.At(j); math.Float64bits(a) != math.Float64bits(b) {
+				return fmt.Errorf("result %d, element %d: %v, serial %v", i, j, a, b)
+			}
+		}
+	}
+	return nil
+}
+
+// AllocsEveryTier counts the allocations of one compiled Forward after
+// warm-up on every kernel tier, checks that every tier makes as many, and
+// returns the counts by tier.
+func (c *Compiled) AllocsEveryTier(t *testing.T) map[runtime.ISA]float64 {
+	if RaceEnabled {
+		t.Skip("the race detector's sync.Pool drops items at random")
+	}
+	got := map[runtime.ISA]float64{}
+	ForEachISA(t, func(t *testing.T) {
+		compiled := c.Compile(c.New())
+		in := c.Inputs(c.Batches[0], 1)
+		compiled(in)
+		got[runtime.CurrentISA()] = testing.AllocsPerRun(cmp.Or(c.AllocRuns, 10), func() { compiled(in) })
+	})
+	var tiers []string
+	for _, isa := range runtime.ISAs() {
+		tiers = append(tiers, fmt.Sprintf("%v %v", isa, got[isa]))
+	}
+	t.Logf("allocations per compiled Forward at N=%d: %s", c.Batches[0], strings.Join(tiers, ", "))
+	for _, isa := range runtime.ISAs() {
+		if got[isa] != got[runtime.ISAGeneric] {
+			t.Errorf("tier %v makes %v allocations per call, generic %v", isa, got[isa], got[runtime.ISAGeneric])
+		}
+	}
+	return got
+}
+
+// BuiltBeforeLoad compiles a model, then loads other weights into it by
+// state dict: the compiled Forward must either match the eager one with
+// the new weights or panic saying to build it again, and a model compiled
+// after the load must match.
+func (c *Compiled) BuiltBeforeLoad(t *testing.T) {
+	m := c.New()
+	compiled := c.Compile(m)
+	in := c.Inputs(c.Batches[0], 7)
+	before := clone(compiled(in))
+
+	sd := map[string]*tensor.Tensor{}
+	for name, p := range nn.StateDict(c.New()) {
+		a := p.Array().Clone()
+		for i := range a.F32 {
+			a.F32[i] = a.F32[i]*1.5 + 0.01
+		}
+		sd[name] = tensor.FromArray(a)
+	}
+	if err := nn.LoadStateDict(m, sd); err != nil {
+		t.Fatal(err)
+	}
+	want := c.Eager(m)(in)
+	if identical(want, before) == nil {
+		t.Fatal("the new weights do not change the eager result; the test cannot tell")
+	}
+	msg := func() (msg string) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = fmt.Sprint(r)
+			}
+		}()
+		if err := c.close(compiled(in), want); err != nil {
+			t.Errorf("compiled before the load, Forward neither matches eager nor panics: %v", err)
+		}
+		return ""
+	}()
+	if msg != "" && !strings.Contains(msg, "changed after") || msg != "" && !strings.Contains(msg, "build the compiled model again") {
+		t.Errorf("compiled before the load: Forward panics with %q, want a message naming the changed parameter and the remedy", msg)
+	}
+	if err := c.close(c.Compile(m)(in), want); err != nil {
+		t.Errorf("compiled after the load: %v", err)
+	}
+}
