@@ -17,7 +17,7 @@ var spec = resblocktest.Spec{
 	BenchBatches: []int{1, 8},
 	// A forward pass of ResNet-18 is 3.6 GFLOP per image: fewer calls.
 	CallsPerGoroutine: 1,
-	AllocRuns:         3,
+	AllocRuns:         2,
 	// 17 convolutions + 3 downsample convolutions, 20 BatchNorms of 5
 	// tensors each, fc weight and bias: torchvision's state dict has 122
 	// entries.
