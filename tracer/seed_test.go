@@ -335,3 +335,19 @@ func TestReluDecompositionByRetracing(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestLeafNamesNoModule checks that a leaf path or type that names no
+// module is an error listing the paths and types that exist.
+func TestLeafNamesNoModule(t *testing.T) {
+	m := &leafParent{Linear: nn.NewLinear(4, 4), Sub: &scale{Factor: testutil.RandFloat32(2, 4)}}
+	_, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"), tracer.Leaf("sub", "nosuch"))
+	var te *tracer.TraceError
+	if !errors.As(err, &te) {
+		t.Fatalf("Leaf(nosuch): got %v, want a TraceError", err)
+	}
+	for _, want := range []string{`leaf "nosuch" names no module`, "module paths are linear, sub", "module types Linear, leafParent, scale"} {
+		if !strings.Contains(te.Msg, want) {
+			t.Errorf("Leaf(nosuch): message %q lacks %q", te.Msg, want)
+		}
+	}
+}

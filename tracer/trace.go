@@ -44,6 +44,9 @@ func Trace(root any, inputs []Input, opts ...Option) (*ir.Graph, error) {
 		return nil, &TraceError{Msg: fmt.Sprintf("%T has no exported Forward method", root)}
 	}
 	t.w = walk(root)
+	if err := t.w.checkLeaves(t.opts.Leaves); err != nil {
+		return nil, err
+	}
 	args, sig, err := t.bindArgs(fwd.Type(), inputs)
 	if err != nil {
 		return nil, err

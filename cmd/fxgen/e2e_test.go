@@ -339,6 +339,8 @@ func TestEndToEndDirectiveErrors(t *testing.T) {
 			`^tiny\.go:\d+:\d+: fxgen: -input y: Forward has no parameter y \(it has x, double\)`},
 		{nil, []string{"-type", "Tiny", "-input", "x=f32[N,4]", "-concrete", "double=1", "-new", "NewTiny(3)"},
 			`^tiny\.go:\d+:\d+: fxgen: -new "NewTiny\(3\)": too many arguments`},
+		{nil, []string{"-type", "Tiny", "-input", "x=f32[N,4]", "-concrete", "double=1", "-leaf", "nosuch"},
+			`tracer: leaf "nosuch" names no module of the model; its module paths are fc and its module types Linear, Tiny`},
 	} {
 		r := runCmd(t, pkg, tc.env, fxgenBin, tc.args...)
 		wantCode(t, r, 1, fmt.Sprint(tc.args))
