@@ -12,7 +12,9 @@
 // loops for ReLU, GELU, sigmoid, tanh, softmax, layer normalization and the
 // float32 binary ops. Each has a portable Go twin, used on other CPUs and
 // architectures and everywhere with the build tag noasm, and is tested
-// against it.
+// against it. The tier (ISA: avx512, avx2 or generic) is chosen at
+// start-up; the environment variable FXGEN_ISA or SetISA forces a lower
+// one, so one machine can test and time every tier.
 //
 // Large kernels split their work over a fixed pool of worker goroutines
 // (SetWorkers; GOMAXPROCS by default). The split never changes a result:

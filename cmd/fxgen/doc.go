@@ -89,8 +89,11 @@
 //
 // It then writes a small driver program into a hidden directory
 // .fxgen-driver-* of the package, builds it in the model's module and runs
-// it. The driver builds the model, traces Forward with symbolic tensors,
-// and emits the compiled code. A model whose Forward turns a symbolic value
+// it. The driver builds the model, traces Forward with symbolic tensors and
+// hands the graph back as JSON; fxgen itself runs the passes and emits the
+// compiled code. The driver imports only fxgen packages that need no
+// third-party module, so the model's module needs nothing in its go.mod
+// but the tool line, and go mod tidy keeps it that way. A model whose Forward turns a symbolic value
 // into a Go value (dynamic control flow such as if x.Sum().Item() > 0)
 // fails here, with the model's file and line:
 //
@@ -103,7 +106,7 @@
 // generated file never stops it from being regenerated.
 //
 // The output is written atomically (a temporary file in the same directory,
-// then a rename), exactly as the driver produced it; the same model always
+// then a rename); the same model always
 // gives the same bytes. Fxgen refuses to overwrite an existing file that does
 // not begin with the generated-code header. When anything fails no file is
 // changed.
