@@ -73,7 +73,12 @@ func (e *gen) render() ([]byte, error) {
 	comments(f, fmt.Sprintf("%s is the state of one %s.Forward call: the workspace and the arrays bound to it.", F, C))
 	f.Type().Id(F).Struct(frameFields...)
 
-	f.Commentf("New%s compiles m, checking that its parameters have the traced shapes.", C)
+	if len(snap) > 0 {
+		comments(f, fmt.Sprintf("New%s compiles m, checking that its parameters have the traced shapes. "+
+			"Build it after loading m's weights: it computes from %s once, and Forward panics if a load changes them later.", C, quoteList(snap)))
+	} else {
+		f.Commentf("New%s compiles m, checking that its parameters have the traced shapes.", C)
+	}
 	f.Func().Id("New" + C).Params(jen.Id("m").Op("*").Id(T)).Op("*").Id(C).Block(
 		append(append([]jen.Code{jen.Id(e.recv).Op(":=").Op("&").Id(C).Values()}, ctor...), jen.Return(jen.Id(e.recv)))...)
 
@@ -188,4 +193,18 @@ func comments(f *jen.File, text string) {
 	if line != "" {
 		f.Comment(line)
 	}
+}
+
+// quoteList names parameters for a comment: "a", "a and b" or "a, b and
+// n more".
+func quoteList(names []string) string {
+	switch len(names) {
+	case 1:
+		return names[0]
+	case 2:
+		return names[0] + " and " + names[1]
+	case 3:
+		return names[0] + ", " + names[1] + " and " + names[2]
+	}
+	return fmt.Sprintf("%s, %s and %d more parameters", names[0], names[1], len(names)-2)
 }

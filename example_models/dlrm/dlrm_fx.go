@@ -89,7 +89,10 @@ type dlrmCompiledFrame struct {
 	ready        bool              // whether the workspace is allocated
 }
 
-// NewDLRMCompiled compiles m, checking that its parameters have the traced shapes.
+// NewDLRMCompiled compiles m, checking that its parameters have the traced
+// shapes. Build it after loading m's weights: it computes from bot.0.weight,
+// bot.2.weight and 4 more parameters once, and Forward panics if a load
+// changes them later.
 func NewDLRMCompiled(m *DLRM) *DLRMCompiled {
 	c := &DLRMCompiled{}
 	c._tensor_constant0 = runtime.FromInt64([]int64{int64(9), int64(18), int64(19), int64(27), int64(28), int64(29), int64(36), int64(37), int64(38), int64(39), int64(45), int64(46), int64(47), int64(48), int64(49), int64(54), int64(55), int64(56), int64(57), int64(58), int64(59), int64(63), int64(64), int64(65), int64(66), int64(67), int64(68), int64(69), int64(72), int64(73), int64(74), int64(75), int64(76), int64(77), int64(78), int64(79)}, 36)

@@ -39,7 +39,9 @@ type fxDocCompiledFrame struct {
 	ready     bool              // whether the workspace is allocated
 }
 
-// NewFXDocCompiled compiles m, checking that its parameters have the traced shapes.
+// NewFXDocCompiled compiles m, checking that its parameters have the traced
+// shapes. Build it after loading m's weights: it computes from linear.weight
+// once, and Forward panics if a load changes them later.
 func NewFXDocCompiled(m *FXDoc) *FXDocCompiled {
 	c := &FXDocCompiled{}
 	c.linear_bias = m.Linear.Bias.Array()

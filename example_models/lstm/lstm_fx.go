@@ -309,7 +309,9 @@ type lstmCompiledFrame struct {
 	ready      bool              // whether the workspace is allocated
 }
 
-// NewLSTMCompiled compiles m, checking that its parameters have the traced shapes.
+// NewLSTMCompiled compiles m, checking that its parameters have the traced
+// shapes. Build it after loading m's weights: it computes from hh.weight and
+// ih.weight once, and Forward panics if a load changes them later.
 func NewLSTMCompiled(m *LSTM) *LSTMCompiled {
 	c := &LSTMCompiled{}
 	c.hh_bias = m.Hh.Bias.Array()

@@ -44,7 +44,10 @@ type mlpCompiledFrame struct {
 	ready     bool              // whether the workspace is allocated
 }
 
-// NewMLPCompiled compiles m, checking that its parameters have the traced shapes.
+// NewMLPCompiled compiles m, checking that its parameters have the traced
+// shapes. Build it after loading m's weights: it computes from fc1.weight,
+// fc2.weight and fc3.weight once, and Forward panics if a load changes them
+// later.
 func NewMLPCompiled(m *MLP) *MLPCompiled {
 	c := &MLPCompiled{}
 	c.fc1_bias = m.Fc1.Bias.Array()

@@ -337,7 +337,10 @@ type resNet18CompiledFrame struct {
 	ready                 bool              // whether the workspace is allocated
 }
 
-// NewResNet18Compiled compiles m, checking that its parameters have the traced shapes.
+// NewResNet18Compiled compiles m, checking that its parameters have the traced
+// shapes. Build it after loading m's weights: it computes from bn1.bias,
+// bn1.running_mean and 99 more parameters once, and Forward panics if a load
+// changes them later.
 func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	c := &ResNet18Compiled{}
 	c.bn1_bias = m.Bn1.Bias.Array()

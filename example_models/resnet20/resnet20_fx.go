@@ -352,7 +352,10 @@ type resNet20CompiledFrame struct {
 	ready                 bool              // whether the workspace is allocated
 }
 
-// NewResNet20Compiled compiles m, checking that its parameters have the traced shapes.
+// NewResNet20Compiled compiles m, checking that its parameters have the traced
+// shapes. Build it after loading m's weights: it computes from bn1.bias,
+// bn1.running_mean and 104 more parameters once, and Forward panics if a load
+// changes them later.
 func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	c := &ResNet20Compiled{}
 	c.bn1_bias = m.Bn1.Bias.Array()

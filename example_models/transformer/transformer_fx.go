@@ -214,7 +214,10 @@ type transformerCompiledFrame struct {
 	ready              bool              // whether the workspace is allocated
 }
 
-// NewTransformerCompiled compiles m, checking that its parameters have the traced shapes.
+// NewTransformerCompiled compiles m, checking that its parameters have the
+// traced shapes. Build it after loading m's weights: it computes from
+// blocks.0.attn.proj.weight, blocks.0.attn.qkv.weight and 15 more parameters
+// once, and Forward panics if a load changes them later.
 func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	c := &TransformerCompiled{}
 	c.blocks_0_attn_proj_bias = m.Blocks[0].Attn.Proj.Bias.Array()

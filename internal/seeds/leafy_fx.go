@@ -38,7 +38,9 @@ type leafyCompiledFrame struct {
 	ready     bool              // whether the workspace is allocated
 }
 
-// NewLeafyCompiled compiles m, checking that its parameters have the traced shapes.
+// NewLeafyCompiled compiles m, checking that its parameters have the traced
+// shapes. Build it after loading m's weights: it computes from linear.weight
+// once, and Forward panics if a load changes them later.
 func NewLeafyCompiled(m *Leafy) *LeafyCompiled {
 	c := &LeafyCompiled{}
 	c.model = m

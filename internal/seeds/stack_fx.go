@@ -41,7 +41,9 @@ type stackCompiledFrame struct {
 	ready     bool              // whether the workspace is allocated
 }
 
-// NewStackCompiled compiles m, checking that its parameters have the traced shapes.
+// NewStackCompiled compiles m, checking that its parameters have the traced
+// shapes. Build it after loading m's weights: it computes from bot.0.weight
+// and bot.2.weight once, and Forward panics if a load changes them later.
 func NewStackCompiled(m *Stack) *StackCompiled {
 	c := &StackCompiled{}
 	c.bot_0_bias = m.Bot.Layers[0].(*nn.Linear).Bias.Array()

@@ -45,7 +45,10 @@ type twoReluDecomposedFrame struct {
 	ready bool          // whether the workspace is allocated
 }
 
-// NewTwoReluDecomposed compiles m, checking that its parameters have the traced shapes.
+// NewTwoReluDecomposed compiles m, checking that its parameters have the
+// traced shapes. Build it after loading m's weights: it computes from
+// fc1.weight and fc2.weight once, and Forward panics if a load changes them
+// later.
 func NewTwoReluDecomposed(m *TwoRelu) *TwoReluDecomposed {
 	c := &TwoReluDecomposed{}
 	c.fc1_bias = m.Fc1.Bias.Array()
