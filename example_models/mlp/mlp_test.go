@@ -14,17 +14,13 @@ const tolerance = 1e-6
 // compiled describes the model to the tests every compiled model shares.
 var compiled = testutil.Compiled{
 	New:     func() any { return NewMLP() },
-	Eager:   func(m any) testutil.Forward { return one(m.(*MLP).Forward) },
-	Compile: func(m any) testutil.Forward { return one(NewMLPCompiled(m.(*MLP)).Forward) },
+	Eager:   func(m any) testutil.Forward { return testutil.Unary(m.(*MLP).Forward) },
+	Compile: func(m any) testutil.Forward { return testutil.Unary(NewMLPCompiled(m.(*MLP)).Forward) },
 	Inputs: func(n int, seed uint64) []*tensor.Tensor {
 		return []*tensor.Tensor{testutil.RandFloat32(seed, n, 784)}
 	},
 	Batches:   []int{1, 7, 3},
 	Tolerance: tolerance,
-}
-
-func one(f func(x *tensor.Tensor) *tensor.Tensor) testutil.Forward {
-	return func(in []*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{f(in[0])} }
 }
 
 func TestCompiledMatchesEagerEveryTier(t *testing.T) { compiled.MatchesEagerEveryTier(t) }

@@ -17,17 +17,13 @@ const tolerance = 1e-5
 // compiled describes the model to the tests every compiled model shares.
 var compiled = testutil.Compiled{
 	New:     func() any { return NewTransformer() },
-	Eager:   func(m any) testutil.Forward { return one(m.(*Transformer).Forward) },
-	Compile: func(m any) testutil.Forward { return one(NewTransformerCompiled(m.(*Transformer)).Forward) },
+	Eager:   func(m any) testutil.Forward { return testutil.Unary(m.(*Transformer).Forward) },
+	Compile: func(m any) testutil.Forward { return testutil.Unary(NewTransformerCompiled(m.(*Transformer)).Forward) },
 	Inputs: func(n int, seed uint64) []*tensor.Tensor {
 		return []*tensor.Tensor{testutil.RandInt64(seed, Vocab, n, Seq)}
 	},
 	Batches:   []int{1, 3, 2},
 	Tolerance: tolerance,
-}
-
-func one(f func(x *tensor.Tensor) *tensor.Tensor) testutil.Forward {
-	return func(in []*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{f(in[0])} }
 }
 
 func TestCompiledMatchesEagerEveryTier(t *testing.T) { compiled.MatchesEagerEveryTier(t) }

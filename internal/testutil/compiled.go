@@ -228,3 +228,8 @@ func (c *Compiled) BuiltBeforeLoad(t *testing.T) {
 		t.Errorf("compiled after the load: %v", err)
 	}
 }
+
+// Unary adapts a Forward of one tensor to one tensor.
+func Unary(f func(x *tensor.Tensor) *tensor.Tensor) Forward {
+	return func(in []*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{f(in[0])} }
+}

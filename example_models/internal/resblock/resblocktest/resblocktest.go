@@ -59,13 +59,10 @@ func (s *Spec) testModel() Forwarder {
 
 // compiled describes the model to the tests every compiled model shares.
 func (s *Spec) compiled() *testutil.Compiled {
-	one := func(f func(x *tensor.Tensor) *tensor.Tensor) testutil.Forward {
-		return func(in []*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{f(in[0])} }
-	}
 	return &testutil.Compiled{
 		New:     func() any { return s.testModel() },
-		Eager:   func(m any) testutil.Forward { return one(m.(Forwarder).Forward) },
-		Compile: func(m any) testutil.Forward { return one(s.Compile(m.(Forwarder)).Forward) },
+		Eager:   func(m any) testutil.Forward { return testutil.Unary(m.(Forwarder).Forward) },
+		Compile: func(m any) testutil.Forward { return testutil.Unary(s.Compile(m.(Forwarder)).Forward) },
 		Inputs: func(n int, seed uint64) []*tensor.Tensor {
 			return []*tensor.Tensor{testutil.RandFloat32(seed, n, 3, s.Image, s.Image)}
 		},
