@@ -1,4 +1,5 @@
-// AVX-512 activation kernels for amd64.
+// Vector activation kernels for amd64: AVX-512 (activation_amd64.s) and
+// AVX2+FMA (activation_avx2_amd64.s), chosen by the selected kernel tier.
 
 //go:build amd64 && !noasm
 
@@ -20,26 +21,59 @@ func sigmoidAVX512(out, x *float32, n int)
 //go:noescape
 func tanhAVX512(out, x *float32, n int)
 
-// activationVec applies the activation kind to x with the AVX-512 kernels
-// and reports whether it did (false when the CPU lacks AVX-512).
+// geluAVX2 is geluAVX512 four lanes at a time (AVX2 and FMA).
+//
+//go:noescape
+func geluAVX2(out, x *float32, n int)
+
+// sigmoidAVX2 is sigmoidAVX512 four lanes at a time (AVX2 and FMA).
+//
+//go:noescape
+func sigmoidAVX2(out, x *float32, n int)
+
+// tanhAVX2 is tanhAVX512 four lanes at a time (AVX2 and FMA).
+//
+//go:noescape
+func tanhAVX2(out, x *float32, n int)
+
+// vectorKernels reports that this build has the assembly vector kernels.
+const vectorKernels = true
+
+// tailMask holds eight all-ones int32 lanes then eight zero lanes: 32 bytes
+// read from byte 32-4k are the VMASKMOVPS mask of the low k lanes.
+var tailMask = [16]int32{-1, -1, -1, -1, -1, -1, -1, -1}
+
+// activationVec applies the activation kind to x with the vector kernels
+// of the selected tier and reports whether it did (false on the generic
+// tier).
 func activationVec(kind int, out, x []float32) bool {
-	if !hasAVX512 {
+	var fn func(out, x *float32, n int)
+	switch {
+	case hasAVX512:
+		switch kind {
+		case taskGelu:
+			fn = geluAVX512
+		case taskSigmoid:
+			fn = sigmoidAVX512
+		case taskTanh:
+			fn = tanhAVX512
+		}
+	case hasAVX2FMA:
+		switch kind {
+		case taskGelu:
+			fn = geluAVX2
+		case taskSigmoid:
+			fn = sigmoidAVX2
+		case taskTanh:
+			fn = tanhAVX2
+		}
+	}
+	if fn == nil {
 		return false
 	}
-	n := len(out)
-	if n == 0 {
-		return true
-	}
-	_ = x[n-1]
-	switch kind {
-	case taskGelu:
-		geluAVX512(&out[0], &x[0], n)
-	case taskSigmoid:
-		sigmoidAVX512(&out[0], &x[0], n)
-	case taskTanh:
-		tanhAVX512(&out[0], &x[0], n)
-	default:
-		return false
+	if n := len(out); n > 0 {
+		_ = x[n-1]
+		fn(&out[0], &x[0], n)
 	}
 	return true
 }
@@ -51,10 +85,19 @@ func activationVec(kind int, out, x []float32) bool {
 //go:noescape
 func expShiftAVX512(out, x *float32, n int, shift float64) (sum float64)
 
+// expShiftAVX2 is expShiftAVX512 four lanes at a time (AVX2 and FMA).
+//
+//go:noescape
+func expShiftAVX2(out, x *float32, n int, shift float64) (sum float64)
+
 // expShiftVec sets out[i] = e^(x[i]-shift) and returns their sum with the
-// AVX-512 kernel; ok is false when the CPU lacks AVX-512.
+// vector kernel of the selected tier; ok is false on the generic tier.
 func expShiftVec(out, x []float32, shift float64) (sum float64, ok bool) {
-	if !hasAVX512 {
+	fn := expShiftAVX2
+	switch {
+	case hasAVX512:
+		fn = expShiftAVX512
+	case !hasAVX2FMA:
 		return 0, false
 	}
 	n := len(out)
@@ -62,7 +105,7 @@ func expShiftVec(out, x []float32, shift float64) (sum float64, ok bool) {
 		return 0, true
 	}
 	_ = x[n-1]
-	return expShiftAVX512(&out[0], &x[0], n, shift), true
+	return fn(&out[0], &x[0], n, shift), true
 }
 
 // maxAVX512 returns the largest of x[:n] (n ≥ 1) and whether any is NaN
@@ -71,13 +114,22 @@ func expShiftVec(out, x []float32, shift float64) (sum float64, ok bool) {
 //go:noescape
 func maxAVX512(x *float32, n int) (m float32, nan bool)
 
+// maxAVX2 is maxAVX512 eight lanes at a time (AVX2).
+//
+//go:noescape
+func maxAVX2(x *float32, n int) (m float32, nan bool)
+
 // maxVec returns the largest element of x (len(x) ≥ 1) and whether x holds
-// a NaN; ok is false when the CPU lacks AVX-512.
+// a NaN; ok is false on the generic tier.
 func maxVec(x []float32) (m float32, nan, ok bool) {
-	if !hasAVX512 {
+	switch {
+	case hasAVX512:
+		m, nan = maxAVX512(&x[0], len(x))
+	case hasAVX2FMA:
+		m, nan = maxAVX2(&x[0], len(x))
+	default:
 		return 0, false, false
 	}
-	m, nan = maxAVX512(&x[0], len(x))
 	return m, nan, true
 }
 
@@ -87,15 +139,24 @@ func maxVec(x []float32) (m float32, nan, ok bool) {
 //go:noescape
 func reluAVX512(out, x *float32, n int)
 
-// reluVec sets out[i] = max(x[i], 0) and reports whether it did (false
-// when the CPU lacks AVX-512).
+// reluAVX2 is reluAVX512 eight lanes at a time (AVX2).
+//
+//go:noescape
+func reluAVX2(out, x *float32, n int)
+
+// reluVec sets out[i] = max(x[i], 0) and reports whether it did (false on
+// the generic tier).
 func reluVec(out, x []float32) bool {
-	if !hasAVX512 {
+	fn := reluAVX2
+	switch {
+	case hasAVX512:
+		fn = reluAVX512
+	case !hasAVX2FMA:
 		return false
 	}
 	if n := len(out); n > 0 {
 		_ = x[n-1]
-		reluAVX512(&out[0], &x[0], n)
+		fn(&out[0], &x[0], n)
 	}
 	return true
 }

@@ -16,3 +16,6 @@ func maxVec(x []float32) (m float32, nan, ok bool) { return 0, false, false }
 
 // reluVec reports false: the portable ReLU loop does the work.
 func reluVec(out, x []float32) bool { return false }
+
+// vectorKernels reports that this build has the assembly vector kernels.
+const vectorKernels = false

@@ -150,30 +150,25 @@ func BenchmarkActivations(b *testing.B) {
 	}
 	out := NewArray(Float32, n)
 	for _, k := range []struct {
-		name     string
-		kernel   func(out, x *Array)
-		kind     int
-		portable func(out, x []float32)
-	}{{"Sigmoid", Sigmoid, taskSigmoid, sigmoidF32}, {"Tanh", Tanh, taskTanh, tanhF32}, {"Gelu", Gelu, taskGelu, geluF32}} {
+		name   string
+		kernel func(out, x *Array)
+		kind   int
+	}{{"Sigmoid", Sigmoid, taskSigmoid}, {"Tanh", Tanh, taskTanh}, {"Gelu", Gelu, taskGelu}} {
 		b.Run(k.name, func(b *testing.B) {
 			b.SetBytes(8 * n)
 			for b.Loop() {
 				k.kernel(out, x)
 			}
 		})
-		// One goroutine: the vector kernel where the CPU has one, and
-		// the portable loop.
+		// One goroutine, on each tier the CPU can run (generic is the
+		// portable loop).
 		b.Run(k.name+"/serial", func(b *testing.B) {
-			b.SetBytes(8 * n)
-			for b.Loop() {
-				activationF32(k.kind, out.F32, x.F32)
-			}
-		})
-		b.Run(k.name+"/portable", func(b *testing.B) {
-			b.SetBytes(8 * n)
-			for b.Loop() {
-				k.portable(out.F32, x.F32)
-			}
+			forEachISABench(b, func(b *testing.B) {
+				b.SetBytes(8 * n)
+				for b.Loop() {
+					activationF32(k.kind, out.F32, x.F32)
+				}
+			})
 		})
 	}
 	b.Run("GeluMathErfc", func(b *testing.B) {

@@ -14,7 +14,7 @@ func TestActivationVecMatchesPortable(t *testing.T) { forEachISA(t, testActivati
 
 func testActivationVecMatchesPortable(t *testing.T) {
 	if !activationVec(taskGelu, nil, nil) {
-		t.Skip("no vector activation kernels in this build or on this CPU")
+		skipWithoutVec(t, "activation kernels")
 	}
 	xs := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 0.5, -0.5, 1e-3, -1e-3, 0x1p-7, -0x1p-7, 0x1.01p-7,
 		1e-30, -1e-30, 1e-45, 3, -3, 5.5, -5.5, 9, -9, 10, -10, 14, -14, 20, -20, 40, -40, 88, -88, 89, -89,
@@ -91,7 +91,7 @@ func TestExpShiftVecMatchesPortable(t *testing.T) { forEachISA(t, testExpShiftVe
 
 func testExpShiftVecMatchesPortable(t *testing.T) {
 	if _, ok := expShiftVec(nil, nil, 0); !ok {
-		t.Skip("no vector exp in this build or on this CPU")
+		skipWithoutVec(t, "exp")
 	}
 	rng := rand.New(rand.NewPCG(8, 8))
 	for n := 0; n <= 40; n++ {
@@ -134,7 +134,7 @@ func TestMaxVec(t *testing.T) { forEachISA(t, testMaxVec) }
 
 func testMaxVec(t *testing.T) {
 	if _, _, ok := maxVec([]float32{1}); !ok {
-		t.Skip("no vector max in this build or on this CPU")
+		skipWithoutVec(t, "max")
 	}
 	rng := rand.New(rand.NewPCG(9, 9))
 	for n := 1; n <= 40; n++ {
@@ -176,7 +176,7 @@ func TestReluVec(t *testing.T) { forEachISA(t, testReluVec) }
 
 func testReluVec(t *testing.T) {
 	if !reluVec(nil, nil) {
-		t.Skip("no vector ReLU in this build or on this CPU")
+		skipWithoutVec(t, "ReLU")
 	}
 	specials := []float32{float32(math.NaN()), float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), 0, -1e-40}
 	rng := rand.New(rand.NewPCG(10, 10))
@@ -221,7 +221,7 @@ func TestLayerNormRowVec(t *testing.T) { forEachISA(t, testLayerNormRowVec) }
 
 func testLayerNormRowVec(t *testing.T) {
 	if !layerNormRowVec([]float32{0}, []float32{1}, nil, nil, 1e-5) {
-		t.Skip("no vector layer norm in this build or on this CPU")
+		skipWithoutVec(t, "layer norm")
 	}
 	rng := rand.New(rand.NewPCG(11, 11))
 	for n := 1; n <= 40; n++ {

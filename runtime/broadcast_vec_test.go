@@ -14,7 +14,7 @@ func TestBinaryVecMatchesLoops(t *testing.T) { forEachISA(t, testBinaryVecMatche
 
 func testBinaryVecMatchesLoops(t *testing.T) {
 	if !binarySameVec(opAdd, nil, nil, nil) {
-		t.Skip("no vector binary ops in this build or on this CPU")
+		skipWithoutVec(t, "binary ops")
 	}
 	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)), 1e-40}
 	rng := rand.New(rand.NewPCG(12, 12))

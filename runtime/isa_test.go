@@ -89,3 +89,30 @@ func TestISAEnv(t *testing.T) {
 		t.Errorf("%s=neon: want a failure naming the variable, got %v\n%s", ISAEnv, err, out)
 	}
 }
+
+// skipWithoutVec skips a test of the vector kernels named by what on the
+// generic tier and in portable builds, and fails it on a vector tier of an
+// assembly build, where every kernel must have its vector form.
+func skipWithoutVec(t *testing.T, what string) {
+	t.Helper()
+	if vectorKernels && CurrentISA() != ISAGeneric {
+		t.Fatalf("no vector %s on the %v tier", what, CurrentISA())
+	}
+	t.Skipf("no vector %s in this build or on this tier", what)
+}
+
+// forEachISABench runs f as a sub-benchmark for every kernel tier this CPU
+// can run, with that tier selected.
+func forEachISABench(b *testing.B, f func(b *testing.B)) {
+	b.Helper()
+	for _, isa := range ISAs() {
+		b.Run(isa.String(), func(b *testing.B) {
+			prev, err := SetISA(isa)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer SetISA(prev)
+			f(b)
+		})
+	}
+}

@@ -1,4 +1,5 @@
-// Declarations of the AVX-512 layer normalization kernel.
+// Declarations of the vector layer normalization kernels: AVX-512
+// (layernorm_amd64.s) and AVX2 (layernorm_avx2_amd64.s).
 
 //go:build amd64 && !noasm
 
@@ -10,10 +11,21 @@ package runtime
 //go:noescape
 func layerNormRowAVX512(out, x, w, b *float32, n int, eps float64, mode int)
 
-// layerNormRowVec normalizes one row (len(x) ≥ 1) with the AVX-512 kernel;
-// w and b may be nil. It reports false when the CPU lacks AVX-512.
+// layerNormRowAVX2 is layerNormRowAVX512 four lanes at a time (AVX2 and
+// FMA).
+//
+//go:noescape
+func layerNormRowAVX2(out, x, w, b *float32, n int, eps float64, mode int)
+
+// layerNormRowVec normalizes one row (len(x) ≥ 1) with the vector kernel
+// of the selected tier; w and b may be nil. It reports false on the
+// generic tier.
 func layerNormRowVec(out, x, w, b []float32, eps float64) bool {
-	if !hasAVX512 {
+	fn := layerNormRowAVX2
+	switch {
+	case hasAVX512:
+		fn = layerNormRowAVX512
+	case !hasAVX2FMA:
 		return false
 	}
 	n := len(x)
@@ -28,6 +40,6 @@ func layerNormRowVec(out, x, w, b []float32, eps float64) bool {
 		_ = b[n-1]
 		bp, mode = &b[0], mode|2
 	}
-	layerNormRowAVX512(&out[0], &x[0], wp, bp, n, eps, mode)
+	fn(&out[0], &x[0], wp, bp, n, eps, mode)
 	return true
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // BenchmarkSoftmax times a softmax over the last dim of attention scores
-// (batch 8, 4 heads, 128×128) on one worker.
+// (batch 8, 4 heads, 128×128) on one worker, on each tier.
 func BenchmarkSoftmax(b *testing.B) {
 	x := NewArray(Float32, 8, 4, 128, 128)
 	rng := rand.New(rand.NewPCG(3, 3))
@@ -17,8 +17,10 @@ func BenchmarkSoftmax(b *testing.B) {
 	saved := Workers()
 	SetWorkers(1)
 	defer SetWorkers(saved)
-	b.SetBytes(int64(8 * len(x.F32)))
-	for b.Loop() {
-		Softmax(out, x, -1)
-	}
+	forEachISABench(b, func(b *testing.B) {
+		b.SetBytes(int64(8 * len(x.F32)))
+		for b.Loop() {
+			Softmax(out, x, -1)
+		}
+	})
 }
