@@ -200,18 +200,42 @@ func gemvCols(g *gemmCall, x []float32, j0, j1 int) {
 }
 
 // packTranspose sets dst[q*dstStride+i] = alpha·src[i*ld+q] for i < rows
-// and q < cols, in 16×16 AVX-512 blocks when the CPU has them.
+// and q < cols: in 16×16 AVX-512 blocks, or 8×8 AVX2 blocks with the edges
+// in Go, on the vector tiers.
 func packTranspose(dst []float32, dstStride int, src []float32, ld, rows, cols int, alpha float32) {
-	if !hasAVX512 || rows == 0 || cols == 0 {
-		packTransposeGo(dst, dstStride, src, ld, rows, cols, alpha)
+	if rows == 0 || cols == 0 {
 		return
 	}
 	_ = src[(rows-1)*ld+cols-1]
 	_ = dst[(cols-1)*dstStride+rows-1]
-	for i0 := 0; i0 < rows; i0 += 16 {
-		r := min(16, rows-i0)
-		for q0 := 0; q0 < cols; q0 += 16 {
-			transpose16x16(&src[i0*ld+q0], ld, &dst[q0*dstStride+i0], dstStride, r, min(16, cols-q0), alpha)
+	switch {
+	case hasAVX512:
+		for i0 := 0; i0 < rows; i0 += 16 {
+			r := min(16, rows-i0)
+			for q0 := 0; q0 < cols; q0 += 16 {
+				transpose16x16(&src[i0*ld+q0], ld, &dst[q0*dstStride+i0], dstStride, r, min(16, cols-q0), alpha)
+			}
 		}
+	case hasAVX2FMA:
+		r8, c8 := rows&^7, cols&^7
+		for i0 := 0; i0 < r8; i0 += 8 {
+			for q0 := 0; q0 < c8; q0 += 8 {
+				transpose8x8AVX2(&src[i0*ld+q0], ld, &dst[q0*dstStride+i0], dstStride, alpha)
+			}
+		}
+		if c8 < cols { // the last cols%8 columns of every row
+			packTransposeGo(dst[c8*dstStride:], dstStride, src[c8:], ld, rows, cols-c8, alpha)
+		}
+		if r8 < rows { // the last rows%8 rows, their first c8 columns
+			packTransposeGo(dst[r8:], dstStride, src[r8*ld:], ld, rows-r8, c8, alpha)
+		}
+	default:
+		packTransposeGo(dst, dstStride, src, ld, rows, cols, alpha)
 	}
 }
+
+// transpose8x8AVX2 sets dst[q*dstStride+i] = alpha·src[i*ld+q] for i, q < 8
+// (AVX2).
+//
+//go:noescape
+func transpose8x8AVX2(src *float32, ld int, dst *float32, dstStride int, alpha float32)
