@@ -217,11 +217,18 @@ func packTranspose(dst []float32, dstStride int, src []float32, ld, rows, cols i
 			}
 		}
 	case hasAVX2FMA:
+		// Blocks of 8 rows, then one of 6 (a panel of the AVX2 tile),
+		// by 8 columns.
 		r8, c8 := rows&^7, cols&^7
-		for i0 := 0; i0 < r8; i0 += 8 {
+		if rows-r8 >= 6 {
+			r8 += 6
+		}
+		for i0 := 0; i0 < r8; {
+			blockRows := min(8, r8-i0) // 8, or 6 for the last block
 			for q0 := 0; q0 < c8; q0 += 8 {
-				transpose8x8AVX2(&src[i0*ld+q0], ld, &dst[q0*dstStride+i0], dstStride, alpha)
+				transpose8AVX2(&src[i0*ld+q0], ld, &dst[q0*dstStride+i0], dstStride, blockRows, alpha)
 			}
+			i0 += blockRows
 		}
 		if c8 < cols { // the last cols%8 columns of every row
 			packTransposeGo(dst[c8*dstStride:], dstStride, src[c8:], ld, rows, cols-c8, alpha)
@@ -234,8 +241,8 @@ func packTranspose(dst []float32, dstStride int, src []float32, ld, rows, cols i
 	}
 }
 
-// transpose8x8AVX2 sets dst[q*dstStride+i] = alpha·src[i*ld+q] for i, q < 8
-// (AVX2).
+// transpose8AVX2 sets dst[q*dstStride+i] = alpha·src[i*ld+q] for i < rows
+// and q < 8, where rows is 6 or 8 (AVX2).
 //
 //go:noescape
-func transpose8x8AVX2(src *float32, ld int, dst *float32, dstStride int, alpha float32)
+func transpose8AVX2(src *float32, ld int, dst *float32, dstStride, rows int, alpha float32)
