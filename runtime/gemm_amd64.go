@@ -22,6 +22,7 @@ var avx2Kernel = &gemmKernel{
 	name: "avx2-6x16", mr: 6, nr: 16,
 	kc: 256, mc: 6 * 24, nc: 2048,
 	tile: tileAVX2,
+	gemv: true,
 }
 
 // bestKernel returns the micro-kernel of the selected tier (SetISA).
@@ -96,8 +97,8 @@ func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias 
 	storeTile(acc[:], 16, rows, cols, c, ldc, beta, bias, flags)
 }
 
-// gemvFast computes an m == 1 product with the AVX-512 GEMV kernels, reading
-// B in place (or its packed panels) instead of packing it. It reports false
+// gemvFast computes an m == 1 product with the GEMV kernels of the tier,
+// reading B in place (or its packed panels) instead of packing it. It reports false
 // when the selected kernel has no such path. Wide products split their
 // columns over the workers in blocks of 32, so each column is computed the
 // same way whatever the number of workers.
@@ -156,31 +157,46 @@ func gemvCols(g *gemmCall, x []float32, j0, j1 int) {
 		flags |= flagReLU
 	}
 	var bp *float32
+	avx2 := g.kern.nr == avx2Kernel.nr // the AVX2 kernel or a variant of it
 	switch {
 	case g.pb != nil || !g.transB:
-		src, ld, step := g.b, g.ldb, 32
-		if g.pb != nil {
-			src, ld, step = g.pb.data, 32, 32*k
+		// Row-major B (or its packed panels): 32 columns a call, or 16
+		// with AVX2.
+		width := 32
+		if avx2 {
+			width = 16
 		}
-		for j := j0; j < j1; j += 32 {
-			cols := min(32, j1-j)
+		src, ld, step := g.b, g.ldb, width
+		if g.pb != nil {
+			src, ld, step = g.pb.data, width, width*k
+		}
+		for j := j0; j < j1; j += width {
+			cols := min(width, j1-j)
 			if g.bias != nil {
 				bp = &g.bias[j]
 			}
 			off := j
 			if g.pb != nil {
-				off = j / 32 * step
+				off = j / width * step
 			}
-			gemvRow512(k, &x[0], &src[off], ld, &g.c[j], g.alpha, g.beta, bp, flags, uint32(uint64(1)<<uint(cols)-1))
+			if avx2 {
+				gemvRow256(k, &x[0], &src[off], ld, &g.c[j], g.alpha, g.beta, bp, flags, cols)
+			} else {
+				gemvRow512(k, &x[0], &src[off], ld, &g.c[j], g.alpha, g.beta, bp, flags, uint32(uint64(1)<<uint(cols)-1))
+			}
 		}
 	default:
+		dot4 := dot4x512
+		if avx2 {
+			dot4 = dot4x256
+		}
 		var d [4]float32
 		for j := j0; j < j1; j += 4 {
 			r, ld := 4, g.ldb
 			if j1-j < 4 {
 				r, ld = 1, 0
 			}
-			dot4x512(k, &x[0], &g.b[j*g.ldb], ld, &d[0])
+			dot4(k, &x[0], &g.b[j*g.ldb], ld, &d[0])
 			for i := 0; i < r; i++ {
 				v := g.alpha * d[i]
 				if g.beta != 0 {
@@ -246,3 +262,14 @@ func packTranspose(dst []float32, dstStride int, src []float32, ld, rows, cols i
 //
 //go:noescape
 func transpose8AVX2(src *float32, ld int, dst *float32, dstStride, rows int, alpha float32)
+
+// gemvRow256 sets c[j] = alpha·Σp a[p]·b[p*ldb+j] (+beta·c[j], +bias[j],
+// ReLU per flags) for j < cols ≤ 16 (AVX2).
+//
+//go:noescape
+func gemvRow256(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, bias *float32, flags int, cols int)
+
+// dot4x256 sets dst[r] = Σp a[p]·b[r*ldb+p] for r = 0..3 (AVX2).
+//
+//go:noescape
+func dot4x256(k int, a, b *float32, ldb int, dst *float32)
