@@ -7,11 +7,15 @@
 # runs scripts/gemmvs (cgo, built only with the openblas tag), which times
 # both libraries in one process, alternating short batches on the same
 # matrices, so that the ratios hold up on a machine whose speed drifts:
-#   1. OPENBLAS_CORETYPE=SkylakeX, Go's Sgemm;
-#   2. OPENBLAS_CORETYPE=SkylakeX, Go's SgemmPacked (weights packed once, as
-#      generated code does) on the inference shapes;
-#   3. OpenBLAS as installed (it detects the core itself).
-# ROUNDS (default 15) is the number of rounds per shape in 1 and 2.
+#   1. Go's Sgemm;
+#   2. Go's SgemmPacked (weights packed once, as generated code does) on the
+#      inference shapes;
+#   3. with fxgen's AVX2 tier forced (FXGEN_ISA=avx2), Sgemm, when the CPU
+#      has AVX-512 (the stand-in for AMD and older Intel servers).
+# OpenBLAS detects the core itself, except on Intel CPUs with AVX-512,
+# where Debian's build misdetects it: there OPENBLAS_CORETYPE=SkylakeX
+# (unless already set). gemmvs prints the core OpenBLAS runs.
+# ROUNDS (default 15) is the number of rounds per shape.
 set -euo pipefail
 
 rounds=${1:-15}
@@ -26,15 +30,20 @@ fi
 (cd "$root" && go build -tags openblas -o "$tmp/gemmvs" ./scripts/gemmvs)
 
 unset OPENBLAS_NUM_THREADS OPENBLAS_L2_SIZE
-echo "== OPENBLAS_CORETYPE=SkylakeX, Sgemm"
-OPENBLAS_CORETYPE=SkylakeX "$tmp/gemmvs" -rounds "$rounds"
+if grep -q GenuineIntel /proc/cpuinfo && grep -qw avx512f /proc/cpuinfo; then
+	export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-SkylakeX}
+fi
+grep -m1 'model name' /proc/cpuinfo
+echo "== Sgemm (OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-detected})"
+"$tmp/gemmvs" -rounds "$rounds"
 echo
-echo "== OPENBLAS_CORETYPE=SkylakeX, SgemmPacked on the MxKxN shapes"
-OPENBLAS_CORETYPE=SkylakeX "$tmp/gemmvs" -rounds "$rounds" -packed -shapes 1x784x512,64x784x512,128x256x1024,3136x576x64
+echo "== SgemmPacked on the MxKxN shapes"
+"$tmp/gemmvs" -rounds "$rounds" -packed -shapes 1x784x512,64x784x512,128x256x1024,3136x576x64
 echo
-echo "== OpenBLAS as installed, Sgemm"
-env -u OPENBLAS_CORETYPE "$tmp/gemmvs" -rounds 5
-echo
+if grep -qw avx512f /proc/cpuinfo; then
+	echo "== FXGEN_ISA=avx2, Sgemm"
+	FXGEN_ISA=avx2 "$tmp/gemmvs" -rounds "$rounds"
+	echo
+fi
 echo "Shapes named by one number are square C = A·B; MxKxN shapes are C = X·Wᵀ with W"
-echo "stored [N, K], as a linear layer. The best 1-worker figure over 169 GFLOP/s"
-echo "(one core's peak here) is the fraction of peak."
+echo "stored [N, K], as a linear layer."

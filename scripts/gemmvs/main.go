@@ -79,8 +79,8 @@ func main() {
 		}
 	}
 
-	fmt.Printf("# OpenBLAS core %s; GOMAXPROCS %d; per shape %d rounds, each timing a batch of ≥%v of\n",
-		C.GoString(C.openblas_get_corename()), goruntime.GOMAXPROCS(0), *rounds, *batch)
+	fmt.Printf("# fxgen kernel tier %v; OpenBLAS core %s; GOMAXPROCS %d; per shape %d rounds, each timing a batch of ≥%v of\n",
+		runtime.CurrentISA(), C.GoString(C.openblas_get_corename()), goruntime.GOMAXPROCS(0), *rounds, *batch)
 	fmt.Printf("# Go 1 worker, OpenBLAS 1 thread, Go 2 workers, OpenBLAS 2 threads (order rotating).\n")
 	fmt.Printf("# GFLOP/s are medians over rounds; ratios are medians of per-round ratios.\n")
 	fmt.Printf("%-14s %7s %7s %7s %7s %7s %7s %7s %7s\n", "shape", "go-w1", "ob-1t", "go-w2", "ob-2t", "go/ob@1", "go/ob@2", "go-w2/w1", "ob-2t/1t")

@@ -1,0 +1,212 @@
+// Command vs_pytorch times fxgen's compiled Forward of every zoo model
+// against PyTorch 1.13 on the same inputs shapes, side by side in one run.
+//
+//	go run ./scripts/vs_pytorch [-passes 5] [-models mlp,lstm] [-threads 1,2] [-markdown]
+//
+// A Python worker (torch_worker.py, Debian's python3-torch: apt-get install
+// -y python3-torch) is started once and kept alive next to the compiled
+// models in this process. For each pass and each cell (model, batch N,
+// threads) both sides run the cell for -time, in an order that alternates
+// between passes; the ratio PyTorch time / fxgen time (above 1: fxgen is
+// faster) is taken per pass and the table shows medians, so that a machine
+// whose speed drifts between quiet and busy spells still gives comparable
+// figures. PyTorch runs torch.jit.optimize_for_inference of a jit.trace with
+// torch.set_num_threads and OpenBLAS's own thread count set to the cell's;
+// fxgen runs with runtime.SetWorkers. The kernel tier is the CPU's best
+// unless FXGEN_ISA says otherwise (e.g. FXGEN_ISA=avx2).
+//
+// Nothing in the build or the tests needs Python or this command.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	fxruntime "github.com/fxgen/fxgen/runtime"
+)
+
+// cell is one row of the table and its measurements.
+type cell struct {
+	model   *zooModel
+	n       int
+	threads int
+	forward func()
+	fx, pt  []float64 // ns per call, per pass
+	ratios  []float64
+	torchOn string // PyTorch's path, and the cores it kept busy
+}
+
+func main() {
+	passes := flag.Int("passes", 5, "passes over all cells")
+	models := flag.String("models", "", "comma-separated models (default: the whole zoo)")
+	threadList := flag.String("threads", "1,2", "comma-separated thread counts")
+	target := flag.Duration("time", 300*time.Millisecond, "time per side, cell and pass")
+	python := flag.String("python", "/usr/bin/python3", "Python with torch (Debian's python3-torch)")
+	markdown := flag.Bool("markdown", false, "print the table as Markdown")
+	flag.Parse()
+
+	cells, err := makeCells(*models, *threadList)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "vs_pytorch:", err)
+		os.Exit(2)
+	}
+	w, err := startWorker(*python)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "vs_pytorch:", err)
+		os.Exit(1)
+	}
+	defer w.close()
+	info, err := w.info()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "vs_pytorch:", err)
+		os.Exit(1)
+	}
+	printHeader(info)
+
+	for pass := range *passes {
+		for i, c := range cells {
+			fmt.Fprintf(os.Stderr, "\rpass %d/%d, cell %d/%d: %s N=%d %d thread(s)      ", pass+1, *passes, i+1, len(cells), c.model.name, c.n, c.threads)
+			var fx, pt float64
+			timeTorch := func() {
+				r, err := w.time(c.model.name, c.n, c.threads, *target)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "\nvs_pytorch: %s N=%d: %v\n", c.model.name, c.n, err)
+					os.Exit(1)
+				}
+				pt = r.NS
+				c.torchOn = fmt.Sprintf("%s, %.1f cores busy", r.Path, r.CPU)
+			}
+			timeGo := func() { fx = c.timeGo(*target) }
+			if (pass+i)%2 == 0 {
+				timeGo()
+				timeTorch()
+			} else {
+				timeTorch()
+				timeGo()
+			}
+			c.fx, c.pt = append(c.fx, fx), append(c.pt, pt)
+			c.ratios = append(c.ratios, pt/fx)
+		}
+	}
+	fmt.Fprintln(os.Stderr)
+	printTable(cells, *markdown)
+}
+
+// makeCells lists the cells: every chosen model at batch 1 and its large
+// batch, for every thread count.
+func makeCells(models, threadList string) ([]*cell, error) {
+	var threads []int
+	for _, s := range strings.Split(threadList, ",") {
+		t, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || t < 1 {
+			return nil, fmt.Errorf("-threads: %q is not a thread count", s)
+		}
+		threads = append(threads, t)
+	}
+	var chosen []*zooModel
+	for i := range zoo {
+		if models == "" || slices.Contains(strings.Split(models, ","), zoo[i].name) {
+			chosen = append(chosen, &zoo[i])
+		}
+	}
+	if len(chosen) == 0 {
+		return nil, fmt.Errorf("-models: none of %q is in the zoo", models)
+	}
+	var cells []*cell
+	for _, m := range chosen {
+		for _, n := range []int{1, m.large} {
+			forward := m.build(n)
+			for _, t := range threads {
+				cells = append(cells, &cell{model: m, n: n, threads: t, forward: forward})
+			}
+		}
+	}
+	return cells, nil
+}
+
+// timeGo runs the compiled Forward for at least target with the cell's
+// worker count and returns the mean time per call in ns.
+func (c *cell) timeGo(target time.Duration) float64 {
+	fxruntime.SetWorkers(c.threads)
+	c.forward() // warm: the worker count may have changed
+	calls, start := 0, time.Now()
+	for {
+		c.forward()
+		calls++
+		if time.Since(start) >= target {
+			break
+		}
+	}
+	return float64(time.Since(start).Nanoseconds()) / float64(calls)
+}
+
+func printHeader(info map[string]any) {
+	fmt.Printf("# CPU: %s\n", cpuModel())
+	fmt.Printf("# fxgen kernel tier: %v (CPU's best: %v; FXGEN_ISA=%q)\n", fxruntime.CurrentISA(), fxruntime.CPUISA(), os.Getenv(fxruntime.ISAEnv))
+	fmt.Printf("# PyTorch %v (Python %v), %v, oneDNN available: %v; OPENBLAS_CORETYPE=%q\n",
+		info["torch"], info["python"], info["blas"], info["mkldnn"], info["coretype_env"])
+	fmt.Println("# ratio = PyTorch time / fxgen time per pass (above 1: fxgen is faster); medians over passes")
+}
+
+func printTable(cells []*cell, markdown bool) {
+	if markdown {
+		fmt.Println("| model | N | threads | fxgen | PyTorch | ratio |")
+		fmt.Println("|---|---|---|---|---|---|")
+	} else {
+		fmt.Printf("%-12s %5s %7s %12s %12s %6s  %s\n", "model", "N", "threads", "fxgen", "PyTorch", "ratio", "PyTorch ran")
+	}
+	for _, c := range cells {
+		fx, pt := time.Duration(median(c.fx)), time.Duration(median(c.pt))
+		if markdown {
+			fmt.Printf("| %s | %d | %d | %v | %v | %.2f |\n", c.model.name, c.n, c.threads, round(fx), round(pt), median(c.ratios))
+		} else {
+			fmt.Printf("%-12s %5d %7d %12v %12v %6.2f  %s\n", c.model.name, c.n, c.threads, round(fx), round(pt), median(c.ratios), c.torchOn)
+		}
+	}
+}
+
+// round keeps three significant digits of a duration.
+func round(d time.Duration) time.Duration {
+	for r := time.Duration(1); ; r *= 10 {
+		if d < 1000*r {
+			return d.Round(r)
+		}
+	}
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// cpuModel returns the CPU's model name, family and model from
+// /proc/cpuinfo, or "unknown".
+func cpuModel() string {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown"
+	}
+	fields := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" {
+			break // the first processor only
+		}
+		k, v, ok := strings.Cut(line, ":")
+		if ok {
+			fields[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	return fmt.Sprintf("%s (%s family %s model %s)", fields["model name"], fields["vendor_id"], fields["cpu family"], fields["model"])
+}

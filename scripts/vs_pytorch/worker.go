@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"time"
+)
+
+// worker is the Python process that times the PyTorch side.
+type worker struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+// timing is the worker's answer to a time request.
+type timing struct {
+	NS    float64 `json:"ns"`
+	Calls int     `json:"calls"`
+	Path  string  `json:"path"`
+	CPU   float64 `json:"cpu"`
+	Error string  `json:"error"`
+}
+
+// startWorker starts torch_worker.py (next to this file) with python and
+// checks that it can import torch.
+func startWorker(python string) (*worker, error) {
+	_, self, _, _ := runtime.Caller(0)
+	script := filepath.Join(filepath.Dir(self), "torch_worker.py")
+	if out, err := exec.Command(python, "-c", "import torch").CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("%s cannot import torch (%v: %s); install Debian's PyTorch with `apt-get install -y python3-torch` (only this benchmark needs it, never the build or the tests)", python, err, out)
+	}
+	cmd := exec.Command(python, script)
+	// PyTorch's OpenMP threads and OpenBLAS's own threads take turns on
+	// the same cores: spinning OpenMP threads would steal OpenBLAS's
+	// (on 2 cores, 2-thread cells ran up to 8× slower than 1-thread ones).
+	cmd.Env = append(os.Environ(), "OMP_WAIT_POLICY=PASSIVE")
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	return &worker{cmd: cmd, in: in, out: sc}, nil
+}
+
+// call sends one request and decodes the answer into v.
+func (w *worker) call(req map[string]any, v any) error {
+	line, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	if _, err := w.in.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("python worker: %v", err)
+	}
+	if !w.out.Scan() {
+		return fmt.Errorf("python worker exited (%v)", w.out.Err())
+	}
+	return json.Unmarshal(w.out.Bytes(), v)
+}
+
+func (w *worker) info() (map[string]any, error) {
+	var info map[string]any
+	err := w.call(map[string]any{"op": "info"}, &info)
+	return info, err
+}
+
+// time asks for the PyTorch time of one cell.
+func (w *worker) time(model string, n, threads int, target time.Duration) (timing, error) {
+	var t timing
+	err := w.call(map[string]any{"op": "time", "model": model, "n": n, "threads": threads, "target_ms": target.Milliseconds()}, &t)
+	if err == nil && t.Error != "" {
+		err = fmt.Errorf("python worker: %s", t.Error)
+	}
+	return t, err
+}
+
+func (w *worker) close() {
+	w.in.Close()
+	w.cmd.Wait()
+}
