@@ -1,5 +1,6 @@
-// This file holds the smooth activation kernels: sigmoid, tanh and the exact
-// (erf-based) GELU, with the fast exp and erfc they are built on.
+// This file holds the smooth activation kernels: sigmoid, SiLU, tanh, the
+// exact (erf-based) GELU and its tanh approximation, with the fast exp and
+// erfc they are built on.
 
 package runtime
 
@@ -47,6 +48,35 @@ func Gelu(out, x *Array) {
 	parallelElementwise(out.F32, x.F32, taskGelu)
 }
 
+// Silu sets out to the SiLU (swish) of x, x·sigmoid(x), for float32
+// arrays.
+//
+//	out[i] = x[i] / (1 + exp(-x[i]))
+//
+// It is within 1e-6 relative of the math.Exp-based reference.
+func Silu(out, x *Array) {
+	checkUnary("Silu", out, x)
+	checkDType("Silu", "x", x, Float32)
+	checkDType("Silu", "out", out, Float32)
+	parallelElementwise(out.F32, x.F32, taskSilu)
+}
+
+// GeluTanh sets out to the tanh approximation of GELU of x (PyTorch's
+// gelu(x, approximate="tanh")) for float32 arrays.
+//
+//	u = √(2/π) · (x[i] + 0.044715·x[i]³)
+//	out[i] = 0.5 · x[i] · (1 + tanh(u))
+//
+// It is computed as x·sigmoid(2u), which equals it and does not cancel
+// where tanh(u) is near -1, and is within 1e-6 relative of that formula
+// evaluated with math.Exp.
+func GeluTanh(out, x *Array) {
+	checkUnary("GeluTanh", out, x)
+	checkDType("GeluTanh", "x", x, Float32)
+	checkDType("GeluTanh", "out", out, Float32)
+	parallelElementwise(out.F32, x.F32, taskGeluTanh)
+}
+
 // elementwiseGrain is the number of elements (or of row elements) a
 // worker takes at a time; below two grains a kernel runs on the calling
 // goroutine.
@@ -59,6 +89,8 @@ const (
 	taskGelu
 	taskSoftmax
 	taskLayerNorm
+	taskSilu
+	taskGeluTanh
 )
 
 // seqTask is one parallel call of a sequence kernel. Tasks are pooled and
@@ -95,7 +127,7 @@ func newSeqTask(kind int, out, x []float32, grain int) *seqTask {
 // do runs blocks lo..hi.
 func (t *seqTask) do(lo, hi int) {
 	switch t.kind {
-	case taskSigmoid, taskTanh, taskGelu:
+	case taskSigmoid, taskTanh, taskGelu, taskSilu, taskGeluTanh:
 		a, b := lo*t.grain, min(hi*t.grain, len(t.out))
 		activationF32(t.kind, t.out[a:b], t.x[a:b])
 	case taskSoftmax:
@@ -117,8 +149,8 @@ func parallelElementwise(out, x []float32, kind int) {
 	newSeqTask(kind, out, x, elementwiseGrain).parallel(n)
 }
 
-// activationF32 applies the activation kind to x: with the AVX-512 kernels
-// where the CPU has them, else with the portable loops below.
+// activationF32 applies the activation kind to x: with the vector kernels
+// of the selected tier, else with the portable loops below.
 func activationF32(kind int, out, x []float32) {
 	if activationVec(kind, out, x) {
 		return
@@ -130,6 +162,23 @@ func activationF32(kind int, out, x []float32) {
 		tanhF32(out, x)
 	case taskGelu:
 		geluF32(out, x)
+	case taskSilu:
+		mapF64(out, x, siluF64)
+	case taskGeluTanh:
+		mapF64(out, x, geluTanhF64)
+	}
+}
+
+// mapF64 sets out[i] = float32(f(float64(x[i]))), a block at a time.
+func mapF64(out, x []float32, f func(float64) float64) {
+	var buf [convBlock]float64
+	for len(out) > 0 {
+		b := toF64(buf[:], x[:min(len(out), convBlock)])
+		for i, v := range b {
+			b[i] = f(v)
+		}
+		fromF64(out, b)
+		out, x = out[len(b):], x[len(b):]
 	}
 }
 
@@ -275,6 +324,25 @@ func erfcF64(x float64) float64 {
 		return 2 - r
 	}
 	return r
+}
+
+// siluF64 is x·sigmoid(x).
+func siluF64(x float64) float64 {
+	return x * (1 / (1 + expF64(-x)))
+}
+
+// The constants of the tanh approximation of GELU.
+const (
+	geluTanhCubic = 0.044715
+	geluTanh2K    = 1.5957691216057308 // 2·√(2/π)
+)
+
+// geluTanhF64 is 0.5·x·(1+tanh(u)) with u = √(2/π)·x·(1+0.044715x²),
+// computed as x·sigmoid(2u) (the vector kernels round the same steps).
+func geluTanhF64(x float64) float64 {
+	x2 := x * x
+	u := x * (1 + x2*geluTanhCubic)
+	return x * (1 / (1 + expF64(-(u * geluTanh2K))))
 }
 
 // geluF64 is x·Φ(x) = x·erfc(-x/√2)/2.

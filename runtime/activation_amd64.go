@@ -21,6 +21,26 @@ func sigmoidAVX512(out, x *float32, n int)
 //go:noescape
 func tanhAVX512(out, x *float32, n int)
 
+// siluAVX512 sets out[i] = siluF64(x[i]) for i < n (AVX-512 only).
+//
+//go:noescape
+func siluAVX512(out, x *float32, n int)
+
+// geluTanhAVX512 sets out[i] = geluTanhF64(x[i]) for i < n (AVX-512 only).
+//
+//go:noescape
+func geluTanhAVX512(out, x *float32, n int)
+
+// siluAVX2 is siluAVX512 four lanes at a time (AVX2 and FMA).
+//
+//go:noescape
+func siluAVX2(out, x *float32, n int)
+
+// geluTanhAVX2 is geluTanhAVX512 four lanes at a time (AVX2 and FMA).
+//
+//go:noescape
+func geluTanhAVX2(out, x *float32, n int)
+
 // geluAVX2 is geluAVX512 four lanes at a time (AVX2 and FMA).
 //
 //go:noescape
@@ -57,6 +77,10 @@ func activationVec(kind int, out, x []float32) bool {
 			fn = sigmoidAVX512
 		case taskTanh:
 			fn = tanhAVX512
+		case taskSilu:
+			fn = siluAVX512
+		case taskGeluTanh:
+			fn = geluTanhAVX512
 		}
 	case hasAVX2FMA:
 		switch kind {
@@ -66,6 +90,10 @@ func activationVec(kind int, out, x []float32) bool {
 			fn = sigmoidAVX2
 		case taskTanh:
 			fn = tanhAVX2
+		case taskSilu:
+			fn = siluAVX2
+		case taskGeluTanh:
+			fn = geluTanhAVX2
 		}
 	}
 	if fn == nil {

@@ -44,7 +44,9 @@ DATA actConst<>+248(SB)/8, $0x3f80000000000000 // 31: tanh small
 DATA actConst<>+256(SB)/8, $0xbfd5555555555555 // 32: tanh t3
 DATA actConst<>+264(SB)/8, $0x3fc1111111111111 // 33: tanh t5
 DATA actConst<>+272(SB)/8, $0xbfaba1ba1ba1ba1c // 34: tanh t7
-GLOBL actConst<>(SB), RODATA|NOPTR, $280
+DATA actConst<>+280(SB)/8, $0x3fa6e4e26d4801f7 // 35: 0.044715
+DATA actConst<>+288(SB)/8, $0x3ff9884533d43651 // 36: 2·√(2/π)
+GLOBL actConst<>(SB), RODATA|NOPTR, $296
 
 // EXPPD sets A = e^A (NaN stays NaN; below -746 it is 0, above 710 +Inf)
 // using N and R as scratch; R8 points at actConst, Z30 and Z31 hold the
@@ -119,6 +121,25 @@ GLOBL actConst<>(SB), RODATA|NOPTR, $280
 	VBROADCASTSD 8(R8), Z1; \
 	VDIVPD Z0, Z1, Z0
 
+// SILU8 sets Z0 = x/(1+e^-x) for x in Z0, as x·sigmoid(x).
+#define SILU8 \
+	VMOVAPD Z0, Z20; \
+	SIGMOID8; \
+	VMULPD Z20, Z0, Z0
+
+// GELUTANH8 sets Z0 to the tanh approximation of GELU for x in Z0,
+// 0.5·x·(1+tanh(u)) with u = √(2/π)·x·(1+0.044715x²), computed as
+// x·sigmoid(2u), which does not cancel where tanh(u) is near -1.
+#define GELUTANH8 \
+	VMOVAPD Z0, Z20; \
+	VMULPD Z0, Z0, Z1; \
+	VMULPD.BCST 280(R8), Z1, Z1; \
+	VADDPD.BCST 8(R8), Z1, Z1; \
+	VMULPD Z20, Z1, Z1; \
+	VMULPD.BCST 288(R8), Z1, Z0; \
+	SIGMOID8; \
+	VMULPD Z20, Z0, Z0
+
 // TANH8 sets Z0 = tanh(x) for x in Z0: 1-2/(1+e^{2|x|}) with the sign of
 // x, and x(1 + x²(-1/3 + x²(2/15 - 17x²/315))) where |x| < 2^-7.
 #define TANH8 \
@@ -184,6 +205,14 @@ TEXT ·sigmoidAVX512(SB), NOSPLIT, $0-24
 // func tanhAVX512(out, x *float32, n int)
 TEXT ·tanhAVX512(SB), NOSPLIT, $0-24
 	ACTLOOP(TANH8)
+
+// func siluAVX512(out, x *float32, n int)
+TEXT ·siluAVX512(SB), NOSPLIT, $0-24
+	ACTLOOP(SILU8)
+
+// func geluTanhAVX512(out, x *float32, n int)
+TEXT ·geluTanhAVX512(SB), NOSPLIT, $0-24
+	ACTLOOP(GELUTANH8)
 
 // func expShiftAVX512(out, x *float32, n int, shift float64) (sum float64)
 TEXT ·expShiftAVX512(SB), NOSPLIT, $0-40

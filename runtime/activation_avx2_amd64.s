@@ -1,4 +1,5 @@
-// AVX2+FMA activation kernels: the exact GELU, sigmoid, tanh, softmax's
+// AVX2+FMA activation kernels: the exact and tanh GELU, sigmoid, SiLU,
+// tanh, softmax's
 // shifted exp and sum, the row maximum and ReLU of float32 arrays. The
 // smooth functions are computed in float64 four lanes at a time with the
 // formulas of the AVX-512 kernels (activation_amd64.s): erfc of Numerical
@@ -52,6 +53,8 @@
 #define cT5 1056
 #define cT7 1088
 #define cEXPBIAS 1120
+#define cGT1 1152
+#define cGT2 1184
 
 C4(cHALF, $0x3fe0000000000000)      // 0.5
 C4(cONE, $0x3ff0000000000000)       // 1
@@ -89,7 +92,9 @@ C4(cT3, $0xbfd5555555555555)        // tanh series: -1/3
 C4(cT5, $0x3fc1111111111111)        // 2/15
 C4(cT7, $0xbfaba1ba1ba1ba1c)        // -17/315
 C4(cEXPBIAS, $0x43380000000003ff)   // 1.5·2^52 + 1023
-GLOBL avx2Const<>(SB), RODATA|NOPTR, $1152
+C4(cGT1, $0x3fa6e4e26d4801f7)       // GELU tanh: 0.044715
+C4(cGT2, $0x3ff9884533d43651)       // GELU tanh: 2·√(2/π)
+GLOBL avx2Const<>(SB), RODATA|NOPTR, $1216
 
 // EXP4 sets A = e^A in four float64 lanes (NaN stays NaN; below -746 it
 // is 0, above 710 +Inf) using N, R and T as scratch; R8 points at
@@ -172,6 +177,24 @@ GLOBL avx2Const<>(SB), RODATA|NOPTR, $1152
 	VMOVUPD cONE(R8), Y1; \
 	VDIVPD Y0, Y1, Y0
 
+// SILU4 sets Y0 = x/(1+e^-x) for x in Y0, as x·sigmoid(x).
+#define SILU4 \
+	VMOVAPD Y0, Y12; \
+	SIGMOID4; \
+	VMULPD Y12, Y0, Y0
+
+// GELUTANH4 sets Y0 to the tanh approximation of GELU for x in Y0, as
+// x·sigmoid(2u) with u = √(2/π)·x·(1+0.044715x²) (see GELUTANH8).
+#define GELUTANH4 \
+	VMOVAPD Y0, Y12; \
+	VMULPD Y0, Y0, Y1; \
+	VMULPD cGT1(R8), Y1, Y1; \
+	VADDPD cONE(R8), Y1, Y1; \
+	VMULPD Y12, Y1, Y1; \
+	VMULPD cGT2(R8), Y1, Y0; \
+	SIGMOID4; \
+	VMULPD Y12, Y0, Y0
+
 // TANH4 sets Y0 = tanh(x) for x in Y0: 1-2/(1+e^{2|x|}) with the sign of
 // x, and x(1 + x²(-1/3 + x²(2/15 - 17x²/315))) where |x| < 2^-7.
 #define TANH4 \
@@ -238,6 +261,14 @@ TEXT ·sigmoidAVX2(SB), NOSPLIT, $0-24
 // func tanhAVX2(out, x *float32, n int)
 TEXT ·tanhAVX2(SB), NOSPLIT, $0-24
 	ACTLOOP4(TANH4)
+
+// func siluAVX2(out, x *float32, n int)
+TEXT ·siluAVX2(SB), NOSPLIT, $0-24
+	ACTLOOP4(SILU4)
+
+// func geluTanhAVX2(out, x *float32, n int)
+TEXT ·geluTanhAVX2(SB), NOSPLIT, $0-24
+	ACTLOOP4(GELUTANH4)
 
 // func expShiftAVX2(out, x *float32, n int, shift float64) (sum float64)
 TEXT ·expShiftAVX2(SB), NOSPLIT, $0-40

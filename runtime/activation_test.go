@@ -10,6 +10,14 @@ import (
 
 func refSigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 func refGelu(x float64) float64    { return 0.5 * x * math.Erfc(-x/math.Sqrt2) }
+func refSilu(x float64) float64    { return x / (1 + math.Exp(-x)) }
+
+// refGeluTanh is 0.5·x·(1+tanh(u)) in the form that does not cancel,
+// x/(1+e^{-2u}).
+func refGeluTanh(x float64) float64 {
+	u := math.Sqrt(2/math.Pi) * (x + 0.044715*x*x*x)
+	return x / (1 + math.Exp(-2*u))
+}
 
 // activationInputs returns a dense sweep of [-lim, lim], a log sweep of
 // tiny and huge magnitudes, special values and random values.
@@ -84,6 +92,8 @@ func testActivationsMatchMath(t *testing.T) {
 		{"Sigmoid", Sigmoid, refSigmoid},
 		{"Tanh", Tanh, math.Tanh},
 		{"Gelu", Gelu, refGelu},
+		{"Silu", Silu, refSilu},
+		{"GeluTanh", GeluTanh, refGeluTanh},
 	} {
 		worst := checkActivation(t, c.name, c.kernel, c.ref, xs)
 		t.Logf("%s: max relative error %.3g over %d inputs (bound 1e-6)", c.name, worst, len(xs))
@@ -105,7 +115,7 @@ func testActivationsOddSizes(t *testing.T) {
 			name   string
 			kernel func(out, x *Array)
 			ref    func(float64) float64
-		}{{"Sigmoid", Sigmoid, refSigmoid}, {"Tanh", Tanh, math.Tanh}, {"Gelu", Gelu, refGelu}} {
+		}{{"Sigmoid", Sigmoid, refSigmoid}, {"Tanh", Tanh, math.Tanh}, {"Gelu", Gelu, refGelu}, {"Silu", Silu, refSilu}, {"GeluTanh", GeluTanh, refGeluTanh}} {
 			buf := make([]float32, n+4)
 			for i := range buf {
 				buf[i] = 12345
@@ -129,7 +139,7 @@ func testActivationsOddSizes(t *testing.T) {
 func TestActivationsPanicOnBadShape(t *testing.T) { forEachISA(t, testActivationsPanicOnBadShape) }
 
 func testActivationsPanicOnBadShape(t *testing.T) {
-	for name, k := range map[string]func(out, x *Array){"Sigmoid": Sigmoid, "Tanh": Tanh, "Gelu": Gelu} {
+	for name, k := range map[string]func(out, x *Array){"Sigmoid": Sigmoid, "Tanh": Tanh, "Gelu": Gelu, "Silu": Silu, "GeluTanh": GeluTanh} {
 		func() {
 			defer func() {
 				if r := recover(); r == nil {
@@ -153,7 +163,7 @@ func BenchmarkActivations(b *testing.B) {
 		name   string
 		kernel func(out, x *Array)
 		kind   int
-	}{{"Sigmoid", Sigmoid, taskSigmoid}, {"Tanh", Tanh, taskTanh}, {"Gelu", Gelu, taskGelu}} {
+	}{{"Sigmoid", Sigmoid, taskSigmoid}, {"Tanh", Tanh, taskTanh}, {"Gelu", Gelu, taskGelu}, {"Silu", Silu, taskSilu}, {"GeluTanh", GeluTanh, taskGeluTanh}} {
 		b.Run(k.name, func(b *testing.B) {
 			b.SetBytes(8 * n)
 			for b.Loop() {

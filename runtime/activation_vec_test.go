@@ -28,7 +28,9 @@ func testActivationVecMatchesPortable(t *testing.T) {
 		name     string
 		kind     int
 		portable func(out, x []float32)
-	}{{"gelu", taskGelu, geluF32}, {"sigmoid", taskSigmoid, sigmoidF32}, {"tanh", taskTanh, tanhF32}}
+	}{{"gelu", taskGelu, geluF32}, {"sigmoid", taskSigmoid, sigmoidF32}, {"tanh", taskTanh, tanhF32},
+		{"silu", taskSilu, func(out, x []float32) { mapF64(out, x, siluF64) }},
+		{"gelutanh", taskGeluTanh, func(out, x []float32) { mapF64(out, x, geluTanhF64) }}}
 	for _, k := range kinds {
 		want := make([]float32, len(xs))
 		k.portable(want, xs)
