@@ -91,6 +91,7 @@ const (
 	taskLayerNorm
 	taskSilu
 	taskGeluTanh
+	taskLogSoftmax
 )
 
 // seqTask is one parallel call of a sequence kernel. Tasks are pooled and
@@ -130,8 +131,8 @@ func (t *seqTask) do(lo, hi int) {
 	case taskSigmoid, taskTanh, taskGelu, taskSilu, taskGeluTanh:
 		a, b := lo*t.grain, min(hi*t.grain, len(t.out))
 		activationF32(t.kind, t.out[a:b], t.x[a:b])
-	case taskSoftmax:
-		softmaxRows(t.out, t.x, t.size, lo*t.grain, min(hi*t.grain, len(t.out)/t.size))
+	case taskSoftmax, taskLogSoftmax:
+		softmaxRows(t.out, t.x, t.size, lo*t.grain, min(hi*t.grain, len(t.out)/t.size), t.kind == taskLogSoftmax)
 	case taskLayerNorm:
 		layerNormRows(t.out, t.x, t.w, t.b, t.size, t.eps, lo*t.grain, min(hi*t.grain, len(t.out)/t.size))
 	}

@@ -1,4 +1,4 @@
-// This file holds the softmax kernel.
+// This file holds the softmax and log-softmax kernels.
 
 package runtime
 
@@ -13,20 +13,41 @@ import "math"
 // Subtracting the row maximum keeps large inputs finite. -Inf entries get
 // 0; a row that is all -Inf is NaN, as in PyTorch.
 func Softmax(out, x *Array, dim int) {
-	checkDType("Softmax", "x", x, Float32)
-	checkDType("Softmax", "out", out, Float32)
+	softmaxAlong("Softmax", out, x, dim, false)
+}
+
+// LogSoftmax sets out to the log of the softmax of the float32 array x
+// along dim (negative counts from the end); out has x's shape.
+//
+//	m = max_j x[.., j, ..]
+//	out[.., j, ..] = x[.., j, ..] - (m + log Σ_k exp(x[.., k, ..] - m))
+//
+// The sum is taken in float64 and the last subtraction in float32, as
+// PyTorch does. A row that is all -Inf, or holds a NaN or +Inf, is NaN.
+func LogSoftmax(out, x *Array, dim int) {
+	softmaxAlong("LogSoftmax", out, x, dim, true)
+}
+
+// softmaxAlong is Softmax, or LogSoftmax when logOut.
+func softmaxAlong(name string, out, x *Array, dim int, logOut bool) {
+	checkDType(name, "x", x, Float32)
+	checkDType(name, "out", out, Float32)
 	if !equalInts(out.Shape, x.Shape) {
-		kernelPanic("Softmax", "out shape %v, want %v", out.Shape, x.Shape)
+		kernelPanic(name, "out shape %v, want %v", out.Shape, x.Shape)
 	}
 	if len(x.Shape) == 0 {
 		if len(out.F32) == 1 {
-			out.F32[0] = float32(softmaxOne(float64(x.F32[0])))
+			v := softmaxOne(float64(x.F32[0]))
+			if logOut {
+				v = math.Log(v)
+			}
+			out.F32[0] = float32(v)
 		}
 		return
 	}
 	d, ok := NormalizeDim(dim, len(x.Shape))
 	if !ok {
-		kernelPanic("Softmax", "dim %d out of range for %v", dim, x.Shape)
+		kernelPanic(name, "dim %d out of range for %v", dim, x.Shape)
 	}
 	size := x.Shape[d]
 	inner := NumElements(x.Shape[d+1:])
@@ -38,15 +59,19 @@ func Softmax(out, x *Array, dim int) {
 		rows := outer
 		grain := max(1, elementwiseGrain/size)
 		if rows < 2*grain {
-			softmaxRows(out.F32, x.F32, size, 0, rows)
+			softmaxRows(out.F32, x.F32, size, 0, rows, logOut)
 			return
 		}
-		t := newSeqTask(taskSoftmax, out.F32, x.F32, grain)
+		kind := taskSoftmax
+		if logOut {
+			kind = taskLogSoftmax
+		}
+		t := newSeqTask(kind, out.F32, x.F32, grain)
 		t.size = size
 		t.parallel(rows)
 		return
 	}
-	softmaxStrided(out.F32, x.F32, outer, size, inner)
+	softmaxStrided(out.F32, x.F32, outer, size, inner, logOut)
 }
 
 // softmaxOne is the softmax of one element: 1, or NaN for -Inf and NaN.
@@ -57,8 +82,9 @@ func softmaxOne(v float64) float64 {
 	return 1
 }
 
-// softmaxRows handles contiguous rows r0..r1 of length size.
-func softmaxRows(out, x []float32, size, r0, r1 int) {
+// softmaxRows handles contiguous rows r0..r1 of length size; logOut
+// gives the log-softmax.
+func softmaxRows(out, x []float32, size, r0, r1 int, logOut bool) {
 	for r := r0; r < r1; r++ {
 		xs := x[r*size : (r+1)*size]
 		os := out[r*size : (r+1)*size]
@@ -70,6 +96,10 @@ func softmaxRows(out, x []float32, size, r0, r1 int) {
 			continue
 		}
 		sum := expShift(os, xs, float64(m))
+		if logOut {
+			binaryScalarF32(opSub, os, xs, float32(float64(m)+math.Log(sum)))
+			continue
+		}
 		inv := float32(1 / sum)
 		binaryScalarF32(opMul, os, os, inv)
 	}
@@ -117,8 +147,8 @@ func expShiftPortable(out, x []float32, shift float64) float64 {
 
 // softmaxStrided handles a reduced dim with inner > 1: each of the
 // outer·inner lines has stride inner. It accumulates along whole inner
-// rows so the loops stay contiguous.
-func softmaxStrided(out, x []float32, outer, size, inner int) {
+// rows so the loops stay contiguous. logOut gives the log-softmax.
+func softmaxStrided(out, x []float32, outer, size, inner int, logOut bool) {
 	m := make([]float32, inner)
 	sum := make([]float64, inner)
 	for o := 0; o < outer; o++ {
@@ -143,13 +173,18 @@ func softmaxStrided(out, x []float32, outer, size, inner int) {
 			}
 		}
 		for j := 0; j < size; j++ {
+			row := x[base+j*inner : base+(j+1)*inner]
 			orow := out[base+j*inner : base+(j+1)*inner]
 			for i := range orow {
-				if mi := float64(m[i]); math.IsInf(mi, -1) || mi != mi {
+				mi := float64(m[i])
+				switch {
+				case math.IsInf(mi, -1) || mi != mi:
 					orow[i] = float32(math.NaN())
-					continue
+				case logOut:
+					orow[i] = row[i] - float32(mi+math.Log(sum[i]))
+				default:
+					orow[i] = float32(float64(orow[i]) / sum[i])
 				}
-				orow[i] = float32(float64(orow[i]) / sum[i])
 			}
 		}
 	}
