@@ -16,10 +16,7 @@ import (
 // It is computed in float64 with a polynomial exp; the result is within
 // 1e-6 relative of the math.Exp-based reference (see the tests).
 func Sigmoid(out, x *Array) {
-	checkUnary("Sigmoid", out, x)
-	checkDType("Sigmoid", "x", x, Float32)
-	checkDType("Sigmoid", "out", out, Float32)
-	parallelElementwise(out.F32, x.F32, taskSigmoid)
+	activation("Sigmoid", taskSigmoid, out, x)
 }
 
 // Tanh sets out = tanh(x) for float32 arrays.
@@ -28,10 +25,7 @@ func Sigmoid(out, x *Array) {
 //
 // It is within 1e-6 relative of math.Tanh.
 func Tanh(out, x *Array) {
-	checkUnary("Tanh", out, x)
-	checkDType("Tanh", "x", x, Float32)
-	checkDType("Tanh", "out", out, Float32)
-	parallelElementwise(out.F32, x.F32, taskTanh)
+	activation("Tanh", taskTanh, out, x)
 }
 
 // Gelu sets out to the exact GELU of x, x·Φ(x) with Φ the standard normal
@@ -42,10 +36,7 @@ func Tanh(out, x *Array) {
 // It is within 1e-6 relative of the math.Erfc-based reference, also in the
 // negative tail where 1 + erf(x/√2) cancels.
 func Gelu(out, x *Array) {
-	checkUnary("Gelu", out, x)
-	checkDType("Gelu", "x", x, Float32)
-	checkDType("Gelu", "out", out, Float32)
-	parallelElementwise(out.F32, x.F32, taskGelu)
+	activation("Gelu", taskGelu, out, x)
 }
 
 // Silu sets out to the SiLU (swish) of x, x·sigmoid(x), for float32
@@ -55,10 +46,7 @@ func Gelu(out, x *Array) {
 //
 // It is within 1e-6 relative of the math.Exp-based reference.
 func Silu(out, x *Array) {
-	checkUnary("Silu", out, x)
-	checkDType("Silu", "x", x, Float32)
-	checkDType("Silu", "out", out, Float32)
-	parallelElementwise(out.F32, x.F32, taskSilu)
+	activation("Silu", taskSilu, out, x)
 }
 
 // GeluTanh sets out to the tanh approximation of GELU of x (PyTorch's
@@ -71,10 +59,16 @@ func Silu(out, x *Array) {
 // where tanh(u) is near -1, and is within 1e-6 relative of that formula
 // evaluated with math.Exp.
 func GeluTanh(out, x *Array) {
-	checkUnary("GeluTanh", out, x)
-	checkDType("GeluTanh", "x", x, Float32)
-	checkDType("GeluTanh", "out", out, Float32)
-	parallelElementwise(out.F32, x.F32, taskGeluTanh)
+	activation("GeluTanh", taskGeluTanh, out, x)
+}
+
+// activation checks the operands of the activation kernel name and
+// applies kind to x over the worker pool.
+func activation(name string, kind int, out, x *Array) {
+	checkUnary(name, out, x)
+	checkDType(name, "x", x, Float32)
+	checkDType(name, "out", out, Float32)
+	parallelElementwise(out.F32, x.F32, kind)
 }
 
 // elementwiseGrain is the number of elements (or of row elements) a
