@@ -12,8 +12,10 @@
 // whose speed drifts between quiet and busy spells still gives comparable
 // figures. PyTorch runs torch.jit.optimize_for_inference of a jit.trace with
 // torch.set_num_threads and OpenBLAS's own thread count set to the cell's;
-// fxgen runs with runtime.SetWorkers. The kernel tier is the CPU's best
-// unless FXGEN_ISA says otherwise (e.g. FXGEN_ISA=avx2).
+// fxgen runs with GOMAXPROCS and runtime.SetWorkers set to it. The kernel
+// tier is the CPU's best unless FXGEN_ISA says otherwise (e.g.
+// FXGEN_ISA=avx2). The worker runs with OMP_WAIT_POLICY=PASSIVE unless
+// OMP_WAIT_POLICY or GOMP_SPINCOUNT is set (see startWorker).
 //
 // Nothing in the build or the tests needs Python or this command.
 package main
@@ -22,6 +24,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,17 +53,17 @@ func main() {
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
 	flag.Parse()
 
-	cells, err := makeCells(*models, *threadList)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "vs_pytorch:", err)
-		os.Exit(2)
-	}
 	w, err := startWorker(*python)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vs_pytorch:", err)
 		os.Exit(1)
 	}
 	defer w.close()
+	cells, err := makeCells(*models, *threadList)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "vs_pytorch:", err)
+		os.Exit(2)
+	}
 	info, err := w.info()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vs_pytorch:", err)
@@ -110,12 +113,19 @@ func makeCells(models, threadList string) ([]*cell, error) {
 	}
 	var chosen []*zooModel
 	for i := range zoo {
-		if models == "" || slices.Contains(strings.Split(models, ","), zoo[i].name) {
+		if models == "" {
 			chosen = append(chosen, &zoo[i])
 		}
 	}
-	if len(chosen) == 0 {
-		return nil, fmt.Errorf("-models: none of %q is in the zoo", models)
+	for _, name := range strings.Split(models, ",") {
+		if models == "" {
+			break
+		}
+		i := slices.IndexFunc(zoo, func(m zooModel) bool { return m.name == strings.TrimSpace(name) })
+		if i < 0 {
+			return nil, fmt.Errorf("-models: %q is not in the zoo", name)
+		}
+		chosen = append(chosen, &zoo[i])
 	}
 	var cells []*cell
 	for _, m := range chosen {
@@ -129,9 +139,12 @@ func makeCells(models, threadList string) ([]*cell, error) {
 	return cells, nil
 }
 
-// timeGo runs the compiled Forward for at least target with the cell's
-// worker count and returns the mean time per call in ns.
+// timeGo runs the compiled Forward for at least target on the cell's
+// thread count and returns the mean time per call in ns. GOMAXPROCS is set
+// to it too: Parallel's goroutines beyond GOMAXPROCS would not run at once,
+// and at 1 thread the collector gets no second core that PyTorch lacks.
 func (c *cell) timeGo(target time.Duration) float64 {
+	goruntime.GOMAXPROCS(c.threads)
 	fxruntime.SetWorkers(c.threads)
 	c.forward() // warm: the worker count may have changed
 	calls, start := 0, time.Now()
@@ -147,9 +160,9 @@ func (c *cell) timeGo(target time.Duration) float64 {
 
 func printHeader(info map[string]any) {
 	fmt.Printf("# CPU: %s\n", cpuModel())
-	fmt.Printf("# fxgen kernel tier: %v (CPU's best: %v; FXGEN_ISA=%q)\n", fxruntime.CurrentISA(), fxruntime.CPUISA(), os.Getenv(fxruntime.ISAEnv))
-	fmt.Printf("# PyTorch %v (Python %v), %v, oneDNN available: %v; OPENBLAS_CORETYPE=%q\n",
-		info["torch"], info["python"], info["blas"], info["mkldnn"], info["coretype_env"])
+	fmt.Printf("# fxgen kernel tier: %v (CPU's best: %v; FXGEN_ISA=%q); %s\n", fxruntime.CurrentISA(), fxruntime.CPUISA(), os.Getenv(fxruntime.ISAEnv), goruntime.Version())
+	fmt.Printf("# PyTorch %v (Python %v), CPU capability %v, oneDNN available: %v; OpenMP: %v\n", info["torch"], info["python"], info["capability"], info["mkldnn"], info["omp_env"])
+	fmt.Printf("# BLAS: BLAS_INFO=%v, loaded %v, OpenBLAS core %v; OPENBLAS_CORETYPE=%q\n", info["blas_info"], info["blas_lib"], info["openblas_core"], info["coretype_env"])
 	fmt.Println("# ratio = PyTorch time / fxgen time per pass (above 1: fxgen is faster); medians over passes")
 }
 

@@ -3,7 +3,7 @@
 coordinator. It reads one JSON request a line on stdin and answers one JSON
 line on stdout:
 
-    {"op": "info"}                                  -> versions, BLAS core
+    {"op": "info"}                                  -> versions, BLAS library and core
     {"op": "time", "model": "mlp", "n": 256, "threads": 1, "target_ms": 300}
                                                     -> {"ns": ..., "calls": ..., "path": ...}
 
@@ -17,6 +17,7 @@ path; the plain trace, then eager, if that fails).
 import ctypes
 import json
 import os
+import re
 import sys
 import time
 
@@ -28,25 +29,32 @@ import torch_reference as ref  # noqa: E402
 cache = {}
 
 
-def loaded_openblas():
-    """The OpenBLAS library torch runs on (found in this process's maps),
-    or None."""
+def loaded_blas():
+    """The BLAS libraries mapped into this process once torch has run a
+    matrix product (Debian's torch links the libblas.so.3 alternative)."""
     torch.zeros(2, 2) @ torch.zeros(2, 2)
     with open("/proc/self/maps") as f:
-        paths = sorted({line.split()[-1] for line in f if "openblas" in line})
-    for path in paths:
+        return sorted({line.split()[-1] for line in f
+                       if "blas" in line.rsplit("/", 1)[-1] and line.split()[-1].startswith("/")})
+
+
+def load_openblas(paths):
+    """The OpenBLAS library torch runs on, else libopenblas.so.0 (which
+    torch then does not use), or None; and whether torch uses it."""
+    for path in [p for p in paths if "openblas" in p] + ["libopenblas.so.0"]:
         try:
             lib = ctypes.CDLL(path)
             lib.openblas_get_corename.restype = ctypes.c_char_p
-            return lib
+            return lib, path in paths
         except (OSError, AttributeError):
             continue
-    return None
+    return None, False
 
 
 # OpenBLAS keeps its own thread pool (OPENBLAS_NUM_THREADS, default all
 # cores), which torch.set_num_threads does not change: each cell sets both.
-openblas = loaded_openblas()
+blas_libs = loaded_blas()
+openblas, torch_uses_openblas = load_openblas(blas_libs)
 
 
 def build(name, n):
@@ -65,12 +73,14 @@ def build(name, n):
     with torch.no_grad():
         try:
             fn = torch.jit.optimize_for_inference(torch.jit.trace(model, args))
-            fn(*args)
+            for _ in range(3):  # the profiling executor specialises on the first runs
+                fn(*args)
         except Exception:  # noqa: BLE001 - any failure falls back
             try:
                 path = "jit.trace"
                 fn = torch.jit.trace(model, args)
-                fn(*args)
+                for _ in range(3):
+                    fn(*args)
             except Exception:  # noqa: BLE001
                 path = "eager"
                 fn = model
@@ -79,13 +89,14 @@ def build(name, n):
 
 
 def time_cell(req):
-    fn, args, path = build(req["model"], req["n"])
     torch.set_num_threads(req["threads"])
-    if openblas is not None:
+    if torch_uses_openblas:
         openblas.openblas_set_num_threads(req["threads"])
+    fn, args, path = build(req["model"], req["n"])
     target = req["target_ms"] / 1000.0
     with torch.no_grad():
         fn(*args)  # warm: the thread count may have changed
+        settle()
         calls, start, cpu = 0, time.perf_counter(), time.process_time()
         while True:
             fn(*args)
@@ -95,18 +106,49 @@ def time_cell(req):
                 break
         cpu = time.process_time() - cpu
     # cpu: the cores kept busy on average (at most threads if they hold).
+    settle()
     return {"ns": elapsed * 1e9 / calls, "calls": calls, "path": path, "cpu": cpu / elapsed}
 
 
+def settle():
+    """Waits (up to 1 s) until this process stops using CPU: OpenBLAS's
+    idle threads poll for about 2^28 cycles (0.1 s) after a multi-threaded
+    call, and would take a core from a 1-thread cell or from the fxgen side
+    timed next."""
+    deadline = time.perf_counter() + 1
+    while time.perf_counter() < deadline:
+        cpu = time.process_time()
+        time.sleep(0.01)
+        if time.process_time() - cpu < 0.001:
+            return
+
+
 def openblas_core():
-    return openblas.openblas_get_corename().decode() if openblas is not None else "unknown"
+    try:
+        core = openblas.openblas_get_corename().decode()
+    except Exception:  # noqa: BLE001 - no OpenBLAS, or no such symbol
+        return "unknown"
+    return core if torch_uses_openblas else core + " (libopenblas.so.0, which torch does not use)"
+
+
+def config_value(key):
+    """A Build settings value of torch.__config__.show(), or "unknown"."""
+    m = re.search(r"\b%s=([^,\s]*)" % key, torch.__config__.show())
+    return m.group(1) if m else "unknown"
 
 
 def info():
+    capability = [line.split(":", 1)[1].strip() for line in torch.__config__.show().splitlines()
+                  if "CPU capability usage" in line]
     return {"torch": torch.__version__, "python": sys.version.split()[0],
-            "blas": "OpenBLAS core " + openblas_core(),
+            "capability": capability[0] if capability else "unknown",
+            "blas_info": config_value("BLAS_INFO"),
+            "blas_lib": " ".join(blas_libs) or "unknown",
+            "openblas_core": openblas_core(),
             "mkldnn": torch.backends.mkldnn.is_available(),
-            "coretype_env": os.environ.get("OPENBLAS_CORETYPE", "")}
+            "coretype_env": os.environ.get("OPENBLAS_CORETYPE", ""),
+            "omp_env": " ".join("%s=%s" % (k, os.environ[k]) for k in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+                                if k in os.environ) or "defaults"}
 
 
 def main():

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -34,13 +35,23 @@ func startWorker(python string) (*worker, error) {
 	_, self, _, _ := runtime.Caller(0)
 	script := filepath.Join(filepath.Dir(self), "torch_worker.py")
 	if out, err := exec.Command(python, "-c", "import torch").CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("%s cannot import torch (%v: %s); install Debian's PyTorch with `apt-get install -y python3-torch` (only this benchmark needs it, never the build or the tests)", python, err, out)
+		if out = bytes.TrimSpace(out); len(out) > 0 {
+			err = fmt.Errorf("%v: %s", err, out)
+		}
+		return nil, fmt.Errorf("%s cannot import torch (%v); install Debian's PyTorch with `apt-get install -y python3-torch` (only this benchmark needs it; the build, the tests and CI never do)", python, err)
 	}
 	cmd := exec.Command(python, script)
 	// PyTorch's OpenMP threads and OpenBLAS's own threads take turns on
-	// the same cores: spinning OpenMP threads would steal OpenBLAS's
-	// (on 2 cores, 2-thread cells ran up to 8× slower than 1-thread ones).
-	cmd.Env = append(os.Environ(), "OMP_WAIT_POLICY=PASSIVE")
+	// the same cores: spinning OpenMP threads would steal OpenBLAS's (on 2
+	// cores, 2-thread cells ran up to 8× slower than 1-thread ones). Passive
+	// OpenMP threads cost a wake-up per parallel region instead, which
+	// slows small convolutions (resnet20 at N=1 on 2 threads ran 3× slower
+	// than with GOMP_SPINCOUNT=1000, which in turn slowed lstm at N=64 by
+	// 1.3×); an OMP_WAIT_POLICY or GOMP_SPINCOUNT of the caller wins.
+	cmd.Env = os.Environ()
+	if os.Getenv("OMP_WAIT_POLICY") == "" && os.Getenv("GOMP_SPINCOUNT") == "" {
+		cmd.Env = append(cmd.Env, "OMP_WAIT_POLICY=PASSIVE")
+	}
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -68,7 +79,10 @@ func (w *worker) call(req map[string]any, v any) error {
 		return fmt.Errorf("python worker: %v", err)
 	}
 	if !w.out.Scan() {
-		return fmt.Errorf("python worker exited (%v)", w.out.Err())
+		if err := w.out.Err(); err != nil {
+			return fmt.Errorf("python worker: %v", err)
+		}
+		return fmt.Errorf("python worker exited (its error output, if any, is above)")
 	}
 	return json.Unmarshal(w.out.Bytes(), v)
 }
