@@ -14,7 +14,7 @@ var avx512Kernel = &gemmKernel{
 	name: "avx512-14x32", mr: 14, nr: 32,
 	kc: 256, kcLargeC: 512, mc: 14 * 12, nc: 2048,
 	tile: tileAVX512, direct: tileDirectAVX512, directPack: tileDirectPackAVX512,
-	gemv: true,
+	gemv: &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512},
 }
 
 // avx2Kernel is the 6×16 AVX2 FMA micro-kernel (12 ymm accumulators).
@@ -22,7 +22,24 @@ var avx2Kernel = &gemmKernel{
 	name: "avx2-6x16", mr: 6, nr: 16,
 	kc: 256, mc: 6 * 24, nc: 2048,
 	tile: tileAVX2,
-	gemv: true,
+	gemv: &gemvKernel{row: gemvRow256, dot4: dot4AVX2},
+}
+
+// gemvRowAVX512 is gemvRow512 with the column count as a lane mask; see
+// gemvKernel.row.
+func gemvRowAVX512(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, bias *float32, flags, cols int) {
+	gemvRow512(k, a, b, ldb, c, alpha, beta, bias, flags, uint32(uint64(1)<<uint(cols)-1))
+}
+
+// dot4AVX512 and dot4AVX2 run dot4x512 and dot4x256; see gemvKernel.dot4.
+func dot4AVX512(k int, a, b *float32, ldb int) (d [4]float32) {
+	dot4x512(k, a, b, ldb, &d[0])
+	return d
+}
+
+func dot4AVX2(k int, a, b *float32, ldb int) (d [4]float32) {
+	dot4x256(k, a, b, ldb, &d[0])
+	return d
 }
 
 // bestKernel returns the micro-kernel of the selected tier (SetISA).
@@ -97,13 +114,13 @@ func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias 
 	storeTile(acc[:], 16, rows, cols, c, ldc, beta, bias, flags)
 }
 
-// gemvFast computes an m == 1 product with the GEMV kernels of the tier,
-// reading B in place (or its packed panels) instead of packing it. It reports false
-// when the selected kernel has no such path. Wide products split their
-// columns over the workers in blocks of 32, so each column is computed the
-// same way whatever the number of workers.
+// gemvFast computes an m == 1 product with the kernel's gemvKernel, reading
+// B in place (or its packed panels) instead of packing it. It reports false
+// when the kernel has no such path. Wide products split their columns over
+// the workers in blocks of 32 (a multiple of every nr), so each column is
+// computed the same way whatever the number of workers.
 func gemvFast(g *gemmCall) bool {
-	if g.m != 1 || !g.kern.gemv {
+	if g.m != 1 || g.kern.gemv == nil {
 		return false
 	}
 	x := g.a[:g.k]
@@ -143,7 +160,8 @@ type gemvJob struct {
 var gemvTasks = taskPool(func(j *gemvJob, lo, hi int) { gemvCols(&j.g, j.x, lo*32, min(hi*32, j.g.n)) })
 
 // gemvCols computes columns [j0, j1) of the m == 1 product of x and B
-// (j0 a multiple of 32), with the epilogue's beta, bias and ReLU.
+// (j0 a multiple of 32) with the kernel's gemvKernel, with the epilogue's
+// beta, bias and ReLU.
 func gemvCols(g *gemmCall, x []float32, j0, j1 int) {
 	k := g.k
 	flags := 0
@@ -157,21 +175,16 @@ func gemvCols(g *gemmCall, x []float32, j0, j1 int) {
 		flags |= flagReLU
 	}
 	var bp *float32
-	avx2 := g.kern.nr == avx2Kernel.nr // the AVX2 kernel or a variant of it
+	gv := g.kern.gemv
 	switch {
 	case g.pb != nil || !g.transB:
-		// Row-major B (or its packed panels): 32 columns a call, or 16
-		// with AVX2.
-		width := 32
-		if avx2 {
-			width = 16
-		}
+		// Row-major B (or its packed panels), nr columns a call.
+		width := g.kern.nr
 		src, ld, step := g.b, g.ldb, width
 		if g.pb != nil {
 			src, ld, step = g.pb.data, width, width*k
 		}
 		for j := j0; j < j1; j += width {
-			cols := min(width, j1-j)
 			if g.bias != nil {
 				bp = &g.bias[j]
 			}
@@ -179,24 +192,15 @@ func gemvCols(g *gemmCall, x []float32, j0, j1 int) {
 			if g.pb != nil {
 				off = j / width * step
 			}
-			if avx2 {
-				gemvRow256(k, &x[0], &src[off], ld, &g.c[j], g.alpha, g.beta, bp, flags, cols)
-			} else {
-				gemvRow512(k, &x[0], &src[off], ld, &g.c[j], g.alpha, g.beta, bp, flags, uint32(uint64(1)<<uint(cols)-1))
-			}
+			gv.row(k, &x[0], &src[off], ld, &g.c[j], g.alpha, g.beta, bp, flags, min(width, j1-j))
 		}
 	default:
-		dot4 := dot4x512
-		if avx2 {
-			dot4 = dot4x256
-		}
-		var d [4]float32
 		for j := j0; j < j1; j += 4 {
 			r, ld := 4, g.ldb
 			if j1-j < 4 {
 				r, ld = 1, 0
 			}
-			dot4(k, &x[0], &g.b[j*g.ldb], ld, &d[0])
+			d := gv.dot4(k, &x[0], &g.b[j*g.ldb], ld)
 			for i := 0; i < r; i++ {
 				v := g.alpha * d[i]
 				if g.beta != 0 {

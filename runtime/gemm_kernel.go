@@ -52,8 +52,23 @@ type gemmKernel struct {
 	// block instead of by a separate pass.
 	directPack func(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int)
 
-	// gemv reports whether gemvFast has an m == 1 path for this kernel.
-	gemv bool
+	// gemv, if not nil, is the kernel's m == 1 path (see gemvFast).
+	gemv *gemvKernel
+}
+
+// gemvKernel is the m == 1 path of a micro-kernel whose packed panels are
+// nr columns wide.
+type gemvKernel struct {
+	// row sets c[j] = alpha·Σ_{p<k} a[p]·b[p*ldb+j] (+beta·c[j] when
+	// flags&flagBeta, +bias[j] when flags&flagBias, then ReLU when
+	// flags&flagReLU) for j < cols ≤ nr; b is B in place (ldb its row
+	// stride) or one packed panel (ldb = nr).
+	row func(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, bias *float32, flags, cols int)
+	// dot4 returns Σ_{p<k} a[p]·b[r*ldb+p] for r < 4: four columns of a B
+	// stored transposed. (It returns the sums by value: a pointer to the
+	// caller's stack passed through a func value would move it to the
+	// heap.)
+	dot4 func(k int, a, b *float32, ldb int) [4]float32
 }
 
 // largeC is the size of C (m·n floats) from which a kernel's kcLargeC

@@ -438,6 +438,11 @@ func testSgemmNoAllocs(t *testing.T) {
 		"in place":    func() { Sgemm(false, false, m, n, k, 1, a, k, b, n, 0, c, n) },
 		"transA":      func() { Sgemm(true, false, m, n, k, 1, a, m, b, n, 0, c, n) },
 		"SgemmPacked": func() { SgemmPacked(m, 1, a, k, pb, 0, c, n) },
+		// m == 1 runs the GEMV kernels on the vector tiers.
+		"m=1":             func() { Sgemm(false, false, 1, n, k, 1, a, k, b, n, 0.5, c, n) },
+		"m=1, transB":     func() { Sgemm(false, true, 1, n, k, 1, a, k, b, k, 0.5, c, n) },
+		"m=1, packed":     func() { SgemmPacked(1, 1, a, k, pb, 0, c, n) },
+		"m=1, transA, tB": func() { Sgemm(true, true, 1, n, k, 1, a, 1, b, k, 0, c, n) },
 	}
 	for name, f := range cases {
 		if got := testing.AllocsPerRun(10, f); got != 0 {
