@@ -37,6 +37,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fxgen/fxgen/internal/rounds"
 	"github.com/fxgen/fxgen/runtime"
 )
 
@@ -60,7 +61,7 @@ var defaultShapes = []shape{
 }
 
 func main() {
-	rounds := flag.Int("rounds", 11, "rounds per shape")
+	nRounds := flag.Int("rounds", 11, "rounds per shape")
 	batch := flag.Duration("batch", 40*time.Millisecond, "minimum time of one batch of calls")
 	packed := flag.Bool("packed", false, "time fxgen's SgemmPacked (weights packed once, as generated code does) on the MxKxN shapes")
 	settle := flag.Duration("settle", 300*time.Millisecond, "pause after each OpenBLAS 2-thread batch, so that its spinning threads are asleep before the next batch")
@@ -80,16 +81,16 @@ func main() {
 	}
 
 	fmt.Printf("# fxgen kernel tier %v; OpenBLAS core %s; GOMAXPROCS %d; per shape %d rounds, each timing a batch of ≥%v of\n",
-		runtime.CurrentISA(), C.GoString(C.openblas_get_corename()), goruntime.GOMAXPROCS(0), *rounds, *batch)
+		runtime.CurrentISA(), C.GoString(C.openblas_get_corename()), goruntime.GOMAXPROCS(0), *nRounds, *batch)
 	fmt.Printf("# Go 1 worker, OpenBLAS 1 thread, Go 2 workers, OpenBLAS 2 threads (order rotating).\n")
 	fmt.Printf("# GFLOP/s are medians over rounds; ratios are medians of per-round ratios.\n")
 	fmt.Printf("%-14s %7s %7s %7s %7s %7s %7s %7s %7s\n", "shape", "go-w1", "ob-1t", "go-w2", "ob-2t", "go/ob@1", "go/ob@2", "go-w2/w1", "ob-2t/1t")
 	for _, s := range shapes {
-		r := compare(s, *rounds, *batch, *settle, *packed && s.transB)
+		r := compare(s, *nRounds, *batch, *settle, *packed && s.transB)
 		fmt.Printf("%-14s %7.1f %7.1f %7.1f %7.1f %7.2f %7.2f %7.2f %7.2f\n", s,
-			median(r.gf[0]), median(r.gf[1]), median(r.gf[2]), median(r.gf[3]),
-			medianRatio(r.gf[0], r.gf[1]), medianRatio(r.gf[2], r.gf[3]),
-			medianRatio(r.gf[2], r.gf[0]), medianRatio(r.gf[3], r.gf[1]))
+			rounds.Median(r.gf[0]), rounds.Median(r.gf[1]), rounds.Median(r.gf[2]), rounds.Median(r.gf[3]),
+			rounds.MedianRatio(r.gf[0], r.gf[1]), rounds.MedianRatio(r.gf[2], r.gf[3]),
+			rounds.MedianRatio(r.gf[2], r.gf[0]), rounds.MedianRatio(r.gf[3], r.gf[1]))
 	}
 }
 
@@ -163,25 +164,6 @@ func compare(s shape, rounds int, batch, settle time.Duration, packed bool) resu
 		}
 	}
 	return res
-}
-
-// medianRatio returns the median over rounds of x[r]/y[r].
-func medianRatio(x, y []float64) float64 {
-	q := make([]float64, len(x))
-	for r := range x {
-		q[r] = x[r] / y[r]
-	}
-	return median(q)
-}
-
-// median returns the median of x without reordering it.
-func median(x []float64) float64 {
-	x = slices.Sorted(slices.Values(x))
-	n := len(x)
-	if n%2 == 1 {
-		return x[n/2]
-	}
-	return (x[n/2-1] + x[n/2]) / 2
 }
 
 func randFloats(rng *rand.Rand, n int) []float32 {

@@ -30,6 +30,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fxgen/fxgen/internal/rounds"
 	fxruntime "github.com/fxgen/fxgen/runtime"
 )
 
@@ -40,8 +41,7 @@ type cell struct {
 	threads int
 	forward func()
 	fx, pt  []float64 // ns per call, per pass
-	ratios  []float64
-	torchOn string // PyTorch's path, and the cores it kept busy
+	torchOn string    // PyTorch's path, and the cores it kept busy
 }
 
 func main() {
@@ -93,7 +93,6 @@ func main() {
 				timeGo()
 			}
 			c.fx, c.pt = append(c.fx, fx), append(c.pt, pt)
-			c.ratios = append(c.ratios, pt/fx)
 		}
 	}
 	fmt.Fprintln(os.Stderr)
@@ -174,11 +173,12 @@ func printTable(cells []*cell, markdown bool) {
 		fmt.Printf("%-12s %5s %7s %12s %12s %6s  %s\n", "model", "N", "threads", "fxgen", "PyTorch", "ratio", "PyTorch ran")
 	}
 	for _, c := range cells {
-		fx, pt := time.Duration(median(c.fx)), time.Duration(median(c.pt))
+		fx, pt := time.Duration(rounds.Median(c.fx)), time.Duration(rounds.Median(c.pt))
+		ratio := rounds.MedianRatio(c.pt, c.fx)
 		if markdown {
-			fmt.Printf("| %s | %d | %d | %v | %v | %.2f |\n", c.model.name, c.n, c.threads, round(fx), round(pt), median(c.ratios))
+			fmt.Printf("| %s | %d | %d | %v | %v | %.2f |\n", c.model.name, c.n, c.threads, round(fx), round(pt), ratio)
 		} else {
-			fmt.Printf("%-12s %5d %7d %12v %12v %6.2f  %s\n", c.model.name, c.n, c.threads, round(fx), round(pt), median(c.ratios), c.torchOn)
+			fmt.Printf("%-12s %5d %7d %12v %12v %6.2f  %s\n", c.model.name, c.n, c.threads, round(fx), round(pt), ratio, c.torchOn)
 		}
 	}
 }
@@ -190,18 +190,6 @@ func round(d time.Duration) time.Duration {
 			return d.Round(r)
 		}
 	}
-}
-
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s) == 0 {
-		return 0
-	}
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // cpuModel returns the CPU's model name, family and model from
