@@ -145,36 +145,23 @@ func parallelElementwise(out, x []float32, kind int) {
 }
 
 // activationF32 applies the activation kind to x: with the vector kernels
-// of the selected tier, else with the portable loops below.
+// of the selected tier, else with the portable loop over its float64
+// function.
 func activationF32(kind int, out, x []float32) {
 	if activationVec(kind, out, x) {
 		return
 	}
-	switch kind {
-	case taskSigmoid:
-		sigmoidF32(out, x)
-	case taskTanh:
-		tanhF32(out, x)
-	case taskGelu:
-		geluF32(out, x)
-	case taskSilu:
-		mapF64(out, x, siluF64)
-	case taskGeluTanh:
-		mapF64(out, x, geluTanhF64)
-	}
+	mapF64(out, x, activationF64[kind])
 }
 
-// mapF64 sets out[i] = float32(f(float64(x[i]))), a block at a time.
-func mapF64(out, x []float32, f func(float64) float64) {
-	var buf [convBlock]float64
-	for len(out) > 0 {
-		b := toF64(buf[:], x[:min(len(out), convBlock)])
-		for i, v := range b {
-			b[i] = f(v)
-		}
-		fromF64(out, b)
-		out, x = out[len(b):], x[len(b):]
-	}
+// activationF64 holds the float64 function of each activation kind, which
+// the vector kernels compute with the same steps.
+var activationF64 = [...]func(float64) float64{
+	taskSigmoid:  sigmoidF64,
+	taskTanh:     tanhF64,
+	taskGelu:     geluF64,
+	taskSilu:     siluF64,
+	taskGeluTanh: geluTanhF64,
 }
 
 // The float32 loops convert a block at a time into a float64 buffer and
@@ -198,36 +185,13 @@ func fromF64(dst []float32, src []float64) {
 	}
 }
 
-func sigmoidF32(out, x []float32) {
+// mapF64 sets out[i] = float32(f(float64(x[i]))), a block at a time.
+func mapF64(out, x []float32, f func(float64) float64) {
 	var buf [convBlock]float64
 	for len(out) > 0 {
 		b := toF64(buf[:], x[:min(len(out), convBlock)])
 		for i, v := range b {
-			b[i] = 1 / (1 + expF64(-v))
-		}
-		fromF64(out, b)
-		out, x = out[len(b):], x[len(b):]
-	}
-}
-
-func tanhF32(out, x []float32) {
-	var buf [convBlock]float64
-	for len(out) > 0 {
-		b := toF64(buf[:], x[:min(len(out), convBlock)])
-		for i, v := range b {
-			b[i] = tanhF64(v)
-		}
-		fromF64(out, b)
-		out, x = out[len(b):], x[len(b):]
-	}
-}
-
-func geluF32(out, x []float32) {
-	var buf [convBlock]float64
-	for len(out) > 0 {
-		b := toF64(buf[:], x[:min(len(out), convBlock)])
-		for i, v := range b {
-			b[i] = geluF64(v)
+			b[i] = f(v)
 		}
 		fromF64(out, b)
 		out, x = out[len(b):], x[len(b):]
@@ -321,9 +285,14 @@ func erfcF64(x float64) float64 {
 	return r
 }
 
+// sigmoidF64 is 1/(1+e^-x).
+func sigmoidF64(x float64) float64 {
+	return 1 / (1 + expF64(-x))
+}
+
 // siluF64 is x·sigmoid(x).
 func siluF64(x float64) float64 {
-	return x * (1 / (1 + expF64(-x)))
+	return x * sigmoidF64(x)
 }
 
 // The constants of the tanh approximation of GELU.
@@ -337,7 +306,7 @@ const (
 func geluTanhF64(x float64) float64 {
 	x2 := x * x
 	u := x * (1 + x2*geluTanhCubic)
-	return x * (1 / (1 + expF64(-(u * geluTanh2K))))
+	return x * sigmoidF64(u*geluTanh2K)
 }
 
 // geluF64 is x·Φ(x) = x·erfc(-x/√2)/2.
