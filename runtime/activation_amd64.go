@@ -1,5 +1,6 @@
 // Vector activation kernels for amd64: AVX-512 (activation_amd64.s) and
-// AVX2+FMA (activation_avx2_amd64.s), chosen by the selected kernel tier.
+// AVX2+FMA (activation_avx2_amd64.s), called through the selected tier's
+// vecKernels.
 
 //go:build amd64 && !noasm
 
@@ -63,45 +64,16 @@ const vectorKernels = true
 // read from byte 32-4k are the VMASKMOVPS mask of the low k lanes.
 var tailMask = [16]int32{-1, -1, -1, -1, -1, -1, -1, -1}
 
-// activationVec applies the activation kind to x with the vector kernels
+// activationVec applies the activation kind to x with the vector kernel
 // of the selected tier and reports whether it did (false on the generic
-// tier).
+// tier, and for kinds without one).
 func activationVec(kind int, out, x []float32) bool {
-	var fn func(out, x *float32, n int)
-	switch {
-	case hasAVX512:
-		switch kind {
-		case taskGelu:
-			fn = geluAVX512
-		case taskSigmoid:
-			fn = sigmoidAVX512
-		case taskTanh:
-			fn = tanhAVX512
-		case taskSilu:
-			fn = siluAVX512
-		case taskGeluTanh:
-			fn = geluTanhAVX512
-		}
-	case hasAVX2FMA:
-		switch kind {
-		case taskGelu:
-			fn = geluAVX2
-		case taskSigmoid:
-			fn = sigmoidAVX2
-		case taskTanh:
-			fn = tanhAVX2
-		case taskSilu:
-			fn = siluAVX2
-		case taskGeluTanh:
-			fn = geluTanhAVX2
-		}
-	}
-	if fn == nil {
+	if vec == nil || kind >= len(vec.activation) || vec.activation[kind] == nil {
 		return false
 	}
 	if n := len(out); n > 0 {
 		_ = x[n-1]
-		fn(&out[0], &x[0], n)
+		vec.activation[kind](&out[0], &x[0], n)
 	}
 	return true
 }
@@ -121,11 +93,7 @@ func expShiftAVX2(out, x *float32, n int, shift float64) (sum float64)
 // expShiftVec sets out[i] = e^(x[i]-shift) and returns their sum with the
 // vector kernel of the selected tier; ok is false on the generic tier.
 func expShiftVec(out, x []float32, shift float64) (sum float64, ok bool) {
-	fn := expShiftAVX2
-	switch {
-	case hasAVX512:
-		fn = expShiftAVX512
-	case !hasAVX2FMA:
+	if vec == nil {
 		return 0, false
 	}
 	n := len(out)
@@ -133,7 +101,7 @@ func expShiftVec(out, x []float32, shift float64) (sum float64, ok bool) {
 		return 0, true
 	}
 	_ = x[n-1]
-	return fn(&out[0], &x[0], n, shift), true
+	return vec.expShift(&out[0], &x[0], n, shift), true
 }
 
 // maxAVX512 returns the largest of x[:n] (n ≥ 1) and whether any is NaN
@@ -150,14 +118,10 @@ func maxAVX2(x *float32, n int) (m float32, nan bool)
 // maxVec returns the largest element of x (len(x) ≥ 1) and whether x holds
 // a NaN; ok is false on the generic tier.
 func maxVec(x []float32) (m float32, nan, ok bool) {
-	switch {
-	case hasAVX512:
-		m, nan = maxAVX512(&x[0], len(x))
-	case hasAVX2FMA:
-		m, nan = maxAVX2(&x[0], len(x))
-	default:
+	if vec == nil {
 		return 0, false, false
 	}
+	m, nan = vec.max(&x[0], len(x))
 	return m, nan, true
 }
 
@@ -172,19 +136,15 @@ func reluAVX512(out, x *float32, n int)
 //go:noescape
 func reluAVX2(out, x *float32, n int)
 
-// reluVec sets out[i] = max(x[i], 0) and reports whether it did (false on
-// the generic tier).
+// reluVec sets out[i] = max(x[i], 0) and reports whether it did (false
+// on the generic tier).
 func reluVec(out, x []float32) bool {
-	fn := reluAVX2
-	switch {
-	case hasAVX512:
-		fn = reluAVX512
-	case !hasAVX2FMA:
+	if vec == nil {
 		return false
 	}
 	if n := len(out); n > 0 {
 		_ = x[n-1]
-		fn(&out[0], &x[0], n)
+		vec.relu(&out[0], &x[0], n)
 	}
 	return true
 }

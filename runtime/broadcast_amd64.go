@@ -53,31 +53,16 @@ func mulScalarAVX2(o, a *float32, s float32, n int)
 //go:noescape
 func divScalarAVX2(o, a *float32, s float32, n int)
 
-// The loops of each tier, indexed by binaryOp (opAdd, opSub, opMul, opDiv).
-var (
-	sameAVX512   = [...]func(o, a, b *float32, n int){addSameAVX512, subSameAVX512, mulSameAVX512, divSameAVX512}
-	sameAVX2     = [...]func(o, a, b *float32, n int){addSameAVX2, subSameAVX2, mulSameAVX2, divSameAVX2}
-	scalarAVX512 = [...]func(o, a *float32, s float32, n int){addScalarAVX512, subScalarAVX512, mulScalarAVX512, divScalarAVX512}
-	scalarAVX2   = [...]func(o, a *float32, s float32, n int){addScalarAVX2, subScalarAVX2, mulScalarAVX2, divScalarAVX2}
-)
-
 // binarySameVec sets o[i] = a[i] op b[i] with the vector loops of the
 // selected tier and reports whether it did (false on the generic tier).
 // a and b hold at least len(o) elements.
 func binarySameVec(op binaryOp, o, a, b []float32) bool {
-	loops := &sameAVX2
-	switch {
-	case hasAVX512:
-		loops = &sameAVX512
-	case !hasAVX2FMA:
-		return false
-	}
-	if int(op) >= len(loops) {
+	if vec == nil || int(op) >= len(vec.same) {
 		return false
 	}
 	if n := len(o); n > 0 {
 		_, _ = a[n-1], b[n-1]
-		loops[op](&o[0], &a[0], &b[0], n)
+		vec.same[op](&o[0], &a[0], &b[0], n)
 	}
 	return true
 }
@@ -85,19 +70,12 @@ func binarySameVec(op binaryOp, o, a, b []float32) bool {
 // binaryScalarVec sets o[i] = a[i] op s with the vector loops of the
 // selected tier and reports whether it did.
 func binaryScalarVec(op binaryOp, o, a []float32, s float32) bool {
-	loops := &scalarAVX2
-	switch {
-	case hasAVX512:
-		loops = &scalarAVX512
-	case !hasAVX2FMA:
-		return false
-	}
-	if int(op) >= len(loops) {
+	if vec == nil || int(op) >= len(vec.scalar) {
 		return false
 	}
 	if n := len(o); n > 0 {
 		_ = a[n-1]
-		loops[op](&o[0], &a[0], s, n)
+		vec.scalar[op](&o[0], &a[0], s, n)
 	}
 	return true
 }

@@ -32,4 +32,5 @@ func applyISA(isa ISA) {
 	hasAVX512 = isa >= ISAAVX512
 	hasPackRows32 = hasAVX512
 	selectedKernel = bestKernel()
+	vec = bestVec()
 }

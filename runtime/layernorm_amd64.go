@@ -21,11 +21,7 @@ func layerNormRowAVX2(out, x, w, b *float32, n int, eps float64, mode int)
 // of the selected tier; w and b may be nil. It reports false on the
 // generic tier.
 func layerNormRowVec(out, x, w, b []float32, eps float64) bool {
-	fn := layerNormRowAVX2
-	switch {
-	case hasAVX512:
-		fn = layerNormRowAVX512
-	case !hasAVX2FMA:
+	if vec == nil {
 		return false
 	}
 	n := len(x)
@@ -40,6 +36,6 @@ func layerNormRowVec(out, x, w, b []float32, eps float64) bool {
 		_ = b[n-1]
 		bp, mode = &b[0], mode|2
 	}
-	fn(&out[0], &x[0], wp, bp, n, eps, mode)
+	vec.layerNormRow(&out[0], &x[0], wp, bp, n, eps, mode)
 	return true
 }
