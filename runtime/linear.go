@@ -196,5 +196,8 @@ func linearPacked(name string, out, x *Array, w *PackedB, bias *Array, act Activ
 		applyAct(out.F32, act)
 		return
 	}
+	if linearNarrow(rows, x.F32, w, b, out.F32, act) {
+		return
+	}
 	SgemmPackedEpilogue(rows, 1, x.F32, in, w, 0, out.F32, outF, b, act)
 }
