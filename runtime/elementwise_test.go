@@ -405,3 +405,32 @@ func testMatmulChecksAndAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestTopKRowMatchesSort checks the contiguous-row path of TopK against
+// the stable sort by better, on rows with ties, ±0, ±Inf and NaNs.
+func TestTopKRowMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	pool := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 0.5}
+	for trial := 0; trial < 2000; trial++ {
+		size := 1 + r.IntN(12)
+		x := make([]float32, size)
+		for i := range x {
+			if r.IntN(2) == 0 {
+				x[i] = pool[r.IntN(len(pool))]
+			} else {
+				x[i] = r.Float32()*4 - 2
+			}
+		}
+		k := r.IntN(size + 1)
+		largest := r.IntN(2) == 0
+		gotV, gotI := make([]float32, k), make([]int64, k)
+		topKRow(gotV, gotI, x, largest)
+		wantV, wantI := make([]float32, k), make([]int64, k)
+		topKSort(wantV, wantI, x, make([]int, size), 0, 0, 1, k, largest)
+		for i := range k {
+			if math.Float32bits(gotV[i]) != math.Float32bits(wantV[i]) || gotI[i] != wantI[i] {
+				t.Fatalf("row %v, k %d, largest %v: got %v %v, want %v %v", x, k, largest, gotV, gotI, wantV, wantI)
+			}
+		}
+	}
+}

@@ -2,7 +2,10 @@
 
 package runtime
 
-import "sort"
+import (
+	"math"
+	"sort"
+)
 
 // NormalizeDim maps a possibly negative dimension index into [0, rank).
 func NormalizeDim(dim, rank int) (int, bool) {
@@ -155,6 +158,10 @@ func TopK(values, indices, x *Array, k, dim int, largest bool) {
 	for o := 0; o < outer; o++ {
 		for in := 0; in < inner; in++ {
 			base, ob := o*size*inner+in, o*k*inner+in
+			if inner == 1 && k <= topKInsertionMax {
+				topKRow(values.F32[ob:ob+k], indices.I64[ob:ob+k], x.F32[base:base+size], largest)
+				continue
+			}
 			if k <= topKInsertionMax {
 				topKInsert(values.F32, indices.I64, x.F32, base, ob, inner, size, k, largest)
 				continue
@@ -213,6 +220,61 @@ func topKInsert(vals []float32, idx []int64, x []float32, base, ob, inner, size,
 		}
 		vals[ob+p*inner] = v
 		idx[ob+p*inner] = int64(j)
+	}
+}
+
+// topKKey maps v to a key that orders as better does: a larger key ranks
+// first, equal keys are ties (-0 and +0 are equal, NaNs are equal and rank
+// first when largest, last otherwise).
+func topKKey(v float32, largest bool) uint32 {
+	if v != v {
+		if largest {
+			return math.MaxUint32
+		}
+		return 0
+	}
+	b := math.Float32bits(v)
+	if b == 1<<31 {
+		b = 0 // -0 ranks with +0
+	}
+	if b&(1<<31) != 0 {
+		b = ^b
+	} else {
+		b |= 1 << 31
+	}
+	if !largest {
+		b = ^b
+	}
+	return b
+}
+
+// topKRow is topKInsert for a contiguous row (inner == 1), comparing
+// integer keys (topKKey) instead of floats with their NaN cases; k =
+// len(vals) ≤ topKInsertionMax.
+func topKRow(vals []float32, idx []int64, x []float32, largest bool) {
+	k := len(vals)
+	if k == 0 {
+		return
+	}
+	_ = idx[k-1]
+	var keys [topKInsertionMax]uint32
+	n := 0
+	for j, v := range x {
+		key := topKKey(v, largest)
+		p := n
+		if n < k {
+			n++
+		} else {
+			if key <= keys[k-1] {
+				continue
+			}
+			p = k - 1
+		}
+		for p > 0 && key > keys[p-1] {
+			keys[p], vals[p], idx[p] = keys[p-1], vals[p-1], idx[p-1]
+			p--
+		}
+		keys[p], vals[p], idx[p] = key, v, int64(j)
 	}
 }
 
