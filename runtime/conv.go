@@ -82,6 +82,10 @@ func (j *convJob) imagesSerial(lo, hi int) { j.images(lo, hi, false) }
 // buffer and keeps more of it in cache between im2col and Sgemm.
 func (j *convJob) images(lo, hi int, parallel bool) {
 	g := &j.g
+	if convDirectOK(g, j.groups) {
+		j.directImages(lo, hi, parallel)
+		return
+	}
 	k := g.c * g.kh * g.kw // rows of the patch matrix
 	kg, og := k/j.groups, g.o/j.groups
 	direct := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0

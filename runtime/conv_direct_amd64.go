@@ -1,0 +1,158 @@
+// The direct convolution of the AVX2 tier: stride-1 convolutions computed
+// from a zero-padded copy of each image, six output channels by sixteen
+// output pixels at a time, with no patch matrix and no packing.
+
+//go:build amd64 && !noasm
+
+package runtime
+
+import (
+	"math"
+	"unsafe"
+)
+
+// convBlockAVX2 computes one block of six output channels by two halves of
+// eight output pixels; see conv_direct_avx2_amd64.s.
+//
+//go:noescape
+func convBlockAVX2(k int, offs *int32, x *float32, xstep2 int, w *float32, wstride int,
+	out *float32, ostep2, ldo, skip int, bias *float32, flags, cnt0, cnt1 int)
+
+// convDirectOK reports whether the direct kernel computes a convolution of
+// geometry g: on the AVX2 tier (the AVX-512 tier keeps im2col and its
+// 14×32 GEMM tile, not measured against this kernel), stride 1, one group
+// and at least six output channels (the last block of six is shifted to
+// end at the last channel).
+func convDirectOK(g *convGeom, groups int) bool {
+	if !hasAVX2FMA || hasAVX512 || groups != 1 || g.sh != 1 || g.sw != 1 || g.o < 6 {
+		return false
+	}
+	d := newConvDirect(g)
+	return float64(g.c)*float64(d.hp)*float64(d.wp)*4 < math.MaxInt32
+}
+
+// convDirect is the blocking of one direct convolution.
+type convDirect struct {
+	wide   bool // blocks are 16 pixels of one output row; else 8 pixels of two rows
+	cols   int  // column blocks per output row (of 16 or 8 pixels)
+	rows   int  // row units per image: output rows, or pairs of them
+	hp, wp int  // the padded image, with room for whole-vector loads
+	blocks int  // blocks of six output channels
+}
+
+func newConvDirect(g *convGeom) convDirect {
+	d := convDirect{wide: g.ow >= 12, blocks: (g.o + 5) / 6}
+	bw := 8
+	if d.wide {
+		bw = 16
+		d.rows = g.oh
+	} else {
+		d.rows = (g.oh + 1) / 2
+	}
+	d.cols = (g.ow + bw - 1) / bw
+	d.hp = g.h + 2*g.ph + 1 // a zero row for the second row of an odd last pair
+	d.wp = max(g.w+2*g.pw, d.cols*bw+g.kw-1)
+	return d
+}
+
+// convDirectJob is one image of a direct convolution, split into units of
+// one channel block by one row unit.
+type convDirectJob struct {
+	g     convGeom
+	d     convDirect
+	xp    []float32 // the padded image [C, hp, wp]
+	offs  []int32   // byte offset in xp of each (c, p, q), in weight order
+	w     []float32
+	bias  []float32
+	out   []float32 // the image's output [O, OH, OW]
+	flags int
+}
+
+var convDirectTasks = taskPool((*convDirectJob).units)
+
+// directImages convolves images [lo, hi) with the direct kernel; parallel
+// spreads each image's blocks over the worker pool.
+func (j *convJob) directImages(lo, hi int, parallel bool) {
+	g := &j.g
+	d := newConvDirect(g)
+	k := g.c * g.kh * g.kw
+	// One pooled buffer holds the padded image and, after it, the offset
+	// table (int32s in float32 slots).
+	size := g.c * d.hp * d.wp
+	scratch := getConvScratch(size + k)
+	xp := (*scratch)[:size]
+	offs := unsafe.Slice((*int32)(unsafe.Pointer(&(*scratch)[size])), k)
+	for c := 0; c < g.c; c++ {
+		for p := 0; p < g.kh; p++ {
+			for q := 0; q < g.kw; q++ {
+				offs[(c*g.kh+p)*g.kw+q] = int32(((c*d.hp+p)*d.wp + q) * 4)
+			}
+		}
+	}
+	clear(xp)
+	flags := 0
+	if j.bias != nil {
+		flags |= flagBias
+	}
+	if j.act == ActReLU {
+		flags |= flagReLU
+	}
+	inSize, outSize := g.c*g.h*g.w, g.o*g.p
+	for n := lo; n < hi; n++ {
+		xn := j.x[n*inSize : (n+1)*inSize]
+		for c := 0; c < g.c; c++ {
+			for y := 0; y < g.h; y++ {
+				copy(xp[(c*d.hp+y+g.ph)*d.wp+g.pw:], xn[(c*g.h+y)*g.w:(c*g.h+y+1)*g.w])
+			}
+		}
+		job := convDirectJob{g: *g, d: d, xp: xp, offs: offs, w: j.w, bias: j.bias, out: j.out[n*outSize : (n+1)*outSize], flags: flags}
+		units := d.blocks * d.rows
+		if parallel && Workers() > 1 && units > 1 {
+			runPooled(convDirectTasks, units, job)
+		} else {
+			job.units(0, units)
+		}
+	}
+	convScratch.Put(scratch)
+}
+
+// units computes units [lo, hi): unit u is channel block u / rows and row
+// unit u % rows, all its column blocks.
+func (j *convDirectJob) units(lo, hi int) {
+	g, d := &j.g, &j.d
+	k := g.c * g.kh * g.kw
+	ldo := g.p * 4
+	var bias0 float32 // read by no one when flags has no bias
+	for u := lo; u < hi; u++ {
+		b, r := u/d.rows, u%d.rows
+		o0, skip := b*6, 0
+		if o0+6 > g.o {
+			skip = o0 + 6 - g.o
+			o0 = g.o - 6
+		}
+		bias := &bias0
+		if j.bias != nil {
+			bias = &j.bias[o0]
+		}
+		w := &j.w[o0*k]
+		i, xstep2, ostep2 := r, 32, 32
+		if !d.wide {
+			i, xstep2, ostep2 = 2*r, d.wp*4, g.ow*4
+		}
+		for cb := 0; cb < d.cols; cb++ {
+			var jx, cnt0, cnt1 int
+			if d.wide {
+				jx = cb * 16
+				cnt0, cnt1 = min(8, g.ow-jx), min(8, max(0, g.ow-jx-8))
+			} else {
+				jx = cb * 8
+				cnt0 = min(8, g.ow-jx)
+				if i+1 < g.oh {
+					cnt1 = cnt0
+				}
+			}
+			convBlockAVX2(k, &j.offs[0], &j.xp[i*d.wp+jx], xstep2, w, k*4,
+				&j.out[(o0*g.oh+i)*g.ow+jx], ostep2, ldo, skip, bias, j.flags, cnt0, cnt1)
+		}
+	}
+}

@@ -1,0 +1,13 @@
+// Portable build: convolutions have no direct kernel.
+
+//go:build !amd64 || noasm
+
+package runtime
+
+// convDirectOK reports false: im2col and the GEMM do the work.
+func convDirectOK(g *convGeom, groups int) bool { return false }
+
+// directImages is never called without a direct kernel.
+func (j *convJob) directImages(lo, hi int, parallel bool) {
+	panic("runtime: no direct convolution kernel")
+}

@@ -1,0 +1,108 @@
+// This file tests the direct convolution path against the reference loop.
+
+package runtime
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestConv2dDirectAgainstReference runs stride-1 convolutions with at
+// least six output channels (the shapes the direct kernel takes on the
+// AVX2 tier, im2col elsewhere) against the reference loop: narrow and
+// wide images (blocks of two rows of 8 pixels and of 16 pixels of one
+// row), partial blocks of channels and pixels, padding wider than the
+// kernel, ReLU fused or not, NaN and ±Inf inputs, and guard values after
+// the output.
+func TestConv2dDirectAgainstReference(t *testing.T) {
+	forEachISA(t, testConv2dDirectAgainstReference)
+}
+
+func testConv2dDirectAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	cases := []convCase{
+		{1, 16, 32, 32, 16, 3, 3, 1, 1, 1, 1, 1, true}, // resnet20, 16-pixel blocks
+		{2, 64, 8, 8, 64, 3, 3, 1, 1, 1, 1, 1, false},  // resnet20, two rows of 8
+		{1, 8, 7, 7, 12, 3, 3, 1, 1, 1, 1, 1, true},    // odd rows: a last row alone
+		{1, 5, 14, 14, 7, 3, 3, 1, 1, 1, 1, 1, true},   // 14 wide: one partial block
+		{1, 3, 9, 30, 6, 1, 1, 1, 1, 0, 0, 1, false},   // 1×1 with six channels
+		{1, 2, 5, 40, 11, 5, 2, 1, 1, 3, 0, 1, true},   // padding beyond the kernel
+		{1, 1, 1, 1, 6, 1, 1, 1, 1, 0, 0, 1, false},    // one pixel
+		{1, 4, 12, 11, 9, 4, 3, 1, 1, 2, 1, 1, true},   // even kernel, 11 wide
+	}
+	for range 60 {
+		cases = append(cases, convCase{
+			n: 1 + r.IntN(2), c: 1 + r.IntN(12), h: 1 + r.IntN(20), w: 1 + r.IntN(40),
+			o: 6 + r.IntN(15), kh: 1 + r.IntN(5), kw: 1 + r.IntN(5),
+			sh: 1, sw: 1, ph: r.IntN(4), pw: r.IntN(4), groups: 1, bias: r.IntN(2) == 0,
+		})
+	}
+	for _, k := range cases {
+		if k.h+2*k.ph < k.kh || k.w+2*k.pw < k.kw {
+			continue
+		}
+		x := randArray(r, k.n, k.c, k.h, k.w)
+		if len(x.F32) > 3 {
+			x.F32[1] = float32(math.NaN())
+			x.F32[len(x.F32)-2] = float32(math.Inf(-1))
+		}
+		w := randArray(r, k.o, k.c, k.kh, k.kw)
+		var b *Array
+		if k.bias {
+			b = randArray(r, k.o)
+		}
+		want := convRef(x, w, b, 1, 1, k.ph, k.pw, 1)
+		for _, act := range []Activation{ActNone, ActReLU} {
+			ref := want
+			if act == ActReLU {
+				ref = actRef(want, int(act))
+			}
+			const guard = 40
+			store := make([]float32, len(want.F32)+guard)
+			for i := range store {
+				store[i] = 777
+			}
+			got := &Array{DType: Float32, Shape: want.Shape, F32: store[:len(want.F32)]}
+			poisonConvScratch()
+			Conv2dAct(got, x, w, b, []int{1}, []int{k.ph, k.pw}, 1, int(act))
+			tol := max(1e-5, 1e-7*float64(k.c*k.kh*k.kw))
+			if err := closeArrays(got, ref, tol); err != nil {
+				t.Fatalf("Conv2dAct %v act %d: %v", k, act, err)
+			}
+			for i, v := range store[len(want.F32):] {
+				if v != 777 {
+					t.Fatalf("Conv2dAct %v: guard value %d past the output is %v", k, i, v)
+				}
+			}
+		}
+	}
+}
+
+// TestConv2dDirectWorkersAgree checks that a stride-1 convolution of one
+// image, split over the workers by blocks, gives the same bits for any
+// number of workers.
+func TestConv2dDirectWorkersAgree(t *testing.T) { forEachISA(t, testConv2dDirectWorkersAgree) }
+
+func testConv2dDirectWorkersAgree(t *testing.T) {
+	defer SetWorkers(0)
+	r := rand.New(rand.NewPCG(23, 24))
+	for _, hw := range []int{9, 20} {
+		x, w, b := randArray(r, 1, 24, hw, hw), randArray(r, 20, 24, 3, 3), randArray(r, 20)
+		var first *Array
+		for _, workers := range []int{1, 2, 3} {
+			SetWorkers(workers)
+			got := nanArray(1, 20, hw, hw)
+			Conv2d(got, x, w, b, []int{1}, []int{1}, 1)
+			if first == nil {
+				first = got
+				continue
+			}
+			for i := range got.F32 {
+				if math.Float32bits(got.F32[i]) != math.Float32bits(first.F32[i]) {
+					t.Fatalf("%d×%d, workers %d: element %d is %v, with 1 worker %v", hw, hw, workers, i, got.F32[i], first.F32[i])
+				}
+			}
+		}
+	}
+}
