@@ -8,13 +8,13 @@ import (
 	"testing"
 )
 
-// TestConv2dDirectAgainstReference runs stride-1 convolutions with at
-// least six output channels (the shapes the direct kernel takes on the
+// TestConv2dDirectAgainstReference runs convolutions with one group and
+// at least six output channels (the shapes the direct kernel takes on the
 // AVX2 tier, im2col elsewhere) against the reference loop: narrow and
 // wide images (blocks of two rows of 8 pixels and of 16 pixels of one
-// row), partial blocks of channels and pixels, padding wider than the
-// kernel, ReLU fused or not, NaN and ±Inf inputs, and guard values after
-// the output.
+// row), strides 1 to 3 in each dimension, partial blocks of channels and
+// pixels, padding wider than the kernel, ReLU fused or not, NaN and ±Inf
+// inputs, and guard values after the output.
 func TestConv2dDirectAgainstReference(t *testing.T) {
 	forEachISA(t, testConv2dDirectAgainstReference)
 }
@@ -31,11 +31,11 @@ func testConv2dDirectAgainstReference(t *testing.T) {
 		{1, 1, 1, 1, 6, 1, 1, 1, 1, 0, 0, 1, false},    // one pixel
 		{1, 4, 12, 11, 9, 4, 3, 1, 1, 2, 1, 1, true},   // even kernel, 11 wide
 	}
-	for range 60 {
+	for range 120 {
 		cases = append(cases, convCase{
 			n: 1 + r.IntN(2), c: 1 + r.IntN(12), h: 1 + r.IntN(20), w: 1 + r.IntN(40),
 			o: 6 + r.IntN(15), kh: 1 + r.IntN(5), kw: 1 + r.IntN(5),
-			sh: 1, sw: 1, ph: r.IntN(4), pw: r.IntN(4), groups: 1, bias: r.IntN(2) == 0,
+			sh: 1 + r.IntN(3), sw: 1 + r.IntN(3), ph: r.IntN(4), pw: r.IntN(4), groups: 1, bias: r.IntN(2) == 0,
 		})
 	}
 	for _, k := range cases {
@@ -52,7 +52,7 @@ func testConv2dDirectAgainstReference(t *testing.T) {
 		if k.bias {
 			b = randArray(r, k.o)
 		}
-		want := convRef(x, w, b, 1, 1, k.ph, k.pw, 1)
+		want := convRef(x, w, b, k.sh, k.sw, k.ph, k.pw, 1)
 		for _, act := range []Activation{ActNone, ActReLU} {
 			ref := want
 			if act == ActReLU {
@@ -65,7 +65,7 @@ func testConv2dDirectAgainstReference(t *testing.T) {
 			}
 			got := &Array{DType: Float32, Shape: want.Shape, F32: store[:len(want.F32)]}
 			poisonConvScratch()
-			Conv2dAct(got, x, w, b, []int{1}, []int{k.ph, k.pw}, 1, int(act))
+			Conv2dAct(got, x, w, b, []int{k.sh, k.sw}, []int{k.ph, k.pw}, 1, int(act))
 			tol := max(1e-5, 1e-7*float64(k.c*k.kh*k.kw))
 			if err := closeArrays(got, ref, tol); err != nil {
 				t.Fatalf("Conv2dAct %v act %d: %v", k, act, err)
