@@ -86,6 +86,10 @@ func (j *convJob) images(lo, hi int, parallel bool) {
 		j.directImages(lo, hi, parallel)
 		return
 	}
+	if convDepthwiseOK(g, j.groups) {
+		j.depthwiseImages(lo, hi, parallel)
+		return
+	}
 	k := g.c * g.kh * g.kw // rows of the patch matrix
 	kg, og := k/j.groups, g.o/j.groups
 	direct := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0

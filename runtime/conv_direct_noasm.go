@@ -1,4 +1,4 @@
-// Portable build: convolutions have no direct kernel.
+// Portable build: convolutions have no direct or depthwise kernel.
 
 //go:build !amd64 || noasm
 
@@ -10,4 +10,12 @@ func convDirectOK(g *convGeom, groups int) bool { return false }
 // directImages is never called without a direct kernel.
 func (j *convJob) directImages(lo, hi int, parallel bool) {
 	panic("runtime: no direct convolution kernel")
+}
+
+// convDepthwiseOK reports false: im2col and the GEMM do the work.
+func convDepthwiseOK(g *convGeom, groups int) bool { return false }
+
+// depthwiseImages is never called without a depthwise kernel.
+func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
+	panic("runtime: no depthwise convolution kernel")
 }

@@ -1,0 +1,122 @@
+// The depthwise convolution of the AVX2 tier (groups = input channels =
+// output channels): each channel convolved with its own filter from the
+// zero-padded image of the direct convolution, four output rows by
+// sixteen output pixels at a time.
+
+//go:build amd64 && !noasm
+
+package runtime
+
+import (
+	"math"
+	"unsafe"
+)
+
+// convDepthwiseAVX2 computes one block of four output rows by two halves
+// of eight output pixels of one channel; see conv_depthwise_avx2_amd64.s.
+//
+//go:noescape
+func convDepthwiseAVX2(k int, offs *int32, x *float32, rowstep int, w *float32,
+	out *float32, ostep, rows int, bias *float32, flags, cnt0, cnt1 int)
+
+// dwRows is the number of output rows of a depthwise block.
+const dwRows = 4
+
+// convDepthwiseOK reports whether the depthwise kernel computes a
+// convolution of geometry g with groups groups: on the AVX2 tier, one
+// input and one output channel per group, and a kernel at least as large
+// as its stride.
+func convDepthwiseOK(g *convGeom, groups int) bool {
+	if !hasAVX2FMA || hasAVX512 || groups != g.c || g.o != g.c || groups < 2 || g.kh < g.sh || g.kw < g.sw {
+		return false
+	}
+	d := newConvDepthwise(g)
+	return float64(g.c)*float64(d.hp)*float64(d.wrow)*4 < math.MaxInt32
+}
+
+// newConvDepthwise lays out the padded image of a depthwise convolution:
+// the direct convolution's phases, with rows enough for whole blocks of
+// dwRows output rows and whole 16-pixel blocks.
+func newConvDepthwise(g *convGeom) convDirect {
+	d := convDirect{wide: true, rows: (g.oh + dwRows - 1) / dwRows, cols: (g.ow + 15) / 16}
+	d.hp = max(g.h+2*g.ph, (d.rows*dwRows-1)*g.sh+g.kh)
+	d.wph = max((g.w+2*g.pw+g.sw-1)/g.sw, d.cols*16+(g.kw-1)/g.sw)
+	d.wrow = g.sw * d.wph
+	return d
+}
+
+// convDepthwiseJob is one image of a depthwise convolution, split into
+// units of one channel by one block of output rows.
+type convDepthwiseJob struct {
+	g     convGeom
+	d     convDirect
+	xp    []float32 // the padded image [C, hp, wrow]
+	offs  []int32   // byte offset of each tap (p, q) from its channel's base
+	w     []float32
+	bias  []float32
+	out   []float32 // the image's output [C, OH, OW]
+	flags int
+}
+
+var convDepthwiseTasks = taskPool((*convDepthwiseJob).units)
+
+// depthwiseImages convolves images [lo, hi) with the depthwise kernel;
+// parallel spreads each image's units over the worker pool.
+func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
+	g := &j.g
+	d := newConvDepthwise(g)
+	k := g.kh * g.kw
+	size := g.c * d.hp * d.wrow
+	scratch := getConvScratch(size + k)
+	xp := (*scratch)[:size]
+	offs := unsafe.Slice((*int32)(unsafe.Pointer(&(*scratch)[size])), k)
+	for p := 0; p < g.kh; p++ {
+		for q := 0; q < g.kw; q++ {
+			offs[p*g.kw+q] = int32((p*d.wrow + q%g.sw*d.wph + q/g.sw) * 4)
+		}
+	}
+	clear(xp)
+	flags := 0
+	if j.bias != nil {
+		flags |= flagBias
+	}
+	if j.act == ActReLU {
+		flags |= flagReLU
+	}
+	inSize, outSize := g.c*g.h*g.w, g.o*g.p
+	for n := lo; n < hi; n++ {
+		j.fillPadded(xp, j.x[n*inSize:(n+1)*inSize], &d)
+		job := convDepthwiseJob{g: *g, d: d, xp: xp, offs: offs, w: j.w, bias: j.bias, out: j.out[n*outSize : (n+1)*outSize], flags: flags}
+		units := g.c * d.rows
+		if parallel && Workers() > 1 && units > 1 {
+			runPooled(convDepthwiseTasks, units, job)
+		} else {
+			job.units(0, units)
+		}
+	}
+	convScratch.Put(scratch)
+}
+
+// units computes units [lo, hi): unit u is channel u / rows and block of
+// output rows u % rows, all its column blocks.
+func (j *convDepthwiseJob) units(lo, hi int) {
+	g, d := &j.g, &j.d
+	k := g.kh * g.kw
+	var bias0 float32 // read by no one when flags has no bias
+	for u := lo; u < hi; u++ {
+		c, rb := u/d.rows, u%d.rows
+		bias := &bias0
+		if j.bias != nil {
+			bias = &j.bias[c]
+		}
+		i := rb * dwRows
+		rows := min(dwRows, g.oh-i)
+		base := (c*d.hp + i*g.sh) * d.wrow
+		for cb := 0; cb < d.cols; cb++ {
+			jx := cb * 16
+			cnt0, cnt1 := min(8, g.ow-jx), min(8, max(0, g.ow-jx-8))
+			convDepthwiseAVX2(k, &j.offs[0], &j.xp[base+jx], g.sh*d.wrow*4, &j.w[c*k],
+				&j.out[(c*g.oh+i)*g.ow+jx], g.ow*4, rows, bias, j.flags, cnt0, cnt1)
+		}
+	}
+}
