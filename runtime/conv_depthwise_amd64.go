@@ -75,7 +75,7 @@ func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
 			offs[p*g.kw+q] = int32((p*d.wrow + q%g.sw*d.wph + q/g.sw) * 4)
 		}
 	}
-	clear(xp)
+	clearPadding(xp, g, &d)
 	flags := 0
 	if j.bias != nil {
 		flags |= flagBias

@@ -18,6 +18,12 @@ import (
 func convBlockAVX2(k int, offs *int32, x *float32, xstep2 int, w *float32, wstride int,
 	out *float32, ostep2, ldo, skip int, bias *float32, flags, cnt0, cnt1 int)
 
+// deinterleave2AVX2 sets a[i] = src[2i] and b[i] = src[2i+1] for i < n, n
+// a multiple of 8; see deinterleave_avx2_amd64.s.
+//
+//go:noescape
+func deinterleave2AVX2(a, b, src *float32, n int)
+
 // convDirectOK reports whether the direct kernel computes a convolution of
 // geometry g: on the AVX2 tier (the AVX-512 tier keeps im2col and its
 // 14×32 GEMM tile, not measured against this kernel), with one group and
@@ -109,7 +115,7 @@ func (j *convJob) directImages(lo, hi int, parallel bool) {
 			}
 		}
 	}
-	clear(xp)
+	clearPadding(xp, g, &d)
 	flags := 0
 	if j.bias != nil {
 		flags |= flagBias
@@ -132,6 +138,36 @@ func (j *convJob) directImages(lo, hi int, parallel bool) {
 	convScratch.Put(scratch)
 }
 
+// clearPadding zeroes what fillPadded does not write in the padded image
+// xp: its padding rows and, in every phase of the other rows, the
+// columns left and right of the image and the room after them.
+// Rows shorter than 128 floats are cleared whole: their borders are
+// too short for a call to clear each.
+func clearPadding(xp []float32, g *convGeom, d *convDirect) {
+	if d.wrow < 128 {
+		clear(xp)
+		return
+	}
+	for c := 0; c < g.c; c++ {
+		for yp := 0; yp < d.hp; yp++ {
+			row := xp[(c*d.hp+yp)*d.wrow : (c*d.hp+yp+1)*d.wrow]
+			if yp < g.ph || yp >= g.h+g.ph {
+				clear(row)
+				continue
+			}
+			for r := 0; r < g.sw; r++ {
+				// Phase r holds padded columns i·sw + r; the image is
+				// at [pw, pw+W).
+				phase := row[r*d.wph : (r+1)*d.wph]
+				lo := min(d.wph, max(0, (g.pw-r+g.sw-1)/g.sw))
+				hi := min(d.wph, max(lo, (g.pw+g.w-r+g.sw-1)/g.sw))
+				clear(phase[:lo])
+				clear(phase[hi:])
+			}
+		}
+	}
+}
+
 // fillPadded copies the image xn [C, H, W] into the padded image xp
 // (zeros where nothing is copied), phase by phase.
 func (j *convJob) fillPadded(xp, xn []float32, d *convDirect) {
@@ -143,6 +179,19 @@ func (j *convJob) fillPadded(xp, xn []float32, d *convDirect) {
 			row := xp[(c*d.hp+yp)*d.wrow : (c*d.hp+yp+1)*d.wrow]
 			if g.sw == 1 {
 				copy(row[g.pw:], src)
+				continue
+			}
+			if g.sw == 2 && g.w >= 16 {
+				// Input pairs (2i, 2i+1) land at the same index of the
+				// two phases, shifted by the padding.
+				pa, pb := g.pw%2, (g.pw+1)%2
+				ia, ib := g.pw/2, (g.pw+1)/2
+				pairs := g.w / 2 / 8 * 8
+				deinterleave2AVX2(&row[pa*d.wph+ia], &row[pb*d.wph+ib], &src[0], pairs)
+				for z := 2 * pairs; z < g.w; z++ {
+					zp := z + g.pw
+					row[zp%2*d.wph+zp/2] = src[z]
+				}
 				continue
 			}
 			for r := 0; r < g.sw; r++ {

@@ -22,14 +22,20 @@ func TestConv2dDirectAgainstReference(t *testing.T) {
 func testConv2dDirectAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	cases := []convCase{
-		{1, 16, 32, 32, 16, 3, 3, 1, 1, 1, 1, 1, true}, // resnet20, 16-pixel blocks
-		{2, 64, 8, 8, 64, 3, 3, 1, 1, 1, 1, 1, false},  // resnet20, two rows of 8
-		{1, 8, 7, 7, 12, 3, 3, 1, 1, 1, 1, 1, true},    // odd rows: a last row alone
-		{1, 5, 14, 14, 7, 3, 3, 1, 1, 1, 1, 1, true},   // 14 wide: one partial block
-		{1, 3, 9, 30, 6, 1, 1, 1, 1, 0, 0, 1, false},   // 1×1 with six channels
-		{1, 2, 5, 40, 11, 5, 2, 1, 1, 3, 0, 1, true},   // padding beyond the kernel
-		{1, 1, 1, 1, 6, 1, 1, 1, 1, 0, 0, 1, false},    // one pixel
-		{1, 4, 12, 11, 9, 4, 3, 1, 1, 2, 1, 1, true},   // even kernel, 11 wide
+		{1, 16, 32, 32, 16, 3, 3, 1, 1, 1, 1, 1, true},  // resnet20, 16-pixel blocks
+		{2, 64, 8, 8, 64, 3, 3, 1, 1, 1, 1, 1, false},   // resnet20, two rows of 8
+		{1, 8, 7, 7, 12, 3, 3, 1, 1, 1, 1, 1, true},     // odd rows: a last row alone
+		{1, 5, 14, 14, 7, 3, 3, 1, 1, 1, 1, 1, true},    // 14 wide: one partial block
+		{1, 3, 9, 30, 6, 1, 1, 1, 1, 0, 0, 1, false},    // 1×1 with six channels
+		{1, 2, 5, 40, 11, 5, 2, 1, 1, 3, 0, 1, true},    // padding beyond the kernel
+		{1, 1, 1, 1, 6, 1, 1, 1, 1, 0, 0, 1, false},     // one pixel
+		{1, 4, 12, 11, 9, 4, 3, 1, 1, 2, 1, 1, true},    // even kernel, 11 wide
+		{1, 3, 45, 45, 8, 7, 7, 2, 2, 3, 3, 1, false},   // a ResNet stem
+		{2, 16, 32, 32, 32, 3, 3, 2, 2, 1, 1, 1, true},  // a downsampling 3×3
+		{1, 16, 32, 32, 32, 1, 1, 2, 2, 0, 0, 1, false}, // a 1×1 downsample (im2col)
+		{1, 6, 15, 17, 7, 3, 3, 3, 2, 1, 2, 1, true},    // unequal strides
+		{1, 2, 5, 150, 6, 3, 3, 1, 1, 1, 2, 1, true},    // rows long enough to clear only their borders
+		{1, 2, 6, 141, 7, 3, 5, 2, 2, 2, 3, 1, false},   // the same with two phases
 	}
 	for range 120 {
 		cases = append(cases, convCase{
@@ -124,6 +130,7 @@ func testConv2dDepthwiseAgainstReference(t *testing.T) {
 		{1, 8, 7, 7, 8, 3, 3, 1, 1, 1, 1, 8, true},
 		{1, 4, 9, 33, 4, 5, 5, 1, 1, 2, 2, 4, false},
 		{1, 3, 11, 6, 3, 2, 4, 1, 3, 0, 2, 3, true},
+		{1, 2, 6, 147, 2, 3, 3, 2, 2, 1, 1, 2, true}, // rows long enough to clear only their borders
 	}
 	for range 80 {
 		c := 2 + r.IntN(10)
