@@ -1,7 +1,11 @@
 // Command vs_pytorch times fxgen's compiled Forward of every zoo model
 // against PyTorch 1.13 on the same inputs shapes, side by side in one run.
 //
-//	go run ./scripts/vs_pytorch [-passes 5] [-models mlp,lstm] [-threads 1,2] [-markdown]
+//	go run ./scripts/vs_pytorch [-passes 5] [-models mlp,lstm] [-threads 1,2] [-markdown] [-layers]
+//
+// With -layers it times convolution layers and depthwise-separable blocks
+// (layers.go) instead: the runtime's kernels on the Go side, the same
+// torch.nn layers on the PyTorch side, with GFLOP/s beside the times.
 //
 // A Python worker (torch_worker.py, Debian's python3-torch: apt-get install
 // -y python3-torch) is started once and kept alive next to the compiled
@@ -51,6 +55,7 @@ func main() {
 	target := flag.Duration("time", 300*time.Millisecond, "time per side, cell and pass")
 	python := flag.String("python", "/usr/bin/python3", "Python with torch (Debian's python3-torch)")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
+	layers := flag.Bool("layers", false, "time convolution layers and depthwise-separable blocks instead of the zoo's models")
 	flag.Parse()
 
 	w, err := startWorker(*python)
@@ -59,7 +64,11 @@ func main() {
 		os.Exit(1)
 	}
 	defer w.close()
-	cells, err := makeCells(*models, *threadList)
+	table := zoo
+	if *layers {
+		table = convLayers
+	}
+	cells, err := makeCells(table, *models, *threadList)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vs_pytorch:", err)
 		os.Exit(2)
@@ -99,9 +108,9 @@ func main() {
 	printTable(cells, *markdown)
 }
 
-// makeCells lists the cells: every chosen model at batch 1 and its large
-// batch, for every thread count.
-func makeCells(models, threadList string) ([]*cell, error) {
+// makeCells lists the cells: every chosen model of zoo at batch 1 and its
+// large batch, for every thread count.
+func makeCells(zoo []zooModel, models, threadList string) ([]*cell, error) {
 	var threads []int
 	for _, s := range strings.Split(threadList, ",") {
 		t, err := strconv.Atoi(strings.TrimSpace(s))
@@ -122,7 +131,7 @@ func makeCells(models, threadList string) ([]*cell, error) {
 		}
 		i := slices.IndexFunc(zoo, func(m zooModel) bool { return m.name == strings.TrimSpace(name) })
 		if i < 0 {
-			return nil, fmt.Errorf("-models: %q is not in the zoo", name)
+			return nil, fmt.Errorf("-models: %q is not in the table", name)
 		}
 		chosen = append(chosen, &zoo[i])
 	}
@@ -170,15 +179,20 @@ func printTable(cells []*cell, markdown bool) {
 		fmt.Println("| model | N | threads | fxgen | PyTorch | ratio |")
 		fmt.Println("|---|---|---|---|---|---|")
 	} else {
-		fmt.Printf("%-12s %5s %7s %12s %12s %6s  %s\n", "model", "N", "threads", "fxgen", "PyTorch", "ratio", "PyTorch ran")
+		fmt.Printf("%-24s %5s %7s %22s %22s %6s  %s\n", "model", "N", "threads", "fxgen", "PyTorch", "ratio", "PyTorch ran")
 	}
 	for _, c := range cells {
 		fx, pt := time.Duration(rounds.Median(c.fx)), time.Duration(rounds.Median(c.pt))
 		ratio := rounds.MedianRatio(c.pt, c.fx)
+		fxs, pts := round(fx).String(), round(pt).String()
+		if f := layerFLOPs(c.model.name, c.n); f > 0 {
+			fxs += fmt.Sprintf(" (%.0f GFLOP/s)", f/float64(fx))
+			pts += fmt.Sprintf(" (%.0f GFLOP/s)", f/float64(pt))
+		}
 		if markdown {
-			fmt.Printf("| %s | %d | %d | %v | %v | %.2f |\n", c.model.name, c.n, c.threads, round(fx), round(pt), ratio)
+			fmt.Printf("| %s | %d | %d | %s | %s | %.2f |\n", c.model.name, c.n, c.threads, fxs, pts, ratio)
 		} else {
-			fmt.Printf("%-12s %5d %7d %12v %12v %6.2f  %s\n", c.model.name, c.n, c.threads, round(fx), round(pt), ratio, c.torchOn)
+			fmt.Printf("%-24s %5d %7d %22s %22s %6.2f  %s\n", c.model.name, c.n, c.threads, fxs, pts, ratio, c.torchOn)
 		}
 	}
 }

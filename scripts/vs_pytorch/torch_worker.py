@@ -7,6 +7,9 @@ line on stdout:
     {"op": "time", "model": "mlp", "n": 256, "threads": 1, "target_ms": 300}
                                                     -> {"ns": ..., "calls": ..., "path": ...}
 
+A model is a name of the zoo or a layer cell of layers.go
+(conv:C/H/O/K/S/P or dwsep:C/H/E/O/S).
+
 Each (model, n) is built once and kept: the zoo's model of
 scripts/torch_reference.py in eval mode, its default initialisation, random
 inputs of the Go side's shapes, compiled with
@@ -57,18 +60,40 @@ blas_libs = loaded_blas()
 openblas, torch_uses_openblas = load_openblas(blas_libs)
 
 
+def layer(name, n):
+    """A layer cell of -layers (see layers.go): conv:C/H/O/K/S/P or
+    dwsep:C/H/E/O/S, and its input at batch n."""
+    kind, spec = name.split(":")
+    v = [int(f) for f in spec.split("/")]
+    torch.manual_seed(1)
+    if kind == "conv":
+        c, h, o, k, s, p = v
+        model = torch.nn.Conv2d(c, o, k, stride=s, padding=p)
+    else:
+        c, h, e, o, s = v
+        model = torch.nn.Sequential(
+            torch.nn.Conv2d(c, e, 1), torch.nn.ReLU(),
+            torch.nn.Conv2d(e, e, 3, stride=s, padding=1, groups=e), torch.nn.ReLU(),
+            torch.nn.Conv2d(e, o, 1))
+    x = torch.rand(n, c, h, h, generator=torch.Generator().manual_seed(2)) * 2 - 1
+    return model.eval(), (x,)
+
+
 def build(name, n):
     key = (name, n)
     if key in cache:
         return cache[key]
-    ctor, in_names, _, _ = ref.MODELS[name]
-    torch.manual_seed(1)
-    model = ctor().eval()
-    ref.N = n
-    inputs = ref.inputs_for(name, torch.Generator().manual_seed(2))
-    if name == "resnet18":  # inputs_for holds it at batch 1 for the parity test
-        inputs = {"x": torch.rand(n, 3, 224, 224, generator=torch.Generator().manual_seed(2)) * 2 - 1}
-    args = tuple(inputs[k] for k in in_names)
+    if ":" in name:
+        model, args = layer(name, n)
+    else:
+        ctor, in_names, _, _ = ref.MODELS[name]
+        torch.manual_seed(1)
+        model = ctor().eval()
+        ref.N = n
+        inputs = ref.inputs_for(name, torch.Generator().manual_seed(2))
+        if name == "resnet18":  # inputs_for holds it at batch 1 for the parity test
+            inputs = {"x": torch.rand(n, 3, 224, 224, generator=torch.Generator().manual_seed(2)) * 2 - 1}
+        args = tuple(inputs[k] for k in in_names)
     path = "optimize_for_inference(jit.trace)"
     with torch.no_grad():
         try:

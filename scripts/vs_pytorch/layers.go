@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	fxruntime "github.com/fxgen/fxgen/runtime"
+)
+
+// convLayers are the convolution cells of -layers: the zoo's ResNet
+// layers and depthwise-separable blocks (1×1 expand and ReLU, 3×3
+// depthwise and ReLU, 1×1 project, as in MobileNetV2) at the resolutions
+// of a 224² network. Each runs the runtime's kernels directly on the Go
+// side and the same layers (torch.nn.Conv2d, ReLU) through
+// optimize_for_inference on the PyTorch side, whose worker parses the
+// name. Names: conv:C/H/O/K/S/P and dwsep:C/H/E/O/S.
+var convLayers = []zooModel{
+	{"conv:16/32/16/3/1/1", 64, nil},  // resnet20 stage 1
+	{"conv:32/16/32/3/1/1", 64, nil},  // resnet20 stage 2
+	{"conv:64/8/64/3/1/1", 64, nil},   // resnet20 stage 3
+	{"conv:3/224/64/7/2/3", 8, nil},   // resnet18 stem
+	{"conv:64/56/64/3/1/1", 8, nil},   // resnet18 layer1
+	{"conv:128/28/128/3/1/1", 8, nil}, // resnet18 layer2
+	{"conv:256/14/256/3/1/1", 8, nil}, // resnet18 layer3
+	{"conv:512/7/512/3/1/1", 8, nil},  // resnet18 layer4
+	{"conv:64/56/128/3/2/1", 8, nil},  // resnet18 downsampling 3×3
+	{"conv:64/56/128/1/2/0", 8, nil},  // resnet18 1×1 downsample
+	{"dwsep:32/112/96/24/1", 8, nil},  // depthwise-separable blocks
+	{"dwsep:24/56/144/24/1", 8, nil},
+	{"dwsep:32/28/192/32/1", 8, nil},
+	{"dwsep:96/14/576/96/1", 8, nil},
+	{"dwsep:160/7/960/160/1", 8, nil},
+}
+
+func init() {
+	for i := range convLayers {
+		name := convLayers[i].name
+		convLayers[i].build = func(n int) func() { return buildLayer(name, n) }
+	}
+}
+
+// buildLayer returns the Go side of a layer cell at batch n: random input
+// and weights, preallocated outputs, the runtime's kernels.
+func buildLayer(name string, n int) func() {
+	r := rand.New(rand.NewPCG(1, 2))
+	rnd := func(shape ...int) *fxruntime.Array {
+		a := fxruntime.NewArray(fxruntime.Float32, shape...)
+		for i := range a.F32 {
+			a.F32[i] = r.Float32()*2 - 1
+		}
+		return a
+	}
+	var c, h, o, k, s, p, e int
+	g := 1
+	if _, err := fmt.Sscanf(name, "conv:%d/%d/%d/%d/%d/%d", &c, &h, &o, &k, &s, &p); err == nil {
+		x, w, b := rnd(n, c, h, h), rnd(o, c/g, k, k), rnd(o)
+		oh := (h+2*p-k)/s + 1
+		out := fxruntime.NewArray(fxruntime.Float32, n, o, oh, oh)
+		return func() { fxruntime.Conv2d(out, x, w, b, []int{s}, []int{p}, g) }
+	}
+	if _, err := fmt.Sscanf(name, "dwsep:%d/%d/%d/%d/%d", &c, &h, &e, &o, &s); err == nil {
+		x := rnd(n, c, h, h)
+		w1, b1 := rnd(e, c, 1, 1), rnd(e)
+		wd, bd := rnd(e, 1, 3, 3), rnd(e)
+		w2, b2 := rnd(o, e, 1, 1), rnd(o)
+		oh := (h+2-3)/s + 1
+		y1 := fxruntime.NewArray(fxruntime.Float32, n, e, h, h)
+		y2 := fxruntime.NewArray(fxruntime.Float32, n, e, oh, oh)
+		out := fxruntime.NewArray(fxruntime.Float32, n, o, oh, oh)
+		one, zero, stride := []int{1}, []int{0}, []int{s}
+		return func() {
+			fxruntime.Conv2dAct(y1, x, w1, b1, one, zero, 1, 1)
+			fxruntime.Conv2dAct(y2, y1, wd, bd, stride, one, e, 1)
+			fxruntime.Conv2d(out, y2, w2, b2, one, zero, 1)
+		}
+	}
+	panic("vs_pytorch: bad layer name " + name)
+}
+
+// layerFLOPs returns the floating-point operations (2 per multiply-add)
+// of a layer cell at batch n, or 0 for a model of the zoo.
+func layerFLOPs(name string, n int) float64 {
+	var c, h, o, k, s, p, e int
+	if _, err := fmt.Sscanf(name, "conv:%d/%d/%d/%d/%d/%d", &c, &h, &o, &k, &s, &p); err == nil {
+		oh := (h+2*p-k)/s + 1
+		return 2 * float64(n*o*oh*oh*c*k*k)
+	}
+	if _, err := fmt.Sscanf(name, "dwsep:%d/%d/%d/%d/%d", &c, &h, &e, &o, &s); err == nil {
+		oh := (h+2-3)/s + 1
+		return 2 * float64(n) * (float64(e*h*h*c) + float64(e*oh*oh*9) + float64(o*oh*oh*e))
+	}
+	return 0
+}
