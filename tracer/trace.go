@@ -7,24 +7,24 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync"
 
 	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/runtime"
 	"github.com/fxgen/fxgen/tensor"
+	"github.com/fxgen/fxgen/tensor/nn"
 )
 
-// traceMu serialises traces: tensor constructors find the active tracer
-// through one package variable.
-var traceMu sync.Mutex
-
-// tracer records ops on its symbolic tensors into g.
+// tracer records ops on its symbolic tensors into g. It is reached through
+// its tensors, and, for constructors and ops on parameters, through the
+// trace scope of the goroutine running Forward (tensor.BeginTrace), so
+// several traces and any eager work may run at once.
 type tracer struct {
 	g      *ir.Graph
 	opts   Options
 	w      *walked
 	attrs  map[*tensor.Tensor]*ir.Node
 	consts int
+	start  tensor.Mark // tensors made before it are the model's, or foreign
 }
 
 // Trace runs root.Forward with a symbolic tensor for each tensor parameter
@@ -32,8 +32,6 @@ type tracer struct {
 // returns the recorded graph. A model that cannot be traced returns a
 // *TraceError naming the model's file and line.
 func Trace(root any, inputs []Input, opts ...Option) (*ir.Graph, error) {
-	traceMu.Lock()
-	defer traceMu.Unlock()
 	t := &tracer{g: ir.NewGraph(), attrs: map[*tensor.Tensor]*ir.Node{}}
 	for _, o := range opts {
 		o(&t.opts)
@@ -125,8 +123,9 @@ func (t *tracer) bindArgs(ft reflect.Type, inputs []Input) ([]reflect.Value, *ir
 
 // call runs Forward, turning a panic into a TraceError at the model's line.
 func (t *tracer) call(fwd reflect.Value, args []reflect.Value) (results []reflect.Value, err error) {
-	restore := tensor.SetActiveTracer(t)
-	defer restore()
+	t.start = tensor.Now()
+	end := tensor.BeginTrace(t)
+	defer end()
 	defer func() {
 		if r := recover(); r != nil {
 			if te, ok := r.(*TraceError); ok {
@@ -153,7 +152,7 @@ func (t *tracer) node(x *tensor.Tensor) *ir.Node {
 		return n
 	}
 	name, goPath := "", ""
-	if p, ok := t.w.params[x]; ok {
+	if p, ok := t.w.param(x); ok {
 		name, goPath = p.Name, p.GoPath
 	} else {
 		for {
@@ -178,7 +177,7 @@ func (t *tracer) addParam(name, goPath string, x *tensor.Tensor) {
 	if _, ok := t.g.Params[name]; ok {
 		return
 	}
-	a := x.Array()
+	a := tensor.Data(x)
 	t.g.Params[name] = &ir.Param{Name: name, Type: ir.TypeOf(a), Value: a, GoPath: goPath}
 }
 
@@ -239,7 +238,10 @@ func (t *tracer) results(n *ir.Node) []*tensor.Tensor {
 
 // CallModule implements tensor.Hook.
 func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([]*tensor.Tensor) []*tensor.Tensor, args []*tensor.Tensor) []*tensor.Tensor {
-	info, known := t.w.modules[m]
+	info, known := t.w.module(m)
+	if !known {
+		t.checkUnnamed(m)
+	}
 	if !known || !t.opts.leaf(info.Name, info.TypeName, kind != "") {
 		return forward(args)
 	}
@@ -251,12 +253,13 @@ func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([
 		}
 		for _, p := range k.Params {
 			name := joinPath(info.Name, p)
-			x := t.w.byPath[name]
+			x := t.w.byName(name)
 			if x == nil {
 				mod.Params = append(mod.Params, "")
 				continue
 			}
-			t.addParam(name, t.w.params[x].GoPath, x)
+			p, _ := t.w.param(x)
+			t.addParam(name, p.GoPath, x)
 			mod.Params = append(mod.Params, name)
 		}
 	} else {
@@ -290,16 +293,34 @@ func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([
 	return t.results(n)
 }
 
+// checkUnnamed fails the trace when module m, which the walk did not reach
+// (it is held by a closure, an unexported field or a package variable),
+// has parameters made before the trace began: the graph could only keep
+// their values as constants, and the compiled model would not follow the
+// weights loaded later. A module made inside Forward is fine.
+func (t *tracer) checkUnnamed(m any) {
+	params, _ := nn.Walk(m)
+	for _, p := range params {
+		if p.Tensor.Symbolic() == nil && p.Tensor.MadeBefore(t.start) {
+			panic(errorAt("module %T is called but the model does not hold it where the tracer looks, so its parameter %s (%v) "+
+				"has no name and the compiled model would keep today's value. Remedies: keep the module in an exported field "+
+				"(or a slice, array or map of them) of the model and call it there (Out *nn.Linear, m.Out.Forward(x)); "+
+				"a method value stored in a field (Out: fc.Forward) works too; a closure capturing the module does not",
+				m, p.Name, p.Tensor.Type()))
+		}
+	}
+}
+
 // opaqueResults finds the result types of an opaque leaf module by tracing
 // its forward into a scratch graph.
 func (t *tracer) opaqueResults(forward func([]*tensor.Tensor) []*tensor.Tensor, args []*tensor.Tensor) ([]ir.Type, error) {
-	scratch := &tracer{g: ir.NewGraph(), opts: Options{}, w: t.w, attrs: map[*tensor.Tensor]*ir.Node{}}
+	scratch := &tracer{g: ir.NewGraph(), opts: Options{}, w: t.w, attrs: map[*tensor.Tensor]*ir.Node{}, start: t.start}
 	in := make([]*tensor.Tensor, len(args))
 	for i, a := range args {
 		in[i] = tensor.NewSymbolic(scratch.g.Placeholder(fmt.Sprintf("arg%d", i), a.Type()), scratch)
 	}
-	restore := tensor.SetActiveTracer(scratch)
-	defer restore()
+	end := tensor.BeginTrace(scratch)
+	defer end()
 	var types []ir.Type
 	for _, r := range forward(in) {
 		types = append(types, r.Type())
@@ -310,6 +331,14 @@ func (t *tracer) opaqueResults(forward func([]*tensor.Tensor) []*tensor.Tensor, 
 // Concretize implements tensor.Hook: turning a symbolic value into a Go
 // value is dynamic control flow, which a trace cannot capture.
 func (t *tracer) Concretize(x *tensor.Tensor, what string) {
+	if x.Symbolic() == nil {
+		if p, ok := t.w.param(x); ok {
+			panic(errorAt("%s reads the value of the parameter %s (%v) while tracing: the compiled model would keep today's value "+
+				"and not follow the weights loaded later. Remedies: compute with the parameter as a tensor (x.Mul(m.Scale) instead of "+
+				"x.MulScalar(m.Scale.Item())), so the work becomes graph nodes; if it is a fixed setting, make it a Go constant or a "+
+				"non-tensor field, or a Forward argument bound with a concrete value (tracer.Concrete, fxgen -concrete)", what, p.Name, x.Type()))
+		}
+	}
 	n := x.Symbolic().Node
 	from := n.Name
 	if p := n.Pos.String(); p != "" {
@@ -323,6 +352,13 @@ func (t *tracer) Concretize(x *tensor.Tensor, what string) {
 	panic(errorAt("%s reads the value of the traced tensor %s (%v): control flow that depends on tensor values cannot be traced. "+
 		"Remedies: express the choice with tensor ops; bind a non-tensor argument with a concrete value (tracer.Concrete, fxgen -concrete); "+
 		"make the enclosing module a leaf (tracer.Leaf, fxgen -leaf); or wrap the function (tracer.Wrap)", what, from, x.Type()))
+}
+
+// Held implements tensor.Hook: the model's parameters and buffers, as the
+// walk named them.
+func (t *tracer) Held(x *tensor.Tensor) bool {
+	_, ok := t.w.param(x)
+	return ok
 }
 
 // isValueRead reports whether what reads tensor values (rather than a
