@@ -45,9 +45,11 @@ func apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tenso
 	if err != nil {
 		panic("tensor: " + err.Error())
 	}
+	derived := len(openScopes()) > 0 && fromParams(args)
 	res := make([]*Tensor, len(outs))
 	for i, a := range outs {
 		res[i] = eager(a)
+		res[i].fromParams = derived
 	}
 	return res
 }
@@ -97,6 +99,40 @@ func hookOf(args []any) Hook {
 		}
 	}
 	return nil
+}
+
+// fromParams reports whether an eager operand is a parameter of a model
+// under trace, or was computed from one (see Tensor.fromParams).
+func fromParams(args []any) bool {
+	see := func(t *Tensor) bool {
+		if t == nil {
+			return false
+		}
+		if t.fromParams {
+			return true
+		}
+		for _, s := range openScopes() {
+			if s.hook.Held(t) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range args {
+		switch x := a.(type) {
+		case *Tensor:
+			if see(x) {
+				return true
+			}
+		case []*Tensor:
+			for _, t := range x {
+				if see(t) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func apply1(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) *Tensor {

@@ -16,6 +16,11 @@ type Tensor struct {
 	arr  *runtime.Array
 	sym  *Symbol
 	born Mark // when the tensor was made
+	// fromParams is set on an eager tensor computed, while a trace was
+	// open, from a parameter of the traced model off the tracing goroutine
+	// (by a goroutine Forward started): such a value cannot enter that
+	// trace as a constant.
+	fromParams bool
 }
 
 // Symbol is what a symbolic tensor holds: its node and the tracer that
@@ -55,6 +60,11 @@ func NewSymbolic(n *ir.Node, h Hook) *Tensor {
 
 // eager wraps an array as an eager tensor made now.
 func eager(a *runtime.Array) *Tensor { return &Tensor{arr: a, born: Now()} }
+
+// FromParams reports whether the eager tensor was computed from a
+// parameter of a model under trace on a goroutine other than the tracing
+// one (see Trace): a tracer refuses it as a constant.
+func (t *Tensor) FromParams() bool { return t.fromParams }
 
 // Data returns an eager tensor's array without the checks of Array: a
 // tracer reads the parameters it holds with it. It is for package tracer.
@@ -207,7 +217,11 @@ func (t *Tensor) read(what string) {
 	if len(openScopes()) == 0 {
 		return
 	}
-	if h := heldHere(t); h != nil {
+	h := heldHere(t)
+	if h == nil && t.fromParams {
+		h = hookHere()
+	}
+	if h != nil {
 		h.Concretize(t, what)
 		panic("tensor: " + what + " of a parameter while tracing") // Concretize does not return
 	}

@@ -186,3 +186,22 @@ func TestTraceWhileAnotherWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// spawning computes with its gain on a goroutine of its own.
+type spawning struct {
+	Gain *tensor.Tensor
+}
+
+func (m *spawning) Forward(x *tensor.Tensor) *tensor.Tensor {
+	ch := make(chan *tensor.Tensor)
+	go func() { ch <- m.Gain.Sigmoid() }()
+	return x.Mul(<-ch) // spawned-use
+}
+
+// TestParamWorkOnAnotherGoroutine: work on a parameter that Forward hands
+// to a goroutine of its own is not traced; its result entering the trace
+// is an error, not a constant.
+func TestParamWorkOnAnotherGoroutine(t *testing.T) {
+	_, err := tracer.Trace(&spawning{Gain: testutil.RandFloat32(3, 3)}, tracer.MustParseInputs("x=f32[N,3]"))
+	wantTraceErrorAt(t, err, "concurrent_test.go", lineIn(t, "concurrent_test.go", "// spawned-use"), "another goroutine")
+}

@@ -31,6 +31,13 @@ type tracer struct {
 // (inputs, in order) and the bound concrete values for the others, and
 // returns the recorded graph. A model that cannot be traced returns a
 // *TraceError naming the model's file and line.
+//
+// Forward runs on the calling goroutine, and the trace sees only that
+// goroutine's work: the model's parameters and buffers (however its
+// exported fields, slices, arrays, maps and method values reach them) are
+// get_attr values there and nowhere else, so the same model may run
+// eagerly on other goroutines meanwhile, and traces may run concurrently.
+// Work that Forward hands to goroutines of its own is not traced.
 func Trace(root any, inputs []Input, opts ...Option) (*ir.Graph, error) {
 	t := &tracer{g: ir.NewGraph(), attrs: map[*tensor.Tensor]*ir.Node{}}
 	for _, o := range opts {
@@ -154,6 +161,8 @@ func (t *tracer) node(x *tensor.Tensor) *ir.Node {
 	name, goPath := "", ""
 	if p, ok := t.w.param(x); ok {
 		name, goPath = p.Name, p.GoPath
+	} else if x.FromParams() {
+		panic(errorAt("%s", fromParamsMsg(x, "is used")))
 	} else {
 		for {
 			name = fmt.Sprintf("_tensor_constant%d", t.consts)
@@ -332,12 +341,14 @@ func (t *tracer) opaqueResults(forward func([]*tensor.Tensor) []*tensor.Tensor, 
 // value is dynamic control flow, which a trace cannot capture.
 func (t *tracer) Concretize(x *tensor.Tensor, what string) {
 	if x.Symbolic() == nil {
-		if p, ok := t.w.param(x); ok {
-			panic(errorAt("%s reads the value of the parameter %s (%v) while tracing: the compiled model would keep today's value "+
-				"and not follow the weights loaded later. Remedies: compute with the parameter as a tensor (x.Mul(m.Scale) instead of "+
-				"x.MulScalar(m.Scale.Item())), so the work becomes graph nodes; if it is a fixed setting, make it a Go constant or a "+
-				"non-tensor field, or a Forward argument bound with a concrete value (tracer.Concrete, fxgen -concrete)", what, p.Name, x.Type()))
+		p, ok := t.w.param(x)
+		if !ok {
+			panic(errorAt("%s", fromParamsMsg(x, what+" reads it")))
 		}
+		panic(errorAt("%s reads the value of the parameter %s (%v) while tracing: the compiled model would keep today's value "+
+			"and not follow the weights loaded later. Remedies: compute with the parameter as a tensor (x.Mul(m.Scale) instead of "+
+			"x.MulScalar(m.Scale.Item())), so the work becomes graph nodes; if it is a fixed setting, make it a Go constant or a "+
+			"non-tensor field, or a Forward argument bound with a concrete value (tracer.Concrete, fxgen -concrete)", what, p.Name, x.Type()))
 	}
 	n := x.Symbolic().Node
 	from := n.Name
@@ -352,6 +363,14 @@ func (t *tracer) Concretize(x *tensor.Tensor, what string) {
 	panic(errorAt("%s reads the value of the traced tensor %s (%v): control flow that depends on tensor values cannot be traced. "+
 		"Remedies: express the choice with tensor ops; bind a non-tensor argument with a concrete value (tracer.Concrete, fxgen -concrete); "+
 		"make the enclosing module a leaf (tracer.Leaf, fxgen -leaf); or wrap the function (tracer.Wrap)", what, from, x.Type()))
+}
+
+// fromParamsMsg explains a tensor computed from the model's parameters on
+// a goroutine other than the tracing one.
+func fromParamsMsg(x *tensor.Tensor, use string) string {
+	return fmt.Sprintf("a tensor (%v) computed from the model's parameters on another goroutine %s: the trace sees only the "+
+		"goroutine that runs Forward, so the compiled model would keep today's value. Remedy: do the work on the goroutine "+
+		"that runs Forward (or in a wrapped function, tracer.Wrap)", x.Type(), use)
 }
 
 // Held implements tensor.Hook: the model's parameters and buffers, as the
