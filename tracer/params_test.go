@@ -257,3 +257,49 @@ func TestClosureOverModuleIsTraceError(t *testing.T) {
 		t.Errorf("module made inside Forward: %v", err)
 	}
 }
+
+type hiddenGain struct {
+	FC   *nn.Linear
+	gain *tensor.Tensor
+}
+
+func (m *hiddenGain) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return m.FC.Forward(x).Mul(m.gain.Sigmoid()) // hidden-use
+}
+
+type thresholdLeaf struct{ Threshold *tensor.Tensor }
+
+func (m *thresholdLeaf) Forward(x *tensor.Tensor) *tensor.Tensor {
+	if m.Threshold.Item() > 0 {
+		return x.Relu()
+	}
+	return x
+}
+
+type withLeaf struct{ Gate *thresholdLeaf }
+
+func (m *withLeaf) Forward(x *tensor.Tensor) *tensor.Tensor { return nn.Call(m.Gate, x).AddScalar(1) }
+
+// TestUnexportedTensorIsTraceError: a tensor in an unexported field is no
+// parameter the state dict or the compiled model sees; using it fails the
+// trace at the model's line instead of baking it in. An opaque leaf module
+// still reads its own parameters freely: it runs as Go code.
+func TestUnexportedTensorIsTraceError(t *testing.T) {
+	m := &hiddenGain{FC: nn.NewLinear(4, 3), gain: testutil.RandFloat32(1, 3)}
+	_, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"))
+	wantTraceErrorAt(t, err, "params_test.go", lineIn(t, "params_test.go", "// hidden-use"), "gain", "unexported field", "export")
+
+	leaf := &withLeaf{Gate: &thresholdLeaf{Threshold: tensor.FromFloat32([]float32{1})}}
+	if _, err := tracer.Trace(leaf, tracer.MustParseInputs("x=f32[N,4]")); err == nil {
+		t.Error("a parameter read in a traced-through module: want a TraceError")
+	}
+	g, err := tracer.Trace(leaf, tracer.MustParseInputs("x=f32[N,4]"), tracer.Leaf("gate"))
+	if err != nil {
+		t.Fatalf("opaque leaf reading its parameter: %v", err)
+	}
+	x := testutil.RandFloat32(2, 5, 4)
+	leaf.Gate.Threshold.Float32s()[0] = -1
+	if err := testutil.Close(runGraph(t, g, x)[0], leaf.Forward(x), 1e-6); err != nil {
+		t.Errorf("opaque leaf after a change of its parameter: %v", err)
+	}
+}

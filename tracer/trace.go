@@ -25,6 +25,7 @@ type tracer struct {
 	attrs  map[*tensor.Tensor]*ir.Node
 	consts int
 	start  tensor.Mark // tensors made before it are the model's, or foreign
+	opaque bool        // tracing an opaque leaf's forward for its types only
 }
 
 // Trace runs root.Forward with a symbolic tensor for each tensor parameter
@@ -161,6 +162,8 @@ func (t *tracer) node(x *tensor.Tensor) *ir.Node {
 	name, goPath := "", ""
 	if p, ok := t.w.param(x); ok {
 		name, goPath = p.Name, p.GoPath
+	} else if path, ok := t.w.hiddenPath(x); ok && !t.opaque {
+		panic(errorAt("%s", hiddenMsg(x, path, "is used")))
 	} else if x.FromParams() {
 		panic(errorAt("%s", fromParamsMsg(x, "is used")))
 	} else {
@@ -323,7 +326,7 @@ func (t *tracer) checkUnnamed(m any) {
 // opaqueResults finds the result types of an opaque leaf module by tracing
 // its forward into a scratch graph.
 func (t *tracer) opaqueResults(forward func([]*tensor.Tensor) []*tensor.Tensor, args []*tensor.Tensor) ([]ir.Type, error) {
-	scratch := &tracer{g: ir.NewGraph(), opts: Options{}, w: t.w, attrs: map[*tensor.Tensor]*ir.Node{}, start: t.start}
+	scratch := &tracer{g: ir.NewGraph(), opts: Options{}, w: t.w, attrs: map[*tensor.Tensor]*ir.Node{}, start: t.start, opaque: true}
 	in := make([]*tensor.Tensor, len(args))
 	for i, a := range args {
 		in[i] = tensor.NewSymbolic(scratch.g.Placeholder(fmt.Sprintf("arg%d", i), a.Type()), scratch)
@@ -342,6 +345,9 @@ func (t *tracer) opaqueResults(forward func([]*tensor.Tensor) []*tensor.Tensor, 
 func (t *tracer) Concretize(x *tensor.Tensor, what string) {
 	if x.Symbolic() == nil {
 		p, ok := t.w.param(x)
+		if path, hidden := t.w.hiddenPath(x); hidden && !ok {
+			panic(errorAt("%s", hiddenMsg(x, path, what+" reads it")))
+		}
 		if !ok {
 			panic(errorAt("%s", fromParamsMsg(x, what+" reads it")))
 		}
@@ -373,10 +379,26 @@ func fromParamsMsg(x *tensor.Tensor, use string) string {
 		"that runs Forward (or in a wrapped function, tracer.Wrap)", x.Type(), use)
 }
 
+// hiddenMsg explains a tensor the model holds in an unexported field.
+func hiddenMsg(x *tensor.Tensor, path, use string) string {
+	return fmt.Sprintf("the tensor %s (%v), which the model holds in an unexported field, %s: it is no parameter or buffer "+
+		"(the state dict and the compiled model do not see it), so the compiled model would keep today's value. Remedies: "+
+		"export the field, so that it is a buffer with a name; or create the tensor inside Forward from Go values", path, x.Type(), use)
+}
+
 // Held implements tensor.Hook: the model's parameters and buffers, as the
-// walk named them.
+// walk named them, and the tensors it holds in unexported fields (so that
+// using one is an error rather than an eager constant). An opaque leaf's
+// forward, traced only for its result types, runs as Go code in the
+// compiled model, so it holds nothing and may read what it likes.
 func (t *tracer) Held(x *tensor.Tensor) bool {
-	_, ok := t.w.param(x)
+	if t.opaque {
+		return false
+	}
+	if _, ok := t.w.param(x); ok {
+		return true
+	}
+	_, ok := t.w.hiddenPath(x)
 	return ok
 }
 

@@ -22,7 +22,8 @@ type walked struct {
 	params    map[*tensor.Tensor]nn.Param
 	byPath    map[string]*tensor.Tensor
 	modules   map[any]nn.Submodule
-	receivers map[uintptr]string // method values' receivers → the field's name
+	receivers map[uintptr]string        // method values' receivers → the field's name
+	hidden    map[*tensor.Tensor]string // tensors in unexported fields → their Go path; set once
 }
 
 func walk(root any) *walked {
@@ -32,6 +33,11 @@ func walk(root any) *walked {
 	}
 	params, modules := nn.Walk(root)
 	w.add(params, modules)
+	named := map[*tensor.Tensor]bool{}
+	for _, p := range params {
+		named[p.Tensor] = true
+	}
+	w.hidden = hiddenTensors(root, named)
 	for _, f := range nn.FuncFields(root) {
 		if p, ok := methodReceiver(f.Value); ok {
 			if _, seen := w.receivers[p]; !seen {
@@ -68,6 +74,13 @@ func (w *walked) param(x *tensor.Tensor) (nn.Param, bool) {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	p, ok := w.params[x]
+	return p, ok
+}
+
+// hiddenPath returns the Go path of x when the model holds it where the
+// walk does not name it (an unexported field).
+func (w *walked) hiddenPath(x *tensor.Tensor) (string, bool) {
+	p, ok := w.hidden[x]
 	return p, ok
 }
 
