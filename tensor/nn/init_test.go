@@ -48,22 +48,29 @@ func newTwoLayers() *twoLayers {
 	return &twoLayers{A: NewLinear(64, 64), B: NewConv2d(8, 8, 3, 1, 1, true), Emb: NewEmbedding(32, 16)}
 }
 
+type sameLayers struct{ A, B, C, D *Linear }
+
+func newSameLayers() *sameLayers {
+	return &sameLayers{A: NewLinearNoBias(32, 32), B: NewLinearNoBias(32, 32), C: NewLinearNoBias(32, 32), D: NewLinearNoBias(32, 32)}
+}
+
 // TestConcurrentConstruction: models built on many goroutines at once do
 // not race (run with -race), and every tensor is one whole run of the
-// seeded sequence, the same runs a one-goroutine build draws.
+// seeded sequence: with tensors all of one size and distribution, the
+// runs are those a one-goroutine build draws, in some order.
 func TestConcurrentConstruction(t *testing.T) {
-	const n = 8
+	const n = 16
 	Seed(11)
 	var want []string
 	for range n {
-		want = append(want, tensorsOf(newTwoLayers())...)
+		want = append(want, tensorsOf(newSameLayers())...)
 	}
 	Seed(11)
-	models := make([]*twoLayers, n)
+	models := make([]*sameLayers, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)
-		go func() { defer wg.Done(); models[i] = newTwoLayers() }()
+		go func() { defer wg.Done(); models[i] = newSameLayers() }()
 	}
 	wg.Wait()
 	var got []string
@@ -74,6 +81,40 @@ func TestConcurrentConstruction(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Error("tensors built concurrently are not the runs of the seeded sequence a one-goroutine build draws")
+	}
+	Seed(0)
+}
+
+// TestWithSeedConcurrent: models built at once on many goroutines, each
+// under WithSeed, get exactly the values a one-goroutine build after Seed
+// gives them, and the shared sequence is left alone.
+func TestWithSeedConcurrent(t *testing.T) {
+	const n = 8
+	want := make([][]string, n)
+	for i := range n {
+		Seed(uint64(100 + i))
+		want[i] = tensorsOf(newTwoLayers())
+	}
+	Seed(7)
+	next := tensorsOf(NewLinear(3, 3))
+	Seed(7)
+	got := make([][]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			WithSeed(uint64(100+i), func() { got[i] = tensorsOf(newTwoLayers()) })
+		}()
+	}
+	wg.Wait()
+	for i := range n {
+		if !slices.Equal(got[i], want[i]) {
+			t.Errorf("model %d built under WithSeed differs from the one built after Seed", i)
+		}
+	}
+	if !slices.Equal(tensorsOf(NewLinear(3, 3)), next) {
+		t.Error("WithSeed moved the shared sequence")
 	}
 	Seed(0)
 }
