@@ -4,6 +4,8 @@ package nn
 
 import (
 	"fmt"
+	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -29,11 +31,17 @@ func TestInitSequence(t *testing.T) {
 	}
 }
 
-// tensorsOf returns the data of each parameter of m, one string each.
+// tensorsOf returns a digest of the data of each parameter of m, in
+// order.
 func tensorsOf(m any) []string {
 	var out []string
 	for _, p := range NamedParameters(m) {
-		out = append(out, fmt.Sprint(p.Tensor.Float32s()))
+		h := fnv.New64a()
+		for _, v := range p.Tensor.Float32s() {
+			b := math.Float32bits(v)
+			h.Write([]byte{byte(b), byte(b >> 8), byte(b >> 16), byte(b >> 24)})
+		}
+		out = append(out, fmt.Sprintf("%d:%x", len(p.Tensor.Float32s()), h.Sum64()))
 	}
 	return out
 }
@@ -51,7 +59,7 @@ func newTwoLayers() *twoLayers {
 type sameLayers struct{ A, B, C, D *Linear }
 
 func newSameLayers() *sameLayers {
-	return &sameLayers{A: NewLinearNoBias(32, 32), B: NewLinearNoBias(32, 32), C: NewLinearNoBias(32, 32), D: NewLinearNoBias(32, 32)}
+	return &sameLayers{A: NewLinearNoBias(128, 128), B: NewLinearNoBias(128, 128), C: NewLinearNoBias(128, 128), D: NewLinearNoBias(128, 128)}
 }
 
 // TestConcurrentConstruction: models built on many goroutines at once do
