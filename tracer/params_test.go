@@ -220,6 +220,9 @@ func TestMapsOfModules(t *testing.T) {
 	if p := g.Params["gains.10"]; p == nil || p.GoPath != "Gains[10]" {
 		t.Errorf("gains.10: %+v, want Go path Gains[10]", p)
 	}
+	if p := g.Params["heads.a.weight"]; p == nil || p.GoPath != `Heads["a"].Weight` {
+		t.Errorf("heads.a.weight: %+v, want Go path Heads[\"a\"].Weight", p)
+	}
 	if err := nn.LoadStateDict(m, newState(m, 20)); err != nil {
 		t.Fatal(err)
 	}

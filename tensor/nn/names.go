@@ -163,8 +163,7 @@ func (w *walker) visit(v reflect.Value, path, goPath string, goOK bool) {
 			w.visit(v.Index(i), joinPath(path, idx), goPath+"["+idx+"]", goOK && goPath != "")
 		}
 	case reflect.Map:
-		// Entries in sorted key order; an integer key keeps a Go path
-		// (M[3]), other keys do not.
+		// Entries in sorted key order.
 		type entry struct {
 			key string
 			num float64 // the key's value when it is an integer
@@ -191,7 +190,12 @@ func (w *walker) visit(v reflect.Value, path, goPath string, goOK bool) {
 			return cmp.Compare(a.key, b.key)
 		})
 		for _, e := range entries {
-			w.visit(v.MapIndex(e.k), joinPath(path, e.key), goPath+"["+e.key+"]", goOK && goPath != "" && intKeys)
+			// Integer and string keys keep a Go path (M[3], M["enc"]).
+			sel, ok := goPath+"["+e.key+"]", goOK && goPath != "" && intKeys
+			if e.k.Kind() == reflect.String {
+				sel, ok = goPath+"["+strconv.Quote(e.k.String())+"]", goOK && goPath != ""
+			}
+			w.visit(v.MapIndex(e.k), joinPath(path, e.key), sel, ok)
 		}
 	case reflect.Func:
 		if !v.IsNil() {
