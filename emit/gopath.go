@@ -12,14 +12,29 @@ import (
 )
 
 // selector returns root followed by path, where path is a sequence of
-// field selectors (Fc1.Weight), indices ([0]), quoted map keys (["enc"])
-// and type assertions written
+// field selectors (Fc1.Weight), indices ([0]), quoted map keys (["enc"]),
+// the receivers of method values (Out.(receiver *github.com/x/nn.Linear),
+// read with tensor.MethodReceiver) and type assertions written
 // with the full package path (.(*github.com/x/nn.Linear)), as nn.Walk
 // records them.
 func selector(root *jen.Statement, path string) (*jen.Statement, error) {
 	s := root
 	for i := 0; i < len(path); {
 		switch {
+		case strings.HasPrefix(path[i:], ".(receiver *"):
+			// The receiver of a method value held in a func field:
+			// tensor.MethodReceiver[*pkg.T](field).
+			end := strings.IndexByte(path[i:], ')')
+			if end < 0 {
+				return nil, fmt.Errorf("Go path %q: unclosed method receiver", path)
+			}
+			typ := path[i+len(".(receiver *") : i+end]
+			dot := strings.LastIndexByte(typ, '.')
+			if dot < 0 {
+				return nil, fmt.Errorf("Go path %q: receiver type %q has no package", path, typ)
+			}
+			s = jen.Qual(tensorPkg, "MethodReceiver").Types(jen.Op("*").Qual(typ[:dot], typ[dot+1:])).Call(s)
+			i += end + 1
 		case strings.HasPrefix(path[i:], ".("):
 			end := strings.IndexByte(path[i:], ')')
 			if end < 0 {

@@ -44,6 +44,19 @@ func TestGeneratedCodeReadsMaps(t *testing.T) {
 	}
 }
 
+// TestGeneratedCodeReadsMethodValues: the compiled model reaches a Linear
+// held only as a method value through tensor.MethodReceiver.
+func TestGeneratedCodeReadsMethodValues(t *testing.T) {
+	fc2 := nn.NewLinear(3, 2)
+	code := generate(t, &methodValue{FC1: nn.NewLinear(4, 3), Out: fc2.Forward}, "methodValue")
+	if want := "tensor.MethodReceiver[*nn.Linear](m.Out).Weight.Array()"; !strings.Contains(code, want) {
+		t.Errorf("generated code does not read %s:\n%s", want, code)
+	}
+	if strings.Contains(code, "FromFloat32(") {
+		t.Errorf("generated code embeds constants:\n%s", code)
+	}
+}
+
 // generate traces m and returns its generated Go code.
 func generate(t *testing.T, m any, typ string) string {
 	t.Helper()

@@ -159,7 +159,10 @@ func TestMethodValueModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(g.FindNodes(ir.CallModule, "out")) != 1 || g.Params["out.weight"] == nil || g.Params["out.bias"] == nil {
-		t.Errorf("want call_module out with out.weight and out.bias, got\n%v", g.Tabular())
+		t.Fatalf("want call_module out with out.weight and out.bias, got\n%v", g.Tabular())
+	}
+	if p, want := g.Params["out.weight"].GoPath, "Out.(receiver *github.com/fxgen/fxgen/tensor/nn.Linear).Weight"; p != want {
+		t.Errorf("out.weight has Go path %q, want %q", p, want)
 	}
 	for name := range g.Params {
 		if strings.HasPrefix(name, "_tensor_constant") {

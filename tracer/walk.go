@@ -22,12 +22,12 @@ type walked struct {
 	params    map[*tensor.Tensor]nn.Param
 	byPath    map[string]*tensor.Tensor
 	modules   map[any]nn.Submodule
-	receivers map[uintptr]string        // method values' receivers → the field's name
+	receivers map[uintptr]nn.FuncField  // method values' receivers → the field holding the method value
 	hidden    map[*tensor.Tensor]string // tensors in unexported fields → their Go path; set once
 }
 
 func walk(root any) *walked {
-	w := &walked{params: map[*tensor.Tensor]nn.Param{}, byPath: map[string]*tensor.Tensor{}, modules: map[any]nn.Submodule{}, receivers: map[uintptr]string{}}
+	w := &walked{params: map[*tensor.Tensor]nn.Param{}, byPath: map[string]*tensor.Tensor{}, modules: map[any]nn.Submodule{}, receivers: map[uintptr]nn.FuncField{}}
 	if root == nil {
 		return w
 	}
@@ -41,7 +41,7 @@ func walk(root any) *walked {
 	for _, f := range nn.FuncFields(root) {
 		if p, ok := methodReceiver(f.Value); ok {
 			if _, seen := w.receivers[p]; !seen {
-				w.receivers[p] = f.Name
+				w.receivers[p] = f
 			}
 		}
 	}
@@ -93,8 +93,9 @@ func (w *walked) byName(name string) *tensor.Tensor {
 
 // module returns what the walk knows of module m. A module the walk did
 // not reach but a method value stored in the model has as its receiver
-// (Out: fc2.Forward) is indexed now, named after that field, with no Go
-// path: the compiled model cannot select it.
+// (Out: fc2.Forward) is indexed now, named after that field; its Go path
+// goes through the method value with tensor.MethodReceiver, written
+// Out.(receiver *pkg/path.Linear).
 func (w *walked) module(m any) (nn.Submodule, bool) {
 	w.mu.RLock()
 	info, ok := w.modules[m]
@@ -107,10 +108,14 @@ func (w *walked) module(m any) (nn.Submodule, bool) {
 		return nn.Submodule{}, false
 	}
 	w.mu.RLock()
-	name, ok := w.receivers[v.Pointer()]
+	field, ok := w.receivers[v.Pointer()]
 	w.mu.RUnlock()
 	if !ok {
 		return nn.Submodule{}, false
+	}
+	name, goPath := field.Name, ""
+	if t := v.Type().Elem(); field.GoPath != "" && t.Name() != "" && t.PkgPath() != "" {
+		goPath = field.GoPath + ".(receiver *" + t.PkgPath() + "." + t.Name() + ")"
 	}
 	params, modules := nn.Walk(m)
 	under := func(inner string) string {
@@ -119,11 +124,22 @@ func (w *walked) module(m any) (nn.Submodule, bool) {
 		}
 		return joinPath(name, inner)
 	}
+	// Inner Go paths are relative to m; "" is m itself for the root module
+	// and not expressible for anything else.
+	goUnder := func(inner string, root bool) string {
+		switch {
+		case goPath == "" || inner == "" && !root:
+			return ""
+		case inner == "":
+			return goPath
+		}
+		return goPath + "." + inner
+	}
 	for i := range params {
-		params[i].Name, params[i].GoPath = under(params[i].Name), ""
+		params[i].Name, params[i].GoPath = under(params[i].Name), goUnder(params[i].GoPath, false)
 	}
 	for i := range modules {
-		modules[i].Name, modules[i].GoPath = under(modules[i].Name), ""
+		modules[i].Name, modules[i].GoPath = under(modules[i].Name), goUnder(modules[i].GoPath, modules[i].Name == "")
 	}
 	w.add(params, modules)
 	w.mu.RLock()

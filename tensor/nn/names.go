@@ -64,8 +64,9 @@ type walker struct {
 // element of a slice or map): a method value such as fc2.Forward, a func
 // field holding a function, or a closure.
 type FuncField struct {
-	Name  string // qualified name of the field, e.g. out
-	Value reflect.Value
+	Name   string // qualified name of the field, e.g. out
+	GoPath string // Go selector path from the root, e.g. Out ("" when not expressible)
+	Value  reflect.Value
 }
 
 // FuncFields returns the func values stored below root, in the order of
@@ -199,7 +200,7 @@ func (w *walker) visit(v reflect.Value, path, goPath string, goOK bool) {
 		}
 	case reflect.Func:
 		if !v.IsNil() {
-			w.funcs = append(w.funcs, FuncField{Name: path, Value: v})
+			w.funcs = append(w.funcs, FuncField{Name: path, GoPath: goPath, Value: v})
 		}
 	}
 }
