@@ -39,7 +39,7 @@ func walk(root any) *walked {
 	}
 	w.hidden = hiddenTensors(root, named)
 	for _, f := range nn.FuncFields(root) {
-		if p, ok := methodReceiver(f.Value); ok {
+		if p, ok := tensor.MethodValueReceiver(f.Value.Interface()); ok {
 			if _, seen := w.receivers[p]; !seen {
 				w.receivers[p] = f
 			}
