@@ -11,7 +11,6 @@ import (
 	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/runtime"
 	"github.com/fxgen/fxgen/tensor"
-	"github.com/fxgen/fxgen/tensor/nn"
 )
 
 // tracer records ops on its symbolic tensors into g. It is reached through
@@ -305,24 +304,6 @@ func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([
 	return t.results(n)
 }
 
-// checkUnnamed fails the trace when module m, which the walk did not reach
-// (it is held by a closure, an unexported field or a package variable),
-// has parameters made before the trace began: the graph could only keep
-// their values as constants, and the compiled model would not follow the
-// weights loaded later. A module made inside Forward is fine.
-func (t *tracer) checkUnnamed(m any) {
-	params, _ := nn.Walk(m)
-	for _, p := range params {
-		if p.Tensor.Symbolic() == nil && p.Tensor.MadeBefore(t.start) {
-			panic(errorAt("module %T is called but the model does not hold it where the tracer looks, so its parameter %s (%v) "+
-				"has no name and the compiled model would keep today's value. Remedies: keep the module in an exported field "+
-				"(or a slice, array or map of them) of the model and call it there (Out *nn.Linear, m.Out.Forward(x)); "+
-				"a method value stored in a field (Out: fc.Forward) works too; a closure capturing the module does not",
-				m, p.Name, p.Tensor.Type()))
-		}
-	}
-}
-
 // opaqueResults finds the result types of an opaque leaf module by tracing
 // its forward into a scratch graph.
 func (t *tracer) opaqueResults(forward func([]*tensor.Tensor) []*tensor.Tensor, args []*tensor.Tensor) ([]ir.Type, error) {
@@ -344,17 +325,7 @@ func (t *tracer) opaqueResults(forward func([]*tensor.Tensor) []*tensor.Tensor, 
 // value is dynamic control flow, which a trace cannot capture.
 func (t *tracer) Concretize(x *tensor.Tensor, what string) {
 	if x.Symbolic() == nil {
-		p, ok := t.w.param(x)
-		if path, hidden := t.w.hiddenPath(x); hidden && !ok {
-			panic(errorAt("%s", hiddenMsg(x, path, what+" reads it")))
-		}
-		if !ok {
-			panic(errorAt("%s", fromParamsMsg(x, what+" reads it")))
-		}
-		panic(errorAt("%s reads the value of the parameter %s (%v) while tracing: the compiled model would keep today's value "+
-			"and not follow the weights loaded later. Remedies: compute with the parameter as a tensor (x.Mul(m.Scale) instead of "+
-			"x.MulScalar(m.Scale.Item())), so the work becomes graph nodes; if it is a fixed setting, make it a Go constant or a "+
-			"non-tensor field, or a Forward argument bound with a concrete value (tracer.Concrete, fxgen -concrete)", what, p.Name, x.Type()))
+		t.concretizeHeld(x, what)
 	}
 	n := x.Symbolic().Node
 	from := n.Name
@@ -369,37 +340,6 @@ func (t *tracer) Concretize(x *tensor.Tensor, what string) {
 	panic(errorAt("%s reads the value of the traced tensor %s (%v): control flow that depends on tensor values cannot be traced. "+
 		"Remedies: express the choice with tensor ops; bind a non-tensor argument with a concrete value (tracer.Concrete, fxgen -concrete); "+
 		"make the enclosing module a leaf (tracer.Leaf, fxgen -leaf); or wrap the function (tracer.Wrap)", what, from, x.Type()))
-}
-
-// fromParamsMsg explains a tensor computed from the model's parameters on
-// a goroutine other than the tracing one.
-func fromParamsMsg(x *tensor.Tensor, use string) string {
-	return fmt.Sprintf("a tensor (%v) computed from the model's parameters on another goroutine %s: the trace sees only the "+
-		"goroutine that runs Forward, so the compiled model would keep today's value. Remedy: do the work on the goroutine "+
-		"that runs Forward (or in a wrapped function, tracer.Wrap)", x.Type(), use)
-}
-
-// hiddenMsg explains a tensor the model holds in an unexported field.
-func hiddenMsg(x *tensor.Tensor, path, use string) string {
-	return fmt.Sprintf("the tensor %s (%v), which the model holds in an unexported field, %s: it is no parameter or buffer "+
-		"(the state dict and the compiled model do not see it), so the compiled model would keep today's value. Remedies: "+
-		"export the field, so that it is a buffer with a name; or create the tensor inside Forward from Go values", path, x.Type(), use)
-}
-
-// Held implements tensor.Hook: the model's parameters and buffers, as the
-// walk named them, and the tensors it holds in unexported fields (so that
-// using one is an error rather than an eager constant). An opaque leaf's
-// forward, traced only for its result types, runs as Go code in the
-// compiled model, so it holds nothing and may read what it likes.
-func (t *tracer) Held(x *tensor.Tensor) bool {
-	if t.opaque {
-		return false
-	}
-	if _, ok := t.w.param(x); ok {
-		return true
-	}
-	_, ok := t.w.hiddenPath(x)
-	return ok
 }
 
 // isValueRead reports whether what reads tensor values (rather than a
