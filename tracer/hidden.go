@@ -83,7 +83,7 @@ func (h *hider) visit(v reflect.Value, path string, depth int) {
 			h.visit(v.Index(i), path+"["+strconv.Itoa(i)+"]", depth+1)
 		}
 	case reflect.Map:
-		if v.IsNil() || h.seen[v.Pointer()] {
+		if v.IsNil() || scalar(v.Type().Elem()) || h.seen[v.Pointer()] {
 			return
 		}
 		h.seen[v.Pointer()] = true
