@@ -309,3 +309,22 @@ func TestUnexportedTensorIsTraceError(t *testing.T) {
 		t.Errorf("opaque leaf after a change of its parameter: %v", err)
 	}
 }
+
+type gainBlock struct{ W *tensor.Tensor }
+
+type hiddenSlice struct {
+	blocks []*gainBlock
+	table  map[string]int
+}
+
+func (m *hiddenSlice) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return x.Mul(m.blocks[1].W) // hidden-slice-use
+}
+
+// TestUnexportedSliceIsTraceError: the walk for unexported tensors goes
+// through unexported slices and the modules in them.
+func TestUnexportedSliceIsTraceError(t *testing.T) {
+	m := &hiddenSlice{blocks: []*gainBlock{{W: testutil.RandFloat32(1, 3)}, {W: testutil.RandFloat32(2, 3)}}, table: map[string]int{"a": 1}}
+	_, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,3]"))
+	wantTraceErrorAt(t, err, "params_test.go", lineIn(t, "params_test.go", "// hidden-slice-use"), "blocks[1].W", "unexported field")
+}
