@@ -115,12 +115,12 @@ func heldHere(t *Tensor) Hook {
 var epoch = time.Now()
 
 // Mark is a point in the life of the process. Every tensor records when it
-// was made, so a tracer can tell a module's parameters made before the
-// trace began from tensors made while it ran.
+// was made, so a tracer can tell the tensors made while it ran (constants
+// of Forward) from those made with the model, before it began.
 type Mark int64
 
 // Now returns the current Mark (on the monotonic clock).
 func Now() Mark { return Mark(time.Since(epoch)) }
 
-// MadeBefore reports whether the tensor was made before m.
-func (t *Tensor) MadeBefore(m Mark) bool { return t.born < m }
+// Made returns when the tensor was made.
+func (t *Tensor) Made() Mark { return t.born }

@@ -51,7 +51,7 @@ func (t *tracer) Held(x *tensor.Tensor) bool {
 func (t *tracer) checkUnnamed(m any) {
 	params, _ := nn.Walk(m)
 	for _, p := range params {
-		if p.Tensor.Symbolic() == nil && p.Tensor.MadeBefore(t.start) {
+		if p.Tensor.Symbolic() == nil && p.Tensor.Made() < t.start {
 			panic(errorAt("module %T is called but the model does not hold it where the tracer looks, so its parameter %s (%v) "+
 				"has no name and the compiled model would keep today's value. Remedies: keep the module in an exported field "+
 				"(or a slice, array or map of them) of the model and call it there (Out *nn.Linear, m.Out.Forward(x)); "+
@@ -59,6 +59,24 @@ func (t *tracer) checkUnnamed(m any) {
 				m, p.Name, p.Tensor.Type()))
 		}
 	}
+}
+
+// checkConstant fails the trace when eager tensor x, which the tracer
+// cannot name, is to become a constant of the graph although it was made
+// after the model's first parameter and before the trace began: it is
+// then most likely held by the model where the walk cannot look (a closure,
+// or a user module held only as a method value), and the compiled model
+// would keep today's value. Tensors made before the model (package-level
+// tables) and those made inside Forward are constants, as in torch.fx.
+func (t *tracer) checkConstant(x *tensor.Tensor) {
+	if t.modelMade == nil || x.Made() < *t.modelMade || x.Made() >= t.start {
+		return
+	}
+	panic(errorAt("a tensor (%v) that the tracer cannot name is used: it was made with the model, after its first parameter "+
+		"and before the trace, so the model most likely holds it where the tracer cannot look (a closure, or a user module held "+
+		"only as a method value), and the compiled model would keep today's value. Remedies: keep it, or the module holding "+
+		"it, in an exported field of the model (call a user module held as a func value through nn.Call); or, if it is a "+
+		"constant, make it inside Forward or before the model, for instance as a package-level variable", x.Type()))
 }
 
 // concretizeHeld fails the trace for a read of the values of eager tensor

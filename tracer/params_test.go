@@ -328,3 +328,45 @@ func TestUnexportedSliceIsTraceError(t *testing.T) {
 	_, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,3]"))
 	wantTraceErrorAt(t, err, "params_test.go", lineIn(t, "params_test.go", "// hidden-slice-use"), "blocks[1].W", "unexported field")
 }
+
+// table is a package-level constant of the trace, made before any model.
+var table = tensor.FromFloat32([]float32{1, 2, 3}, 3)
+
+type userBlock struct{ W *tensor.Tensor }
+
+func (b *userBlock) Forward(x *tensor.Tensor) *tensor.Tensor { return x.Mul(b.W) } // user-block-use
+
+type funcHolder struct {
+	FC  *nn.Linear
+	Out func(*tensor.Tensor) *tensor.Tensor
+}
+
+func (m *funcHolder) Forward(x *tensor.Tensor) *tensor.Tensor { return m.Out(m.FC.Forward(x)) }
+
+// TestCapturedTensorIsTraceError: a tensor made with the model that the
+// model reaches through a closure, or through a user module held only as
+// a method value, is refused rather than baked in; a package-level table
+// made before the model stays a constant.
+func TestCapturedTensorIsTraceError(t *testing.T) {
+	fc := nn.NewLinear(4, 3)
+	w := testutil.RandFloat32(1, 3)
+	m := &funcHolder{FC: fc, Out: func(x *tensor.Tensor) *tensor.Tensor {
+		return x.Mul(w) // captured-use
+	}}
+	_, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"))
+	wantTraceErrorAt(t, err, "params_test.go", lineIn(t, "params_test.go", "// captured-use"), "cannot name", "exported field")
+
+	blk := &userBlock{W: testutil.RandFloat32(2, 3)}
+	m = &funcHolder{FC: fc, Out: blk.Forward}
+	_, err = tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"))
+	wantTraceErrorAt(t, err, "params_test.go", lineIn(t, "params_test.go", "// user-block-use"), "cannot name", "nn.Call")
+
+	m = &funcHolder{FC: fc, Out: func(x *tensor.Tensor) *tensor.Tensor { return x.Mul(table) }}
+	g, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"))
+	if err != nil {
+		t.Fatalf("package-level table: %v", err)
+	}
+	if g.Params["_tensor_constant0"] == nil {
+		t.Errorf("package-level table: want a constant, got\n%v", g.Tabular())
+	}
+}

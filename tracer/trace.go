@@ -25,6 +25,9 @@ type tracer struct {
 	consts int
 	start  tensor.Mark // tensors made before it are the model's, or foreign
 	opaque bool        // tracing an opaque leaf's forward for its types only
+	// modelMade is when the model's first parameter was made (nil for a
+	// model without parameters); see checkConstant.
+	modelMade *tensor.Mark
 }
 
 // Trace runs root.Forward with a symbolic tensor for each tensor parameter
@@ -131,6 +134,7 @@ func (t *tracer) bindArgs(ft reflect.Type, inputs []Input) ([]reflect.Value, *ir
 // call runs Forward, turning a panic into a TraceError at the model's line.
 func (t *tracer) call(fwd reflect.Value, args []reflect.Value) (results []reflect.Value, err error) {
 	t.start = tensor.Now()
+	t.modelMade = t.w.firstMade()
 	end := tensor.BeginTrace(t)
 	defer end()
 	defer func() {
@@ -166,6 +170,9 @@ func (t *tracer) node(x *tensor.Tensor) *ir.Node {
 	} else if x.FromParams() {
 		panic(errorAt("%s", fromParamsMsg(x, "is used")))
 	} else {
+		if !t.opaque {
+			t.checkConstant(x)
+		}
 		for {
 			name = fmt.Sprintf("_tensor_constant%d", t.consts)
 			t.consts++

@@ -77,6 +77,20 @@ func (w *walked) param(x *tensor.Tensor) (nn.Param, bool) {
 	return p, ok
 }
 
+// firstMade returns when the first of the model's named parameters was
+// made, or nil when it has none.
+func (w *walked) firstMade() *tensor.Mark {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	var first *tensor.Mark
+	for x := range w.params {
+		if m := x.Made(); first == nil || m < *first {
+			first = &m
+		}
+	}
+	return first
+}
+
 // hiddenPath returns the Go path of x when the model holds it where the
 // walk does not name it (an unexported field).
 func (w *walked) hiddenPath(x *tensor.Tensor) (string, bool) {
