@@ -20,6 +20,8 @@
 // trace error; constructors (Zeros, Arange, Rand, ...) are recorded too.
 // On every other goroutine all of this is plain eager work, even on the
 // model being traced, and several traces may run at once. Tensors made
-// inside Forward from Go values (FromFloat32, ...) are constants of the
-// graph, as in torch.fx.
+// inside Forward from Go values (FromFloat32, ...), and package-level
+// tables made before the model, are constants of the graph, as in
+// torch.fx; a tensor made with the model that the tracer cannot name (in
+// an unexported field or a closure) is a trace error.
 package tensor

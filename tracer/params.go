@@ -75,8 +75,9 @@ func (t *tracer) checkConstant(x *tensor.Tensor) {
 	panic(errorAt("a tensor (%v) that the tracer cannot name is used: it was made with the model, after its first parameter "+
 		"and before the trace, so the model most likely holds it where the tracer cannot look (a closure, or a user module held "+
 		"only as a method value), and the compiled model would keep today's value. Remedies: keep it, or the module holding "+
-		"it, in an exported field of the model (call a user module held as a func value through nn.Call); or, if it is a "+
-		"constant, make it inside Forward or before the model, for instance as a package-level variable", x.Type()))
+		"it, in an exported field of the model (a user module as Blk *Block, called as m.Blk.Forward(x) or through nn.Call, "+
+		"rather than as a method value); or, if it is a constant, make it inside Forward or before the model, for instance "+
+		"as a package-level variable", x.Type()))
 }
 
 // concretizeHeld fails the trace for a read of the values of eager tensor
