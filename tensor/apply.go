@@ -10,8 +10,9 @@ import (
 )
 
 // apply runs the vocabulary op on args, eagerly, or records it when an
-// operand is symbolic (or, for a constructor, while a tracer is active).
-// args are *Tensor, []*Tensor, numbers or nil.
+// operand is symbolic, or, on the goroutine of a trace, when an operand is
+// a parameter of the traced model or there is no tensor operand at all (a
+// constructor). args are *Tensor, []*Tensor, numbers or nil.
 func apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tensor {
 	if h := hookOf(args); h != nil {
 		return h.Record(opcode, op, args, kwargs)
@@ -44,15 +45,18 @@ func apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tenso
 	if err != nil {
 		panic("tensor: " + err.Error())
 	}
+	derived := len(openScopes()) > 0 && fromParams(args)
 	res := make([]*Tensor, len(outs))
 	for i, a := range outs {
-		res[i] = &Tensor{arr: a}
+		res[i] = eager(a)
+		res[i].fromParams = derived
 	}
 	return res
 }
 
-// hookOf returns the tracer of the first symbolic operand, else the active
-// tracer when there are no tensor operands at all (a constructor).
+// hookOf returns the tracer that records an op on args: the tracer of
+// the first symbolic operand, else the tracer of this goroutine when it
+// holds an operand or when there are no tensor operands (a constructor).
 func hookOf(args []any) Hook {
 	tensors := false
 	for _, a := range args {
@@ -74,10 +78,61 @@ func hookOf(args []any) Hook {
 			}
 		}
 	}
+	if len(openScopes()) == 0 {
+		return nil
+	}
 	if !tensors {
-		return active
+		return hookHere()
+	}
+	for _, a := range args {
+		switch x := a.(type) {
+		case *Tensor:
+			if h := heldHere(x); h != nil {
+				return h
+			}
+		case []*Tensor:
+			for _, t := range x {
+				if h := heldHere(t); h != nil {
+					return h
+				}
+			}
+		}
 	}
 	return nil
+}
+
+// fromParams reports whether an eager operand is a parameter of a model
+// under trace, or was computed from one (see Tensor.fromParams).
+func fromParams(args []any) bool {
+	see := func(t *Tensor) bool {
+		if t == nil {
+			return false
+		}
+		if t.fromParams {
+			return true
+		}
+		for _, s := range openScopes() {
+			if s.hook.Held(t) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range args {
+		switch x := a.(type) {
+		case *Tensor:
+			if see(x) {
+				return true
+			}
+		case []*Tensor:
+			for _, t := range x {
+				if see(t) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func apply1(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) *Tensor {
@@ -85,7 +140,8 @@ func apply1(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) *Tensor
 }
 
 // CallModule calls a module's forward on args: eagerly it just calls
-// forward; while tracing, the tracer records one call_module node when the
+// forward; while tracing (an operand is symbolic, or the call is on the
+// goroutine of a trace), the tracer records one call_module node when the
 // module is a leaf, or traces through forward. kind names the leaf module
 // kind of the op vocabulary (ir.ModuleKind, e.g. "Linear"), or is "" for a
 // user module, which is opaque when made a leaf.
@@ -93,6 +149,11 @@ func CallModule(m any, kind string, attrs []ir.Kwarg, forward func(args []*Tenso
 	for _, a := range args {
 		if a != nil && a.sym != nil {
 			return a.sym.Tracer.CallModule(m, kind, attrs, forward, args)
+		}
+	}
+	if len(openScopes()) > 0 {
+		if h := hookHere(); h != nil {
+			return h.CallModule(m, kind, attrs, forward, args)
 		}
 	}
 	return forward(args)

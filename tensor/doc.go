@@ -13,4 +13,15 @@
 // Turning a symbolic tensor into a Go value (Item, Float32s, Dim of a
 // symbolic size) fails the trace with a tracer.TraceError that names the
 // model's line.
+//
+// A trace belongs to the goroutine that runs the model's Forward. There,
+// the model's parameters and buffers are graph values: an op on one is
+// recorded (get_attr and the op), not run, and reading one's values is a
+// trace error; constructors (Zeros, Arange, Rand, ...) are recorded too.
+// On every other goroutine all of this is plain eager work, even on the
+// model being traced, and several traces may run at once. Tensors made
+// inside Forward from Go values (FromFloat32, ...), and package-level
+// tables made before the model, are constants of the graph, as in
+// torch.fx; a tensor made with the model that the tracer cannot name (in
+// an unexported field or a closure) is a trace error.
 package tensor

@@ -13,8 +13,14 @@ import (
 // a symbolic tensor, which only exists while a model is traced, holds the
 // graph node that will compute it, and every op on it is recorded.
 type Tensor struct {
-	arr *runtime.Array
-	sym *Symbol
+	arr  *runtime.Array
+	sym  *Symbol
+	born Mark // when the tensor was made
+	// fromParams is set on an eager tensor computed, while a trace was
+	// open, from a parameter of the traced model off the tracing goroutine
+	// (by a goroutine Forward started): such a value cannot enter that
+	// trace as a constant.
+	fromParams bool
 }
 
 // Symbol is what a symbolic tensor holds: its node and the tracer that
@@ -34,50 +40,59 @@ type Hook interface {
 	// CallModule decides whether module m is a leaf (recorded as one
 	// call_module node) or is traced through by calling forward.
 	CallModule(m any, kind string, attrs []ir.Kwarg, forward func(args []*Tensor) []*Tensor, args []*Tensor) []*Tensor
-	// Concretize is called when a symbolic tensor would turn into a Go
-	// value; it panics with a trace error that says what to do instead.
+	// Concretize is called when a symbolic tensor, or on the tracing
+	// goroutine an eager tensor the tracer holds (see Held), would turn
+	// into a Go value; it panics with a trace error that says what to do
+	// instead.
 	Concretize(t *Tensor, what string)
-}
-
-// active is the tracer recording constructors (zeros, rand, ...) that have
-// no tensor operand to find it from.
-var active Hook
-
-// SetActiveTracer makes h record tensor constructors until the returned
-// function is called. It is for package tracer.
-func SetActiveTracer(h Hook) (restore func()) {
-	old := active
-	active = h
-	return func() { active = old }
+	// Held reports whether the eager tensor t is a parameter or buffer of
+	// the model being traced: on the tracing goroutine, ops on it are
+	// recorded and reads of its values are trace errors. It is called from
+	// any goroutine while the trace runs.
+	Held(t *Tensor) bool
 }
 
 // NewSymbolic returns a symbolic tensor for node n recorded by h. It is for
 // package tracer.
-func NewSymbolic(n *ir.Node, h Hook) *Tensor { return &Tensor{sym: &Symbol{Node: n, Tracer: h}} }
+func NewSymbolic(n *ir.Node, h Hook) *Tensor {
+	return &Tensor{sym: &Symbol{Node: n, Tracer: h}, born: Now()}
+}
+
+// eager wraps an array as an eager tensor made now.
+func eager(a *runtime.Array) *Tensor { return &Tensor{arr: a, born: Now()} }
+
+// FromParams reports whether the eager tensor was computed from a
+// parameter of a model under trace on a goroutine other than the tracing
+// one (see Trace): a tracer refuses it as a constant.
+func (t *Tensor) FromParams() bool { return t.fromParams }
+
+// Data returns an eager tensor's array without the checks of Array: a
+// tracer reads the parameters it holds with it. It is for package tracer.
+func Data(t *Tensor) *runtime.Array { return t.arr }
 
 // Symbolic returns the tensor's symbol, or nil for an eager tensor.
 func (t *Tensor) Symbolic() *Symbol { return t.sym }
 
 // FromArray wraps an array (not copied) as an eager tensor.
-func FromArray(a *runtime.Array) *Tensor { return &Tensor{arr: a} }
+func FromArray(a *runtime.Array) *Tensor { return eager(a) }
 
 // FromFloat32 returns a float32 tensor over data (not copied).
 func FromFloat32(data []float32, shape ...int) *Tensor {
-	return &Tensor{arr: runtime.FromFloat32(data, shape...)}
+	return eager(runtime.FromFloat32(data, shape...))
 }
 
 // FromInt64 returns an int64 tensor over data (not copied).
 func FromInt64(data []int64, shape ...int) *Tensor {
-	return &Tensor{arr: runtime.FromInt64(data, shape...)}
+	return eager(runtime.FromInt64(data, shape...))
 }
 
 // FromBool returns a bool tensor over data (not copied).
 func FromBool(data []bool, shape ...int) *Tensor {
-	return &Tensor{arr: runtime.FromBool(data, shape...)}
+	return eager(runtime.FromBool(data, shape...))
 }
 
 // Scalar returns a 0-d float32 tensor.
-func Scalar(v float32) *Tensor { return &Tensor{arr: runtime.Float32Scalar(v)} }
+func Scalar(v float32) *Tensor { return eager(runtime.Float32Scalar(v)) }
 
 // Type returns the tensor's static type (symbolic dims for a traced
 // tensor).
@@ -122,9 +137,7 @@ func (t *Tensor) Shape() []int {
 
 // Array returns the tensor's data (shared, not copied).
 func (t *Tensor) Array() *runtime.Array {
-	if t.sym != nil {
-		t.concretize("Array()")
-	}
+	t.read("Array()")
 	return t.arr
 }
 
@@ -133,18 +146,14 @@ func (t *Tensor) Array() *runtime.Array {
 // models that computed from the old values (packed weights, folded batch
 // norms) refuse to run with them. Loads through nn do this themselves.
 func (t *Tensor) MarkChanged() {
-	if t.sym != nil {
-		t.concretize("MarkChanged()")
-	}
+	t.read("MarkChanged()")
 	t.arr.MarkChanged()
 }
 
 // Float32s returns the float32 data (shared, not copied). After writing a
 // model's parameter through it, call MarkChanged.
 func (t *Tensor) Float32s() []float32 {
-	if t.sym != nil {
-		t.concretize("Float32s()")
-	}
+	t.read("Float32s()")
 	a := t.arr
 	if a.DType != runtime.Float32 {
 		panic(fmt.Sprintf("tensor: Float32s of a %v tensor", a.DType))
@@ -154,9 +163,7 @@ func (t *Tensor) Float32s() []float32 {
 
 // Int64s returns the int64 data (shared, not copied).
 func (t *Tensor) Int64s() []int64 {
-	if t.sym != nil {
-		t.concretize("Int64s()")
-	}
+	t.read("Int64s()")
 	a := t.arr
 	if a.DType != runtime.Int64 {
 		panic(fmt.Sprintf("tensor: Int64s of a %v tensor", a.DType))
@@ -166,9 +173,7 @@ func (t *Tensor) Int64s() []int64 {
 
 // Bools returns the bool data (shared, not copied).
 func (t *Tensor) Bools() []bool {
-	if t.sym != nil {
-		t.concretize("Bools()")
-	}
+	t.read("Bools()")
 	a := t.arr
 	if a.DType != runtime.Bool {
 		panic(fmt.Sprintf("tensor: Bools of a %v tensor", a.DType))
@@ -178,9 +183,7 @@ func (t *Tensor) Bools() []bool {
 
 // Item returns the value of a one-element tensor as a float64.
 func (t *Tensor) Item() float64 {
-	if t.sym != nil {
-		t.concretize("Item()")
-	}
+	t.read("Item()")
 	a := t.arr
 	if a.Len() != 1 {
 		panic(fmt.Sprintf("tensor: Item of a tensor of shape %v", a.Shape))
@@ -191,9 +194,7 @@ func (t *Tensor) Item() float64 {
 // Bool returns the value of a one-element tensor as a bool (non-zero is
 // true), as Go's `if` over a tensor condition needs.
 func (t *Tensor) Bool() bool {
-	if t.sym != nil {
-		t.concretize("Bool()")
-	}
+	t.read("Bool()")
 	return t.Item() != 0
 }
 
@@ -204,6 +205,26 @@ func (t *Tensor) String() string {
 		return fmt.Sprintf("Proxy(%s %v)", t.sym.Node.Name, t.Type())
 	}
 	return t.arr.String()
+}
+
+// read fails the trace when t is symbolic, or, on the goroutine of a
+// trace, is a parameter of the traced model: its value is not known, or
+// not fixed, until the compiled model runs.
+func (t *Tensor) read(what string) {
+	if t.sym != nil {
+		t.concretize(what)
+	}
+	if len(openScopes()) == 0 {
+		return
+	}
+	h := heldHere(t)
+	if h == nil && t.fromParams {
+		h = hookHere()
+	}
+	if h != nil {
+		h.Concretize(t, what)
+		panic("tensor: " + what + " of a parameter while tracing") // Concretize does not return
+	}
 }
 
 func (t *Tensor) concretize(what string) {

@@ -7,33 +7,41 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync"
 
 	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/runtime"
 	"github.com/fxgen/fxgen/tensor"
 )
 
-// traceMu serialises traces: tensor constructors find the active tracer
-// through one package variable.
-var traceMu sync.Mutex
-
-// tracer records ops on its symbolic tensors into g.
+// tracer records ops on its symbolic tensors into g. It is reached through
+// its tensors, and, for constructors and ops on parameters, through the
+// trace scope of the goroutine running Forward (tensor.BeginTrace), so
+// several traces and any eager work may run at once.
 type tracer struct {
 	g      *ir.Graph
 	opts   Options
 	w      *walked
 	attrs  map[*tensor.Tensor]*ir.Node
 	consts int
+	start  tensor.Mark // tensors made before it are the model's, or foreign
+	opaque bool        // tracing an opaque leaf's forward for its types only
+	// modelMade is when the model's first parameter was made (nil for a
+	// model without parameters); see checkConstant.
+	modelMade *tensor.Mark
 }
 
 // Trace runs root.Forward with a symbolic tensor for each tensor parameter
 // (inputs, in order) and the bound concrete values for the others, and
 // returns the recorded graph. A model that cannot be traced returns a
 // *TraceError naming the model's file and line.
+//
+// Forward runs on the calling goroutine, and the trace sees only that
+// goroutine's work: the model's parameters and buffers (however its
+// exported fields, slices, arrays, maps and method values reach them) are
+// get_attr values there and nowhere else, so the same model may run
+// eagerly on other goroutines meanwhile, and traces may run concurrently.
+// Work that Forward hands to goroutines of its own is not traced.
 func Trace(root any, inputs []Input, opts ...Option) (*ir.Graph, error) {
-	traceMu.Lock()
-	defer traceMu.Unlock()
 	t := &tracer{g: ir.NewGraph(), attrs: map[*tensor.Tensor]*ir.Node{}}
 	for _, o := range opts {
 		o(&t.opts)
@@ -125,8 +133,10 @@ func (t *tracer) bindArgs(ft reflect.Type, inputs []Input) ([]reflect.Value, *ir
 
 // call runs Forward, turning a panic into a TraceError at the model's line.
 func (t *tracer) call(fwd reflect.Value, args []reflect.Value) (results []reflect.Value, err error) {
-	restore := tensor.SetActiveTracer(t)
-	defer restore()
+	t.start = tensor.Now()
+	t.modelMade = t.w.firstMade()
+	end := tensor.BeginTrace(t)
+	defer end()
 	defer func() {
 		if r := recover(); r != nil {
 			if te, ok := r.(*TraceError); ok {
@@ -153,9 +163,16 @@ func (t *tracer) node(x *tensor.Tensor) *ir.Node {
 		return n
 	}
 	name, goPath := "", ""
-	if p, ok := t.w.params[x]; ok {
+	if p, ok := t.w.param(x); ok {
 		name, goPath = p.Name, p.GoPath
+	} else if path, ok := t.w.hiddenPath(x); ok && !t.opaque {
+		panic(errorAt("%s", hiddenMsg(x, path, "is used")))
+	} else if x.FromParams() {
+		panic(errorAt("%s", fromParamsMsg(x, "is used")))
 	} else {
+		if !t.opaque {
+			t.checkConstant(x)
+		}
 		for {
 			name = fmt.Sprintf("_tensor_constant%d", t.consts)
 			t.consts++
@@ -178,7 +195,7 @@ func (t *tracer) addParam(name, goPath string, x *tensor.Tensor) {
 	if _, ok := t.g.Params[name]; ok {
 		return
 	}
-	a := x.Array()
+	a := tensor.Data(x)
 	t.g.Params[name] = &ir.Param{Name: name, Type: ir.TypeOf(a), Value: a, GoPath: goPath}
 }
 
@@ -239,7 +256,10 @@ func (t *tracer) results(n *ir.Node) []*tensor.Tensor {
 
 // CallModule implements tensor.Hook.
 func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([]*tensor.Tensor) []*tensor.Tensor, args []*tensor.Tensor) []*tensor.Tensor {
-	info, known := t.w.modules[m]
+	info, known := t.w.module(m)
+	if !known {
+		t.checkUnnamed(m)
+	}
 	if !known || !t.opts.leaf(info.Name, info.TypeName, kind != "") {
 		return forward(args)
 	}
@@ -251,12 +271,13 @@ func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([
 		}
 		for _, p := range k.Params {
 			name := joinPath(info.Name, p)
-			x := t.w.byPath[name]
+			x := t.w.byName(name)
 			if x == nil {
 				mod.Params = append(mod.Params, "")
 				continue
 			}
-			t.addParam(name, t.w.params[x].GoPath, x)
+			p, _ := t.w.param(x)
+			t.addParam(name, p.GoPath, x)
 			mod.Params = append(mod.Params, name)
 		}
 	} else {
@@ -293,13 +314,13 @@ func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([
 // opaqueResults finds the result types of an opaque leaf module by tracing
 // its forward into a scratch graph.
 func (t *tracer) opaqueResults(forward func([]*tensor.Tensor) []*tensor.Tensor, args []*tensor.Tensor) ([]ir.Type, error) {
-	scratch := &tracer{g: ir.NewGraph(), opts: Options{}, w: t.w, attrs: map[*tensor.Tensor]*ir.Node{}}
+	scratch := &tracer{g: ir.NewGraph(), opts: Options{}, w: t.w, attrs: map[*tensor.Tensor]*ir.Node{}, start: t.start, opaque: true}
 	in := make([]*tensor.Tensor, len(args))
 	for i, a := range args {
 		in[i] = tensor.NewSymbolic(scratch.g.Placeholder(fmt.Sprintf("arg%d", i), a.Type()), scratch)
 	}
-	restore := tensor.SetActiveTracer(scratch)
-	defer restore()
+	end := tensor.BeginTrace(scratch)
+	defer end()
 	var types []ir.Type
 	for _, r := range forward(in) {
 		types = append(types, r.Type())
@@ -310,6 +331,9 @@ func (t *tracer) opaqueResults(forward func([]*tensor.Tensor) []*tensor.Tensor, 
 // Concretize implements tensor.Hook: turning a symbolic value into a Go
 // value is dynamic control flow, which a trace cannot capture.
 func (t *tracer) Concretize(x *tensor.Tensor, what string) {
+	if x.Symbolic() == nil {
+		t.concretizeHeld(x, what)
+	}
 	n := x.Symbolic().Node
 	from := n.Name
 	if p := n.Pos.String(); p != "" {

@@ -25,17 +25,3 @@ func (e *Embedding) Forward(indices *tensor.Tensor) *tensor.Tensor {
 		return []*tensor.Tensor{tensor.Embedding(a[0], e.Weight)}
 	}, indices)[0]
 }
-
-// randNormal returns a float32 tensor of the shape with values from N(0, std²)
-// drawn from the seeded generator.
-func randNormal(std float64, shape ...int) *tensor.Tensor {
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	data := make([]float32, n)
-	for i := range data {
-		data[i] = float32(rng.NormFloat64() * std)
-	}
-	return tensor.FromFloat32(data, shape...)
-}

@@ -4,7 +4,10 @@
 package nn
 
 import (
+	"cmp"
+	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -28,10 +31,11 @@ type Submodule struct {
 	Module   any    // a pointer to the struct
 }
 
-// Walk visits the exported fields, slices and arrays below root (a pointer
-// to a struct), naming each by its `fx:"name"` tag or its field name in
-// snake_case and slice elements by their index, as PyTorch's state-dict
-// names do; a tag `fx:"-"` skips a field and `fx:",inline"` names a
+// Walk visits the exported fields, slices, arrays and maps below root (a
+// pointer to a struct), naming each by its `fx:"name"` tag or its field
+// name in snake_case, slice elements by their index and map entries by
+// their key, in sorted key order, as PyTorch's state-dict names do (a
+// ModuleDict's keys); a tag `fx:"-"` skips a field and `fx:",inline"` names a
 // field's children as if they were the parent's (as nn.Sequential does).
 // Behind an interface the Go path holds a type assertion written with the
 // full package path, e.g. Layers[0].(*github.com/fxgen/fxgen/tensor/nn.Linear).Weight. A tensor reached twice keeps its
@@ -51,8 +55,26 @@ func NamedParameters(m any) []Param {
 type walker struct {
 	params  []Param
 	modules []Submodule
+	funcs   []FuncField
 	seenT   map[*tensor.Tensor]bool
 	seenM   map[any]bool
+}
+
+// FuncField is a non-nil func value stored in a model (a field, or an
+// element of a slice or map): a method value such as fc2.Forward, a func
+// field holding a function, or a closure.
+type FuncField struct {
+	Name   string // qualified name of the field, e.g. out
+	GoPath string // Go selector path from the root, e.g. Out ("" when not expressible)
+	Value  reflect.Value
+}
+
+// FuncFields returns the func values stored below root, in the order of
+// Walk, so that a tracer can name the modules reached only through them.
+func FuncFields(root any) []FuncField {
+	w := &walker{seenT: map[*tensor.Tensor]bool{}, seenM: map[any]bool{}}
+	w.visit(reflect.ValueOf(root), "", "", true)
+	return w.funcs
 }
 
 var tensorPtrType = reflect.TypeFor[*tensor.Tensor]()
@@ -140,6 +162,45 @@ func (w *walker) visit(v reflect.Value, path, goPath string, goOK bool) {
 		for i := 0; i < v.Len(); i++ {
 			idx := strconv.Itoa(i)
 			w.visit(v.Index(i), joinPath(path, idx), goPath+"["+idx+"]", goOK && goPath != "")
+		}
+	case reflect.Map:
+		// Entries in sorted key order.
+		type entry struct {
+			key string
+			num float64 // the key's value when it is an integer
+			k   reflect.Value
+		}
+		var entries []entry
+		intKeys := false
+		for _, k := range v.MapKeys() {
+			switch k.Kind() {
+			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+				intKeys = true
+				entries = append(entries, entry{strconv.FormatInt(k.Int(), 10), float64(k.Int()), k})
+			case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+				intKeys = true
+				entries = append(entries, entry{strconv.FormatUint(k.Uint(), 10), float64(k.Uint()), k})
+			default:
+				entries = append(entries, entry{fmt.Sprint(k.Interface()), 0, k})
+			}
+		}
+		slices.SortFunc(entries, func(a, b entry) int {
+			if c := cmp.Compare(a.num, b.num); intKeys && c != 0 {
+				return c
+			}
+			return cmp.Compare(a.key, b.key)
+		})
+		for _, e := range entries {
+			// Integer and string keys keep a Go path (M[3], M["enc"]).
+			sel, ok := goPath+"["+e.key+"]", goOK && goPath != "" && intKeys
+			if e.k.Kind() == reflect.String {
+				sel, ok = goPath+"["+strconv.Quote(e.k.String())+"]", goOK && goPath != ""
+			}
+			w.visit(v.MapIndex(e.k), joinPath(path, e.key), sel, ok)
+		}
+	case reflect.Func:
+		if !v.IsNil() {
+			w.funcs = append(w.funcs, FuncField{Name: path, GoPath: goPath, Value: v})
 		}
 	}
 }
