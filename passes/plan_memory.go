@@ -19,8 +19,15 @@ const SlotsMeta = "plan-memory.slots"
 // lives from the node that computes it to its last use (uses through
 // getitem count as uses of the selected result). Values that need no
 // workspace get -1: results of parameter-only nodes (ParamOnly, computed
-// once by the constructor), graph outputs (fresh arrays each call), and
-// getitem nodes (they name a result of another node).
+// once by the constructor), graph outputs (fresh arrays each call),
+// getitem nodes (they name a result of another node), and views.
+//
+// A reshape, view, flatten or unsqueeze computed by Forward whose result
+// is not a graph output is a view (Meta[AliasMeta]): it shares its input's
+// storage under its own shape, and a use of it counts as a use of that
+// input, which therefore keeps its slot until the view's last use. Kernels
+// never write their inputs, so no view is written through while its
+// source is needed.
 //
 // Slots are assigned greedily in node order: a node's results take free
 // slots of their dtype (the best fit by size, else the largest) and the
@@ -59,7 +66,8 @@ func resolveGetitem(n *ir.Node) valueKey {
 }
 
 // liveness returns each node's position and, for each value, the position
-// of its last use (its own position when unused).
+// of its last use (its own position when unused). A use of a view
+// (IsAlias) is a use of the value whose storage it shares.
 func liveness(g *ir.Graph) (pos map[*ir.Node]int, last map[valueKey]int) {
 	pos = map[*ir.Node]int{}
 	last = map[valueKey]int{}
@@ -69,7 +77,7 @@ func liveness(g *ir.Graph) (pos map[*ir.Node]int, last map[valueKey]int) {
 			last[valueKey{n, r}] = i
 		}
 		for _, in := range n.Inputs() {
-			k := resolveGetitem(in)
+			k := root(in)
 			if len(in.Types) > 1 {
 				// A node with several results used directly (a tuple
 				// operand): every result is used.
@@ -91,7 +99,7 @@ func needsSlot(n *ir.Node, paramOnly map[*ir.Node]bool, outputs map[valueKey]boo
 	default:
 		return false
 	}
-	if paramOnly[n] || outputs[valueKey{n, r}] {
+	if paramOnly[n] || outputs[valueKey{n, r}] || IsAlias(n) {
 		return false
 	}
 	return !(n.Target == "getitem" && n.Op != ir.CallModule)
@@ -127,6 +135,15 @@ func elements(t ir.Type) int {
 func planMemory(g *ir.Graph) error {
 	paramOnly := ParamOnly(g)
 	outputs := graphOutputs(g)
+	for _, n := range g.Nodes() {
+		delete(n.Meta, AliasMeta)
+		if canAlias(n, paramOnly, outputs) {
+			if n.Meta == nil {
+				n.Meta = map[string]any{}
+			}
+			n.Meta[AliasMeta] = true
+		}
+	}
 	_, last := liveness(g)
 	type slot struct {
 		dtype ir.DType
@@ -205,6 +222,12 @@ func Slots(n *ir.Node) []int {
 // live at once, and no node writes a slot one of its inputs is in. A graph
 // changed after planning fails here instead of computing a wrong answer.
 func VerifyPlan(g *ir.Graph) error {
+	paramOnly, outputs := ParamOnly(g), graphOutputs(g)
+	for _, n := range g.Nodes() {
+		if IsAlias(n) && !canAlias(n, paramOnly, outputs) {
+			return fmt.Errorf("plan-memory: node %s is planned as a view but cannot be one; plan again", n.Name)
+		}
+	}
 	_, last := liveness(g)
 	holder := map[int]valueKey{} // slot → value stored there last
 	dtypes := map[int]ir.DType{}
@@ -218,7 +241,7 @@ func VerifyPlan(g *ir.Graph) error {
 		}
 		inputs := map[int]bool{}
 		for _, in := range n.Inputs() {
-			k := resolveGetitem(in)
+			k := root(in)
 			if s := Slots(k.n); s != nil && k.i < len(s) && s[k.i] >= 0 {
 				inputs[s[k.i]] = true
 			}

@@ -78,7 +78,7 @@ type dlrmCompiledFrame struct {
 	stack        runtime.Array     // stack f32[N,9,64], in workspace slot 10
 	transpose    runtime.Array     // transpose f32[N,64,9], in workspace slot 1
 	matmul       runtime.Array     // matmul f32[N,9,9], in workspace slot 3
-	flatten      runtime.Array     // flatten f32[N,81], in workspace slot 1
+	flatten      runtime.Array     // flatten f32[N,81], a view of matmul
 	index_select runtime.Array     // index_select f32[N,36], in workspace slot 4
 	cat          runtime.Array     // cat f32[N,100], in workspace slot 1
 	top_0        runtime.Array     // top_0 f32[N,512], in workspace slot 0
@@ -156,9 +156,9 @@ func (fr *dlrmCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 28 values share 11 workspace slots; each slot is as large as its largest value.
+	// 27 values share 11 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(max(512*N, 64*N))
-	slot1 := runtime.SlotSize(max(256*N, 64*N, 576*N, 81*N, 100*N))
+	slot1 := runtime.SlotSize(max(256*N, 64*N, 576*N, 100*N))
 	at1 := slot0
 	slot2 := runtime.SlotSize(N)
 	slot3 := runtime.SlotSize(max(64*N, 81*N))
@@ -200,7 +200,6 @@ func (fr *dlrmCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.stack, runtime.Float32, at10, N, 9, 64)
 	fr.workspace.Bind(&fr.transpose, runtime.Float32, at1, N, 64, 9)
 	fr.workspace.Bind(&fr.matmul, runtime.Float32, at3, N, 9, 9)
-	fr.workspace.Bind(&fr.flatten, runtime.Float32, at1, N, 81)
 	fr.workspace.Bind(&fr.index_select, runtime.Float32, at4, N, 36)
 	fr.workspace.Bind(&fr.cat, runtime.Float32, at1, N, 100)
 	fr.workspace.Bind(&fr.top_0, runtime.Float32, 0, N, 512)
@@ -266,7 +265,7 @@ func (c *DLRMCompiled) Forward(dense *tensor.Tensor, sparse *tensor.Tensor) *ten
 	// dlrm.go:64: matmul = call_function matmul(stack, transpose)
 	runtime.Matmul(&fr.matmul, &fr.stack, &fr.transpose)
 	// dlrm.go:65: flatten = call_method flatten(matmul, start_dim=1, end_dim=-1)
-	runtime.Copy(&fr.flatten, &fr.matmul)
+	runtime.View(&fr.flatten, &fr.matmul, N, 81)
 	// dlrm.go:65: index_select = call_method index_select(flatten, _tensor_constant0, dim=1)
 	runtime.IndexSelect(&fr.index_select, &fr.flatten, c._tensor_constant0, 1)
 	// dlrm.go:66: cat = call_function cat([bot_4, index_select], dim=1)

@@ -331,7 +331,7 @@ type resNet18CompiledFrame struct {
 	add_7                 runtime.Array     // add_7 f32[N,512,7,7], in workspace slot 1
 	layer4_1_relu_1       runtime.Array     // layer4_1_relu_1 f32[N,512,7,7], in workspace slot 2
 	avgpool               runtime.Array     // avgpool f32[N,512,1,1], in workspace slot 1
-	flatten               runtime.Array     // flatten f32[N,512], in workspace slot 2
+	flatten               runtime.Array     // flatten f32[N,512], a view of avgpool
 	workspace             runtime.Workspace // storage of the 3 workspace slots (plan-memory)
 	dimN                  int               // the size N the workspace is sized for
 	ready                 bool              // whether the workspace is allocated
@@ -1138,11 +1138,11 @@ func (fr *resNet18CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 39 values share 3 workspace slots; each slot is as large as its largest value.
+	// 38 values share 3 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(max(802816*N, 200704*N, 100352*N, 50176*N, 25088*N))
 	slot1 := runtime.SlotSize(max(200704*N, 100352*N, 50176*N, 25088*N, 512*N))
 	at1 := slot0
-	slot2 := runtime.SlotSize(max(200704*N, 100352*N, 50176*N, 25088*N, 512*N))
+	slot2 := runtime.SlotSize(max(200704*N, 100352*N, 50176*N, 25088*N))
 	at2 := at1 + slot1
 	fr.workspace.Reserve(at2+slot2, 0, 0)
 	fr.workspace.Bind(&fr.conv1, runtime.Float32, 0, N, 64, 112, 112)
@@ -1183,7 +1183,6 @@ func (fr *resNet18CompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.add_7, runtime.Float32, at1, N, 512, 7, 7)
 	fr.workspace.Bind(&fr.layer4_1_relu_1, runtime.Float32, at2, N, 512, 7, 7)
 	fr.workspace.Bind(&fr.avgpool, runtime.Float32, at1, N, 512, 1, 1)
-	fr.workspace.Bind(&fr.flatten, runtime.Float32, at2, N, 512)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -1273,7 +1272,7 @@ func (c *ResNet18Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// resnet18.go:58: avgpool = call_function adaptive_avg_pool2d(layer4_1_relu_1, output_size=[1, 1])
 	runtime.AdaptiveAvgPool2d(&fr.avgpool, &fr.layer4_1_relu_1)
 	// resnet18.go:58: flatten = call_function flatten(avgpool, start_dim=1, end_dim=-1)
-	runtime.Copy(&fr.flatten, &fr.avgpool)
+	runtime.View(&fr.flatten, &fr.avgpool, N, 512)
 	// resnet18.go:59: fc = call_function linear(flatten, fc_weight, fc_bias)
 	fc := runtime.NewArray(runtime.Float32, N, 1000)
 	runtime.LinearPacked(fc, &fr.flatten, c.fc_weight_prepared, c.fc_bias)

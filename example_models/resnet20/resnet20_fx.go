@@ -346,7 +346,7 @@ type resNet20CompiledFrame struct {
 	add_8                 runtime.Array     // add_8 f32[N,64,8,8], in workspace slot 1
 	layer3_2_relu_1       runtime.Array     // layer3_2_relu_1 f32[N,64,8,8], in workspace slot 0
 	avgpool               runtime.Array     // avgpool f32[N,64,1,1], in workspace slot 1
-	flatten               runtime.Array     // flatten f32[N,64], in workspace slot 0
+	flatten               runtime.Array     // flatten f32[N,64], a view of avgpool
 	workspace             runtime.Workspace // storage of the 3 workspace slots (plan-memory)
 	dimN                  int               // the size N the workspace is sized for
 	ready                 bool              // whether the workspace is allocated
@@ -1192,8 +1192,8 @@ func (fr *resNet20CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 41 values share 3 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(max(16384*N, 8192*N, 4096*N, 64*N))
+	// 40 values share 3 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(max(16384*N, 8192*N, 4096*N))
 	slot1 := runtime.SlotSize(max(16384*N, 8192*N, 4096*N, 64*N))
 	at1 := slot0
 	slot2 := runtime.SlotSize(max(16384*N, 8192*N, 4096*N))
@@ -1239,7 +1239,6 @@ func (fr *resNet20CompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.add_8, runtime.Float32, at1, N, 64, 8, 8)
 	fr.workspace.Bind(&fr.layer3_2_relu_1, runtime.Float32, 0, N, 64, 8, 8)
 	fr.workspace.Bind(&fr.avgpool, runtime.Float32, at1, N, 64, 1, 1)
-	fr.workspace.Bind(&fr.flatten, runtime.Float32, 0, N, 64)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -1333,7 +1332,7 @@ func (c *ResNet20Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// resnet20.go:52: avgpool = call_function adaptive_avg_pool2d(layer3_2_relu_1, output_size=[1, 1])
 	runtime.AdaptiveAvgPool2d(&fr.avgpool, &fr.layer3_2_relu_1)
 	// resnet20.go:52: flatten = call_function flatten(avgpool, start_dim=1, end_dim=-1)
-	runtime.Copy(&fr.flatten, &fr.avgpool)
+	runtime.View(&fr.flatten, &fr.avgpool, N, 64)
 	// resnet20.go:53: fc = call_function linear(flatten, fc_weight, fc_bias)
 	fc := runtime.NewArray(runtime.Float32, N, 10)
 	runtime.LinearPacked(fc, &fr.flatten, c.fc_weight_prepared, c.fc_bias)

@@ -113,96 +113,96 @@ type transformerCompiledFrame struct {
 	split_0            runtime.Array     // split f32[N,128,256], in workspace slot 0
 	split_1            runtime.Array     // split f32[N,128,256], in workspace slot 3
 	split_2            runtime.Array     // split f32[N,128,256], in workspace slot 4
-	reshape_2          runtime.Array     // reshape_2 f32[N,128,4,64], in workspace slot 2
-	transpose          runtime.Array     // transpose f32[N,4,128,64], in workspace slot 0
-	reshape_3          runtime.Array     // reshape_3 f32[N,128,4,64], in workspace slot 2
-	transpose_1        runtime.Array     // transpose_1 f32[N,4,128,64], in workspace slot 3
-	reshape_4          runtime.Array     // reshape_4 f32[N,128,4,64], in workspace slot 2
-	transpose_2        runtime.Array     // transpose_2 f32[N,4,128,64], in workspace slot 4
-	transpose_3        runtime.Array     // transpose_3 f32[N,4,64,128], in workspace slot 2
-	matmul             runtime.Array     // matmul f32[N,4,128,128], in workspace slot 3
+	reshape_2          runtime.Array     // reshape_2 f32[N,128,4,64], a view of getitem
+	transpose          runtime.Array     // transpose f32[N,4,128,64], in workspace slot 2
+	reshape_3          runtime.Array     // reshape_3 f32[N,128,4,64], a view of getitem_1
+	transpose_1        runtime.Array     // transpose_1 f32[N,4,128,64], in workspace slot 0
+	reshape_4          runtime.Array     // reshape_4 f32[N,128,4,64], a view of getitem_2
+	transpose_2        runtime.Array     // transpose_2 f32[N,4,128,64], in workspace slot 3
+	transpose_3        runtime.Array     // transpose_3 f32[N,4,64,128], in workspace slot 4
+	matmul             runtime.Array     // matmul f32[N,4,128,128], in workspace slot 0
 	div                runtime.Array     // div f32[N,4,128,128], in workspace slot 2
-	masked_fill        runtime.Array     // masked_fill f32[N,4,128,128], in workspace slot 3
+	masked_fill        runtime.Array     // masked_fill f32[N,4,128,128], in workspace slot 0
 	softmax            runtime.Array     // softmax f32[N,4,128,128], in workspace slot 2
-	matmul_1           runtime.Array     // matmul_1 f32[N,4,128,64], in workspace slot 0
-	transpose_4        runtime.Array     // transpose_4 f32[N,128,4,64], in workspace slot 4
-	reshape_5          runtime.Array     // reshape_5 f32[N,128,256], in workspace slot 0
+	matmul_1           runtime.Array     // matmul_1 f32[N,4,128,64], in workspace slot 4
+	transpose_4        runtime.Array     // transpose_4 f32[N,128,4,64], in workspace slot 3
+	reshape_5          runtime.Array     // reshape_5 f32[N,128,256], a view of transpose_4
 	blocks_0_attn_proj runtime.Array     // blocks_0_attn_proj f32[N,128,256], in workspace slot 4
-	add_1              runtime.Array     // add_1 f32[N,128,256], in workspace slot 0
+	add_1              runtime.Array     // add_1 f32[N,128,256], in workspace slot 3
 	blocks_0_ln2       runtime.Array     // blocks_0_ln2 f32[N,128,256], in workspace slot 1
 	blocks_0_mlp_fc1   runtime.Array     // blocks_0_mlp_fc1 f32[N,128,1024], in workspace slot 2
 	blocks_0_mlp_fc2   runtime.Array     // blocks_0_mlp_fc2 f32[N,128,256], in workspace slot 1
 	add_2              runtime.Array     // add_2 f32[N,128,256], in workspace slot 4
-	blocks_1_ln1       runtime.Array     // blocks_1_ln1 f32[N,128,256], in workspace slot 0
+	blocks_1_ln1       runtime.Array     // blocks_1_ln1 f32[N,128,256], in workspace slot 1
 	blocks_1_attn_qkv  runtime.Array     // blocks_1_attn_qkv f32[N,128,768], in workspace slot 2
-	split_1_0          runtime.Array     // split_1 f32[N,128,256], in workspace slot 0
-	split_1_1          runtime.Array     // split_1 f32[N,128,256], in workspace slot 1
-	split_1_2          runtime.Array     // split_1 f32[N,128,256], in workspace slot 3
-	reshape_6          runtime.Array     // reshape_6 f32[N,128,4,64], in workspace slot 2
-	transpose_5        runtime.Array     // transpose_5 f32[N,4,128,64], in workspace slot 0
-	reshape_7          runtime.Array     // reshape_7 f32[N,128,4,64], in workspace slot 2
+	split_1_0          runtime.Array     // split_1 f32[N,128,256], in workspace slot 1
+	split_1_1          runtime.Array     // split_1 f32[N,128,256], in workspace slot 3
+	split_1_2          runtime.Array     // split_1 f32[N,128,256], in workspace slot 0
+	reshape_6          runtime.Array     // reshape_6 f32[N,128,4,64], a view of getitem_3
+	transpose_5        runtime.Array     // transpose_5 f32[N,4,128,64], in workspace slot 2
+	reshape_7          runtime.Array     // reshape_7 f32[N,128,4,64], a view of getitem_4
 	transpose_6        runtime.Array     // transpose_6 f32[N,4,128,64], in workspace slot 1
-	reshape_8          runtime.Array     // reshape_8 f32[N,128,4,64], in workspace slot 2
+	reshape_8          runtime.Array     // reshape_8 f32[N,128,4,64], a view of getitem_5
 	transpose_7        runtime.Array     // transpose_7 f32[N,4,128,64], in workspace slot 3
-	transpose_8        runtime.Array     // transpose_8 f32[N,4,64,128], in workspace slot 2
+	transpose_8        runtime.Array     // transpose_8 f32[N,4,64,128], in workspace slot 0
 	matmul_2           runtime.Array     // matmul_2 f32[N,4,128,128], in workspace slot 1
-	div_1              runtime.Array     // div_1 f32[N,4,128,128], in workspace slot 2
+	div_1              runtime.Array     // div_1 f32[N,4,128,128], in workspace slot 0
 	masked_fill_1      runtime.Array     // masked_fill_1 f32[N,4,128,128], in workspace slot 1
-	softmax_1          runtime.Array     // softmax_1 f32[N,4,128,128], in workspace slot 2
-	matmul_3           runtime.Array     // matmul_3 f32[N,4,128,64], in workspace slot 0
-	transpose_9        runtime.Array     // transpose_9 f32[N,128,4,64], in workspace slot 1
-	reshape_9          runtime.Array     // reshape_9 f32[N,128,256], in workspace slot 0
-	blocks_1_attn_proj runtime.Array     // blocks_1_attn_proj f32[N,128,256], in workspace slot 1
-	add_3              runtime.Array     // add_3 f32[N,128,256], in workspace slot 0
+	softmax_1          runtime.Array     // softmax_1 f32[N,4,128,128], in workspace slot 0
+	matmul_3           runtime.Array     // matmul_3 f32[N,4,128,64], in workspace slot 1
+	transpose_9        runtime.Array     // transpose_9 f32[N,128,4,64], in workspace slot 3
+	reshape_9          runtime.Array     // reshape_9 f32[N,128,256], a view of transpose_9
+	blocks_1_attn_proj runtime.Array     // blocks_1_attn_proj f32[N,128,256], in workspace slot 0
+	add_3              runtime.Array     // add_3 f32[N,128,256], in workspace slot 3
 	blocks_1_ln2       runtime.Array     // blocks_1_ln2 f32[N,128,256], in workspace slot 4
 	blocks_1_mlp_fc1   runtime.Array     // blocks_1_mlp_fc1 f32[N,128,1024], in workspace slot 2
 	blocks_1_mlp_fc2   runtime.Array     // blocks_1_mlp_fc2 f32[N,128,256], in workspace slot 4
-	add_4              runtime.Array     // add_4 f32[N,128,256], in workspace slot 1
-	blocks_2_ln1       runtime.Array     // blocks_2_ln1 f32[N,128,256], in workspace slot 0
+	add_4              runtime.Array     // add_4 f32[N,128,256], in workspace slot 0
+	blocks_2_ln1       runtime.Array     // blocks_2_ln1 f32[N,128,256], in workspace slot 3
 	blocks_2_attn_qkv  runtime.Array     // blocks_2_attn_qkv f32[N,128,768], in workspace slot 2
-	split_2_0          runtime.Array     // split_2 f32[N,128,256], in workspace slot 0
+	split_2_0          runtime.Array     // split_2 f32[N,128,256], in workspace slot 3
 	split_2_1          runtime.Array     // split_2 f32[N,128,256], in workspace slot 4
-	split_2_2          runtime.Array     // split_2 f32[N,128,256], in workspace slot 3
-	reshape_10         runtime.Array     // reshape_10 f32[N,128,4,64], in workspace slot 2
-	transpose_10       runtime.Array     // transpose_10 f32[N,4,128,64], in workspace slot 0
-	reshape_11         runtime.Array     // reshape_11 f32[N,128,4,64], in workspace slot 2
-	transpose_11       runtime.Array     // transpose_11 f32[N,4,128,64], in workspace slot 4
-	reshape_12         runtime.Array     // reshape_12 f32[N,128,4,64], in workspace slot 2
-	transpose_12       runtime.Array     // transpose_12 f32[N,4,128,64], in workspace slot 3
-	transpose_13       runtime.Array     // transpose_13 f32[N,4,64,128], in workspace slot 2
-	matmul_4           runtime.Array     // matmul_4 f32[N,4,128,128], in workspace slot 4
-	div_2              runtime.Array     // div_2 f32[N,4,128,128], in workspace slot 2
-	masked_fill_2      runtime.Array     // masked_fill_2 f32[N,4,128,128], in workspace slot 4
-	softmax_2          runtime.Array     // softmax_2 f32[N,4,128,128], in workspace slot 2
-	matmul_5           runtime.Array     // matmul_5 f32[N,4,128,64], in workspace slot 0
-	transpose_14       runtime.Array     // transpose_14 f32[N,128,4,64], in workspace slot 3
-	reshape_13         runtime.Array     // reshape_13 f32[N,128,256], in workspace slot 0
-	blocks_2_attn_proj runtime.Array     // blocks_2_attn_proj f32[N,128,256], in workspace slot 3
-	add_5              runtime.Array     // add_5 f32[N,128,256], in workspace slot 0
-	blocks_2_ln2       runtime.Array     // blocks_2_ln2 f32[N,128,256], in workspace slot 1
+	split_2_2          runtime.Array     // split_2 f32[N,128,256], in workspace slot 1
+	reshape_10         runtime.Array     // reshape_10 f32[N,128,4,64], a view of getitem_6
+	transpose_10       runtime.Array     // transpose_10 f32[N,4,128,64], in workspace slot 2
+	reshape_11         runtime.Array     // reshape_11 f32[N,128,4,64], a view of getitem_7
+	transpose_11       runtime.Array     // transpose_11 f32[N,4,128,64], in workspace slot 3
+	reshape_12         runtime.Array     // reshape_12 f32[N,128,4,64], a view of getitem_8
+	transpose_12       runtime.Array     // transpose_12 f32[N,4,128,64], in workspace slot 4
+	transpose_13       runtime.Array     // transpose_13 f32[N,4,64,128], in workspace slot 1
+	matmul_4           runtime.Array     // matmul_4 f32[N,4,128,128], in workspace slot 3
+	div_2              runtime.Array     // div_2 f32[N,4,128,128], in workspace slot 1
+	masked_fill_2      runtime.Array     // masked_fill_2 f32[N,4,128,128], in workspace slot 3
+	softmax_2          runtime.Array     // softmax_2 f32[N,4,128,128], in workspace slot 1
+	matmul_5           runtime.Array     // matmul_5 f32[N,4,128,64], in workspace slot 3
+	transpose_14       runtime.Array     // transpose_14 f32[N,128,4,64], in workspace slot 4
+	reshape_13         runtime.Array     // reshape_13 f32[N,128,256], a view of transpose_14
+	blocks_2_attn_proj runtime.Array     // blocks_2_attn_proj f32[N,128,256], in workspace slot 1
+	add_5              runtime.Array     // add_5 f32[N,128,256], in workspace slot 4
+	blocks_2_ln2       runtime.Array     // blocks_2_ln2 f32[N,128,256], in workspace slot 0
 	blocks_2_mlp_fc1   runtime.Array     // blocks_2_mlp_fc1 f32[N,128,1024], in workspace slot 2
-	blocks_2_mlp_fc2   runtime.Array     // blocks_2_mlp_fc2 f32[N,128,256], in workspace slot 1
-	add_6              runtime.Array     // add_6 f32[N,128,256], in workspace slot 3
-	blocks_3_ln1       runtime.Array     // blocks_3_ln1 f32[N,128,256], in workspace slot 0
+	blocks_2_mlp_fc2   runtime.Array     // blocks_2_mlp_fc2 f32[N,128,256], in workspace slot 0
+	add_6              runtime.Array     // add_6 f32[N,128,256], in workspace slot 1
+	blocks_3_ln1       runtime.Array     // blocks_3_ln1 f32[N,128,256], in workspace slot 4
 	blocks_3_attn_qkv  runtime.Array     // blocks_3_attn_qkv f32[N,128,768], in workspace slot 2
-	split_3_0          runtime.Array     // split_3 f32[N,128,256], in workspace slot 0
-	split_3_1          runtime.Array     // split_3 f32[N,128,256], in workspace slot 1
-	split_3_2          runtime.Array     // split_3 f32[N,128,256], in workspace slot 4
-	reshape_14         runtime.Array     // reshape_14 f32[N,128,4,64], in workspace slot 2
-	transpose_15       runtime.Array     // transpose_15 f32[N,4,128,64], in workspace slot 0
-	reshape_15         runtime.Array     // reshape_15 f32[N,128,4,64], in workspace slot 2
-	transpose_16       runtime.Array     // transpose_16 f32[N,4,128,64], in workspace slot 1
-	reshape_16         runtime.Array     // reshape_16 f32[N,128,4,64], in workspace slot 2
-	transpose_17       runtime.Array     // transpose_17 f32[N,4,128,64], in workspace slot 4
-	transpose_18       runtime.Array     // transpose_18 f32[N,4,64,128], in workspace slot 2
-	matmul_6           runtime.Array     // matmul_6 f32[N,4,128,128], in workspace slot 1
-	div_3              runtime.Array     // div_3 f32[N,4,128,128], in workspace slot 2
-	masked_fill_3      runtime.Array     // masked_fill_3 f32[N,4,128,128], in workspace slot 1
-	softmax_3          runtime.Array     // softmax_3 f32[N,4,128,128], in workspace slot 2
-	matmul_7           runtime.Array     // matmul_7 f32[N,4,128,64], in workspace slot 0
-	transpose_19       runtime.Array     // transpose_19 f32[N,128,4,64], in workspace slot 1
-	reshape_17         runtime.Array     // reshape_17 f32[N,128,256], in workspace slot 0
-	blocks_3_attn_proj runtime.Array     // blocks_3_attn_proj f32[N,128,256], in workspace slot 1
+	split_3_0          runtime.Array     // split_3 f32[N,128,256], in workspace slot 4
+	split_3_1          runtime.Array     // split_3 f32[N,128,256], in workspace slot 0
+	split_3_2          runtime.Array     // split_3 f32[N,128,256], in workspace slot 3
+	reshape_14         runtime.Array     // reshape_14 f32[N,128,4,64], a view of getitem_9
+	transpose_15       runtime.Array     // transpose_15 f32[N,4,128,64], in workspace slot 2
+	reshape_15         runtime.Array     // reshape_15 f32[N,128,4,64], a view of getitem_10
+	transpose_16       runtime.Array     // transpose_16 f32[N,4,128,64], in workspace slot 4
+	reshape_16         runtime.Array     // reshape_16 f32[N,128,4,64], a view of getitem_11
+	transpose_17       runtime.Array     // transpose_17 f32[N,4,128,64], in workspace slot 0
+	transpose_18       runtime.Array     // transpose_18 f32[N,4,64,128], in workspace slot 3
+	matmul_6           runtime.Array     // matmul_6 f32[N,4,128,128], in workspace slot 4
+	div_3              runtime.Array     // div_3 f32[N,4,128,128], in workspace slot 3
+	masked_fill_3      runtime.Array     // masked_fill_3 f32[N,4,128,128], in workspace slot 4
+	softmax_3          runtime.Array     // softmax_3 f32[N,4,128,128], in workspace slot 3
+	matmul_7           runtime.Array     // matmul_7 f32[N,4,128,64], in workspace slot 4
+	transpose_19       runtime.Array     // transpose_19 f32[N,128,4,64], in workspace slot 0
+	reshape_17         runtime.Array     // reshape_17 f32[N,128,256], a view of transpose_19
+	blocks_3_attn_proj runtime.Array     // blocks_3_attn_proj f32[N,128,256], in workspace slot 3
 	add_7              runtime.Array     // add_7 f32[N,128,256], in workspace slot 0
 	blocks_3_ln2       runtime.Array     // blocks_3_ln2 f32[N,128,256], in workspace slot 1
 	blocks_3_mlp_fc1   runtime.Array     // blocks_3_mlp_fc1 f32[N,128,1024], in workspace slot 2
@@ -383,8 +383,8 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 103 values share 5 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(32768 * N)
+	// 87 values share 5 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(max(32768*N, 65536*N))
 	slot1 := runtime.SlotSize(max(32768*N, 65536*N))
 	at1 := slot0
 	slot2 := runtime.SlotSize(max(98304*N, 32768*N, 65536*N, 131072*N))
@@ -401,96 +401,80 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.split_0, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.split_1, runtime.Float32, at3, N, 128, 256)
 	fr.workspace.Bind(&fr.split_2, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.reshape_2, runtime.Float32, at2, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.transpose, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.reshape_3, runtime.Float32, at2, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.transpose_1, runtime.Float32, at3, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.reshape_4, runtime.Float32, at2, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.transpose_2, runtime.Float32, at4, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_3, runtime.Float32, at2, N, 4, 64, 128)
-	fr.workspace.Bind(&fr.matmul, runtime.Float32, at3, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.transpose, runtime.Float32, at2, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_1, runtime.Float32, 0, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_2, runtime.Float32, at3, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_3, runtime.Float32, at4, N, 4, 64, 128)
+	fr.workspace.Bind(&fr.matmul, runtime.Float32, 0, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.div, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill, runtime.Float32, at3, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.masked_fill, runtime.Float32, 0, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.softmax, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_1, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_4, runtime.Float32, at4, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.reshape_5, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.matmul_1, runtime.Float32, at4, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_4, runtime.Float32, at3, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.blocks_0_attn_proj, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.add_1, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.add_1, runtime.Float32, at3, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_0_ln2, runtime.Float32, at1, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_0_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
 	fr.workspace.Bind(&fr.blocks_0_mlp_fc2, runtime.Float32, at1, N, 128, 256)
 	fr.workspace.Bind(&fr.add_2, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_1_ln1, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_1_ln1, runtime.Float32, at1, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_1_attn_qkv, runtime.Float32, at2, N, 128, 768)
-	fr.workspace.Bind(&fr.split_1_0, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.split_1_1, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.split_1_2, runtime.Float32, at3, N, 128, 256)
-	fr.workspace.Bind(&fr.reshape_6, runtime.Float32, at2, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.transpose_5, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.reshape_7, runtime.Float32, at2, N, 128, 4, 64)
+	fr.workspace.Bind(&fr.split_1_0, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.split_1_1, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.split_1_2, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.transpose_5, runtime.Float32, at2, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_6, runtime.Float32, at1, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.reshape_8, runtime.Float32, at2, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.transpose_7, runtime.Float32, at3, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_8, runtime.Float32, at2, N, 4, 64, 128)
+	fr.workspace.Bind(&fr.transpose_8, runtime.Float32, 0, N, 4, 64, 128)
 	fr.workspace.Bind(&fr.matmul_2, runtime.Float32, at1, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.div_1, runtime.Float32, at2, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.div_1, runtime.Float32, 0, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.masked_fill_1, runtime.Float32, at1, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_1, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_3, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_9, runtime.Float32, at1, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.reshape_9, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_1_attn_proj, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.add_3, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.softmax_1, runtime.Float32, 0, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.matmul_3, runtime.Float32, at1, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_9, runtime.Float32, at3, N, 128, 4, 64)
+	fr.workspace.Bind(&fr.blocks_1_attn_proj, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.add_3, runtime.Float32, at3, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_1_ln2, runtime.Float32, at4, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_1_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
 	fr.workspace.Bind(&fr.blocks_1_mlp_fc2, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.add_4, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_2_ln1, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.add_4, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_2_ln1, runtime.Float32, at3, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_2_attn_qkv, runtime.Float32, at2, N, 128, 768)
-	fr.workspace.Bind(&fr.split_2_0, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.split_2_0, runtime.Float32, at3, N, 128, 256)
 	fr.workspace.Bind(&fr.split_2_1, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.split_2_2, runtime.Float32, at3, N, 128, 256)
-	fr.workspace.Bind(&fr.reshape_10, runtime.Float32, at2, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.transpose_10, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.reshape_11, runtime.Float32, at2, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.transpose_11, runtime.Float32, at4, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.reshape_12, runtime.Float32, at2, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.transpose_12, runtime.Float32, at3, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_13, runtime.Float32, at2, N, 4, 64, 128)
-	fr.workspace.Bind(&fr.matmul_4, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.div_2, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_2, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_2, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_5, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_14, runtime.Float32, at3, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.reshape_13, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_2_attn_proj, runtime.Float32, at3, N, 128, 256)
-	fr.workspace.Bind(&fr.add_5, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_2_ln2, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.split_2_2, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.transpose_10, runtime.Float32, at2, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_11, runtime.Float32, at3, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_12, runtime.Float32, at4, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_13, runtime.Float32, at1, N, 4, 64, 128)
+	fr.workspace.Bind(&fr.matmul_4, runtime.Float32, at3, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.div_2, runtime.Float32, at1, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.masked_fill_2, runtime.Float32, at3, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax_2, runtime.Float32, at1, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.matmul_5, runtime.Float32, at3, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_14, runtime.Float32, at4, N, 128, 4, 64)
+	fr.workspace.Bind(&fr.blocks_2_attn_proj, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.add_5, runtime.Float32, at4, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_2_ln2, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_2_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
-	fr.workspace.Bind(&fr.blocks_2_mlp_fc2, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.add_6, runtime.Float32, at3, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_3_ln1, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_2_mlp_fc2, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.add_6, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_3_ln1, runtime.Float32, at4, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_3_attn_qkv, runtime.Float32, at2, N, 128, 768)
-	fr.workspace.Bind(&fr.split_3_0, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.split_3_1, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.split_3_2, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.reshape_14, runtime.Float32, at2, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.transpose_15, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.reshape_15, runtime.Float32, at2, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.transpose_16, runtime.Float32, at1, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.reshape_16, runtime.Float32, at2, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.transpose_17, runtime.Float32, at4, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_18, runtime.Float32, at2, N, 4, 64, 128)
-	fr.workspace.Bind(&fr.matmul_6, runtime.Float32, at1, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.div_3, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_3, runtime.Float32, at1, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_3, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_7, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_19, runtime.Float32, at1, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.reshape_17, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_3_attn_proj, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.split_3_0, runtime.Float32, at4, N, 128, 256)
+	fr.workspace.Bind(&fr.split_3_1, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.split_3_2, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.transpose_15, runtime.Float32, at2, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_16, runtime.Float32, at4, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_17, runtime.Float32, 0, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_18, runtime.Float32, at3, N, 4, 64, 128)
+	fr.workspace.Bind(&fr.matmul_6, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.div_3, runtime.Float32, at3, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.masked_fill_3, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax_3, runtime.Float32, at3, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.matmul_7, runtime.Float32, at4, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_19, runtime.Float32, 0, N, 128, 4, 64)
+	fr.workspace.Bind(&fr.blocks_3_attn_proj, runtime.Float32, at3, N, 128, 256)
 	fr.workspace.Bind(&fr.add_7, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_3_ln2, runtime.Float32, at1, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_3_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
@@ -520,15 +504,15 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:95: split = call_method split(blocks_0_attn_qkv, split_size_or_sections=[256], dim=2)
 	runtime.Split([]*runtime.Array{&fr.split_0, &fr.split_1, &fr.split_2}, &fr.blocks_0_attn_qkv, 2)
 	// transformer.go:96: reshape_2 = call_method reshape(getitem, shape=[-1, 128, 4, 64])
-	runtime.Copy(&fr.reshape_2, &fr.split_0)
+	runtime.View(&fr.reshape_2, &fr.split_0, N, 128, 4, 64)
 	// transformer.go:96: transpose = call_method transpose(reshape_2, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose, &fr.reshape_2, 1, 2)
 	// transformer.go:97: reshape_3 = call_method reshape(getitem_1, shape=[-1, 128, 4, 64])
-	runtime.Copy(&fr.reshape_3, &fr.split_1)
+	runtime.View(&fr.reshape_3, &fr.split_1, N, 128, 4, 64)
 	// transformer.go:97: transpose_1 = call_method transpose(reshape_3, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_1, &fr.reshape_3, 1, 2)
 	// transformer.go:98: reshape_4 = call_method reshape(getitem_2, shape=[-1, 128, 4, 64])
-	runtime.Copy(&fr.reshape_4, &fr.split_2)
+	runtime.View(&fr.reshape_4, &fr.split_2, N, 128, 4, 64)
 	// transformer.go:98: transpose_2 = call_method transpose(reshape_4, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_2, &fr.reshape_4, 1, 2)
 	// transformer.go:99: transpose_3 = call_method transpose(transpose_1, dim0=-2, dim1=-1)
@@ -546,7 +530,7 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:101: transpose_4 = call_method transpose(matmul_1, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_4, &fr.matmul_1, 1, 2)
 	// transformer.go:101: reshape_5 = call_method reshape(transpose_4, shape=[-1, 128, 256])
-	runtime.Copy(&fr.reshape_5, &fr.transpose_4)
+	runtime.View(&fr.reshape_5, &fr.transpose_4, N, 128, 256)
 	// transformer.go:102: blocks_0_attn_proj = call_function linear(reshape_5, blocks_0_attn_proj_weight, blocks_0_attn_proj_bias)
 	runtime.LinearPacked(&fr.blocks_0_attn_proj, &fr.reshape_5, c.blocks_0_attn_proj_weight_prepared, c.blocks_0_attn_proj_bias)
 	// transformer.go:89: add_1 = call_function add(add, blocks_0_attn_proj)
@@ -566,15 +550,15 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:95: split_1 = call_method split(blocks_1_attn_qkv, split_size_or_sections=[256], dim=2)
 	runtime.Split([]*runtime.Array{&fr.split_1_0, &fr.split_1_1, &fr.split_1_2}, &fr.blocks_1_attn_qkv, 2)
 	// transformer.go:96: reshape_6 = call_method reshape(getitem_3, shape=[-1, 128, 4, 64])
-	runtime.Copy(&fr.reshape_6, &fr.split_1_0)
+	runtime.View(&fr.reshape_6, &fr.split_1_0, N, 128, 4, 64)
 	// transformer.go:96: transpose_5 = call_method transpose(reshape_6, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_5, &fr.reshape_6, 1, 2)
 	// transformer.go:97: reshape_7 = call_method reshape(getitem_4, shape=[-1, 128, 4, 64])
-	runtime.Copy(&fr.reshape_7, &fr.split_1_1)
+	runtime.View(&fr.reshape_7, &fr.split_1_1, N, 128, 4, 64)
 	// transformer.go:97: transpose_6 = call_method transpose(reshape_7, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_6, &fr.reshape_7, 1, 2)
 	// transformer.go:98: reshape_8 = call_method reshape(getitem_5, shape=[-1, 128, 4, 64])
-	runtime.Copy(&fr.reshape_8, &fr.split_1_2)
+	runtime.View(&fr.reshape_8, &fr.split_1_2, N, 128, 4, 64)
 	// transformer.go:98: transpose_7 = call_method transpose(reshape_8, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_7, &fr.reshape_8, 1, 2)
 	// transformer.go:99: transpose_8 = call_method transpose(transpose_6, dim0=-2, dim1=-1)
@@ -592,7 +576,7 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:101: transpose_9 = call_method transpose(matmul_3, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_9, &fr.matmul_3, 1, 2)
 	// transformer.go:101: reshape_9 = call_method reshape(transpose_9, shape=[-1, 128, 256])
-	runtime.Copy(&fr.reshape_9, &fr.transpose_9)
+	runtime.View(&fr.reshape_9, &fr.transpose_9, N, 128, 256)
 	// transformer.go:102: blocks_1_attn_proj = call_function linear(reshape_9, blocks_1_attn_proj_weight, blocks_1_attn_proj_bias)
 	runtime.LinearPacked(&fr.blocks_1_attn_proj, &fr.reshape_9, c.blocks_1_attn_proj_weight_prepared, c.blocks_1_attn_proj_bias)
 	// transformer.go:89: add_3 = call_function add(add_2, blocks_1_attn_proj)
@@ -612,15 +596,15 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:95: split_2 = call_method split(blocks_2_attn_qkv, split_size_or_sections=[256], dim=2)
 	runtime.Split([]*runtime.Array{&fr.split_2_0, &fr.split_2_1, &fr.split_2_2}, &fr.blocks_2_attn_qkv, 2)
 	// transformer.go:96: reshape_10 = call_method reshape(getitem_6, shape=[-1, 128, 4, 64])
-	runtime.Copy(&fr.reshape_10, &fr.split_2_0)
+	runtime.View(&fr.reshape_10, &fr.split_2_0, N, 128, 4, 64)
 	// transformer.go:96: transpose_10 = call_method transpose(reshape_10, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_10, &fr.reshape_10, 1, 2)
 	// transformer.go:97: reshape_11 = call_method reshape(getitem_7, shape=[-1, 128, 4, 64])
-	runtime.Copy(&fr.reshape_11, &fr.split_2_1)
+	runtime.View(&fr.reshape_11, &fr.split_2_1, N, 128, 4, 64)
 	// transformer.go:97: transpose_11 = call_method transpose(reshape_11, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_11, &fr.reshape_11, 1, 2)
 	// transformer.go:98: reshape_12 = call_method reshape(getitem_8, shape=[-1, 128, 4, 64])
-	runtime.Copy(&fr.reshape_12, &fr.split_2_2)
+	runtime.View(&fr.reshape_12, &fr.split_2_2, N, 128, 4, 64)
 	// transformer.go:98: transpose_12 = call_method transpose(reshape_12, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_12, &fr.reshape_12, 1, 2)
 	// transformer.go:99: transpose_13 = call_method transpose(transpose_11, dim0=-2, dim1=-1)
@@ -638,7 +622,7 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:101: transpose_14 = call_method transpose(matmul_5, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_14, &fr.matmul_5, 1, 2)
 	// transformer.go:101: reshape_13 = call_method reshape(transpose_14, shape=[-1, 128, 256])
-	runtime.Copy(&fr.reshape_13, &fr.transpose_14)
+	runtime.View(&fr.reshape_13, &fr.transpose_14, N, 128, 256)
 	// transformer.go:102: blocks_2_attn_proj = call_function linear(reshape_13, blocks_2_attn_proj_weight, blocks_2_attn_proj_bias)
 	runtime.LinearPacked(&fr.blocks_2_attn_proj, &fr.reshape_13, c.blocks_2_attn_proj_weight_prepared, c.blocks_2_attn_proj_bias)
 	// transformer.go:89: add_5 = call_function add(add_4, blocks_2_attn_proj)
@@ -658,15 +642,15 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:95: split_3 = call_method split(blocks_3_attn_qkv, split_size_or_sections=[256], dim=2)
 	runtime.Split([]*runtime.Array{&fr.split_3_0, &fr.split_3_1, &fr.split_3_2}, &fr.blocks_3_attn_qkv, 2)
 	// transformer.go:96: reshape_14 = call_method reshape(getitem_9, shape=[-1, 128, 4, 64])
-	runtime.Copy(&fr.reshape_14, &fr.split_3_0)
+	runtime.View(&fr.reshape_14, &fr.split_3_0, N, 128, 4, 64)
 	// transformer.go:96: transpose_15 = call_method transpose(reshape_14, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_15, &fr.reshape_14, 1, 2)
 	// transformer.go:97: reshape_15 = call_method reshape(getitem_10, shape=[-1, 128, 4, 64])
-	runtime.Copy(&fr.reshape_15, &fr.split_3_1)
+	runtime.View(&fr.reshape_15, &fr.split_3_1, N, 128, 4, 64)
 	// transformer.go:97: transpose_16 = call_method transpose(reshape_15, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_16, &fr.reshape_15, 1, 2)
 	// transformer.go:98: reshape_16 = call_method reshape(getitem_11, shape=[-1, 128, 4, 64])
-	runtime.Copy(&fr.reshape_16, &fr.split_3_2)
+	runtime.View(&fr.reshape_16, &fr.split_3_2, N, 128, 4, 64)
 	// transformer.go:98: transpose_17 = call_method transpose(reshape_16, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_17, &fr.reshape_16, 1, 2)
 	// transformer.go:99: transpose_18 = call_method transpose(transpose_16, dim0=-2, dim1=-1)
@@ -684,7 +668,7 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:101: transpose_19 = call_method transpose(matmul_7, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_19, &fr.matmul_7, 1, 2)
 	// transformer.go:101: reshape_17 = call_method reshape(transpose_19, shape=[-1, 128, 256])
-	runtime.Copy(&fr.reshape_17, &fr.transpose_19)
+	runtime.View(&fr.reshape_17, &fr.transpose_19, N, 128, 256)
 	// transformer.go:102: blocks_3_attn_proj = call_function linear(reshape_17, blocks_3_attn_proj_weight, blocks_3_attn_proj_bias)
 	runtime.LinearPacked(&fr.blocks_3_attn_proj, &fr.reshape_17, c.blocks_3_attn_proj_weight_prepared, c.blocks_3_attn_proj_bias)
 	// transformer.go:89: add_7 = call_function add(add_6, blocks_3_attn_proj)
