@@ -1,5 +1,6 @@
 // This file declares the fused ops that passes make (linear_act,
-// conv2d_act) and the prepared (packed) form of linear weights.
+// linear_residual, conv2d_act) and the prepared (packed) form of linear
+// weights.
 
 package ir
 
@@ -38,6 +39,24 @@ func init() {
 		},
 		Kernel:   runtime.LinearAct,
 		Prepared: &Prepared{Operand: 1, Prepare: runtime.PackLinear, Kernel: runtime.LinearActPacked},
+	})
+	RegisterOp(&Op{
+		Name: "linear_residual",
+		Doc: "linear_residual(x, weight, bias, residual) is residual + linear(x, weight, bias) in one kernel, " +
+			"the product accumulated into the residual (made by the fuse-residual pass).",
+		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}, {"residual", TensorOperand}},
+		Infer: func(s *Sig) ([]Type, error) {
+			ts, err := LookupOp("linear").Infer(&Sig{Op: LookupOp("linear"), Args: s.Args[:3]})
+			if err != nil {
+				return nil, err
+			}
+			if r := s.Args[3].Type; r.DType != Float32 || !r.Shape.Equal(ts[0].Shape) {
+				return nil, fmt.Errorf("residual %v, want %v", r, ts[0])
+			}
+			return ts, nil
+		},
+		Kernel:   runtime.LinearResidual,
+		Prepared: &Prepared{Operand: 1, Prepare: runtime.PackLinear, Kernel: runtime.LinearResidualPacked},
 	})
 	RegisterOp(&Op{
 		Name: "conv2d_act",

@@ -9,7 +9,7 @@ import (
 
 // Default is the pipeline fxgen runs between tracing and emitting, in
 // order.
-var Default = []*Pass{LowerModules, FoldBatchNorm, FuseActivation, DCE, PlanMemory}
+var Default = []*Pass{LowerModules, FoldBatchNorm, FuseActivation, FuseResidual, DCE, PlanMemory}
 
 // All lists every pass, in the order of Default.
 var All = Default
@@ -27,6 +27,8 @@ var Constraints = []Constraint{
 	{"lower-modules", "fuse-activation", "fuse-activation matches linear, conv2d and relu call_function nodes, which lower-modules makes of Linear, Conv2d and ReLU modules"},
 	{"fold-batchnorm", "fuse-activation", "conv2d → batch_norm → relu folds to conv2d → relu, which then fuses; fusing first would hide the conv2d from the batch_norm"},
 	{"fold-batchnorm", "dce", "folding leaves the batch_norm's statistics unused only in the folded form; dce then sweeps what is left"},
+	{"lower-modules", "fuse-residual", "fuse-residual matches linear call_function nodes, which lower-modules makes of Linear modules"},
+	{"fuse-residual", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},
 	{"fuse-activation", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},
 	{"dce", "plan-memory", "dead values would take workspace; and the plan must be the last change to the node list"},
 	{"lower-modules", "plan-memory", "the plan must be the last change to the node list"},

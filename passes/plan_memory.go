@@ -4,6 +4,7 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/runtime"
@@ -33,7 +34,8 @@ const SlotsMeta = "plan-memory.slots"
 // slots of their dtype (the best fit by size, else the largest) and the
 // slots of values whose last use is that node are freed only after its
 // results are placed, so that no kernel writes its output over one of its
-// inputs. The emitter sizes each slot at run time as the largest of its
+// inputs. The exception are kernels made to: the result of a
+// linear_residual takes its residual's slot when the residual dies there. The emitter sizes each slot at run time as the largest of its
 // values for the actual symbolic sizes and lays the slots out in one
 // workspace slice per dtype.
 var PlanMemory = &Pass{
@@ -165,12 +167,19 @@ func planMemory(g *ir.Graph) error {
 			planned = true
 			size := elements(t)
 			best := -1
-			for s := range free {
-				if slots[s].dtype != t.DType {
-					continue
-				}
-				if best < 0 || betterFit(slots[s].size, slots[best].size, size) || slots[s].size == slots[best].size && s < best {
-					best = s
+			if s, ok := inPlaceSlot(n, r, i, last); ok {
+				// The result takes over the slot of the operand that dies
+				// here: it must not be freed after this node.
+				best = s
+				dying[i] = slices.DeleteFunc(dying[i], func(d int) bool { return d == s })
+			} else {
+				for s := range free {
+					if slots[s].dtype != t.DType {
+						continue
+					}
+					if best < 0 || betterFit(slots[s].size, slots[best].size, size) || slots[s].size == slots[best].size && s < best {
+						best = s
+					}
 				}
 			}
 			if best < 0 {
@@ -255,7 +264,9 @@ func VerifyPlan(g *ir.Graph) error {
 			}
 			dtypes[s] = n.Types[r].DType
 			if inputs[s] {
-				return fmt.Errorf("plan-memory: node %s writes slot %d, which holds one of its inputs", n.Name, s)
+				if is, ok := inPlaceSlot(n, r, i, last); !ok || is != s {
+					return fmt.Errorf("plan-memory: node %s writes slot %d, which holds one of its inputs", n.Name, s)
+				}
 			}
 			if prev, ok := holder[s]; ok && last[prev] > i {
 				return fmt.Errorf("plan-memory: node %s overwrites slot %d while %s is still used (last at node %d)", n.Name, s, prev.n.Name, last[prev])
@@ -320,4 +331,36 @@ func WorkspaceBytes(g *ir.Graph, syms map[string]int) int {
 		total += size * slotBytes[s]
 	}
 	return total
+}
+
+// inPlaceOperands are the ops whose kernel may write its result over one
+// operand (by index): the result's slot may be that operand's when the
+// operand's value dies at the node.
+var inPlaceOperands = map[string]int{"linear_residual": 3}
+
+// inPlaceSlot returns the slot result r of n (at position i) may share
+// with its in-place operand (inPlaceOperands): the slot of the value the
+// operand's storage holds, when that value has a slot of the result's
+// dtype, its last use (views included) is n, and no other operand of n
+// reads it.
+func inPlaceSlot(n *ir.Node, r, i int, last map[valueKey]int) (int, bool) {
+	op, ok := inPlaceOperands[n.Target]
+	if !ok || r != 0 || len(n.Types) != 1 || (n.Op != ir.CallFunction && n.Op != ir.CallMethod) || op >= len(n.Args()) {
+		return -1, false
+	}
+	in, ok := n.Args()[op].(*ir.Node)
+	if !ok {
+		return -1, false
+	}
+	k := root(in)
+	s := Slots(k.n)
+	if k.i >= len(s) || s[k.i] < 0 || last[k] != i || k.n.Types[k.i].DType != n.Types[0].DType {
+		return -1, false
+	}
+	for j, a := range n.Args() {
+		if m, ok := a.(*ir.Node); ok && j != op && root(m) == k {
+			return -1, false
+		}
+	}
+	return s[k.i], true
 }

@@ -36,274 +36,258 @@ type LSTMCompiled struct {
 type lstmCompiledFrame struct {
 	select_    runtime.Array     // select f32[N,128], in workspace slot 0
 	ih         runtime.Array     // ih f32[N,1024], in workspace slot 1
-	hh         runtime.Array     // hh f32[N,1024], in workspace slot 0
-	add        runtime.Array     // add f32[N,1024], in workspace slot 2
+	add        runtime.Array     // add f32[N,1024], in workspace slot 1
 	chunk_0    runtime.Array     // chunk f32[N,256], in workspace slot 0
-	chunk_1    runtime.Array     // chunk f32[N,256], in workspace slot 1
+	chunk_1    runtime.Array     // chunk f32[N,256], in workspace slot 2
 	chunk_2    runtime.Array     // chunk f32[N,256], in workspace slot 3
 	chunk_3    runtime.Array     // chunk f32[N,256], in workspace slot 4
-	sigmoid    runtime.Array     // sigmoid f32[N,256], in workspace slot 2
+	sigmoid    runtime.Array     // sigmoid f32[N,256], in workspace slot 1
 	sigmoid_1  runtime.Array     // sigmoid_1 f32[N,256], in workspace slot 0
-	tanh       runtime.Array     // tanh f32[N,256], in workspace slot 1
+	tanh       runtime.Array     // tanh f32[N,256], in workspace slot 2
 	sigmoid_2  runtime.Array     // sigmoid_2 f32[N,256], in workspace slot 3
 	mul        runtime.Array     // mul f32[N,256], in workspace slot 4
 	mul_1      runtime.Array     // mul_1 f32[N,256], in workspace slot 0
-	add_1      runtime.Array     // add_1 f32[N,256], in workspace slot 1
-	tanh_1     runtime.Array     // tanh_1 f32[N,256], in workspace slot 4
-	mul_2      runtime.Array     // mul_2 f32[N,256], in workspace slot 0
-	select_1   runtime.Array     // select_1 f32[N,128], in workspace slot 3
-	ih_1       runtime.Array     // ih_1 f32[N,1024], in workspace slot 2
-	hh_1       runtime.Array     // hh_1 f32[N,1024], in workspace slot 3
-	add_2      runtime.Array     // add_2 f32[N,1024], in workspace slot 0
-	chunk_1_0  runtime.Array     // chunk_1 f32[N,256], in workspace slot 4
-	chunk_1_1  runtime.Array     // chunk_1 f32[N,256], in workspace slot 2
-	chunk_1_2  runtime.Array     // chunk_1 f32[N,256], in workspace slot 3
+	add_1      runtime.Array     // add_1 f32[N,256], in workspace slot 2
+	tanh_1     runtime.Array     // tanh_1 f32[N,256], in workspace slot 0
+	mul_2      runtime.Array     // mul_2 f32[N,256], in workspace slot 4
+	select_1   runtime.Array     // select_1 f32[N,128], in workspace slot 0
+	ih_1       runtime.Array     // ih_1 f32[N,1024], in workspace slot 1
+	add_2      runtime.Array     // add_2 f32[N,1024], in workspace slot 1
+	chunk_1_0  runtime.Array     // chunk_1 f32[N,256], in workspace slot 0
+	chunk_1_1  runtime.Array     // chunk_1 f32[N,256], in workspace slot 3
+	chunk_1_2  runtime.Array     // chunk_1 f32[N,256], in workspace slot 4
 	chunk_1_3  runtime.Array     // chunk_1 f32[N,256], in workspace slot 5
-	sigmoid_3  runtime.Array     // sigmoid_3 f32[N,256], in workspace slot 0
-	sigmoid_4  runtime.Array     // sigmoid_4 f32[N,256], in workspace slot 4
-	tanh_2     runtime.Array     // tanh_2 f32[N,256], in workspace slot 2
-	sigmoid_5  runtime.Array     // sigmoid_5 f32[N,256], in workspace slot 3
+	sigmoid_3  runtime.Array     // sigmoid_3 f32[N,256], in workspace slot 1
+	sigmoid_4  runtime.Array     // sigmoid_4 f32[N,256], in workspace slot 0
+	tanh_2     runtime.Array     // tanh_2 f32[N,256], in workspace slot 3
+	sigmoid_5  runtime.Array     // sigmoid_5 f32[N,256], in workspace slot 4
 	mul_3      runtime.Array     // mul_3 f32[N,256], in workspace slot 5
-	mul_4      runtime.Array     // mul_4 f32[N,256], in workspace slot 4
-	add_3      runtime.Array     // add_3 f32[N,256], in workspace slot 0
-	tanh_3     runtime.Array     // tanh_3 f32[N,256], in workspace slot 4
-	mul_5      runtime.Array     // mul_5 f32[N,256], in workspace slot 5
-	select_2   runtime.Array     // select_2 f32[N,128], in workspace slot 4
+	mul_4      runtime.Array     // mul_4 f32[N,256], in workspace slot 0
+	add_3      runtime.Array     // add_3 f32[N,256], in workspace slot 2
+	tanh_3     runtime.Array     // tanh_3 f32[N,256], in workspace slot 0
+	mul_5      runtime.Array     // mul_5 f32[N,256], in workspace slot 3
+	select_2   runtime.Array     // select_2 f32[N,128], in workspace slot 0
 	ih_2       runtime.Array     // ih_2 f32[N,1024], in workspace slot 1
-	hh_2       runtime.Array     // hh_2 f32[N,1024], in workspace slot 2
-	add_4      runtime.Array     // add_4 f32[N,1024], in workspace slot 3
-	chunk_2_0  runtime.Array     // chunk_2 f32[N,256], in workspace slot 4
-	chunk_2_1  runtime.Array     // chunk_2 f32[N,256], in workspace slot 5
-	chunk_2_2  runtime.Array     // chunk_2 f32[N,256], in workspace slot 1
-	chunk_2_3  runtime.Array     // chunk_2 f32[N,256], in workspace slot 2
-	sigmoid_6  runtime.Array     // sigmoid_6 f32[N,256], in workspace slot 3
-	sigmoid_7  runtime.Array     // sigmoid_7 f32[N,256], in workspace slot 4
-	tanh_4     runtime.Array     // tanh_4 f32[N,256], in workspace slot 5
-	sigmoid_8  runtime.Array     // sigmoid_8 f32[N,256], in workspace slot 1
-	mul_6      runtime.Array     // mul_6 f32[N,256], in workspace slot 2
-	mul_7      runtime.Array     // mul_7 f32[N,256], in workspace slot 4
-	add_5      runtime.Array     // add_5 f32[N,256], in workspace slot 5
-	tanh_5     runtime.Array     // tanh_5 f32[N,256], in workspace slot 4
-	mul_8      runtime.Array     // mul_8 f32[N,256], in workspace slot 0
-	select_3   runtime.Array     // select_3 f32[N,128], in workspace slot 4
+	add_4      runtime.Array     // add_4 f32[N,1024], in workspace slot 1
+	chunk_2_0  runtime.Array     // chunk_2 f32[N,256], in workspace slot 0
+	chunk_2_1  runtime.Array     // chunk_2 f32[N,256], in workspace slot 3
+	chunk_2_2  runtime.Array     // chunk_2 f32[N,256], in workspace slot 4
+	chunk_2_3  runtime.Array     // chunk_2 f32[N,256], in workspace slot 5
+	sigmoid_6  runtime.Array     // sigmoid_6 f32[N,256], in workspace slot 1
+	sigmoid_7  runtime.Array     // sigmoid_7 f32[N,256], in workspace slot 0
+	tanh_4     runtime.Array     // tanh_4 f32[N,256], in workspace slot 3
+	sigmoid_8  runtime.Array     // sigmoid_8 f32[N,256], in workspace slot 4
+	mul_6      runtime.Array     // mul_6 f32[N,256], in workspace slot 5
+	mul_7      runtime.Array     // mul_7 f32[N,256], in workspace slot 0
+	add_5      runtime.Array     // add_5 f32[N,256], in workspace slot 2
+	tanh_5     runtime.Array     // tanh_5 f32[N,256], in workspace slot 0
+	mul_8      runtime.Array     // mul_8 f32[N,256], in workspace slot 3
+	select_3   runtime.Array     // select_3 f32[N,128], in workspace slot 0
 	ih_3       runtime.Array     // ih_3 f32[N,1024], in workspace slot 1
-	hh_3       runtime.Array     // hh_3 f32[N,1024], in workspace slot 2
-	add_6      runtime.Array     // add_6 f32[N,1024], in workspace slot 0
-	chunk_3_0  runtime.Array     // chunk_3 f32[N,256], in workspace slot 4
-	chunk_3_1  runtime.Array     // chunk_3 f32[N,256], in workspace slot 1
-	chunk_3_2  runtime.Array     // chunk_3 f32[N,256], in workspace slot 2
-	chunk_3_3  runtime.Array     // chunk_3 f32[N,256], in workspace slot 3
-	sigmoid_9  runtime.Array     // sigmoid_9 f32[N,256], in workspace slot 0
-	sigmoid_10 runtime.Array     // sigmoid_10 f32[N,256], in workspace slot 4
-	tanh_6     runtime.Array     // tanh_6 f32[N,256], in workspace slot 1
-	sigmoid_11 runtime.Array     // sigmoid_11 f32[N,256], in workspace slot 2
-	mul_9      runtime.Array     // mul_9 f32[N,256], in workspace slot 3
-	mul_10     runtime.Array     // mul_10 f32[N,256], in workspace slot 4
-	add_7      runtime.Array     // add_7 f32[N,256], in workspace slot 5
-	tanh_7     runtime.Array     // tanh_7 f32[N,256], in workspace slot 4
-	mul_11     runtime.Array     // mul_11 f32[N,256], in workspace slot 0
-	select_4   runtime.Array     // select_4 f32[N,128], in workspace slot 4
+	add_6      runtime.Array     // add_6 f32[N,1024], in workspace slot 1
+	chunk_3_0  runtime.Array     // chunk_3 f32[N,256], in workspace slot 0
+	chunk_3_1  runtime.Array     // chunk_3 f32[N,256], in workspace slot 3
+	chunk_3_2  runtime.Array     // chunk_3 f32[N,256], in workspace slot 4
+	chunk_3_3  runtime.Array     // chunk_3 f32[N,256], in workspace slot 5
+	sigmoid_9  runtime.Array     // sigmoid_9 f32[N,256], in workspace slot 1
+	sigmoid_10 runtime.Array     // sigmoid_10 f32[N,256], in workspace slot 0
+	tanh_6     runtime.Array     // tanh_6 f32[N,256], in workspace slot 3
+	sigmoid_11 runtime.Array     // sigmoid_11 f32[N,256], in workspace slot 4
+	mul_9      runtime.Array     // mul_9 f32[N,256], in workspace slot 5
+	mul_10     runtime.Array     // mul_10 f32[N,256], in workspace slot 0
+	add_7      runtime.Array     // add_7 f32[N,256], in workspace slot 2
+	tanh_7     runtime.Array     // tanh_7 f32[N,256], in workspace slot 0
+	mul_11     runtime.Array     // mul_11 f32[N,256], in workspace slot 3
+	select_4   runtime.Array     // select_4 f32[N,128], in workspace slot 0
 	ih_4       runtime.Array     // ih_4 f32[N,1024], in workspace slot 1
-	hh_4       runtime.Array     // hh_4 f32[N,1024], in workspace slot 2
-	add_8      runtime.Array     // add_8 f32[N,1024], in workspace slot 0
-	chunk_4_0  runtime.Array     // chunk_4 f32[N,256], in workspace slot 4
-	chunk_4_1  runtime.Array     // chunk_4 f32[N,256], in workspace slot 1
-	chunk_4_2  runtime.Array     // chunk_4 f32[N,256], in workspace slot 2
-	chunk_4_3  runtime.Array     // chunk_4 f32[N,256], in workspace slot 3
-	sigmoid_12 runtime.Array     // sigmoid_12 f32[N,256], in workspace slot 0
-	sigmoid_13 runtime.Array     // sigmoid_13 f32[N,256], in workspace slot 4
-	tanh_8     runtime.Array     // tanh_8 f32[N,256], in workspace slot 1
-	sigmoid_14 runtime.Array     // sigmoid_14 f32[N,256], in workspace slot 2
-	mul_12     runtime.Array     // mul_12 f32[N,256], in workspace slot 3
-	mul_13     runtime.Array     // mul_13 f32[N,256], in workspace slot 4
-	add_9      runtime.Array     // add_9 f32[N,256], in workspace slot 5
-	tanh_9     runtime.Array     // tanh_9 f32[N,256], in workspace slot 4
-	mul_14     runtime.Array     // mul_14 f32[N,256], in workspace slot 0
-	select_5   runtime.Array     // select_5 f32[N,128], in workspace slot 4
+	add_8      runtime.Array     // add_8 f32[N,1024], in workspace slot 1
+	chunk_4_0  runtime.Array     // chunk_4 f32[N,256], in workspace slot 0
+	chunk_4_1  runtime.Array     // chunk_4 f32[N,256], in workspace slot 3
+	chunk_4_2  runtime.Array     // chunk_4 f32[N,256], in workspace slot 4
+	chunk_4_3  runtime.Array     // chunk_4 f32[N,256], in workspace slot 5
+	sigmoid_12 runtime.Array     // sigmoid_12 f32[N,256], in workspace slot 1
+	sigmoid_13 runtime.Array     // sigmoid_13 f32[N,256], in workspace slot 0
+	tanh_8     runtime.Array     // tanh_8 f32[N,256], in workspace slot 3
+	sigmoid_14 runtime.Array     // sigmoid_14 f32[N,256], in workspace slot 4
+	mul_12     runtime.Array     // mul_12 f32[N,256], in workspace slot 5
+	mul_13     runtime.Array     // mul_13 f32[N,256], in workspace slot 0
+	add_9      runtime.Array     // add_9 f32[N,256], in workspace slot 2
+	tanh_9     runtime.Array     // tanh_9 f32[N,256], in workspace slot 0
+	mul_14     runtime.Array     // mul_14 f32[N,256], in workspace slot 3
+	select_5   runtime.Array     // select_5 f32[N,128], in workspace slot 0
 	ih_5       runtime.Array     // ih_5 f32[N,1024], in workspace slot 1
-	hh_5       runtime.Array     // hh_5 f32[N,1024], in workspace slot 2
-	add_10     runtime.Array     // add_10 f32[N,1024], in workspace slot 0
-	chunk_5_0  runtime.Array     // chunk_5 f32[N,256], in workspace slot 4
-	chunk_5_1  runtime.Array     // chunk_5 f32[N,256], in workspace slot 1
-	chunk_5_2  runtime.Array     // chunk_5 f32[N,256], in workspace slot 2
-	chunk_5_3  runtime.Array     // chunk_5 f32[N,256], in workspace slot 3
-	sigmoid_15 runtime.Array     // sigmoid_15 f32[N,256], in workspace slot 0
-	sigmoid_16 runtime.Array     // sigmoid_16 f32[N,256], in workspace slot 4
-	tanh_10    runtime.Array     // tanh_10 f32[N,256], in workspace slot 1
-	sigmoid_17 runtime.Array     // sigmoid_17 f32[N,256], in workspace slot 2
-	mul_15     runtime.Array     // mul_15 f32[N,256], in workspace slot 3
-	mul_16     runtime.Array     // mul_16 f32[N,256], in workspace slot 4
-	add_11     runtime.Array     // add_11 f32[N,256], in workspace slot 5
-	tanh_11    runtime.Array     // tanh_11 f32[N,256], in workspace slot 4
-	mul_17     runtime.Array     // mul_17 f32[N,256], in workspace slot 0
-	select_6   runtime.Array     // select_6 f32[N,128], in workspace slot 4
+	add_10     runtime.Array     // add_10 f32[N,1024], in workspace slot 1
+	chunk_5_0  runtime.Array     // chunk_5 f32[N,256], in workspace slot 0
+	chunk_5_1  runtime.Array     // chunk_5 f32[N,256], in workspace slot 3
+	chunk_5_2  runtime.Array     // chunk_5 f32[N,256], in workspace slot 4
+	chunk_5_3  runtime.Array     // chunk_5 f32[N,256], in workspace slot 5
+	sigmoid_15 runtime.Array     // sigmoid_15 f32[N,256], in workspace slot 1
+	sigmoid_16 runtime.Array     // sigmoid_16 f32[N,256], in workspace slot 0
+	tanh_10    runtime.Array     // tanh_10 f32[N,256], in workspace slot 3
+	sigmoid_17 runtime.Array     // sigmoid_17 f32[N,256], in workspace slot 4
+	mul_15     runtime.Array     // mul_15 f32[N,256], in workspace slot 5
+	mul_16     runtime.Array     // mul_16 f32[N,256], in workspace slot 0
+	add_11     runtime.Array     // add_11 f32[N,256], in workspace slot 2
+	tanh_11    runtime.Array     // tanh_11 f32[N,256], in workspace slot 0
+	mul_17     runtime.Array     // mul_17 f32[N,256], in workspace slot 3
+	select_6   runtime.Array     // select_6 f32[N,128], in workspace slot 0
 	ih_6       runtime.Array     // ih_6 f32[N,1024], in workspace slot 1
-	hh_6       runtime.Array     // hh_6 f32[N,1024], in workspace slot 2
-	add_12     runtime.Array     // add_12 f32[N,1024], in workspace slot 0
-	chunk_6_0  runtime.Array     // chunk_6 f32[N,256], in workspace slot 4
-	chunk_6_1  runtime.Array     // chunk_6 f32[N,256], in workspace slot 1
-	chunk_6_2  runtime.Array     // chunk_6 f32[N,256], in workspace slot 2
-	chunk_6_3  runtime.Array     // chunk_6 f32[N,256], in workspace slot 3
-	sigmoid_18 runtime.Array     // sigmoid_18 f32[N,256], in workspace slot 0
-	sigmoid_19 runtime.Array     // sigmoid_19 f32[N,256], in workspace slot 4
-	tanh_12    runtime.Array     // tanh_12 f32[N,256], in workspace slot 1
-	sigmoid_20 runtime.Array     // sigmoid_20 f32[N,256], in workspace slot 2
-	mul_18     runtime.Array     // mul_18 f32[N,256], in workspace slot 3
-	mul_19     runtime.Array     // mul_19 f32[N,256], in workspace slot 4
-	add_13     runtime.Array     // add_13 f32[N,256], in workspace slot 5
-	tanh_13    runtime.Array     // tanh_13 f32[N,256], in workspace slot 4
-	mul_20     runtime.Array     // mul_20 f32[N,256], in workspace slot 0
-	select_7   runtime.Array     // select_7 f32[N,128], in workspace slot 4
+	add_12     runtime.Array     // add_12 f32[N,1024], in workspace slot 1
+	chunk_6_0  runtime.Array     // chunk_6 f32[N,256], in workspace slot 0
+	chunk_6_1  runtime.Array     // chunk_6 f32[N,256], in workspace slot 3
+	chunk_6_2  runtime.Array     // chunk_6 f32[N,256], in workspace slot 4
+	chunk_6_3  runtime.Array     // chunk_6 f32[N,256], in workspace slot 5
+	sigmoid_18 runtime.Array     // sigmoid_18 f32[N,256], in workspace slot 1
+	sigmoid_19 runtime.Array     // sigmoid_19 f32[N,256], in workspace slot 0
+	tanh_12    runtime.Array     // tanh_12 f32[N,256], in workspace slot 3
+	sigmoid_20 runtime.Array     // sigmoid_20 f32[N,256], in workspace slot 4
+	mul_18     runtime.Array     // mul_18 f32[N,256], in workspace slot 5
+	mul_19     runtime.Array     // mul_19 f32[N,256], in workspace slot 0
+	add_13     runtime.Array     // add_13 f32[N,256], in workspace slot 2
+	tanh_13    runtime.Array     // tanh_13 f32[N,256], in workspace slot 0
+	mul_20     runtime.Array     // mul_20 f32[N,256], in workspace slot 3
+	select_7   runtime.Array     // select_7 f32[N,128], in workspace slot 0
 	ih_7       runtime.Array     // ih_7 f32[N,1024], in workspace slot 1
-	hh_7       runtime.Array     // hh_7 f32[N,1024], in workspace slot 2
-	add_14     runtime.Array     // add_14 f32[N,1024], in workspace slot 0
-	chunk_7_0  runtime.Array     // chunk_7 f32[N,256], in workspace slot 4
-	chunk_7_1  runtime.Array     // chunk_7 f32[N,256], in workspace slot 1
-	chunk_7_2  runtime.Array     // chunk_7 f32[N,256], in workspace slot 2
-	chunk_7_3  runtime.Array     // chunk_7 f32[N,256], in workspace slot 3
-	sigmoid_21 runtime.Array     // sigmoid_21 f32[N,256], in workspace slot 0
-	sigmoid_22 runtime.Array     // sigmoid_22 f32[N,256], in workspace slot 4
-	tanh_14    runtime.Array     // tanh_14 f32[N,256], in workspace slot 1
-	sigmoid_23 runtime.Array     // sigmoid_23 f32[N,256], in workspace slot 2
-	mul_21     runtime.Array     // mul_21 f32[N,256], in workspace slot 3
-	mul_22     runtime.Array     // mul_22 f32[N,256], in workspace slot 4
-	add_15     runtime.Array     // add_15 f32[N,256], in workspace slot 5
-	tanh_15    runtime.Array     // tanh_15 f32[N,256], in workspace slot 4
-	mul_23     runtime.Array     // mul_23 f32[N,256], in workspace slot 0
-	select_8   runtime.Array     // select_8 f32[N,128], in workspace slot 4
+	add_14     runtime.Array     // add_14 f32[N,1024], in workspace slot 1
+	chunk_7_0  runtime.Array     // chunk_7 f32[N,256], in workspace slot 0
+	chunk_7_1  runtime.Array     // chunk_7 f32[N,256], in workspace slot 3
+	chunk_7_2  runtime.Array     // chunk_7 f32[N,256], in workspace slot 4
+	chunk_7_3  runtime.Array     // chunk_7 f32[N,256], in workspace slot 5
+	sigmoid_21 runtime.Array     // sigmoid_21 f32[N,256], in workspace slot 1
+	sigmoid_22 runtime.Array     // sigmoid_22 f32[N,256], in workspace slot 0
+	tanh_14    runtime.Array     // tanh_14 f32[N,256], in workspace slot 3
+	sigmoid_23 runtime.Array     // sigmoid_23 f32[N,256], in workspace slot 4
+	mul_21     runtime.Array     // mul_21 f32[N,256], in workspace slot 5
+	mul_22     runtime.Array     // mul_22 f32[N,256], in workspace slot 0
+	add_15     runtime.Array     // add_15 f32[N,256], in workspace slot 2
+	tanh_15    runtime.Array     // tanh_15 f32[N,256], in workspace slot 0
+	mul_23     runtime.Array     // mul_23 f32[N,256], in workspace slot 3
+	select_8   runtime.Array     // select_8 f32[N,128], in workspace slot 0
 	ih_8       runtime.Array     // ih_8 f32[N,1024], in workspace slot 1
-	hh_8       runtime.Array     // hh_8 f32[N,1024], in workspace slot 2
-	add_16     runtime.Array     // add_16 f32[N,1024], in workspace slot 0
-	chunk_8_0  runtime.Array     // chunk_8 f32[N,256], in workspace slot 4
-	chunk_8_1  runtime.Array     // chunk_8 f32[N,256], in workspace slot 1
-	chunk_8_2  runtime.Array     // chunk_8 f32[N,256], in workspace slot 2
-	chunk_8_3  runtime.Array     // chunk_8 f32[N,256], in workspace slot 3
-	sigmoid_24 runtime.Array     // sigmoid_24 f32[N,256], in workspace slot 0
-	sigmoid_25 runtime.Array     // sigmoid_25 f32[N,256], in workspace slot 4
-	tanh_16    runtime.Array     // tanh_16 f32[N,256], in workspace slot 1
-	sigmoid_26 runtime.Array     // sigmoid_26 f32[N,256], in workspace slot 2
-	mul_24     runtime.Array     // mul_24 f32[N,256], in workspace slot 3
-	mul_25     runtime.Array     // mul_25 f32[N,256], in workspace slot 4
-	add_17     runtime.Array     // add_17 f32[N,256], in workspace slot 5
-	tanh_17    runtime.Array     // tanh_17 f32[N,256], in workspace slot 4
-	mul_26     runtime.Array     // mul_26 f32[N,256], in workspace slot 0
-	select_9   runtime.Array     // select_9 f32[N,128], in workspace slot 4
+	add_16     runtime.Array     // add_16 f32[N,1024], in workspace slot 1
+	chunk_8_0  runtime.Array     // chunk_8 f32[N,256], in workspace slot 0
+	chunk_8_1  runtime.Array     // chunk_8 f32[N,256], in workspace slot 3
+	chunk_8_2  runtime.Array     // chunk_8 f32[N,256], in workspace slot 4
+	chunk_8_3  runtime.Array     // chunk_8 f32[N,256], in workspace slot 5
+	sigmoid_24 runtime.Array     // sigmoid_24 f32[N,256], in workspace slot 1
+	sigmoid_25 runtime.Array     // sigmoid_25 f32[N,256], in workspace slot 0
+	tanh_16    runtime.Array     // tanh_16 f32[N,256], in workspace slot 3
+	sigmoid_26 runtime.Array     // sigmoid_26 f32[N,256], in workspace slot 4
+	mul_24     runtime.Array     // mul_24 f32[N,256], in workspace slot 5
+	mul_25     runtime.Array     // mul_25 f32[N,256], in workspace slot 0
+	add_17     runtime.Array     // add_17 f32[N,256], in workspace slot 2
+	tanh_17    runtime.Array     // tanh_17 f32[N,256], in workspace slot 0
+	mul_26     runtime.Array     // mul_26 f32[N,256], in workspace slot 3
+	select_9   runtime.Array     // select_9 f32[N,128], in workspace slot 0
 	ih_9       runtime.Array     // ih_9 f32[N,1024], in workspace slot 1
-	hh_9       runtime.Array     // hh_9 f32[N,1024], in workspace slot 2
-	add_18     runtime.Array     // add_18 f32[N,1024], in workspace slot 0
-	chunk_9_0  runtime.Array     // chunk_9 f32[N,256], in workspace slot 4
-	chunk_9_1  runtime.Array     // chunk_9 f32[N,256], in workspace slot 1
-	chunk_9_2  runtime.Array     // chunk_9 f32[N,256], in workspace slot 2
-	chunk_9_3  runtime.Array     // chunk_9 f32[N,256], in workspace slot 3
-	sigmoid_27 runtime.Array     // sigmoid_27 f32[N,256], in workspace slot 0
-	sigmoid_28 runtime.Array     // sigmoid_28 f32[N,256], in workspace slot 4
-	tanh_18    runtime.Array     // tanh_18 f32[N,256], in workspace slot 1
-	sigmoid_29 runtime.Array     // sigmoid_29 f32[N,256], in workspace slot 2
-	mul_27     runtime.Array     // mul_27 f32[N,256], in workspace slot 3
-	mul_28     runtime.Array     // mul_28 f32[N,256], in workspace slot 4
-	add_19     runtime.Array     // add_19 f32[N,256], in workspace slot 5
-	tanh_19    runtime.Array     // tanh_19 f32[N,256], in workspace slot 4
-	mul_29     runtime.Array     // mul_29 f32[N,256], in workspace slot 0
-	select_10  runtime.Array     // select_10 f32[N,128], in workspace slot 4
+	add_18     runtime.Array     // add_18 f32[N,1024], in workspace slot 1
+	chunk_9_0  runtime.Array     // chunk_9 f32[N,256], in workspace slot 0
+	chunk_9_1  runtime.Array     // chunk_9 f32[N,256], in workspace slot 3
+	chunk_9_2  runtime.Array     // chunk_9 f32[N,256], in workspace slot 4
+	chunk_9_3  runtime.Array     // chunk_9 f32[N,256], in workspace slot 5
+	sigmoid_27 runtime.Array     // sigmoid_27 f32[N,256], in workspace slot 1
+	sigmoid_28 runtime.Array     // sigmoid_28 f32[N,256], in workspace slot 0
+	tanh_18    runtime.Array     // tanh_18 f32[N,256], in workspace slot 3
+	sigmoid_29 runtime.Array     // sigmoid_29 f32[N,256], in workspace slot 4
+	mul_27     runtime.Array     // mul_27 f32[N,256], in workspace slot 5
+	mul_28     runtime.Array     // mul_28 f32[N,256], in workspace slot 0
+	add_19     runtime.Array     // add_19 f32[N,256], in workspace slot 2
+	tanh_19    runtime.Array     // tanh_19 f32[N,256], in workspace slot 0
+	mul_29     runtime.Array     // mul_29 f32[N,256], in workspace slot 3
+	select_10  runtime.Array     // select_10 f32[N,128], in workspace slot 0
 	ih_10      runtime.Array     // ih_10 f32[N,1024], in workspace slot 1
-	hh_10      runtime.Array     // hh_10 f32[N,1024], in workspace slot 2
-	add_20     runtime.Array     // add_20 f32[N,1024], in workspace slot 0
-	chunk_10_0 runtime.Array     // chunk_10 f32[N,256], in workspace slot 4
-	chunk_10_1 runtime.Array     // chunk_10 f32[N,256], in workspace slot 1
-	chunk_10_2 runtime.Array     // chunk_10 f32[N,256], in workspace slot 2
-	chunk_10_3 runtime.Array     // chunk_10 f32[N,256], in workspace slot 3
-	sigmoid_30 runtime.Array     // sigmoid_30 f32[N,256], in workspace slot 0
-	sigmoid_31 runtime.Array     // sigmoid_31 f32[N,256], in workspace slot 4
-	tanh_20    runtime.Array     // tanh_20 f32[N,256], in workspace slot 1
-	sigmoid_32 runtime.Array     // sigmoid_32 f32[N,256], in workspace slot 2
-	mul_30     runtime.Array     // mul_30 f32[N,256], in workspace slot 3
-	mul_31     runtime.Array     // mul_31 f32[N,256], in workspace slot 4
-	add_21     runtime.Array     // add_21 f32[N,256], in workspace slot 5
-	tanh_21    runtime.Array     // tanh_21 f32[N,256], in workspace slot 4
-	mul_32     runtime.Array     // mul_32 f32[N,256], in workspace slot 0
-	select_11  runtime.Array     // select_11 f32[N,128], in workspace slot 4
+	add_20     runtime.Array     // add_20 f32[N,1024], in workspace slot 1
+	chunk_10_0 runtime.Array     // chunk_10 f32[N,256], in workspace slot 0
+	chunk_10_1 runtime.Array     // chunk_10 f32[N,256], in workspace slot 3
+	chunk_10_2 runtime.Array     // chunk_10 f32[N,256], in workspace slot 4
+	chunk_10_3 runtime.Array     // chunk_10 f32[N,256], in workspace slot 5
+	sigmoid_30 runtime.Array     // sigmoid_30 f32[N,256], in workspace slot 1
+	sigmoid_31 runtime.Array     // sigmoid_31 f32[N,256], in workspace slot 0
+	tanh_20    runtime.Array     // tanh_20 f32[N,256], in workspace slot 3
+	sigmoid_32 runtime.Array     // sigmoid_32 f32[N,256], in workspace slot 4
+	mul_30     runtime.Array     // mul_30 f32[N,256], in workspace slot 5
+	mul_31     runtime.Array     // mul_31 f32[N,256], in workspace slot 0
+	add_21     runtime.Array     // add_21 f32[N,256], in workspace slot 2
+	tanh_21    runtime.Array     // tanh_21 f32[N,256], in workspace slot 0
+	mul_32     runtime.Array     // mul_32 f32[N,256], in workspace slot 3
+	select_11  runtime.Array     // select_11 f32[N,128], in workspace slot 0
 	ih_11      runtime.Array     // ih_11 f32[N,1024], in workspace slot 1
-	hh_11      runtime.Array     // hh_11 f32[N,1024], in workspace slot 2
-	add_22     runtime.Array     // add_22 f32[N,1024], in workspace slot 0
-	chunk_11_0 runtime.Array     // chunk_11 f32[N,256], in workspace slot 4
-	chunk_11_1 runtime.Array     // chunk_11 f32[N,256], in workspace slot 1
-	chunk_11_2 runtime.Array     // chunk_11 f32[N,256], in workspace slot 2
-	chunk_11_3 runtime.Array     // chunk_11 f32[N,256], in workspace slot 3
-	sigmoid_33 runtime.Array     // sigmoid_33 f32[N,256], in workspace slot 0
-	sigmoid_34 runtime.Array     // sigmoid_34 f32[N,256], in workspace slot 4
-	tanh_22    runtime.Array     // tanh_22 f32[N,256], in workspace slot 1
-	sigmoid_35 runtime.Array     // sigmoid_35 f32[N,256], in workspace slot 2
-	mul_33     runtime.Array     // mul_33 f32[N,256], in workspace slot 3
-	mul_34     runtime.Array     // mul_34 f32[N,256], in workspace slot 4
-	add_23     runtime.Array     // add_23 f32[N,256], in workspace slot 5
-	tanh_23    runtime.Array     // tanh_23 f32[N,256], in workspace slot 4
-	mul_35     runtime.Array     // mul_35 f32[N,256], in workspace slot 0
-	select_12  runtime.Array     // select_12 f32[N,128], in workspace slot 4
+	add_22     runtime.Array     // add_22 f32[N,1024], in workspace slot 1
+	chunk_11_0 runtime.Array     // chunk_11 f32[N,256], in workspace slot 0
+	chunk_11_1 runtime.Array     // chunk_11 f32[N,256], in workspace slot 3
+	chunk_11_2 runtime.Array     // chunk_11 f32[N,256], in workspace slot 4
+	chunk_11_3 runtime.Array     // chunk_11 f32[N,256], in workspace slot 5
+	sigmoid_33 runtime.Array     // sigmoid_33 f32[N,256], in workspace slot 1
+	sigmoid_34 runtime.Array     // sigmoid_34 f32[N,256], in workspace slot 0
+	tanh_22    runtime.Array     // tanh_22 f32[N,256], in workspace slot 3
+	sigmoid_35 runtime.Array     // sigmoid_35 f32[N,256], in workspace slot 4
+	mul_33     runtime.Array     // mul_33 f32[N,256], in workspace slot 5
+	mul_34     runtime.Array     // mul_34 f32[N,256], in workspace slot 0
+	add_23     runtime.Array     // add_23 f32[N,256], in workspace slot 2
+	tanh_23    runtime.Array     // tanh_23 f32[N,256], in workspace slot 0
+	mul_35     runtime.Array     // mul_35 f32[N,256], in workspace slot 3
+	select_12  runtime.Array     // select_12 f32[N,128], in workspace slot 0
 	ih_12      runtime.Array     // ih_12 f32[N,1024], in workspace slot 1
-	hh_12      runtime.Array     // hh_12 f32[N,1024], in workspace slot 2
-	add_24     runtime.Array     // add_24 f32[N,1024], in workspace slot 0
-	chunk_12_0 runtime.Array     // chunk_12 f32[N,256], in workspace slot 4
-	chunk_12_1 runtime.Array     // chunk_12 f32[N,256], in workspace slot 1
-	chunk_12_2 runtime.Array     // chunk_12 f32[N,256], in workspace slot 2
-	chunk_12_3 runtime.Array     // chunk_12 f32[N,256], in workspace slot 3
-	sigmoid_36 runtime.Array     // sigmoid_36 f32[N,256], in workspace slot 0
-	sigmoid_37 runtime.Array     // sigmoid_37 f32[N,256], in workspace slot 4
-	tanh_24    runtime.Array     // tanh_24 f32[N,256], in workspace slot 1
-	sigmoid_38 runtime.Array     // sigmoid_38 f32[N,256], in workspace slot 2
-	mul_36     runtime.Array     // mul_36 f32[N,256], in workspace slot 3
-	mul_37     runtime.Array     // mul_37 f32[N,256], in workspace slot 4
-	add_25     runtime.Array     // add_25 f32[N,256], in workspace slot 5
-	tanh_25    runtime.Array     // tanh_25 f32[N,256], in workspace slot 4
-	mul_38     runtime.Array     // mul_38 f32[N,256], in workspace slot 0
-	select_13  runtime.Array     // select_13 f32[N,128], in workspace slot 4
+	add_24     runtime.Array     // add_24 f32[N,1024], in workspace slot 1
+	chunk_12_0 runtime.Array     // chunk_12 f32[N,256], in workspace slot 0
+	chunk_12_1 runtime.Array     // chunk_12 f32[N,256], in workspace slot 3
+	chunk_12_2 runtime.Array     // chunk_12 f32[N,256], in workspace slot 4
+	chunk_12_3 runtime.Array     // chunk_12 f32[N,256], in workspace slot 5
+	sigmoid_36 runtime.Array     // sigmoid_36 f32[N,256], in workspace slot 1
+	sigmoid_37 runtime.Array     // sigmoid_37 f32[N,256], in workspace slot 0
+	tanh_24    runtime.Array     // tanh_24 f32[N,256], in workspace slot 3
+	sigmoid_38 runtime.Array     // sigmoid_38 f32[N,256], in workspace slot 4
+	mul_36     runtime.Array     // mul_36 f32[N,256], in workspace slot 5
+	mul_37     runtime.Array     // mul_37 f32[N,256], in workspace slot 0
+	add_25     runtime.Array     // add_25 f32[N,256], in workspace slot 2
+	tanh_25    runtime.Array     // tanh_25 f32[N,256], in workspace slot 0
+	mul_38     runtime.Array     // mul_38 f32[N,256], in workspace slot 3
+	select_13  runtime.Array     // select_13 f32[N,128], in workspace slot 0
 	ih_13      runtime.Array     // ih_13 f32[N,1024], in workspace slot 1
-	hh_13      runtime.Array     // hh_13 f32[N,1024], in workspace slot 2
-	add_26     runtime.Array     // add_26 f32[N,1024], in workspace slot 0
-	chunk_13_0 runtime.Array     // chunk_13 f32[N,256], in workspace slot 4
-	chunk_13_1 runtime.Array     // chunk_13 f32[N,256], in workspace slot 1
-	chunk_13_2 runtime.Array     // chunk_13 f32[N,256], in workspace slot 2
-	chunk_13_3 runtime.Array     // chunk_13 f32[N,256], in workspace slot 3
-	sigmoid_39 runtime.Array     // sigmoid_39 f32[N,256], in workspace slot 0
-	sigmoid_40 runtime.Array     // sigmoid_40 f32[N,256], in workspace slot 4
-	tanh_26    runtime.Array     // tanh_26 f32[N,256], in workspace slot 1
-	sigmoid_41 runtime.Array     // sigmoid_41 f32[N,256], in workspace slot 2
-	mul_39     runtime.Array     // mul_39 f32[N,256], in workspace slot 3
-	mul_40     runtime.Array     // mul_40 f32[N,256], in workspace slot 4
-	add_27     runtime.Array     // add_27 f32[N,256], in workspace slot 5
-	tanh_27    runtime.Array     // tanh_27 f32[N,256], in workspace slot 4
-	mul_41     runtime.Array     // mul_41 f32[N,256], in workspace slot 0
-	select_14  runtime.Array     // select_14 f32[N,128], in workspace slot 4
+	add_26     runtime.Array     // add_26 f32[N,1024], in workspace slot 1
+	chunk_13_0 runtime.Array     // chunk_13 f32[N,256], in workspace slot 0
+	chunk_13_1 runtime.Array     // chunk_13 f32[N,256], in workspace slot 3
+	chunk_13_2 runtime.Array     // chunk_13 f32[N,256], in workspace slot 4
+	chunk_13_3 runtime.Array     // chunk_13 f32[N,256], in workspace slot 5
+	sigmoid_39 runtime.Array     // sigmoid_39 f32[N,256], in workspace slot 1
+	sigmoid_40 runtime.Array     // sigmoid_40 f32[N,256], in workspace slot 0
+	tanh_26    runtime.Array     // tanh_26 f32[N,256], in workspace slot 3
+	sigmoid_41 runtime.Array     // sigmoid_41 f32[N,256], in workspace slot 4
+	mul_39     runtime.Array     // mul_39 f32[N,256], in workspace slot 5
+	mul_40     runtime.Array     // mul_40 f32[N,256], in workspace slot 0
+	add_27     runtime.Array     // add_27 f32[N,256], in workspace slot 2
+	tanh_27    runtime.Array     // tanh_27 f32[N,256], in workspace slot 0
+	mul_41     runtime.Array     // mul_41 f32[N,256], in workspace slot 3
+	select_14  runtime.Array     // select_14 f32[N,128], in workspace slot 0
 	ih_14      runtime.Array     // ih_14 f32[N,1024], in workspace slot 1
-	hh_14      runtime.Array     // hh_14 f32[N,1024], in workspace slot 2
-	add_28     runtime.Array     // add_28 f32[N,1024], in workspace slot 0
-	chunk_14_0 runtime.Array     // chunk_14 f32[N,256], in workspace slot 4
-	chunk_14_1 runtime.Array     // chunk_14 f32[N,256], in workspace slot 1
-	chunk_14_2 runtime.Array     // chunk_14 f32[N,256], in workspace slot 2
-	chunk_14_3 runtime.Array     // chunk_14 f32[N,256], in workspace slot 3
-	sigmoid_42 runtime.Array     // sigmoid_42 f32[N,256], in workspace slot 0
-	sigmoid_43 runtime.Array     // sigmoid_43 f32[N,256], in workspace slot 4
-	tanh_28    runtime.Array     // tanh_28 f32[N,256], in workspace slot 1
-	sigmoid_44 runtime.Array     // sigmoid_44 f32[N,256], in workspace slot 2
-	mul_42     runtime.Array     // mul_42 f32[N,256], in workspace slot 3
-	mul_43     runtime.Array     // mul_43 f32[N,256], in workspace slot 4
-	add_29     runtime.Array     // add_29 f32[N,256], in workspace slot 5
-	tanh_29    runtime.Array     // tanh_29 f32[N,256], in workspace slot 4
-	mul_44     runtime.Array     // mul_44 f32[N,256], in workspace slot 0
-	select_15  runtime.Array     // select_15 f32[N,128], in workspace slot 4
+	add_28     runtime.Array     // add_28 f32[N,1024], in workspace slot 1
+	chunk_14_0 runtime.Array     // chunk_14 f32[N,256], in workspace slot 0
+	chunk_14_1 runtime.Array     // chunk_14 f32[N,256], in workspace slot 3
+	chunk_14_2 runtime.Array     // chunk_14 f32[N,256], in workspace slot 4
+	chunk_14_3 runtime.Array     // chunk_14 f32[N,256], in workspace slot 5
+	sigmoid_42 runtime.Array     // sigmoid_42 f32[N,256], in workspace slot 1
+	sigmoid_43 runtime.Array     // sigmoid_43 f32[N,256], in workspace slot 0
+	tanh_28    runtime.Array     // tanh_28 f32[N,256], in workspace slot 3
+	sigmoid_44 runtime.Array     // sigmoid_44 f32[N,256], in workspace slot 4
+	mul_42     runtime.Array     // mul_42 f32[N,256], in workspace slot 5
+	mul_43     runtime.Array     // mul_43 f32[N,256], in workspace slot 0
+	add_29     runtime.Array     // add_29 f32[N,256], in workspace slot 2
+	tanh_29    runtime.Array     // tanh_29 f32[N,256], in workspace slot 0
+	mul_44     runtime.Array     // mul_44 f32[N,256], in workspace slot 3
+	select_15  runtime.Array     // select_15 f32[N,128], in workspace slot 0
 	ih_15      runtime.Array     // ih_15 f32[N,1024], in workspace slot 1
-	hh_15      runtime.Array     // hh_15 f32[N,1024], in workspace slot 2
-	add_30     runtime.Array     // add_30 f32[N,1024], in workspace slot 0
-	chunk_15_0 runtime.Array     // chunk_15 f32[N,256], in workspace slot 4
-	chunk_15_1 runtime.Array     // chunk_15 f32[N,256], in workspace slot 1
-	chunk_15_2 runtime.Array     // chunk_15 f32[N,256], in workspace slot 2
-	chunk_15_3 runtime.Array     // chunk_15 f32[N,256], in workspace slot 3
-	sigmoid_45 runtime.Array     // sigmoid_45 f32[N,256], in workspace slot 0
-	sigmoid_46 runtime.Array     // sigmoid_46 f32[N,256], in workspace slot 4
-	tanh_30    runtime.Array     // tanh_30 f32[N,256], in workspace slot 1
-	sigmoid_47 runtime.Array     // sigmoid_47 f32[N,256], in workspace slot 2
-	mul_45     runtime.Array     // mul_45 f32[N,256], in workspace slot 3
-	mul_46     runtime.Array     // mul_46 f32[N,256], in workspace slot 4
-	tanh_31    runtime.Array     // tanh_31 f32[N,256], in workspace slot 4
+	add_30     runtime.Array     // add_30 f32[N,1024], in workspace slot 1
+	chunk_15_0 runtime.Array     // chunk_15 f32[N,256], in workspace slot 0
+	chunk_15_1 runtime.Array     // chunk_15 f32[N,256], in workspace slot 3
+	chunk_15_2 runtime.Array     // chunk_15 f32[N,256], in workspace slot 4
+	chunk_15_3 runtime.Array     // chunk_15 f32[N,256], in workspace slot 5
+	sigmoid_45 runtime.Array     // sigmoid_45 f32[N,256], in workspace slot 1
+	sigmoid_46 runtime.Array     // sigmoid_46 f32[N,256], in workspace slot 0
+	tanh_30    runtime.Array     // tanh_30 f32[N,256], in workspace slot 3
+	sigmoid_47 runtime.Array     // sigmoid_47 f32[N,256], in workspace slot 4
+	mul_45     runtime.Array     // mul_45 f32[N,256], in workspace slot 5
+	mul_46     runtime.Array     // mul_46 f32[N,256], in workspace slot 0
+	tanh_31    runtime.Array     // tanh_31 f32[N,256], in workspace slot 0
 	workspace  runtime.Workspace // storage of the 6 workspace slots (plan-memory)
 	dimN       int               // the size N the workspace is sized for
 	ready      bool              // whether the workspace is allocated
@@ -334,289 +318,273 @@ func (fr *lstmCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 270 values share 6 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(max(128*N, 1024*N, 256*N))
+	// 254 values share 6 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(max(128*N, 256*N))
 	slot1 := runtime.SlotSize(max(1024*N, 256*N))
 	at1 := slot0
-	slot2 := runtime.SlotSize(max(1024*N, 256*N))
+	slot2 := runtime.SlotSize(256 * N)
 	at2 := at1 + slot1
-	slot3 := runtime.SlotSize(max(256*N, 128*N, 1024*N))
+	slot3 := runtime.SlotSize(256 * N)
 	at3 := at2 + slot2
-	slot4 := runtime.SlotSize(max(256*N, 128*N))
+	slot4 := runtime.SlotSize(256 * N)
 	at4 := at3 + slot3
 	slot5 := runtime.SlotSize(256 * N)
 	at5 := at4 + slot4
 	fr.workspace.Reserve(at5+slot5, 0, 0)
 	fr.workspace.Bind(&fr.select_, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.add, runtime.Float32, at2, N, 1024)
+	fr.workspace.Bind(&fr.add, runtime.Float32, at1, N, 1024)
 	fr.workspace.Bind(&fr.chunk_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_1, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.chunk_1, runtime.Float32, at2, N, 256)
 	fr.workspace.Bind(&fr.chunk_2, runtime.Float32, at3, N, 256)
 	fr.workspace.Bind(&fr.chunk_3, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.sigmoid, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.sigmoid, runtime.Float32, at1, N, 256)
 	fr.workspace.Bind(&fr.sigmoid_1, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.tanh, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.tanh, runtime.Float32, at2, N, 256)
 	fr.workspace.Bind(&fr.sigmoid_2, runtime.Float32, at3, N, 256)
 	fr.workspace.Bind(&fr.mul, runtime.Float32, at4, N, 256)
 	fr.workspace.Bind(&fr.mul_1, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.add_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.tanh_1, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_2, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_1, runtime.Float32, at3, N, 128)
-	fr.workspace.Bind(&fr.ih_1, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.hh_1, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.add_2, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_1_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_1_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_1_2, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.add_1, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_1, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.select_1, runtime.Float32, 0, N, 128)
+	fr.workspace.Bind(&fr.ih_1, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.add_2, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_1_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_1_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_1_2, runtime.Float32, at4, N, 256)
 	fr.workspace.Bind(&fr.chunk_1_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_3, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_4, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_5, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_3, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_4, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_2, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_5, runtime.Float32, at4, N, 256)
 	fr.workspace.Bind(&fr.mul_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.mul_4, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_3, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.tanh_3, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_5, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.select_2, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.mul_4, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_3, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_3, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_5, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_2, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_2, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_2, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_4, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.chunk_2_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_2_1, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.chunk_2_2, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_2_3, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_6, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_7, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_4, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_8, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.mul_6, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_7, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_5, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.tanh_5, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_8, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_3, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.add_4, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_2_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_2_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_2_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_2_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_6, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_7, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_4, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_8, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_6, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_7, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_5, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_5, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_8, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_3, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_3, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_3, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_6, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_3_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_3_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_3_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_3_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_9, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_10, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_6, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_11, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_9, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_10, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_7, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.tanh_7, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_11, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_4, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.add_6, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_3_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_3_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_3_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_3_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_9, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_10, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_6, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_11, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_9, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_10, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_7, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_7, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_11, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_4, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_4, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_4, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_8, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_4_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_4_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_4_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_4_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_12, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_13, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_8, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_14, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_12, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_13, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_9, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.tanh_9, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_14, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_5, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.add_8, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_4_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_4_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_4_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_4_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_12, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_13, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_8, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_14, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_12, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_13, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_9, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_9, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_14, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_5, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_5, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_5, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_10, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_5_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_5_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_5_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_5_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_15, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_16, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_10, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_17, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_15, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_16, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_11, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.tanh_11, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_17, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_6, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.add_10, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_5_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_5_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_5_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_5_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_15, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_16, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_10, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_17, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_15, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_16, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_11, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_11, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_17, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_6, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_6, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_6, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_12, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_6_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_6_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_6_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_6_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_18, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_19, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_12, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_20, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_18, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_19, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_13, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.tanh_13, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_20, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_7, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.add_12, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_6_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_6_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_6_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_6_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_18, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_19, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_12, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_20, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_18, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_19, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_13, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_13, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_20, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_7, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_7, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_7, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_14, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_7_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_7_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_7_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_7_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_21, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_22, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_14, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_23, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_21, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_22, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_15, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.tanh_15, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_23, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_8, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.add_14, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_7_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_7_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_7_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_7_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_21, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_22, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_14, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_23, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_21, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_22, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_15, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_15, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_23, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_8, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_8, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_8, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_16, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_8_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_8_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_8_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_8_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_24, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_25, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_16, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_26, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_24, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_25, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_17, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.tanh_17, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_26, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_9, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.add_16, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_8_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_8_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_8_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_8_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_24, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_25, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_16, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_26, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_24, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_25, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_17, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_17, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_26, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_9, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_9, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_9, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_18, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_9_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_9_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_9_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_9_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_27, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_28, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_18, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_29, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_27, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_28, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_19, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.tanh_19, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_29, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_10, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.add_18, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_9_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_9_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_9_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_9_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_27, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_28, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_18, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_29, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_27, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_28, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_19, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_19, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_29, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_10, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_10, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_10, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_20, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_10_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_10_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_10_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_10_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_30, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_31, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_20, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_32, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_30, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_31, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_21, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.tanh_21, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_32, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_11, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.add_20, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_10_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_10_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_10_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_10_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_30, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_31, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_20, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_32, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_30, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_31, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_21, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_21, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_32, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_11, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_11, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_11, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_22, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_11_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_11_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_11_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_11_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_33, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_34, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_22, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_35, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_33, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_34, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_23, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.tanh_23, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_35, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_12, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.add_22, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_11_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_11_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_11_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_11_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_33, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_34, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_22, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_35, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_33, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_34, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_23, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_23, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_35, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_12, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_12, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_12, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_24, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_12_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_12_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_12_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_12_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_36, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_37, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_24, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_38, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_36, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_37, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_25, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.tanh_25, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_38, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_13, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.add_24, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_12_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_12_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_12_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_12_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_36, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_37, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_24, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_38, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_36, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_37, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_25, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_25, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_38, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_13, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_13, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_13, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_26, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_13_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_13_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_13_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_13_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_39, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_40, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_26, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_41, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_39, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_40, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_27, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.tanh_27, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_41, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_14, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.add_26, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_13_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_13_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_13_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_13_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_39, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_40, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_26, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_41, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_39, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_40, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_27, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_27, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_41, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_14, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_14, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_14, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_28, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_14_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_14_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_14_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_14_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_42, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_43, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_28, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_44, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_42, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_43, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_29, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.tanh_29, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.mul_44, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_15, runtime.Float32, at4, N, 128)
+	fr.workspace.Bind(&fr.add_28, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_14_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_14_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_14_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_14_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_42, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_43, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_28, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_44, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_42, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_43, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.add_29, runtime.Float32, at2, N, 256)
+	fr.workspace.Bind(&fr.tanh_29, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.mul_44, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.select_15, runtime.Float32, 0, N, 128)
 	fr.workspace.Bind(&fr.ih_15, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.hh_15, runtime.Float32, at2, N, 1024)
-	fr.workspace.Bind(&fr.add_30, runtime.Float32, 0, N, 1024)
-	fr.workspace.Bind(&fr.chunk_15_0, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_15_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.chunk_15_2, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_15_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_45, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_46, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_30, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.sigmoid_47, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.mul_45, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_46, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.tanh_31, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.add_30, runtime.Float32, at1, N, 1024)
+	fr.workspace.Bind(&fr.chunk_15_0, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.chunk_15_1, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.chunk_15_2, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.chunk_15_3, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_45, runtime.Float32, at1, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_46, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_30, runtime.Float32, at3, N, 256)
+	fr.workspace.Bind(&fr.sigmoid_47, runtime.Float32, at4, N, 256)
+	fr.workspace.Bind(&fr.mul_45, runtime.Float32, at5, N, 256)
+	fr.workspace.Bind(&fr.mul_46, runtime.Float32, 0, N, 256)
+	fr.workspace.Bind(&fr.tanh_31, runtime.Float32, 0, N, 256)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -639,10 +607,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_, xArr, 1, 0)
 	// lstm.go:32: ih = call_function linear(select, ih_weight, ih_bias)
 	runtime.LinearPacked(&fr.ih, &fr.select_, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh = call_function linear(h0, hh_weight, hh_bias)
-	runtime.LinearPacked(&fr.hh, h0Arr, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add = call_function add(ih, hh)
-	runtime.Add(&fr.add, &fr.ih, &fr.hh)
+	// lstm.go:32: add = call_function linear_residual(h0, hh_weight, hh_bias, ih)
+	runtime.LinearResidualPacked(&fr.add, h0Arr, c.hh_weight_prepared, c.hh_bias, &fr.ih)
 	// lstm.go:33: chunk = call_method chunk(add, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_0, &fr.chunk_1, &fr.chunk_2, &fr.chunk_3}, &fr.add, 1)
 	// lstm.go:34: sigmoid = call_function sigmoid(getitem)
@@ -667,10 +633,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_1, xArr, 1, 1)
 	// lstm.go:32: ih_1 = call_function linear(select_1, ih_weight_1, ih_bias_1)
 	runtime.LinearPacked(&fr.ih_1, &fr.select_1, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_1 = call_function linear(mul_2, hh_weight_1, hh_bias_1)
-	runtime.LinearPacked(&fr.hh_1, &fr.mul_2, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_2 = call_function add(ih_1, hh_1)
-	runtime.Add(&fr.add_2, &fr.ih_1, &fr.hh_1)
+	// lstm.go:32: add_2 = call_function linear_residual(mul_2, hh_weight_1, hh_bias_1, ih_1)
+	runtime.LinearResidualPacked(&fr.add_2, &fr.mul_2, c.hh_weight_prepared, c.hh_bias, &fr.ih_1)
 	// lstm.go:33: chunk_1 = call_method chunk(add_2, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_1_0, &fr.chunk_1_1, &fr.chunk_1_2, &fr.chunk_1_3}, &fr.add_2, 1)
 	// lstm.go:34: sigmoid_3 = call_function sigmoid(getitem_4)
@@ -695,10 +659,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_2, xArr, 1, 2)
 	// lstm.go:32: ih_2 = call_function linear(select_2, ih_weight_2, ih_bias_2)
 	runtime.LinearPacked(&fr.ih_2, &fr.select_2, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_2 = call_function linear(mul_5, hh_weight_2, hh_bias_2)
-	runtime.LinearPacked(&fr.hh_2, &fr.mul_5, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_4 = call_function add(ih_2, hh_2)
-	runtime.Add(&fr.add_4, &fr.ih_2, &fr.hh_2)
+	// lstm.go:32: add_4 = call_function linear_residual(mul_5, hh_weight_2, hh_bias_2, ih_2)
+	runtime.LinearResidualPacked(&fr.add_4, &fr.mul_5, c.hh_weight_prepared, c.hh_bias, &fr.ih_2)
 	// lstm.go:33: chunk_2 = call_method chunk(add_4, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_2_0, &fr.chunk_2_1, &fr.chunk_2_2, &fr.chunk_2_3}, &fr.add_4, 1)
 	// lstm.go:34: sigmoid_6 = call_function sigmoid(getitem_8)
@@ -723,10 +685,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_3, xArr, 1, 3)
 	// lstm.go:32: ih_3 = call_function linear(select_3, ih_weight_3, ih_bias_3)
 	runtime.LinearPacked(&fr.ih_3, &fr.select_3, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_3 = call_function linear(mul_8, hh_weight_3, hh_bias_3)
-	runtime.LinearPacked(&fr.hh_3, &fr.mul_8, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_6 = call_function add(ih_3, hh_3)
-	runtime.Add(&fr.add_6, &fr.ih_3, &fr.hh_3)
+	// lstm.go:32: add_6 = call_function linear_residual(mul_8, hh_weight_3, hh_bias_3, ih_3)
+	runtime.LinearResidualPacked(&fr.add_6, &fr.mul_8, c.hh_weight_prepared, c.hh_bias, &fr.ih_3)
 	// lstm.go:33: chunk_3 = call_method chunk(add_6, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_3_0, &fr.chunk_3_1, &fr.chunk_3_2, &fr.chunk_3_3}, &fr.add_6, 1)
 	// lstm.go:34: sigmoid_9 = call_function sigmoid(getitem_12)
@@ -751,10 +711,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_4, xArr, 1, 4)
 	// lstm.go:32: ih_4 = call_function linear(select_4, ih_weight_4, ih_bias_4)
 	runtime.LinearPacked(&fr.ih_4, &fr.select_4, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_4 = call_function linear(mul_11, hh_weight_4, hh_bias_4)
-	runtime.LinearPacked(&fr.hh_4, &fr.mul_11, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_8 = call_function add(ih_4, hh_4)
-	runtime.Add(&fr.add_8, &fr.ih_4, &fr.hh_4)
+	// lstm.go:32: add_8 = call_function linear_residual(mul_11, hh_weight_4, hh_bias_4, ih_4)
+	runtime.LinearResidualPacked(&fr.add_8, &fr.mul_11, c.hh_weight_prepared, c.hh_bias, &fr.ih_4)
 	// lstm.go:33: chunk_4 = call_method chunk(add_8, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_4_0, &fr.chunk_4_1, &fr.chunk_4_2, &fr.chunk_4_3}, &fr.add_8, 1)
 	// lstm.go:34: sigmoid_12 = call_function sigmoid(getitem_16)
@@ -779,10 +737,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_5, xArr, 1, 5)
 	// lstm.go:32: ih_5 = call_function linear(select_5, ih_weight_5, ih_bias_5)
 	runtime.LinearPacked(&fr.ih_5, &fr.select_5, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_5 = call_function linear(mul_14, hh_weight_5, hh_bias_5)
-	runtime.LinearPacked(&fr.hh_5, &fr.mul_14, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_10 = call_function add(ih_5, hh_5)
-	runtime.Add(&fr.add_10, &fr.ih_5, &fr.hh_5)
+	// lstm.go:32: add_10 = call_function linear_residual(mul_14, hh_weight_5, hh_bias_5, ih_5)
+	runtime.LinearResidualPacked(&fr.add_10, &fr.mul_14, c.hh_weight_prepared, c.hh_bias, &fr.ih_5)
 	// lstm.go:33: chunk_5 = call_method chunk(add_10, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_5_0, &fr.chunk_5_1, &fr.chunk_5_2, &fr.chunk_5_3}, &fr.add_10, 1)
 	// lstm.go:34: sigmoid_15 = call_function sigmoid(getitem_20)
@@ -807,10 +763,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_6, xArr, 1, 6)
 	// lstm.go:32: ih_6 = call_function linear(select_6, ih_weight_6, ih_bias_6)
 	runtime.LinearPacked(&fr.ih_6, &fr.select_6, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_6 = call_function linear(mul_17, hh_weight_6, hh_bias_6)
-	runtime.LinearPacked(&fr.hh_6, &fr.mul_17, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_12 = call_function add(ih_6, hh_6)
-	runtime.Add(&fr.add_12, &fr.ih_6, &fr.hh_6)
+	// lstm.go:32: add_12 = call_function linear_residual(mul_17, hh_weight_6, hh_bias_6, ih_6)
+	runtime.LinearResidualPacked(&fr.add_12, &fr.mul_17, c.hh_weight_prepared, c.hh_bias, &fr.ih_6)
 	// lstm.go:33: chunk_6 = call_method chunk(add_12, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_6_0, &fr.chunk_6_1, &fr.chunk_6_2, &fr.chunk_6_3}, &fr.add_12, 1)
 	// lstm.go:34: sigmoid_18 = call_function sigmoid(getitem_24)
@@ -835,10 +789,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_7, xArr, 1, 7)
 	// lstm.go:32: ih_7 = call_function linear(select_7, ih_weight_7, ih_bias_7)
 	runtime.LinearPacked(&fr.ih_7, &fr.select_7, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_7 = call_function linear(mul_20, hh_weight_7, hh_bias_7)
-	runtime.LinearPacked(&fr.hh_7, &fr.mul_20, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_14 = call_function add(ih_7, hh_7)
-	runtime.Add(&fr.add_14, &fr.ih_7, &fr.hh_7)
+	// lstm.go:32: add_14 = call_function linear_residual(mul_20, hh_weight_7, hh_bias_7, ih_7)
+	runtime.LinearResidualPacked(&fr.add_14, &fr.mul_20, c.hh_weight_prepared, c.hh_bias, &fr.ih_7)
 	// lstm.go:33: chunk_7 = call_method chunk(add_14, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_7_0, &fr.chunk_7_1, &fr.chunk_7_2, &fr.chunk_7_3}, &fr.add_14, 1)
 	// lstm.go:34: sigmoid_21 = call_function sigmoid(getitem_28)
@@ -863,10 +815,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_8, xArr, 1, 8)
 	// lstm.go:32: ih_8 = call_function linear(select_8, ih_weight_8, ih_bias_8)
 	runtime.LinearPacked(&fr.ih_8, &fr.select_8, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_8 = call_function linear(mul_23, hh_weight_8, hh_bias_8)
-	runtime.LinearPacked(&fr.hh_8, &fr.mul_23, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_16 = call_function add(ih_8, hh_8)
-	runtime.Add(&fr.add_16, &fr.ih_8, &fr.hh_8)
+	// lstm.go:32: add_16 = call_function linear_residual(mul_23, hh_weight_8, hh_bias_8, ih_8)
+	runtime.LinearResidualPacked(&fr.add_16, &fr.mul_23, c.hh_weight_prepared, c.hh_bias, &fr.ih_8)
 	// lstm.go:33: chunk_8 = call_method chunk(add_16, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_8_0, &fr.chunk_8_1, &fr.chunk_8_2, &fr.chunk_8_3}, &fr.add_16, 1)
 	// lstm.go:34: sigmoid_24 = call_function sigmoid(getitem_32)
@@ -891,10 +841,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_9, xArr, 1, 9)
 	// lstm.go:32: ih_9 = call_function linear(select_9, ih_weight_9, ih_bias_9)
 	runtime.LinearPacked(&fr.ih_9, &fr.select_9, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_9 = call_function linear(mul_26, hh_weight_9, hh_bias_9)
-	runtime.LinearPacked(&fr.hh_9, &fr.mul_26, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_18 = call_function add(ih_9, hh_9)
-	runtime.Add(&fr.add_18, &fr.ih_9, &fr.hh_9)
+	// lstm.go:32: add_18 = call_function linear_residual(mul_26, hh_weight_9, hh_bias_9, ih_9)
+	runtime.LinearResidualPacked(&fr.add_18, &fr.mul_26, c.hh_weight_prepared, c.hh_bias, &fr.ih_9)
 	// lstm.go:33: chunk_9 = call_method chunk(add_18, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_9_0, &fr.chunk_9_1, &fr.chunk_9_2, &fr.chunk_9_3}, &fr.add_18, 1)
 	// lstm.go:34: sigmoid_27 = call_function sigmoid(getitem_36)
@@ -919,10 +867,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_10, xArr, 1, 10)
 	// lstm.go:32: ih_10 = call_function linear(select_10, ih_weight_10, ih_bias_10)
 	runtime.LinearPacked(&fr.ih_10, &fr.select_10, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_10 = call_function linear(mul_29, hh_weight_10, hh_bias_10)
-	runtime.LinearPacked(&fr.hh_10, &fr.mul_29, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_20 = call_function add(ih_10, hh_10)
-	runtime.Add(&fr.add_20, &fr.ih_10, &fr.hh_10)
+	// lstm.go:32: add_20 = call_function linear_residual(mul_29, hh_weight_10, hh_bias_10, ih_10)
+	runtime.LinearResidualPacked(&fr.add_20, &fr.mul_29, c.hh_weight_prepared, c.hh_bias, &fr.ih_10)
 	// lstm.go:33: chunk_10 = call_method chunk(add_20, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_10_0, &fr.chunk_10_1, &fr.chunk_10_2, &fr.chunk_10_3}, &fr.add_20, 1)
 	// lstm.go:34: sigmoid_30 = call_function sigmoid(getitem_40)
@@ -947,10 +893,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_11, xArr, 1, 11)
 	// lstm.go:32: ih_11 = call_function linear(select_11, ih_weight_11, ih_bias_11)
 	runtime.LinearPacked(&fr.ih_11, &fr.select_11, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_11 = call_function linear(mul_32, hh_weight_11, hh_bias_11)
-	runtime.LinearPacked(&fr.hh_11, &fr.mul_32, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_22 = call_function add(ih_11, hh_11)
-	runtime.Add(&fr.add_22, &fr.ih_11, &fr.hh_11)
+	// lstm.go:32: add_22 = call_function linear_residual(mul_32, hh_weight_11, hh_bias_11, ih_11)
+	runtime.LinearResidualPacked(&fr.add_22, &fr.mul_32, c.hh_weight_prepared, c.hh_bias, &fr.ih_11)
 	// lstm.go:33: chunk_11 = call_method chunk(add_22, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_11_0, &fr.chunk_11_1, &fr.chunk_11_2, &fr.chunk_11_3}, &fr.add_22, 1)
 	// lstm.go:34: sigmoid_33 = call_function sigmoid(getitem_44)
@@ -975,10 +919,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_12, xArr, 1, 12)
 	// lstm.go:32: ih_12 = call_function linear(select_12, ih_weight_12, ih_bias_12)
 	runtime.LinearPacked(&fr.ih_12, &fr.select_12, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_12 = call_function linear(mul_35, hh_weight_12, hh_bias_12)
-	runtime.LinearPacked(&fr.hh_12, &fr.mul_35, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_24 = call_function add(ih_12, hh_12)
-	runtime.Add(&fr.add_24, &fr.ih_12, &fr.hh_12)
+	// lstm.go:32: add_24 = call_function linear_residual(mul_35, hh_weight_12, hh_bias_12, ih_12)
+	runtime.LinearResidualPacked(&fr.add_24, &fr.mul_35, c.hh_weight_prepared, c.hh_bias, &fr.ih_12)
 	// lstm.go:33: chunk_12 = call_method chunk(add_24, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_12_0, &fr.chunk_12_1, &fr.chunk_12_2, &fr.chunk_12_3}, &fr.add_24, 1)
 	// lstm.go:34: sigmoid_36 = call_function sigmoid(getitem_48)
@@ -1003,10 +945,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_13, xArr, 1, 13)
 	// lstm.go:32: ih_13 = call_function linear(select_13, ih_weight_13, ih_bias_13)
 	runtime.LinearPacked(&fr.ih_13, &fr.select_13, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_13 = call_function linear(mul_38, hh_weight_13, hh_bias_13)
-	runtime.LinearPacked(&fr.hh_13, &fr.mul_38, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_26 = call_function add(ih_13, hh_13)
-	runtime.Add(&fr.add_26, &fr.ih_13, &fr.hh_13)
+	// lstm.go:32: add_26 = call_function linear_residual(mul_38, hh_weight_13, hh_bias_13, ih_13)
+	runtime.LinearResidualPacked(&fr.add_26, &fr.mul_38, c.hh_weight_prepared, c.hh_bias, &fr.ih_13)
 	// lstm.go:33: chunk_13 = call_method chunk(add_26, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_13_0, &fr.chunk_13_1, &fr.chunk_13_2, &fr.chunk_13_3}, &fr.add_26, 1)
 	// lstm.go:34: sigmoid_39 = call_function sigmoid(getitem_52)
@@ -1031,10 +971,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_14, xArr, 1, 14)
 	// lstm.go:32: ih_14 = call_function linear(select_14, ih_weight_14, ih_bias_14)
 	runtime.LinearPacked(&fr.ih_14, &fr.select_14, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_14 = call_function linear(mul_41, hh_weight_14, hh_bias_14)
-	runtime.LinearPacked(&fr.hh_14, &fr.mul_41, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_28 = call_function add(ih_14, hh_14)
-	runtime.Add(&fr.add_28, &fr.ih_14, &fr.hh_14)
+	// lstm.go:32: add_28 = call_function linear_residual(mul_41, hh_weight_14, hh_bias_14, ih_14)
+	runtime.LinearResidualPacked(&fr.add_28, &fr.mul_41, c.hh_weight_prepared, c.hh_bias, &fr.ih_14)
 	// lstm.go:33: chunk_14 = call_method chunk(add_28, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_14_0, &fr.chunk_14_1, &fr.chunk_14_2, &fr.chunk_14_3}, &fr.add_28, 1)
 	// lstm.go:34: sigmoid_42 = call_function sigmoid(getitem_56)
@@ -1059,10 +997,8 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	runtime.Select(&fr.select_15, xArr, 1, 15)
 	// lstm.go:32: ih_15 = call_function linear(select_15, ih_weight_15, ih_bias_15)
 	runtime.LinearPacked(&fr.ih_15, &fr.select_15, c.ih_weight_prepared, c.ih_bias)
-	// lstm.go:32: hh_15 = call_function linear(mul_44, hh_weight_15, hh_bias_15)
-	runtime.LinearPacked(&fr.hh_15, &fr.mul_44, c.hh_weight_prepared, c.hh_bias)
-	// lstm.go:32: add_30 = call_function add(ih_15, hh_15)
-	runtime.Add(&fr.add_30, &fr.ih_15, &fr.hh_15)
+	// lstm.go:32: add_30 = call_function linear_residual(mul_44, hh_weight_15, hh_bias_15, ih_15)
+	runtime.LinearResidualPacked(&fr.add_30, &fr.mul_44, c.hh_weight_prepared, c.hh_bias, &fr.ih_15)
 	// lstm.go:33: chunk_15 = call_method chunk(add_30, chunks=4, dim=1)
 	runtime.Split([]*runtime.Array{&fr.chunk_15_0, &fr.chunk_15_1, &fr.chunk_15_2, &fr.chunk_15_3}, &fr.add_30, 1)
 	// lstm.go:34: sigmoid_45 = call_function sigmoid(getitem_60)

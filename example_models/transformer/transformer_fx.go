@@ -106,112 +106,104 @@ type TransformerCompiled struct {
 // transformerCompiledFrame is the state of one TransformerCompiled.Forward
 // call: the workspace and the arrays bound to it.
 type transformerCompiledFrame struct {
-	tok_emb            runtime.Array     // tok_emb f32[N,128,256], in workspace slot 0
-	add                runtime.Array     // add f32[N,128,256], in workspace slot 1
-	blocks_0_ln1       runtime.Array     // blocks_0_ln1 f32[N,128,256], in workspace slot 0
-	blocks_0_attn_qkv  runtime.Array     // blocks_0_attn_qkv f32[N,128,768], in workspace slot 2
-	split_0            runtime.Array     // split f32[N,128,256], in workspace slot 0
-	split_1            runtime.Array     // split f32[N,128,256], in workspace slot 3
-	split_2            runtime.Array     // split f32[N,128,256], in workspace slot 4
-	reshape_2          runtime.Array     // reshape_2 f32[N,128,4,64], a view of getitem
-	transpose          runtime.Array     // transpose f32[N,4,128,64], in workspace slot 2
-	reshape_3          runtime.Array     // reshape_3 f32[N,128,4,64], a view of getitem_1
-	transpose_1        runtime.Array     // transpose_1 f32[N,4,128,64], in workspace slot 0
-	reshape_4          runtime.Array     // reshape_4 f32[N,128,4,64], a view of getitem_2
-	transpose_2        runtime.Array     // transpose_2 f32[N,4,128,64], in workspace slot 3
-	transpose_3        runtime.Array     // transpose_3 f32[N,4,64,128], in workspace slot 4
-	matmul             runtime.Array     // matmul f32[N,4,128,128], in workspace slot 0
-	div                runtime.Array     // div f32[N,4,128,128], in workspace slot 2
-	masked_fill        runtime.Array     // masked_fill f32[N,4,128,128], in workspace slot 0
-	softmax            runtime.Array     // softmax f32[N,4,128,128], in workspace slot 2
-	matmul_1           runtime.Array     // matmul_1 f32[N,4,128,64], in workspace slot 4
-	transpose_4        runtime.Array     // transpose_4 f32[N,128,4,64], in workspace slot 3
-	reshape_5          runtime.Array     // reshape_5 f32[N,128,256], a view of transpose_4
-	blocks_0_attn_proj runtime.Array     // blocks_0_attn_proj f32[N,128,256], in workspace slot 4
-	add_1              runtime.Array     // add_1 f32[N,128,256], in workspace slot 3
-	blocks_0_ln2       runtime.Array     // blocks_0_ln2 f32[N,128,256], in workspace slot 1
-	blocks_0_mlp_fc1   runtime.Array     // blocks_0_mlp_fc1 f32[N,128,1024], in workspace slot 2
-	blocks_0_mlp_fc2   runtime.Array     // blocks_0_mlp_fc2 f32[N,128,256], in workspace slot 1
-	add_2              runtime.Array     // add_2 f32[N,128,256], in workspace slot 4
-	blocks_1_ln1       runtime.Array     // blocks_1_ln1 f32[N,128,256], in workspace slot 1
-	blocks_1_attn_qkv  runtime.Array     // blocks_1_attn_qkv f32[N,128,768], in workspace slot 2
-	split_1_0          runtime.Array     // split_1 f32[N,128,256], in workspace slot 1
-	split_1_1          runtime.Array     // split_1 f32[N,128,256], in workspace slot 3
-	split_1_2          runtime.Array     // split_1 f32[N,128,256], in workspace slot 0
-	reshape_6          runtime.Array     // reshape_6 f32[N,128,4,64], a view of getitem_3
-	transpose_5        runtime.Array     // transpose_5 f32[N,4,128,64], in workspace slot 2
-	reshape_7          runtime.Array     // reshape_7 f32[N,128,4,64], a view of getitem_4
-	transpose_6        runtime.Array     // transpose_6 f32[N,4,128,64], in workspace slot 1
-	reshape_8          runtime.Array     // reshape_8 f32[N,128,4,64], a view of getitem_5
-	transpose_7        runtime.Array     // transpose_7 f32[N,4,128,64], in workspace slot 3
-	transpose_8        runtime.Array     // transpose_8 f32[N,4,64,128], in workspace slot 0
-	matmul_2           runtime.Array     // matmul_2 f32[N,4,128,128], in workspace slot 1
-	div_1              runtime.Array     // div_1 f32[N,4,128,128], in workspace slot 0
-	masked_fill_1      runtime.Array     // masked_fill_1 f32[N,4,128,128], in workspace slot 1
-	softmax_1          runtime.Array     // softmax_1 f32[N,4,128,128], in workspace slot 0
-	matmul_3           runtime.Array     // matmul_3 f32[N,4,128,64], in workspace slot 1
-	transpose_9        runtime.Array     // transpose_9 f32[N,128,4,64], in workspace slot 3
-	reshape_9          runtime.Array     // reshape_9 f32[N,128,256], a view of transpose_9
-	blocks_1_attn_proj runtime.Array     // blocks_1_attn_proj f32[N,128,256], in workspace slot 0
-	add_3              runtime.Array     // add_3 f32[N,128,256], in workspace slot 3
-	blocks_1_ln2       runtime.Array     // blocks_1_ln2 f32[N,128,256], in workspace slot 4
-	blocks_1_mlp_fc1   runtime.Array     // blocks_1_mlp_fc1 f32[N,128,1024], in workspace slot 2
-	blocks_1_mlp_fc2   runtime.Array     // blocks_1_mlp_fc2 f32[N,128,256], in workspace slot 4
-	add_4              runtime.Array     // add_4 f32[N,128,256], in workspace slot 0
-	blocks_2_ln1       runtime.Array     // blocks_2_ln1 f32[N,128,256], in workspace slot 3
-	blocks_2_attn_qkv  runtime.Array     // blocks_2_attn_qkv f32[N,128,768], in workspace slot 2
-	split_2_0          runtime.Array     // split_2 f32[N,128,256], in workspace slot 3
-	split_2_1          runtime.Array     // split_2 f32[N,128,256], in workspace slot 4
-	split_2_2          runtime.Array     // split_2 f32[N,128,256], in workspace slot 1
-	reshape_10         runtime.Array     // reshape_10 f32[N,128,4,64], a view of getitem_6
-	transpose_10       runtime.Array     // transpose_10 f32[N,4,128,64], in workspace slot 2
-	reshape_11         runtime.Array     // reshape_11 f32[N,128,4,64], a view of getitem_7
-	transpose_11       runtime.Array     // transpose_11 f32[N,4,128,64], in workspace slot 3
-	reshape_12         runtime.Array     // reshape_12 f32[N,128,4,64], a view of getitem_8
-	transpose_12       runtime.Array     // transpose_12 f32[N,4,128,64], in workspace slot 4
-	transpose_13       runtime.Array     // transpose_13 f32[N,4,64,128], in workspace slot 1
-	matmul_4           runtime.Array     // matmul_4 f32[N,4,128,128], in workspace slot 3
-	div_2              runtime.Array     // div_2 f32[N,4,128,128], in workspace slot 1
-	masked_fill_2      runtime.Array     // masked_fill_2 f32[N,4,128,128], in workspace slot 3
-	softmax_2          runtime.Array     // softmax_2 f32[N,4,128,128], in workspace slot 1
-	matmul_5           runtime.Array     // matmul_5 f32[N,4,128,64], in workspace slot 3
-	transpose_14       runtime.Array     // transpose_14 f32[N,128,4,64], in workspace slot 4
-	reshape_13         runtime.Array     // reshape_13 f32[N,128,256], a view of transpose_14
-	blocks_2_attn_proj runtime.Array     // blocks_2_attn_proj f32[N,128,256], in workspace slot 1
-	add_5              runtime.Array     // add_5 f32[N,128,256], in workspace slot 4
-	blocks_2_ln2       runtime.Array     // blocks_2_ln2 f32[N,128,256], in workspace slot 0
-	blocks_2_mlp_fc1   runtime.Array     // blocks_2_mlp_fc1 f32[N,128,1024], in workspace slot 2
-	blocks_2_mlp_fc2   runtime.Array     // blocks_2_mlp_fc2 f32[N,128,256], in workspace slot 0
-	add_6              runtime.Array     // add_6 f32[N,128,256], in workspace slot 1
-	blocks_3_ln1       runtime.Array     // blocks_3_ln1 f32[N,128,256], in workspace slot 4
-	blocks_3_attn_qkv  runtime.Array     // blocks_3_attn_qkv f32[N,128,768], in workspace slot 2
-	split_3_0          runtime.Array     // split_3 f32[N,128,256], in workspace slot 4
-	split_3_1          runtime.Array     // split_3 f32[N,128,256], in workspace slot 0
-	split_3_2          runtime.Array     // split_3 f32[N,128,256], in workspace slot 3
-	reshape_14         runtime.Array     // reshape_14 f32[N,128,4,64], a view of getitem_9
-	transpose_15       runtime.Array     // transpose_15 f32[N,4,128,64], in workspace slot 2
-	reshape_15         runtime.Array     // reshape_15 f32[N,128,4,64], a view of getitem_10
-	transpose_16       runtime.Array     // transpose_16 f32[N,4,128,64], in workspace slot 4
-	reshape_16         runtime.Array     // reshape_16 f32[N,128,4,64], a view of getitem_11
-	transpose_17       runtime.Array     // transpose_17 f32[N,4,128,64], in workspace slot 0
-	transpose_18       runtime.Array     // transpose_18 f32[N,4,64,128], in workspace slot 3
-	matmul_6           runtime.Array     // matmul_6 f32[N,4,128,128], in workspace slot 4
-	div_3              runtime.Array     // div_3 f32[N,4,128,128], in workspace slot 3
-	masked_fill_3      runtime.Array     // masked_fill_3 f32[N,4,128,128], in workspace slot 4
-	softmax_3          runtime.Array     // softmax_3 f32[N,4,128,128], in workspace slot 3
-	matmul_7           runtime.Array     // matmul_7 f32[N,4,128,64], in workspace slot 4
-	transpose_19       runtime.Array     // transpose_19 f32[N,128,4,64], in workspace slot 0
-	reshape_17         runtime.Array     // reshape_17 f32[N,128,256], a view of transpose_19
-	blocks_3_attn_proj runtime.Array     // blocks_3_attn_proj f32[N,128,256], in workspace slot 3
-	add_7              runtime.Array     // add_7 f32[N,128,256], in workspace slot 0
-	blocks_3_ln2       runtime.Array     // blocks_3_ln2 f32[N,128,256], in workspace slot 1
-	blocks_3_mlp_fc1   runtime.Array     // blocks_3_mlp_fc1 f32[N,128,1024], in workspace slot 2
-	blocks_3_mlp_fc2   runtime.Array     // blocks_3_mlp_fc2 f32[N,128,256], in workspace slot 1
-	add_8              runtime.Array     // add_8 f32[N,128,256], in workspace slot 3
-	ln_f               runtime.Array     // ln_f f32[N,128,256], in workspace slot 0
-	workspace          runtime.Workspace // storage of the 5 workspace slots (plan-memory)
-	dimN               int               // the size N the workspace is sized for
-	ready              bool              // whether the workspace is allocated
+	tok_emb           runtime.Array     // tok_emb f32[N,128,256], in workspace slot 0
+	add               runtime.Array     // add f32[N,128,256], in workspace slot 1
+	blocks_0_ln1      runtime.Array     // blocks_0_ln1 f32[N,128,256], in workspace slot 0
+	blocks_0_attn_qkv runtime.Array     // blocks_0_attn_qkv f32[N,128,768], in workspace slot 2
+	split_0           runtime.Array     // split f32[N,128,256], in workspace slot 0
+	split_1           runtime.Array     // split f32[N,128,256], in workspace slot 3
+	split_2           runtime.Array     // split f32[N,128,256], in workspace slot 4
+	reshape_2         runtime.Array     // reshape_2 f32[N,128,4,64], a view of getitem
+	transpose         runtime.Array     // transpose f32[N,4,128,64], in workspace slot 2
+	reshape_3         runtime.Array     // reshape_3 f32[N,128,4,64], a view of getitem_1
+	transpose_1       runtime.Array     // transpose_1 f32[N,4,128,64], in workspace slot 0
+	reshape_4         runtime.Array     // reshape_4 f32[N,128,4,64], a view of getitem_2
+	transpose_2       runtime.Array     // transpose_2 f32[N,4,128,64], in workspace slot 3
+	transpose_3       runtime.Array     // transpose_3 f32[N,4,64,128], in workspace slot 4
+	matmul            runtime.Array     // matmul f32[N,4,128,128], in workspace slot 0
+	div               runtime.Array     // div f32[N,4,128,128], in workspace slot 2
+	masked_fill       runtime.Array     // masked_fill f32[N,4,128,128], in workspace slot 0
+	softmax           runtime.Array     // softmax f32[N,4,128,128], in workspace slot 2
+	matmul_1          runtime.Array     // matmul_1 f32[N,4,128,64], in workspace slot 4
+	transpose_4       runtime.Array     // transpose_4 f32[N,128,4,64], in workspace slot 3
+	reshape_5         runtime.Array     // reshape_5 f32[N,128,256], a view of transpose_4
+	add_1             runtime.Array     // add_1 f32[N,128,256], in workspace slot 1
+	blocks_0_ln2      runtime.Array     // blocks_0_ln2 f32[N,128,256], in workspace slot 3
+	blocks_0_mlp_fc1  runtime.Array     // blocks_0_mlp_fc1 f32[N,128,1024], in workspace slot 2
+	add_2             runtime.Array     // add_2 f32[N,128,256], in workspace slot 1
+	blocks_1_ln1      runtime.Array     // blocks_1_ln1 f32[N,128,256], in workspace slot 3
+	blocks_1_attn_qkv runtime.Array     // blocks_1_attn_qkv f32[N,128,768], in workspace slot 2
+	split_1_0         runtime.Array     // split_1 f32[N,128,256], in workspace slot 3
+	split_1_1         runtime.Array     // split_1 f32[N,128,256], in workspace slot 4
+	split_1_2         runtime.Array     // split_1 f32[N,128,256], in workspace slot 0
+	reshape_6         runtime.Array     // reshape_6 f32[N,128,4,64], a view of getitem_3
+	transpose_5       runtime.Array     // transpose_5 f32[N,4,128,64], in workspace slot 2
+	reshape_7         runtime.Array     // reshape_7 f32[N,128,4,64], a view of getitem_4
+	transpose_6       runtime.Array     // transpose_6 f32[N,4,128,64], in workspace slot 3
+	reshape_8         runtime.Array     // reshape_8 f32[N,128,4,64], a view of getitem_5
+	transpose_7       runtime.Array     // transpose_7 f32[N,4,128,64], in workspace slot 4
+	transpose_8       runtime.Array     // transpose_8 f32[N,4,64,128], in workspace slot 0
+	matmul_2          runtime.Array     // matmul_2 f32[N,4,128,128], in workspace slot 3
+	div_1             runtime.Array     // div_1 f32[N,4,128,128], in workspace slot 0
+	masked_fill_1     runtime.Array     // masked_fill_1 f32[N,4,128,128], in workspace slot 3
+	softmax_1         runtime.Array     // softmax_1 f32[N,4,128,128], in workspace slot 0
+	matmul_3          runtime.Array     // matmul_3 f32[N,4,128,64], in workspace slot 3
+	transpose_9       runtime.Array     // transpose_9 f32[N,128,4,64], in workspace slot 4
+	reshape_9         runtime.Array     // reshape_9 f32[N,128,256], a view of transpose_9
+	add_3             runtime.Array     // add_3 f32[N,128,256], in workspace slot 1
+	blocks_1_ln2      runtime.Array     // blocks_1_ln2 f32[N,128,256], in workspace slot 4
+	blocks_1_mlp_fc1  runtime.Array     // blocks_1_mlp_fc1 f32[N,128,1024], in workspace slot 2
+	add_4             runtime.Array     // add_4 f32[N,128,256], in workspace slot 1
+	blocks_2_ln1      runtime.Array     // blocks_2_ln1 f32[N,128,256], in workspace slot 4
+	blocks_2_attn_qkv runtime.Array     // blocks_2_attn_qkv f32[N,128,768], in workspace slot 2
+	split_2_0         runtime.Array     // split_2 f32[N,128,256], in workspace slot 4
+	split_2_1         runtime.Array     // split_2 f32[N,128,256], in workspace slot 0
+	split_2_2         runtime.Array     // split_2 f32[N,128,256], in workspace slot 3
+	reshape_10        runtime.Array     // reshape_10 f32[N,128,4,64], a view of getitem_6
+	transpose_10      runtime.Array     // transpose_10 f32[N,4,128,64], in workspace slot 2
+	reshape_11        runtime.Array     // reshape_11 f32[N,128,4,64], a view of getitem_7
+	transpose_11      runtime.Array     // transpose_11 f32[N,4,128,64], in workspace slot 4
+	reshape_12        runtime.Array     // reshape_12 f32[N,128,4,64], a view of getitem_8
+	transpose_12      runtime.Array     // transpose_12 f32[N,4,128,64], in workspace slot 0
+	transpose_13      runtime.Array     // transpose_13 f32[N,4,64,128], in workspace slot 3
+	matmul_4          runtime.Array     // matmul_4 f32[N,4,128,128], in workspace slot 4
+	div_2             runtime.Array     // div_2 f32[N,4,128,128], in workspace slot 3
+	masked_fill_2     runtime.Array     // masked_fill_2 f32[N,4,128,128], in workspace slot 4
+	softmax_2         runtime.Array     // softmax_2 f32[N,4,128,128], in workspace slot 3
+	matmul_5          runtime.Array     // matmul_5 f32[N,4,128,64], in workspace slot 4
+	transpose_14      runtime.Array     // transpose_14 f32[N,128,4,64], in workspace slot 0
+	reshape_13        runtime.Array     // reshape_13 f32[N,128,256], a view of transpose_14
+	add_5             runtime.Array     // add_5 f32[N,128,256], in workspace slot 1
+	blocks_2_ln2      runtime.Array     // blocks_2_ln2 f32[N,128,256], in workspace slot 0
+	blocks_2_mlp_fc1  runtime.Array     // blocks_2_mlp_fc1 f32[N,128,1024], in workspace slot 2
+	add_6             runtime.Array     // add_6 f32[N,128,256], in workspace slot 1
+	blocks_3_ln1      runtime.Array     // blocks_3_ln1 f32[N,128,256], in workspace slot 0
+	blocks_3_attn_qkv runtime.Array     // blocks_3_attn_qkv f32[N,128,768], in workspace slot 2
+	split_3_0         runtime.Array     // split_3 f32[N,128,256], in workspace slot 0
+	split_3_1         runtime.Array     // split_3 f32[N,128,256], in workspace slot 3
+	split_3_2         runtime.Array     // split_3 f32[N,128,256], in workspace slot 4
+	reshape_14        runtime.Array     // reshape_14 f32[N,128,4,64], a view of getitem_9
+	transpose_15      runtime.Array     // transpose_15 f32[N,4,128,64], in workspace slot 2
+	reshape_15        runtime.Array     // reshape_15 f32[N,128,4,64], a view of getitem_10
+	transpose_16      runtime.Array     // transpose_16 f32[N,4,128,64], in workspace slot 0
+	reshape_16        runtime.Array     // reshape_16 f32[N,128,4,64], a view of getitem_11
+	transpose_17      runtime.Array     // transpose_17 f32[N,4,128,64], in workspace slot 3
+	transpose_18      runtime.Array     // transpose_18 f32[N,4,64,128], in workspace slot 4
+	matmul_6          runtime.Array     // matmul_6 f32[N,4,128,128], in workspace slot 0
+	div_3             runtime.Array     // div_3 f32[N,4,128,128], in workspace slot 4
+	masked_fill_3     runtime.Array     // masked_fill_3 f32[N,4,128,128], in workspace slot 0
+	softmax_3         runtime.Array     // softmax_3 f32[N,4,128,128], in workspace slot 4
+	matmul_7          runtime.Array     // matmul_7 f32[N,4,128,64], in workspace slot 0
+	transpose_19      runtime.Array     // transpose_19 f32[N,128,4,64], in workspace slot 3
+	reshape_17        runtime.Array     // reshape_17 f32[N,128,256], a view of transpose_19
+	add_7             runtime.Array     // add_7 f32[N,128,256], in workspace slot 1
+	blocks_3_ln2      runtime.Array     // blocks_3_ln2 f32[N,128,256], in workspace slot 0
+	blocks_3_mlp_fc1  runtime.Array     // blocks_3_mlp_fc1 f32[N,128,1024], in workspace slot 2
+	add_8             runtime.Array     // add_8 f32[N,128,256], in workspace slot 1
+	ln_f              runtime.Array     // ln_f f32[N,128,256], in workspace slot 0
+	workspace         runtime.Workspace // storage of the 5 workspace slots (plan-memory)
+	dimN              int               // the size N the workspace is sized for
+	ready             bool              // whether the workspace is allocated
 }
 
 // NewTransformerCompiled compiles m, checking that its parameters have the
@@ -383,9 +375,9 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 87 values share 5 workspace slots; each slot is as large as its largest value.
+	// 79 values share 5 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(max(32768*N, 65536*N))
-	slot1 := runtime.SlotSize(max(32768*N, 65536*N))
+	slot1 := runtime.SlotSize(32768 * N)
 	at1 := slot0
 	slot2 := runtime.SlotSize(max(98304*N, 32768*N, 65536*N, 131072*N))
 	at2 := at1 + slot1
@@ -411,75 +403,67 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.softmax, runtime.Float32, at2, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.matmul_1, runtime.Float32, at4, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_4, runtime.Float32, at3, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.blocks_0_attn_proj, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.add_1, runtime.Float32, at3, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_0_ln2, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.add_1, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_0_ln2, runtime.Float32, at3, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_0_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
-	fr.workspace.Bind(&fr.blocks_0_mlp_fc2, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.add_2, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_1_ln1, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.add_2, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_1_ln1, runtime.Float32, at3, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_1_attn_qkv, runtime.Float32, at2, N, 128, 768)
-	fr.workspace.Bind(&fr.split_1_0, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.split_1_1, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.split_1_0, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.split_1_1, runtime.Float32, at4, N, 128, 256)
 	fr.workspace.Bind(&fr.split_1_2, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.transpose_5, runtime.Float32, at2, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_6, runtime.Float32, at1, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_7, runtime.Float32, at3, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_6, runtime.Float32, at3, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_7, runtime.Float32, at4, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_8, runtime.Float32, 0, N, 4, 64, 128)
-	fr.workspace.Bind(&fr.matmul_2, runtime.Float32, at1, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.matmul_2, runtime.Float32, at3, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.div_1, runtime.Float32, 0, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_1, runtime.Float32, at1, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.masked_fill_1, runtime.Float32, at3, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.softmax_1, runtime.Float32, 0, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_3, runtime.Float32, at1, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_9, runtime.Float32, at3, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.blocks_1_attn_proj, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.add_3, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.matmul_3, runtime.Float32, at3, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_9, runtime.Float32, at4, N, 128, 4, 64)
+	fr.workspace.Bind(&fr.add_3, runtime.Float32, at1, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_1_ln2, runtime.Float32, at4, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_1_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
-	fr.workspace.Bind(&fr.blocks_1_mlp_fc2, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.add_4, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_2_ln1, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.add_4, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_2_ln1, runtime.Float32, at4, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_2_attn_qkv, runtime.Float32, at2, N, 128, 768)
-	fr.workspace.Bind(&fr.split_2_0, runtime.Float32, at3, N, 128, 256)
-	fr.workspace.Bind(&fr.split_2_1, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.split_2_2, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.split_2_0, runtime.Float32, at4, N, 128, 256)
+	fr.workspace.Bind(&fr.split_2_1, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.split_2_2, runtime.Float32, at3, N, 128, 256)
 	fr.workspace.Bind(&fr.transpose_10, runtime.Float32, at2, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_11, runtime.Float32, at3, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_12, runtime.Float32, at4, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_13, runtime.Float32, at1, N, 4, 64, 128)
-	fr.workspace.Bind(&fr.matmul_4, runtime.Float32, at3, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.div_2, runtime.Float32, at1, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_2, runtime.Float32, at3, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_2, runtime.Float32, at1, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_5, runtime.Float32, at3, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_14, runtime.Float32, at4, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.blocks_2_attn_proj, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.add_5, runtime.Float32, at4, N, 128, 256)
+	fr.workspace.Bind(&fr.transpose_11, runtime.Float32, at4, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_12, runtime.Float32, 0, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_13, runtime.Float32, at3, N, 4, 64, 128)
+	fr.workspace.Bind(&fr.matmul_4, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.div_2, runtime.Float32, at3, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.masked_fill_2, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax_2, runtime.Float32, at3, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.matmul_5, runtime.Float32, at4, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_14, runtime.Float32, 0, N, 128, 4, 64)
+	fr.workspace.Bind(&fr.add_5, runtime.Float32, at1, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_2_ln2, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_2_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
-	fr.workspace.Bind(&fr.blocks_2_mlp_fc2, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.add_6, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_3_ln1, runtime.Float32, at4, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_3_ln1, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_3_attn_qkv, runtime.Float32, at2, N, 128, 768)
-	fr.workspace.Bind(&fr.split_3_0, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.split_3_1, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.split_3_2, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.split_3_0, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.split_3_1, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.split_3_2, runtime.Float32, at4, N, 128, 256)
 	fr.workspace.Bind(&fr.transpose_15, runtime.Float32, at2, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_16, runtime.Float32, at4, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_17, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_18, runtime.Float32, at3, N, 4, 64, 128)
-	fr.workspace.Bind(&fr.matmul_6, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.div_3, runtime.Float32, at3, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_3, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_3, runtime.Float32, at3, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_7, runtime.Float32, at4, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_19, runtime.Float32, 0, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.blocks_3_attn_proj, runtime.Float32, at3, N, 128, 256)
-	fr.workspace.Bind(&fr.add_7, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_3_ln2, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.transpose_16, runtime.Float32, 0, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_17, runtime.Float32, at3, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_18, runtime.Float32, at4, N, 4, 64, 128)
+	fr.workspace.Bind(&fr.matmul_6, runtime.Float32, 0, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.div_3, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.masked_fill_3, runtime.Float32, 0, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax_3, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.matmul_7, runtime.Float32, 0, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_19, runtime.Float32, at3, N, 128, 4, 64)
+	fr.workspace.Bind(&fr.add_7, runtime.Float32, at1, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_3_ln2, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_3_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
-	fr.workspace.Bind(&fr.blocks_3_mlp_fc2, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.add_8, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.add_8, runtime.Float32, at1, N, 128, 256)
 	fr.workspace.Bind(&fr.ln_f, runtime.Float32, 0, N, 128, 256)
 	fr.dimN = N
 	fr.ready = true
@@ -531,18 +515,14 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&fr.transpose_4, &fr.matmul_1, 1, 2)
 	// transformer.go:101: reshape_5 = call_method reshape(transpose_4, shape=[-1, 128, 256])
 	runtime.View(&fr.reshape_5, &fr.transpose_4, N, 128, 256)
-	// transformer.go:102: blocks_0_attn_proj = call_function linear(reshape_5, blocks_0_attn_proj_weight, blocks_0_attn_proj_bias)
-	runtime.LinearPacked(&fr.blocks_0_attn_proj, &fr.reshape_5, c.blocks_0_attn_proj_weight_prepared, c.blocks_0_attn_proj_bias)
-	// transformer.go:89: add_1 = call_function add(add, blocks_0_attn_proj)
-	runtime.Add(&fr.add_1, &fr.add, &fr.blocks_0_attn_proj)
+	// transformer.go:89: add_1 = call_function linear_residual(reshape_5, blocks_0_attn_proj_weight, blocks_0_attn_proj_bias, add)
+	runtime.LinearResidualPacked(&fr.add_1, &fr.reshape_5, c.blocks_0_attn_proj_weight_prepared, c.blocks_0_attn_proj_bias, &fr.add)
 	// transformer.go:90: blocks_0_ln2 = call_function layer_norm(add_1, blocks_0_ln2_weight, blocks_0_ln2_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&fr.blocks_0_ln2, &fr.add_1, c.blocks_0_ln2_weight, c.blocks_0_ln2_bias, []int{256}, 1e-05)
 	// transformer.go:107: blocks_0_mlp_fc1 = call_function linear_act(blocks_0_ln2, blocks_0_mlp_fc1_weight, blocks_0_mlp_fc1_bias, act=2)
 	runtime.LinearActPacked(&fr.blocks_0_mlp_fc1, &fr.blocks_0_ln2, c.blocks_0_mlp_fc1_weight_prepared, c.blocks_0_mlp_fc1_bias, 2)
-	// transformer.go:107: blocks_0_mlp_fc2 = call_function linear(blocks_0_mlp_fc1, blocks_0_mlp_fc2_weight, blocks_0_mlp_fc2_bias)
-	runtime.LinearPacked(&fr.blocks_0_mlp_fc2, &fr.blocks_0_mlp_fc1, c.blocks_0_mlp_fc2_weight_prepared, c.blocks_0_mlp_fc2_bias)
-	// transformer.go:90: add_2 = call_function add(add_1, blocks_0_mlp_fc2)
-	runtime.Add(&fr.add_2, &fr.add_1, &fr.blocks_0_mlp_fc2)
+	// transformer.go:90: add_2 = call_function linear_residual(blocks_0_mlp_fc1, blocks_0_mlp_fc2_weight, blocks_0_mlp_fc2_bias, add_1)
+	runtime.LinearResidualPacked(&fr.add_2, &fr.blocks_0_mlp_fc1, c.blocks_0_mlp_fc2_weight_prepared, c.blocks_0_mlp_fc2_bias, &fr.add_1)
 	// transformer.go:89: blocks_1_ln1 = call_function layer_norm(add_2, blocks_1_ln1_weight, blocks_1_ln1_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&fr.blocks_1_ln1, &fr.add_2, c.blocks_1_ln1_weight, c.blocks_1_ln1_bias, []int{256}, 1e-05)
 	// transformer.go:95: blocks_1_attn_qkv = call_function linear(blocks_1_ln1, blocks_1_attn_qkv_weight, blocks_1_attn_qkv_bias)
@@ -577,18 +557,14 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&fr.transpose_9, &fr.matmul_3, 1, 2)
 	// transformer.go:101: reshape_9 = call_method reshape(transpose_9, shape=[-1, 128, 256])
 	runtime.View(&fr.reshape_9, &fr.transpose_9, N, 128, 256)
-	// transformer.go:102: blocks_1_attn_proj = call_function linear(reshape_9, blocks_1_attn_proj_weight, blocks_1_attn_proj_bias)
-	runtime.LinearPacked(&fr.blocks_1_attn_proj, &fr.reshape_9, c.blocks_1_attn_proj_weight_prepared, c.blocks_1_attn_proj_bias)
-	// transformer.go:89: add_3 = call_function add(add_2, blocks_1_attn_proj)
-	runtime.Add(&fr.add_3, &fr.add_2, &fr.blocks_1_attn_proj)
+	// transformer.go:89: add_3 = call_function linear_residual(reshape_9, blocks_1_attn_proj_weight, blocks_1_attn_proj_bias, add_2)
+	runtime.LinearResidualPacked(&fr.add_3, &fr.reshape_9, c.blocks_1_attn_proj_weight_prepared, c.blocks_1_attn_proj_bias, &fr.add_2)
 	// transformer.go:90: blocks_1_ln2 = call_function layer_norm(add_3, blocks_1_ln2_weight, blocks_1_ln2_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&fr.blocks_1_ln2, &fr.add_3, c.blocks_1_ln2_weight, c.blocks_1_ln2_bias, []int{256}, 1e-05)
 	// transformer.go:107: blocks_1_mlp_fc1 = call_function linear_act(blocks_1_ln2, blocks_1_mlp_fc1_weight, blocks_1_mlp_fc1_bias, act=2)
 	runtime.LinearActPacked(&fr.blocks_1_mlp_fc1, &fr.blocks_1_ln2, c.blocks_1_mlp_fc1_weight_prepared, c.blocks_1_mlp_fc1_bias, 2)
-	// transformer.go:107: blocks_1_mlp_fc2 = call_function linear(blocks_1_mlp_fc1, blocks_1_mlp_fc2_weight, blocks_1_mlp_fc2_bias)
-	runtime.LinearPacked(&fr.blocks_1_mlp_fc2, &fr.blocks_1_mlp_fc1, c.blocks_1_mlp_fc2_weight_prepared, c.blocks_1_mlp_fc2_bias)
-	// transformer.go:90: add_4 = call_function add(add_3, blocks_1_mlp_fc2)
-	runtime.Add(&fr.add_4, &fr.add_3, &fr.blocks_1_mlp_fc2)
+	// transformer.go:90: add_4 = call_function linear_residual(blocks_1_mlp_fc1, blocks_1_mlp_fc2_weight, blocks_1_mlp_fc2_bias, add_3)
+	runtime.LinearResidualPacked(&fr.add_4, &fr.blocks_1_mlp_fc1, c.blocks_1_mlp_fc2_weight_prepared, c.blocks_1_mlp_fc2_bias, &fr.add_3)
 	// transformer.go:89: blocks_2_ln1 = call_function layer_norm(add_4, blocks_2_ln1_weight, blocks_2_ln1_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&fr.blocks_2_ln1, &fr.add_4, c.blocks_2_ln1_weight, c.blocks_2_ln1_bias, []int{256}, 1e-05)
 	// transformer.go:95: blocks_2_attn_qkv = call_function linear(blocks_2_ln1, blocks_2_attn_qkv_weight, blocks_2_attn_qkv_bias)
@@ -623,18 +599,14 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&fr.transpose_14, &fr.matmul_5, 1, 2)
 	// transformer.go:101: reshape_13 = call_method reshape(transpose_14, shape=[-1, 128, 256])
 	runtime.View(&fr.reshape_13, &fr.transpose_14, N, 128, 256)
-	// transformer.go:102: blocks_2_attn_proj = call_function linear(reshape_13, blocks_2_attn_proj_weight, blocks_2_attn_proj_bias)
-	runtime.LinearPacked(&fr.blocks_2_attn_proj, &fr.reshape_13, c.blocks_2_attn_proj_weight_prepared, c.blocks_2_attn_proj_bias)
-	// transformer.go:89: add_5 = call_function add(add_4, blocks_2_attn_proj)
-	runtime.Add(&fr.add_5, &fr.add_4, &fr.blocks_2_attn_proj)
+	// transformer.go:89: add_5 = call_function linear_residual(reshape_13, blocks_2_attn_proj_weight, blocks_2_attn_proj_bias, add_4)
+	runtime.LinearResidualPacked(&fr.add_5, &fr.reshape_13, c.blocks_2_attn_proj_weight_prepared, c.blocks_2_attn_proj_bias, &fr.add_4)
 	// transformer.go:90: blocks_2_ln2 = call_function layer_norm(add_5, blocks_2_ln2_weight, blocks_2_ln2_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&fr.blocks_2_ln2, &fr.add_5, c.blocks_2_ln2_weight, c.blocks_2_ln2_bias, []int{256}, 1e-05)
 	// transformer.go:107: blocks_2_mlp_fc1 = call_function linear_act(blocks_2_ln2, blocks_2_mlp_fc1_weight, blocks_2_mlp_fc1_bias, act=2)
 	runtime.LinearActPacked(&fr.blocks_2_mlp_fc1, &fr.blocks_2_ln2, c.blocks_2_mlp_fc1_weight_prepared, c.blocks_2_mlp_fc1_bias, 2)
-	// transformer.go:107: blocks_2_mlp_fc2 = call_function linear(blocks_2_mlp_fc1, blocks_2_mlp_fc2_weight, blocks_2_mlp_fc2_bias)
-	runtime.LinearPacked(&fr.blocks_2_mlp_fc2, &fr.blocks_2_mlp_fc1, c.blocks_2_mlp_fc2_weight_prepared, c.blocks_2_mlp_fc2_bias)
-	// transformer.go:90: add_6 = call_function add(add_5, blocks_2_mlp_fc2)
-	runtime.Add(&fr.add_6, &fr.add_5, &fr.blocks_2_mlp_fc2)
+	// transformer.go:90: add_6 = call_function linear_residual(blocks_2_mlp_fc1, blocks_2_mlp_fc2_weight, blocks_2_mlp_fc2_bias, add_5)
+	runtime.LinearResidualPacked(&fr.add_6, &fr.blocks_2_mlp_fc1, c.blocks_2_mlp_fc2_weight_prepared, c.blocks_2_mlp_fc2_bias, &fr.add_5)
 	// transformer.go:89: blocks_3_ln1 = call_function layer_norm(add_6, blocks_3_ln1_weight, blocks_3_ln1_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&fr.blocks_3_ln1, &fr.add_6, c.blocks_3_ln1_weight, c.blocks_3_ln1_bias, []int{256}, 1e-05)
 	// transformer.go:95: blocks_3_attn_qkv = call_function linear(blocks_3_ln1, blocks_3_attn_qkv_weight, blocks_3_attn_qkv_bias)
@@ -669,18 +641,14 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&fr.transpose_19, &fr.matmul_7, 1, 2)
 	// transformer.go:101: reshape_17 = call_method reshape(transpose_19, shape=[-1, 128, 256])
 	runtime.View(&fr.reshape_17, &fr.transpose_19, N, 128, 256)
-	// transformer.go:102: blocks_3_attn_proj = call_function linear(reshape_17, blocks_3_attn_proj_weight, blocks_3_attn_proj_bias)
-	runtime.LinearPacked(&fr.blocks_3_attn_proj, &fr.reshape_17, c.blocks_3_attn_proj_weight_prepared, c.blocks_3_attn_proj_bias)
-	// transformer.go:89: add_7 = call_function add(add_6, blocks_3_attn_proj)
-	runtime.Add(&fr.add_7, &fr.add_6, &fr.blocks_3_attn_proj)
+	// transformer.go:89: add_7 = call_function linear_residual(reshape_17, blocks_3_attn_proj_weight, blocks_3_attn_proj_bias, add_6)
+	runtime.LinearResidualPacked(&fr.add_7, &fr.reshape_17, c.blocks_3_attn_proj_weight_prepared, c.blocks_3_attn_proj_bias, &fr.add_6)
 	// transformer.go:90: blocks_3_ln2 = call_function layer_norm(add_7, blocks_3_ln2_weight, blocks_3_ln2_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&fr.blocks_3_ln2, &fr.add_7, c.blocks_3_ln2_weight, c.blocks_3_ln2_bias, []int{256}, 1e-05)
 	// transformer.go:107: blocks_3_mlp_fc1 = call_function linear_act(blocks_3_ln2, blocks_3_mlp_fc1_weight, blocks_3_mlp_fc1_bias, act=2)
 	runtime.LinearActPacked(&fr.blocks_3_mlp_fc1, &fr.blocks_3_ln2, c.blocks_3_mlp_fc1_weight_prepared, c.blocks_3_mlp_fc1_bias, 2)
-	// transformer.go:107: blocks_3_mlp_fc2 = call_function linear(blocks_3_mlp_fc1, blocks_3_mlp_fc2_weight, blocks_3_mlp_fc2_bias)
-	runtime.LinearPacked(&fr.blocks_3_mlp_fc2, &fr.blocks_3_mlp_fc1, c.blocks_3_mlp_fc2_weight_prepared, c.blocks_3_mlp_fc2_bias)
-	// transformer.go:90: add_8 = call_function add(add_7, blocks_3_mlp_fc2)
-	runtime.Add(&fr.add_8, &fr.add_7, &fr.blocks_3_mlp_fc2)
+	// transformer.go:90: add_8 = call_function linear_residual(blocks_3_mlp_fc1, blocks_3_mlp_fc2_weight, blocks_3_mlp_fc2_bias, add_7)
+	runtime.LinearResidualPacked(&fr.add_8, &fr.blocks_3_mlp_fc1, c.blocks_3_mlp_fc2_weight_prepared, c.blocks_3_mlp_fc2_bias, &fr.add_7)
 	// transformer.go:84: ln_f = call_function layer_norm(add_8, ln_f_weight, ln_f_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&fr.ln_f, &fr.add_8, c.ln_f_weight, c.ln_f_bias, []int{256}, 1e-05)
 	// transformer.go:84: head = call_function linear(ln_f, head_weight, head_bias)
