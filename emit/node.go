@@ -74,6 +74,9 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 	if op == nil || op.Kernel == nil {
 		return fmt.Errorf("op %q has no kernel to call", n.Target)
 	}
+	if n.Target == "fused_elementwise" && n.Op != ir.CallModule && !e.hoisted[n] {
+		return e.emitFused(n, outputs)
+	}
 	if e.hoisted[n] {
 		e.snapshot = true
 		e.snapshotInputs(n)

@@ -78,3 +78,32 @@ func init() {
 		Kernel: runtime.Conv2dAct,
 	})
 }
+
+func init() {
+	RegisterOp(&Op{
+		Name: "fused_elementwise",
+		Doc: "fused_elementwise(inputs, program) is a group of elementwise ops evaluated chunk by chunk in one kernel " +
+			"(runtime.ElementwiseProgram; program holds four ints a step: operation, registers A and B, float32 bits of " +
+			"the scalar); the result is float32 with the inputs' broadcast shape (made by the fuse-elementwise pass).",
+		Operands: []Operand{{"inputs", ListOperand}},
+		Attrs:    []Attr{{Name: "program", Kind: IntsAttr}},
+		Infer: func(s *Sig) ([]Type, error) {
+			ts := s.Args[0].List
+			if _, err := runtime.DecodeElementwiseProgram(len(ts), s.Ints("program")); err != nil {
+				return nil, err
+			}
+			shape := Shape{}
+			for i, t := range ts {
+				if t.DType != Float32 && t.DType != Bool {
+					return nil, fmt.Errorf("input %d is %v, want f32 (or a bool mask)", i, t)
+				}
+				var err error
+				if shape, err = BroadcastShapes(shape, t.Shape); err != nil {
+					return nil, err
+				}
+			}
+			return []Type{{DType: Float32, Shape: shape}}, nil
+		},
+		Kernel: runtime.FusedElementwise,
+	})
+}

@@ -17,6 +17,7 @@
 //	fold-batchnorm   conv2d → batch_norm (inference) → one conv2d with folded weight and bias
 //	fuse-activation  linear/conv2d whose only user is relu (or gelu) → linear_act/conv2d_act
 //	fuse-residual    add(r, linear(x)) whose linear has no other user → linear_residual (product accumulated into r)
+//	fuse-elementwise groups of float32 elementwise ops of one shape → fused_elementwise (one chunked pass over memory)
 //	dce              erase nodes whose results are unused
 //	plan-memory      give each workspace value a storage slot, shared when lifetimes do not overlap;
 //	                 reshapes become views of their input; a linear_residual may take its dying residual's slot

@@ -82,19 +82,22 @@ type TransformerCompiled struct {
 	reshape_1                          *runtime.Array                           // reshape_1 i64[128,1], computed by the constructor
 	gt                                 *runtime.Array                           // gt bool[128,128], computed by the constructor
 	blocks_0_attn_qkv_weight_prepared  *runtime.PackedB                         // blocks.0.attn.qkv.weight prepared by PackLinear, computed by the constructor
-	const0                             *runtime.Array                           // the number 8.0
+	masked_fill_program                *runtime.ElementwiseProgram              // the 2 ops fused into masked_fill
 	blocks_0_attn_proj_weight_prepared *runtime.PackedB                         // blocks.0.attn.proj.weight prepared by PackLinear, computed by the constructor
 	blocks_0_mlp_fc1_weight_prepared   *runtime.PackedB                         // blocks.0.mlp.fc1.weight prepared by PackLinear, computed by the constructor
 	blocks_0_mlp_fc2_weight_prepared   *runtime.PackedB                         // blocks.0.mlp.fc2.weight prepared by PackLinear, computed by the constructor
 	blocks_1_attn_qkv_weight_prepared  *runtime.PackedB                         // blocks.1.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	masked_fill_1_program              *runtime.ElementwiseProgram              // the 2 ops fused into masked_fill_1
 	blocks_1_attn_proj_weight_prepared *runtime.PackedB                         // blocks.1.attn.proj.weight prepared by PackLinear, computed by the constructor
 	blocks_1_mlp_fc1_weight_prepared   *runtime.PackedB                         // blocks.1.mlp.fc1.weight prepared by PackLinear, computed by the constructor
 	blocks_1_mlp_fc2_weight_prepared   *runtime.PackedB                         // blocks.1.mlp.fc2.weight prepared by PackLinear, computed by the constructor
 	blocks_2_attn_qkv_weight_prepared  *runtime.PackedB                         // blocks.2.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	masked_fill_2_program              *runtime.ElementwiseProgram              // the 2 ops fused into masked_fill_2
 	blocks_2_attn_proj_weight_prepared *runtime.PackedB                         // blocks.2.attn.proj.weight prepared by PackLinear, computed by the constructor
 	blocks_2_mlp_fc1_weight_prepared   *runtime.PackedB                         // blocks.2.mlp.fc1.weight prepared by PackLinear, computed by the constructor
 	blocks_2_mlp_fc2_weight_prepared   *runtime.PackedB                         // blocks.2.mlp.fc2.weight prepared by PackLinear, computed by the constructor
 	blocks_3_attn_qkv_weight_prepared  *runtime.PackedB                         // blocks.3.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	masked_fill_3_program              *runtime.ElementwiseProgram              // the 2 ops fused into masked_fill_3
 	blocks_3_attn_proj_weight_prepared *runtime.PackedB                         // blocks.3.attn.proj.weight prepared by PackLinear, computed by the constructor
 	blocks_3_mlp_fc1_weight_prepared   *runtime.PackedB                         // blocks.3.mlp.fc1.weight prepared by PackLinear, computed by the constructor
 	blocks_3_mlp_fc2_weight_prepared   *runtime.PackedB                         // blocks.3.mlp.fc2.weight prepared by PackLinear, computed by the constructor
@@ -121,9 +124,8 @@ type transformerCompiledFrame struct {
 	transpose_2       runtime.Array     // transpose_2 f32[N,4,128,64], in workspace slot 3
 	transpose_3       runtime.Array     // transpose_3 f32[N,4,64,128], in workspace slot 4
 	matmul            runtime.Array     // matmul f32[N,4,128,128], in workspace slot 0
-	div               runtime.Array     // div f32[N,4,128,128], in workspace slot 2
-	masked_fill       runtime.Array     // masked_fill f32[N,4,128,128], in workspace slot 0
-	softmax           runtime.Array     // softmax f32[N,4,128,128], in workspace slot 2
+	masked_fill       runtime.Array     // masked_fill f32[N,4,128,128], in workspace slot 2
+	softmax           runtime.Array     // softmax f32[N,4,128,128], in workspace slot 0
 	matmul_1          runtime.Array     // matmul_1 f32[N,4,128,64], in workspace slot 4
 	transpose_4       runtime.Array     // transpose_4 f32[N,128,4,64], in workspace slot 3
 	reshape_5         runtime.Array     // reshape_5 f32[N,128,256], a view of transpose_4
@@ -144,10 +146,9 @@ type transformerCompiledFrame struct {
 	transpose_7       runtime.Array     // transpose_7 f32[N,4,128,64], in workspace slot 4
 	transpose_8       runtime.Array     // transpose_8 f32[N,4,64,128], in workspace slot 0
 	matmul_2          runtime.Array     // matmul_2 f32[N,4,128,128], in workspace slot 3
-	div_1             runtime.Array     // div_1 f32[N,4,128,128], in workspace slot 0
-	masked_fill_1     runtime.Array     // masked_fill_1 f32[N,4,128,128], in workspace slot 3
-	softmax_1         runtime.Array     // softmax_1 f32[N,4,128,128], in workspace slot 0
-	matmul_3          runtime.Array     // matmul_3 f32[N,4,128,64], in workspace slot 3
+	masked_fill_1     runtime.Array     // masked_fill_1 f32[N,4,128,128], in workspace slot 0
+	softmax_1         runtime.Array     // softmax_1 f32[N,4,128,128], in workspace slot 3
+	matmul_3          runtime.Array     // matmul_3 f32[N,4,128,64], in workspace slot 0
 	transpose_9       runtime.Array     // transpose_9 f32[N,128,4,64], in workspace slot 4
 	reshape_9         runtime.Array     // reshape_9 f32[N,128,256], a view of transpose_9
 	add_3             runtime.Array     // add_3 f32[N,128,256], in workspace slot 1
@@ -167,10 +168,9 @@ type transformerCompiledFrame struct {
 	transpose_12      runtime.Array     // transpose_12 f32[N,4,128,64], in workspace slot 0
 	transpose_13      runtime.Array     // transpose_13 f32[N,4,64,128], in workspace slot 3
 	matmul_4          runtime.Array     // matmul_4 f32[N,4,128,128], in workspace slot 4
-	div_2             runtime.Array     // div_2 f32[N,4,128,128], in workspace slot 3
-	masked_fill_2     runtime.Array     // masked_fill_2 f32[N,4,128,128], in workspace slot 4
-	softmax_2         runtime.Array     // softmax_2 f32[N,4,128,128], in workspace slot 3
-	matmul_5          runtime.Array     // matmul_5 f32[N,4,128,64], in workspace slot 4
+	masked_fill_2     runtime.Array     // masked_fill_2 f32[N,4,128,128], in workspace slot 3
+	softmax_2         runtime.Array     // softmax_2 f32[N,4,128,128], in workspace slot 4
+	matmul_5          runtime.Array     // matmul_5 f32[N,4,128,64], in workspace slot 3
 	transpose_14      runtime.Array     // transpose_14 f32[N,128,4,64], in workspace slot 0
 	reshape_13        runtime.Array     // reshape_13 f32[N,128,256], a view of transpose_14
 	add_5             runtime.Array     // add_5 f32[N,128,256], in workspace slot 1
@@ -190,11 +190,10 @@ type transformerCompiledFrame struct {
 	transpose_17      runtime.Array     // transpose_17 f32[N,4,128,64], in workspace slot 3
 	transpose_18      runtime.Array     // transpose_18 f32[N,4,64,128], in workspace slot 4
 	matmul_6          runtime.Array     // matmul_6 f32[N,4,128,128], in workspace slot 0
-	div_3             runtime.Array     // div_3 f32[N,4,128,128], in workspace slot 4
-	masked_fill_3     runtime.Array     // masked_fill_3 f32[N,4,128,128], in workspace slot 0
-	softmax_3         runtime.Array     // softmax_3 f32[N,4,128,128], in workspace slot 4
-	matmul_7          runtime.Array     // matmul_7 f32[N,4,128,64], in workspace slot 0
-	transpose_19      runtime.Array     // transpose_19 f32[N,128,4,64], in workspace slot 3
+	masked_fill_3     runtime.Array     // masked_fill_3 f32[N,4,128,128], in workspace slot 4
+	softmax_3         runtime.Array     // softmax_3 f32[N,4,128,128], in workspace slot 0
+	matmul_7          runtime.Array     // matmul_7 f32[N,4,128,64], in workspace slot 4
+	transpose_19      runtime.Array     // transpose_19 f32[N,128,4,64], in workspace slot 0
 	reshape_17        runtime.Array     // reshape_17 f32[N,128,256], a view of transpose_19
 	add_7             runtime.Array     // add_7 f32[N,128,256], in workspace slot 1
 	blocks_3_ln2      runtime.Array     // blocks_3_ln2 f32[N,128,256], in workspace slot 0
@@ -350,19 +349,42 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	c.gt = runtime.NewArray(runtime.Bool, 128, 128)
 	runtime.Gt(c.gt, c.reshape, c.reshape_1)
 	c.blocks_0_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_0_attn_qkv_weight)
-	c.const0 = runtime.Float32Scalar(float32(8))
+	c.masked_fill_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// transformer.go:99: div = call_method div(matmul, 8.0)
+		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
+		// transformer.go:100: masked_fill = call_method masked_fill(div, gt, value=-Inf)
+		{Op: runtime.ElemMaskedFill, A: 2, B: 1, C: float32(math.Inf(-1))},
+	})
 	c.blocks_0_attn_proj_weight_prepared = runtime.PackLinear(c.blocks_0_attn_proj_weight)
 	c.blocks_0_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_0_mlp_fc1_weight)
 	c.blocks_0_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_0_mlp_fc2_weight)
 	c.blocks_1_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_1_attn_qkv_weight)
+	c.masked_fill_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// transformer.go:99: div_1 = call_method div(matmul_2, 8.0)
+		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
+		// transformer.go:100: masked_fill_1 = call_method masked_fill(div_1, gt, value=-Inf)
+		{Op: runtime.ElemMaskedFill, A: 2, B: 1, C: float32(math.Inf(-1))},
+	})
 	c.blocks_1_attn_proj_weight_prepared = runtime.PackLinear(c.blocks_1_attn_proj_weight)
 	c.blocks_1_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_1_mlp_fc1_weight)
 	c.blocks_1_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_1_mlp_fc2_weight)
 	c.blocks_2_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_2_attn_qkv_weight)
+	c.masked_fill_2_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// transformer.go:99: div_2 = call_method div(matmul_4, 8.0)
+		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
+		// transformer.go:100: masked_fill_2 = call_method masked_fill(div_2, gt, value=-Inf)
+		{Op: runtime.ElemMaskedFill, A: 2, B: 1, C: float32(math.Inf(-1))},
+	})
 	c.blocks_2_attn_proj_weight_prepared = runtime.PackLinear(c.blocks_2_attn_proj_weight)
 	c.blocks_2_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_2_mlp_fc1_weight)
 	c.blocks_2_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_2_mlp_fc2_weight)
 	c.blocks_3_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_3_attn_qkv_weight)
+	c.masked_fill_3_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// transformer.go:99: div_3 = call_method div(matmul_6, 8.0)
+		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
+		// transformer.go:100: masked_fill_3 = call_method masked_fill(div_3, gt, value=-Inf)
+		{Op: runtime.ElemMaskedFill, A: 2, B: 1, C: float32(math.Inf(-1))},
+	})
 	c.blocks_3_attn_proj_weight_prepared = runtime.PackLinear(c.blocks_3_attn_proj_weight)
 	c.blocks_3_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_3_mlp_fc1_weight)
 	c.blocks_3_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_3_mlp_fc2_weight)
@@ -375,7 +397,7 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 79 values share 5 workspace slots; each slot is as large as its largest value.
+	// 75 values share 5 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(max(32768*N, 65536*N))
 	slot1 := runtime.SlotSize(32768 * N)
 	at1 := slot0
@@ -398,9 +420,8 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.transpose_2, runtime.Float32, at3, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_3, runtime.Float32, at4, N, 4, 64, 128)
 	fr.workspace.Bind(&fr.matmul, runtime.Float32, 0, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.div, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill, runtime.Float32, 0, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax, runtime.Float32, at2, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.masked_fill, runtime.Float32, at2, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax, runtime.Float32, 0, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.matmul_1, runtime.Float32, at4, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_4, runtime.Float32, at3, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.add_1, runtime.Float32, at1, N, 128, 256)
@@ -417,10 +438,9 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.transpose_7, runtime.Float32, at4, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_8, runtime.Float32, 0, N, 4, 64, 128)
 	fr.workspace.Bind(&fr.matmul_2, runtime.Float32, at3, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.div_1, runtime.Float32, 0, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_1, runtime.Float32, at3, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_1, runtime.Float32, 0, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_3, runtime.Float32, at3, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.masked_fill_1, runtime.Float32, 0, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax_1, runtime.Float32, at3, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.matmul_3, runtime.Float32, 0, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_9, runtime.Float32, at4, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.add_3, runtime.Float32, at1, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_1_ln2, runtime.Float32, at4, N, 128, 256)
@@ -436,10 +456,9 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.transpose_12, runtime.Float32, 0, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_13, runtime.Float32, at3, N, 4, 64, 128)
 	fr.workspace.Bind(&fr.matmul_4, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.div_2, runtime.Float32, at3, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_2, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_2, runtime.Float32, at3, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_5, runtime.Float32, at4, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.masked_fill_2, runtime.Float32, at3, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax_2, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.matmul_5, runtime.Float32, at3, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_14, runtime.Float32, 0, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.add_5, runtime.Float32, at1, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_2_ln2, runtime.Float32, 0, N, 128, 256)
@@ -455,11 +474,10 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.transpose_17, runtime.Float32, at3, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_18, runtime.Float32, at4, N, 4, 64, 128)
 	fr.workspace.Bind(&fr.matmul_6, runtime.Float32, 0, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.div_3, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_3, runtime.Float32, 0, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_3, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_7, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_19, runtime.Float32, at3, N, 128, 4, 64)
+	fr.workspace.Bind(&fr.masked_fill_3, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax_3, runtime.Float32, 0, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.matmul_7, runtime.Float32, at4, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_19, runtime.Float32, 0, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.add_7, runtime.Float32, at1, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_3_ln2, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_3_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
@@ -503,10 +521,10 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&fr.transpose_3, &fr.transpose_1, -2, -1)
 	// transformer.go:99: matmul = call_function matmul(transpose, transpose_3)
 	runtime.Matmul(&fr.matmul, &fr.transpose, &fr.transpose_3)
+	// transformer.go:100: masked_fill = 2 fused elementwise ops (masked_fill_program):
 	// transformer.go:99: div = call_method div(matmul, 8.0)
-	runtime.Div(&fr.div, &fr.matmul, c.const0)
 	// transformer.go:100: masked_fill = call_method masked_fill(div, gt, value=-Inf)
-	runtime.MaskedFill(&fr.masked_fill, &fr.div, c.gt, math.Inf(-1))
+	c.masked_fill_program.Run(&fr.masked_fill, []*runtime.Array{&fr.matmul, c.gt})
 	// transformer.go:100: softmax = call_function softmax(masked_fill, dim=-1)
 	runtime.Softmax(&fr.softmax, &fr.masked_fill, -1)
 	// transformer.go:101: matmul_1 = call_function matmul(softmax, transpose_2)
@@ -545,10 +563,10 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&fr.transpose_8, &fr.transpose_6, -2, -1)
 	// transformer.go:99: matmul_2 = call_function matmul(transpose_5, transpose_8)
 	runtime.Matmul(&fr.matmul_2, &fr.transpose_5, &fr.transpose_8)
+	// transformer.go:100: masked_fill_1 = 2 fused elementwise ops (masked_fill_1_program):
 	// transformer.go:99: div_1 = call_method div(matmul_2, 8.0)
-	runtime.Div(&fr.div_1, &fr.matmul_2, c.const0)
 	// transformer.go:100: masked_fill_1 = call_method masked_fill(div_1, gt, value=-Inf)
-	runtime.MaskedFill(&fr.masked_fill_1, &fr.div_1, c.gt, math.Inf(-1))
+	c.masked_fill_1_program.Run(&fr.masked_fill_1, []*runtime.Array{&fr.matmul_2, c.gt})
 	// transformer.go:100: softmax_1 = call_function softmax(masked_fill_1, dim=-1)
 	runtime.Softmax(&fr.softmax_1, &fr.masked_fill_1, -1)
 	// transformer.go:101: matmul_3 = call_function matmul(softmax_1, transpose_7)
@@ -587,10 +605,10 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&fr.transpose_13, &fr.transpose_11, -2, -1)
 	// transformer.go:99: matmul_4 = call_function matmul(transpose_10, transpose_13)
 	runtime.Matmul(&fr.matmul_4, &fr.transpose_10, &fr.transpose_13)
+	// transformer.go:100: masked_fill_2 = 2 fused elementwise ops (masked_fill_2_program):
 	// transformer.go:99: div_2 = call_method div(matmul_4, 8.0)
-	runtime.Div(&fr.div_2, &fr.matmul_4, c.const0)
 	// transformer.go:100: masked_fill_2 = call_method masked_fill(div_2, gt, value=-Inf)
-	runtime.MaskedFill(&fr.masked_fill_2, &fr.div_2, c.gt, math.Inf(-1))
+	c.masked_fill_2_program.Run(&fr.masked_fill_2, []*runtime.Array{&fr.matmul_4, c.gt})
 	// transformer.go:100: softmax_2 = call_function softmax(masked_fill_2, dim=-1)
 	runtime.Softmax(&fr.softmax_2, &fr.masked_fill_2, -1)
 	// transformer.go:101: matmul_5 = call_function matmul(softmax_2, transpose_12)
@@ -629,10 +647,10 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&fr.transpose_18, &fr.transpose_16, -2, -1)
 	// transformer.go:99: matmul_6 = call_function matmul(transpose_15, transpose_18)
 	runtime.Matmul(&fr.matmul_6, &fr.transpose_15, &fr.transpose_18)
+	// transformer.go:100: masked_fill_3 = 2 fused elementwise ops (masked_fill_3_program):
 	// transformer.go:99: div_3 = call_method div(matmul_6, 8.0)
-	runtime.Div(&fr.div_3, &fr.matmul_6, c.const0)
 	// transformer.go:100: masked_fill_3 = call_method masked_fill(div_3, gt, value=-Inf)
-	runtime.MaskedFill(&fr.masked_fill_3, &fr.div_3, c.gt, math.Inf(-1))
+	c.masked_fill_3_program.Run(&fr.masked_fill_3, []*runtime.Array{&fr.matmul_6, c.gt})
 	// transformer.go:100: softmax_3 = call_function softmax(masked_fill_3, dim=-1)
 	runtime.Softmax(&fr.softmax_3, &fr.masked_fill_3, -1)
 	// transformer.go:101: matmul_7 = call_function matmul(softmax_3, transpose_17)
