@@ -9,7 +9,7 @@ import (
 
 // Default is the pipeline fxgen runs between tracing and emitting, in
 // order.
-var Default = []*Pass{LowerModules, FoldBatchNorm, FuseActivation, FuseResidual, FuseElementwise, DCE, PlanMemory}
+var Default = []*Pass{LowerModules, FoldBatchNorm, FuseActivation, FuseResidual, FuseElementwise, FoldTranspose, DCE, PlanMemory}
 
 // All lists every pass, in the order of Default.
 var All = Default
@@ -32,6 +32,7 @@ var Constraints = []Constraint{
 	{"fold-batchnorm", "fuse-elementwise", "fold-batchnorm matches conv2d → batch_norm; a fused group would hide a following relu from fuse-activation's conv2d_act"},
 	{"fuse-activation", "fuse-elementwise", "a relu or gelu after a linear or conv2d belongs in the product's epilogue, not in an elementwise group"},
 	{"fuse-residual", "fuse-elementwise", "an add of a linear belongs in the GEMM (linear_residual), not in an elementwise group"},
+	{"fold-transpose", "plan-memory", "folding removes the transposes' values; a plan made before would name nodes that are gone"},
 	{"fuse-elementwise", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},
 	{"fuse-residual", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},
 	{"fuse-activation", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},

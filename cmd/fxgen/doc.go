@@ -71,8 +71,8 @@
 //		the graph passes run between tracing and emitting: a comma-separated
 //		list of pass names run in that order, "none", or "default" (the
 //		default: lower-modules, fold-batchnorm, fuse-activation,
-//		fuse-residual, fuse-elementwise, dce, plan-memory; see package
-//		passes). A list other than the default is
+//		fuse-residual, fuse-elementwise, fold-transpose, dce, plan-memory;
+//		see package passes). A list other than the default is
 //		recorded in the generated file's header.
 //	-dump-after NAME
 //		print the graph to standard error after the pass NAME, which must

@@ -122,56 +122,53 @@ type transformerCompiledFrame struct {
 	transpose_1       runtime.Array     // transpose_1 f32[N,4,128,64], in workspace slot 0
 	reshape_4         runtime.Array     // reshape_4 f32[N,128,4,64], a view of getitem_2
 	transpose_2       runtime.Array     // transpose_2 f32[N,4,128,64], in workspace slot 3
-	transpose_3       runtime.Array     // transpose_3 f32[N,4,64,128], in workspace slot 4
-	matmul            runtime.Array     // matmul f32[N,4,128,128], in workspace slot 0
+	matmul            runtime.Array     // matmul f32[N,4,128,128], in workspace slot 4
 	masked_fill       runtime.Array     // masked_fill f32[N,4,128,128], in workspace slot 2
-	softmax           runtime.Array     // softmax f32[N,4,128,128], in workspace slot 0
-	matmul_1          runtime.Array     // matmul_1 f32[N,4,128,64], in workspace slot 4
+	softmax           runtime.Array     // softmax f32[N,4,128,128], in workspace slot 4
+	matmul_1          runtime.Array     // matmul_1 f32[N,4,128,64], in workspace slot 0
 	transpose_4       runtime.Array     // transpose_4 f32[N,128,4,64], in workspace slot 3
 	reshape_5         runtime.Array     // reshape_5 f32[N,128,256], a view of transpose_4
 	add_1             runtime.Array     // add_1 f32[N,128,256], in workspace slot 1
-	blocks_0_ln2      runtime.Array     // blocks_0_ln2 f32[N,128,256], in workspace slot 3
+	blocks_0_ln2      runtime.Array     // blocks_0_ln2 f32[N,128,256], in workspace slot 0
 	blocks_0_mlp_fc1  runtime.Array     // blocks_0_mlp_fc1 f32[N,128,1024], in workspace slot 2
 	add_2             runtime.Array     // add_2 f32[N,128,256], in workspace slot 1
-	blocks_1_ln1      runtime.Array     // blocks_1_ln1 f32[N,128,256], in workspace slot 3
+	blocks_1_ln1      runtime.Array     // blocks_1_ln1 f32[N,128,256], in workspace slot 0
 	blocks_1_attn_qkv runtime.Array     // blocks_1_attn_qkv f32[N,128,768], in workspace slot 2
-	split_1_0         runtime.Array     // split_1 f32[N,128,256], in workspace slot 3
-	split_1_1         runtime.Array     // split_1 f32[N,128,256], in workspace slot 4
-	split_1_2         runtime.Array     // split_1 f32[N,128,256], in workspace slot 0
+	split_1_0         runtime.Array     // split_1 f32[N,128,256], in workspace slot 0
+	split_1_1         runtime.Array     // split_1 f32[N,128,256], in workspace slot 3
+	split_1_2         runtime.Array     // split_1 f32[N,128,256], in workspace slot 4
 	reshape_6         runtime.Array     // reshape_6 f32[N,128,4,64], a view of getitem_3
 	transpose_5       runtime.Array     // transpose_5 f32[N,4,128,64], in workspace slot 2
 	reshape_7         runtime.Array     // reshape_7 f32[N,128,4,64], a view of getitem_4
-	transpose_6       runtime.Array     // transpose_6 f32[N,4,128,64], in workspace slot 3
+	transpose_6       runtime.Array     // transpose_6 f32[N,4,128,64], in workspace slot 0
 	reshape_8         runtime.Array     // reshape_8 f32[N,128,4,64], a view of getitem_5
-	transpose_7       runtime.Array     // transpose_7 f32[N,4,128,64], in workspace slot 4
-	transpose_8       runtime.Array     // transpose_8 f32[N,4,64,128], in workspace slot 0
-	matmul_2          runtime.Array     // matmul_2 f32[N,4,128,128], in workspace slot 3
-	masked_fill_1     runtime.Array     // masked_fill_1 f32[N,4,128,128], in workspace slot 0
-	softmax_1         runtime.Array     // softmax_1 f32[N,4,128,128], in workspace slot 3
+	transpose_7       runtime.Array     // transpose_7 f32[N,4,128,64], in workspace slot 3
+	matmul_2          runtime.Array     // matmul_2 f32[N,4,128,128], in workspace slot 4
+	masked_fill_1     runtime.Array     // masked_fill_1 f32[N,4,128,128], in workspace slot 2
+	softmax_1         runtime.Array     // softmax_1 f32[N,4,128,128], in workspace slot 4
 	matmul_3          runtime.Array     // matmul_3 f32[N,4,128,64], in workspace slot 0
-	transpose_9       runtime.Array     // transpose_9 f32[N,128,4,64], in workspace slot 4
+	transpose_9       runtime.Array     // transpose_9 f32[N,128,4,64], in workspace slot 3
 	reshape_9         runtime.Array     // reshape_9 f32[N,128,256], a view of transpose_9
 	add_3             runtime.Array     // add_3 f32[N,128,256], in workspace slot 1
-	blocks_1_ln2      runtime.Array     // blocks_1_ln2 f32[N,128,256], in workspace slot 4
+	blocks_1_ln2      runtime.Array     // blocks_1_ln2 f32[N,128,256], in workspace slot 0
 	blocks_1_mlp_fc1  runtime.Array     // blocks_1_mlp_fc1 f32[N,128,1024], in workspace slot 2
 	add_4             runtime.Array     // add_4 f32[N,128,256], in workspace slot 1
-	blocks_2_ln1      runtime.Array     // blocks_2_ln1 f32[N,128,256], in workspace slot 4
+	blocks_2_ln1      runtime.Array     // blocks_2_ln1 f32[N,128,256], in workspace slot 0
 	blocks_2_attn_qkv runtime.Array     // blocks_2_attn_qkv f32[N,128,768], in workspace slot 2
-	split_2_0         runtime.Array     // split_2 f32[N,128,256], in workspace slot 4
-	split_2_1         runtime.Array     // split_2 f32[N,128,256], in workspace slot 0
-	split_2_2         runtime.Array     // split_2 f32[N,128,256], in workspace slot 3
+	split_2_0         runtime.Array     // split_2 f32[N,128,256], in workspace slot 0
+	split_2_1         runtime.Array     // split_2 f32[N,128,256], in workspace slot 3
+	split_2_2         runtime.Array     // split_2 f32[N,128,256], in workspace slot 4
 	reshape_10        runtime.Array     // reshape_10 f32[N,128,4,64], a view of getitem_6
 	transpose_10      runtime.Array     // transpose_10 f32[N,4,128,64], in workspace slot 2
 	reshape_11        runtime.Array     // reshape_11 f32[N,128,4,64], a view of getitem_7
-	transpose_11      runtime.Array     // transpose_11 f32[N,4,128,64], in workspace slot 4
+	transpose_11      runtime.Array     // transpose_11 f32[N,4,128,64], in workspace slot 0
 	reshape_12        runtime.Array     // reshape_12 f32[N,128,4,64], a view of getitem_8
-	transpose_12      runtime.Array     // transpose_12 f32[N,4,128,64], in workspace slot 0
-	transpose_13      runtime.Array     // transpose_13 f32[N,4,64,128], in workspace slot 3
+	transpose_12      runtime.Array     // transpose_12 f32[N,4,128,64], in workspace slot 3
 	matmul_4          runtime.Array     // matmul_4 f32[N,4,128,128], in workspace slot 4
-	masked_fill_2     runtime.Array     // masked_fill_2 f32[N,4,128,128], in workspace slot 3
+	masked_fill_2     runtime.Array     // masked_fill_2 f32[N,4,128,128], in workspace slot 2
 	softmax_2         runtime.Array     // softmax_2 f32[N,4,128,128], in workspace slot 4
-	matmul_5          runtime.Array     // matmul_5 f32[N,4,128,64], in workspace slot 3
-	transpose_14      runtime.Array     // transpose_14 f32[N,128,4,64], in workspace slot 0
+	matmul_5          runtime.Array     // matmul_5 f32[N,4,128,64], in workspace slot 0
+	transpose_14      runtime.Array     // transpose_14 f32[N,128,4,64], in workspace slot 3
 	reshape_13        runtime.Array     // reshape_13 f32[N,128,256], a view of transpose_14
 	add_5             runtime.Array     // add_5 f32[N,128,256], in workspace slot 1
 	blocks_2_ln2      runtime.Array     // blocks_2_ln2 f32[N,128,256], in workspace slot 0
@@ -188,12 +185,11 @@ type transformerCompiledFrame struct {
 	transpose_16      runtime.Array     // transpose_16 f32[N,4,128,64], in workspace slot 0
 	reshape_16        runtime.Array     // reshape_16 f32[N,128,4,64], a view of getitem_11
 	transpose_17      runtime.Array     // transpose_17 f32[N,4,128,64], in workspace slot 3
-	transpose_18      runtime.Array     // transpose_18 f32[N,4,64,128], in workspace slot 4
-	matmul_6          runtime.Array     // matmul_6 f32[N,4,128,128], in workspace slot 0
-	masked_fill_3     runtime.Array     // masked_fill_3 f32[N,4,128,128], in workspace slot 4
-	softmax_3         runtime.Array     // softmax_3 f32[N,4,128,128], in workspace slot 0
-	matmul_7          runtime.Array     // matmul_7 f32[N,4,128,64], in workspace slot 4
-	transpose_19      runtime.Array     // transpose_19 f32[N,128,4,64], in workspace slot 0
+	matmul_6          runtime.Array     // matmul_6 f32[N,4,128,128], in workspace slot 4
+	masked_fill_3     runtime.Array     // masked_fill_3 f32[N,4,128,128], in workspace slot 2
+	softmax_3         runtime.Array     // softmax_3 f32[N,4,128,128], in workspace slot 4
+	matmul_7          runtime.Array     // matmul_7 f32[N,4,128,64], in workspace slot 0
+	transpose_19      runtime.Array     // transpose_19 f32[N,128,4,64], in workspace slot 3
 	reshape_17        runtime.Array     // reshape_17 f32[N,128,256], a view of transpose_19
 	add_7             runtime.Array     // add_7 f32[N,128,256], in workspace slot 1
 	blocks_3_ln2      runtime.Array     // blocks_3_ln2 f32[N,128,256], in workspace slot 0
@@ -397,13 +393,13 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 75 values share 5 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(max(32768*N, 65536*N))
+	// 71 values share 5 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(32768 * N)
 	slot1 := runtime.SlotSize(32768 * N)
 	at1 := slot0
 	slot2 := runtime.SlotSize(max(98304*N, 32768*N, 65536*N, 131072*N))
 	at2 := at1 + slot1
-	slot3 := runtime.SlotSize(max(32768*N, 65536*N))
+	slot3 := runtime.SlotSize(32768 * N)
 	at3 := at2 + slot2
 	slot4 := runtime.SlotSize(max(32768*N, 65536*N))
 	at4 := at3 + slot3
@@ -418,48 +414,45 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.transpose, runtime.Float32, at2, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_1, runtime.Float32, 0, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_2, runtime.Float32, at3, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_3, runtime.Float32, at4, N, 4, 64, 128)
-	fr.workspace.Bind(&fr.matmul, runtime.Float32, 0, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.matmul, runtime.Float32, at4, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.masked_fill, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax, runtime.Float32, 0, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_1, runtime.Float32, at4, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.softmax, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.matmul_1, runtime.Float32, 0, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_4, runtime.Float32, at3, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.add_1, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_0_ln2, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_0_ln2, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_0_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
 	fr.workspace.Bind(&fr.add_2, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_1_ln1, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_1_ln1, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_1_attn_qkv, runtime.Float32, at2, N, 128, 768)
-	fr.workspace.Bind(&fr.split_1_0, runtime.Float32, at3, N, 128, 256)
-	fr.workspace.Bind(&fr.split_1_1, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.split_1_2, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.split_1_0, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.split_1_1, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.split_1_2, runtime.Float32, at4, N, 128, 256)
 	fr.workspace.Bind(&fr.transpose_5, runtime.Float32, at2, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_6, runtime.Float32, at3, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_7, runtime.Float32, at4, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_8, runtime.Float32, 0, N, 4, 64, 128)
-	fr.workspace.Bind(&fr.matmul_2, runtime.Float32, at3, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_1, runtime.Float32, 0, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_1, runtime.Float32, at3, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.transpose_6, runtime.Float32, 0, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_7, runtime.Float32, at3, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.matmul_2, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.masked_fill_1, runtime.Float32, at2, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax_1, runtime.Float32, at4, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.matmul_3, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_9, runtime.Float32, at4, N, 128, 4, 64)
+	fr.workspace.Bind(&fr.transpose_9, runtime.Float32, at3, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.add_3, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_1_ln2, runtime.Float32, at4, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_1_ln2, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_1_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
 	fr.workspace.Bind(&fr.add_4, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_2_ln1, runtime.Float32, at4, N, 128, 256)
+	fr.workspace.Bind(&fr.blocks_2_ln1, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_2_attn_qkv, runtime.Float32, at2, N, 128, 768)
-	fr.workspace.Bind(&fr.split_2_0, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.split_2_1, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.split_2_2, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.split_2_0, runtime.Float32, 0, N, 128, 256)
+	fr.workspace.Bind(&fr.split_2_1, runtime.Float32, at3, N, 128, 256)
+	fr.workspace.Bind(&fr.split_2_2, runtime.Float32, at4, N, 128, 256)
 	fr.workspace.Bind(&fr.transpose_10, runtime.Float32, at2, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_11, runtime.Float32, at4, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_12, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_13, runtime.Float32, at3, N, 4, 64, 128)
+	fr.workspace.Bind(&fr.transpose_11, runtime.Float32, 0, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_12, runtime.Float32, at3, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.matmul_4, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_2, runtime.Float32, at3, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.masked_fill_2, runtime.Float32, at2, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.softmax_2, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_5, runtime.Float32, at3, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_14, runtime.Float32, 0, N, 128, 4, 64)
+	fr.workspace.Bind(&fr.matmul_5, runtime.Float32, 0, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_14, runtime.Float32, at3, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.add_5, runtime.Float32, at1, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_2_ln2, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_2_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
@@ -472,12 +465,11 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.transpose_15, runtime.Float32, at2, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_16, runtime.Float32, 0, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_17, runtime.Float32, at3, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_18, runtime.Float32, at4, N, 4, 64, 128)
-	fr.workspace.Bind(&fr.matmul_6, runtime.Float32, 0, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_3, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_3, runtime.Float32, 0, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_7, runtime.Float32, at4, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_19, runtime.Float32, 0, N, 128, 4, 64)
+	fr.workspace.Bind(&fr.matmul_6, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.masked_fill_3, runtime.Float32, at2, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax_3, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.matmul_7, runtime.Float32, 0, N, 4, 128, 64)
+	fr.workspace.Bind(&fr.transpose_19, runtime.Float32, at3, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.add_7, runtime.Float32, at1, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_3_ln2, runtime.Float32, 0, N, 128, 256)
 	fr.workspace.Bind(&fr.blocks_3_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
@@ -517,10 +509,8 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.View(&fr.reshape_4, &fr.split_2, N, 128, 4, 64)
 	// transformer.go:98: transpose_2 = call_method transpose(reshape_4, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_2, &fr.reshape_4, 1, 2)
-	// transformer.go:99: transpose_3 = call_method transpose(transpose_1, dim0=-2, dim1=-1)
-	runtime.Transpose(&fr.transpose_3, &fr.transpose_1, -2, -1)
-	// transformer.go:99: matmul = call_function matmul(transpose, transpose_3)
-	runtime.Matmul(&fr.matmul, &fr.transpose, &fr.transpose_3)
+	// transformer.go:99: matmul = call_function matmul_transb(transpose, transpose_1)
+	runtime.MatmulTransB(&fr.matmul, &fr.transpose, &fr.transpose_1)
 	// transformer.go:100: masked_fill = 2 fused elementwise ops (masked_fill_program):
 	// transformer.go:99: div = call_method div(matmul, 8.0)
 	// transformer.go:100: masked_fill = call_method masked_fill(div, gt, value=-Inf)
@@ -559,10 +549,8 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.View(&fr.reshape_8, &fr.split_1_2, N, 128, 4, 64)
 	// transformer.go:98: transpose_7 = call_method transpose(reshape_8, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_7, &fr.reshape_8, 1, 2)
-	// transformer.go:99: transpose_8 = call_method transpose(transpose_6, dim0=-2, dim1=-1)
-	runtime.Transpose(&fr.transpose_8, &fr.transpose_6, -2, -1)
-	// transformer.go:99: matmul_2 = call_function matmul(transpose_5, transpose_8)
-	runtime.Matmul(&fr.matmul_2, &fr.transpose_5, &fr.transpose_8)
+	// transformer.go:99: matmul_2 = call_function matmul_transb(transpose_5, transpose_6)
+	runtime.MatmulTransB(&fr.matmul_2, &fr.transpose_5, &fr.transpose_6)
 	// transformer.go:100: masked_fill_1 = 2 fused elementwise ops (masked_fill_1_program):
 	// transformer.go:99: div_1 = call_method div(matmul_2, 8.0)
 	// transformer.go:100: masked_fill_1 = call_method masked_fill(div_1, gt, value=-Inf)
@@ -601,10 +589,8 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.View(&fr.reshape_12, &fr.split_2_2, N, 128, 4, 64)
 	// transformer.go:98: transpose_12 = call_method transpose(reshape_12, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_12, &fr.reshape_12, 1, 2)
-	// transformer.go:99: transpose_13 = call_method transpose(transpose_11, dim0=-2, dim1=-1)
-	runtime.Transpose(&fr.transpose_13, &fr.transpose_11, -2, -1)
-	// transformer.go:99: matmul_4 = call_function matmul(transpose_10, transpose_13)
-	runtime.Matmul(&fr.matmul_4, &fr.transpose_10, &fr.transpose_13)
+	// transformer.go:99: matmul_4 = call_function matmul_transb(transpose_10, transpose_11)
+	runtime.MatmulTransB(&fr.matmul_4, &fr.transpose_10, &fr.transpose_11)
 	// transformer.go:100: masked_fill_2 = 2 fused elementwise ops (masked_fill_2_program):
 	// transformer.go:99: div_2 = call_method div(matmul_4, 8.0)
 	// transformer.go:100: masked_fill_2 = call_method masked_fill(div_2, gt, value=-Inf)
@@ -643,10 +629,8 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.View(&fr.reshape_16, &fr.split_3_2, N, 128, 4, 64)
 	// transformer.go:98: transpose_17 = call_method transpose(reshape_16, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_17, &fr.reshape_16, 1, 2)
-	// transformer.go:99: transpose_18 = call_method transpose(transpose_16, dim0=-2, dim1=-1)
-	runtime.Transpose(&fr.transpose_18, &fr.transpose_16, -2, -1)
-	// transformer.go:99: matmul_6 = call_function matmul(transpose_15, transpose_18)
-	runtime.Matmul(&fr.matmul_6, &fr.transpose_15, &fr.transpose_18)
+	// transformer.go:99: matmul_6 = call_function matmul_transb(transpose_15, transpose_16)
+	runtime.MatmulTransB(&fr.matmul_6, &fr.transpose_15, &fr.transpose_16)
 	// transformer.go:100: masked_fill_3 = 2 fused elementwise ops (masked_fill_3_program):
 	// transformer.go:99: div_3 = call_method div(matmul_6, 8.0)
 	// transformer.go:100: masked_fill_3 = call_method masked_fill(div_3, gt, value=-Inf)
