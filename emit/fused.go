@@ -26,7 +26,8 @@ var elemConsts = map[runtime.ElementwiseOp]string{
 
 // emitFused emits a fused_elementwise node computed by Forward: the
 // constructor builds its runtime.ElementwiseProgram, one step a line under
-// the comment of the op it was, and Forward runs it over the inputs.
+// the comment of the op it was, and Forward runs it over the inputs (Run,
+// or RunSoftmax when the node ends in a softmax).
 func (e *gen) emitFused(n *ir.Node, outputs map[resultKey]bool) error {
 	list, _ := n.Args()[0].([]ir.Arg)
 	code, _ := n.Kwarg("program")
@@ -37,6 +38,12 @@ func (e *gen) emitFused(n *ir.Node, outputs map[resultKey]bool) error {
 	}
 	descr := passes.FusedSteps(n)
 	steps := prog.Steps()
+	sm, _ := n.Kwarg("softmax")
+	softmax, _ := sm.(bool)
+	run, what := "Run", "fused elementwise ops"
+	if softmax {
+		run, what = "RunSoftmax", "fused elementwise ops and a softmax over the last dim"
+	}
 	var items []jen.Code
 	for j, st := range steps {
 		name, ok := elemConsts[st.Op]
@@ -75,12 +82,12 @@ func (e *gen) emitFused(n *ir.Node, outputs map[resultKey]bool) error {
 		inputs = append(inputs, c)
 	}
 	outs, allocs := e.results(n, outputs)
-	e.body = append(e.body, jen.Comment(fmt.Sprintf("%s%s = %d fused elementwise ops (%s):", posPrefix(n), n.Name, len(steps), f)))
+	e.body = append(e.body, jen.Comment(fmt.Sprintf("%s%s = %d %s (%s):", posPrefix(n), n.Name, len(steps), what, f)))
 	for _, d := range descr {
 		e.body = append(e.body, jen.Comment(d))
 	}
 	e.body = append(e.body, allocs...)
-	e.body = append(e.body, jen.Id(e.recv).Dot(f).Dot("Run").Call(outs[0], jen.Index().Op("*").Qual(runtimePkg, "Array").Values(inputs...)))
+	e.body = append(e.body, jen.Id(e.recv).Dot(f).Dot(run).Call(outs[0], jen.Index().Op("*").Qual(runtimePkg, "Array").Values(inputs...)))
 	return nil
 }
 

@@ -82,17 +82,21 @@ func init() {
 func init() {
 	RegisterOp(&Op{
 		Name: "fused_elementwise",
-		Doc: "fused_elementwise(inputs, program) is a group of elementwise ops evaluated chunk by chunk in one kernel " +
+		Doc: "fused_elementwise(inputs, program, softmax) is a group of elementwise ops evaluated chunk by chunk in one kernel " +
 			"(runtime.ElementwiseProgram; program holds four ints a step: operation, registers A and B, float32 bits of " +
-			"the scalar); the result is float32 with the inputs' broadcast shape (made by the fuse-elementwise pass).",
+			"the scalar), followed when softmax is set by a softmax over the last dim; the result is float32 with the " +
+			"inputs' broadcast shape (made by the fuse-elementwise pass).",
 		Operands: []Operand{{"inputs", ListOperand}},
-		Attrs:    []Attr{{Name: "program", Kind: IntsAttr}},
+		Attrs:    []Attr{{Name: "program", Kind: IntsAttr}, {Name: "softmax", Kind: BoolAttr, Default: false}},
 		Infer: func(s *Sig) ([]Type, error) {
 			ts := s.Args[0].List
 			if _, err := runtime.DecodeElementwiseProgram(len(ts), s.Ints("program")); err != nil {
 				return nil, err
 			}
 			shape := Shape{}
+			if len(ts) == 0 {
+				return nil, fmt.Errorf("no inputs")
+			}
 			for i, t := range ts {
 				if t.DType != Float32 && t.DType != Bool {
 					return nil, fmt.Errorf("input %d is %v, want f32 (or a bool mask)", i, t)
@@ -101,6 +105,9 @@ func init() {
 				if shape, err = BroadcastShapes(shape, t.Shape); err != nil {
 					return nil, err
 				}
+			}
+			if s.Bool("softmax") && len(shape) == 0 {
+				return nil, fmt.Errorf("softmax of a scalar")
 			}
 			return []Type{{DType: Float32, Shape: shape}}, nil
 		},

@@ -28,8 +28,11 @@ const StepsMeta = "fuse-elementwise.steps"
 // them, and it has at most runtime.MaxElementwiseSteps ops. The runtime
 // evaluates the group a chunk at a time, so the inner values never go to
 // memory, with the same kernels and hence the same bits as the ops one by
-// one. The fused node keeps the root's name and position; Meta[StepsMeta]
-// describes the fused ops. Parameter-only ops are left to the
+// one. When the root's only user is a softmax over the last dim (as
+// attention's scale and mask are), the softmax joins the group and each
+// block of rows is normalized while in cache; a single op followed by such
+// a softmax is then a group too. The fused node keeps the name and
+// position of its last op; Meta[StepsMeta] describes the fused ops. Parameter-only ops are left to the
 // constructor.
 var FuseElementwise = &Pass{
 	Name: "fuse-elementwise",
@@ -106,7 +109,8 @@ func fuseElementwise(g *ir.Graph) error {
 			continue
 		}
 		members := elementwiseGroup(root, paramOnly)
-		if len(members) < 2 {
+		sm := softmaxUser(root, paramOnly)
+		if len(members) < 2 && sm == nil {
 			continue
 		}
 		inputs, ok := groupInputs(members, root.Types[0].Shape)
@@ -116,7 +120,7 @@ func fuseElementwise(g *ir.Graph) error {
 		for _, m := range members {
 			grouped[m] = true
 		}
-		if err := fuseGroup(g, root, members, inputs); err != nil {
+		if err := fuseGroup(g, root, members, inputs, sm); err != nil {
 			return fmt.Errorf("node %s: %v", root.Name, err)
 		}
 	}
@@ -191,8 +195,24 @@ func groupInputs(members []*ir.Node, shape ir.Shape) ([]*ir.Node, bool) {
 	return inputs, len(inputs) <= runtime.MaxElementwiseInputs
 }
 
-// fuseGroup replaces the group by one fused_elementwise node at the root.
-func fuseGroup(g *ir.Graph, root *ir.Node, members, inputs []*ir.Node) error {
+// softmaxUser returns the softmax over the last dim that is root's only
+// user, or nil.
+func softmaxUser(root *ir.Node, paramOnly map[*ir.Node]bool) *ir.Node {
+	u := onlyUser(root)
+	if u == nil || !isCall(u, "softmax") || paramOnly[u] || len(u.Args()) != 1 || u.Args()[0] != root || len(u.Types) != 1 {
+		return nil
+	}
+	r := len(root.Types[0].Shape)
+	d, ok := runtime.NormalizeDim(kwarg(u, "dim").(int), r)
+	if !ok || r == 0 || d != r-1 || !u.Types[0].Shape.Equal(root.Types[0].Shape) {
+		return nil
+	}
+	return u
+}
+
+// fuseGroup replaces the group by one fused_elementwise node at the root,
+// or at sm, the softmax the group feeds, when sm is not nil.
+func fuseGroup(g *ir.Graph, root *ir.Node, members, inputs []*ir.Node, sm *ir.Node) error {
 	reg := map[*ir.Node]int{}
 	for i, p := range inputs {
 		reg[p] = i
@@ -212,11 +232,18 @@ func fuseGroup(g *ir.Graph, root *ir.Node, members, inputs []*ir.Node) error {
 	for i, p := range inputs {
 		list[i] = p
 	}
-	fused, err := createBefore(root, "fused_elementwise", []ir.Arg{list}, ir.Kwarg{Name: "program", Value: code})
+	kwargs := []ir.Kwarg{{Name: "program", Value: code}}
+	last := root
+	if sm != nil {
+		kwargs = append(kwargs, ir.Kwarg{Name: "softmax", Value: true})
+		steps = append(steps, posPrefixOf(sm)+describeNode(sm))
+		last = sm
+	}
+	fused, err := createBefore(root, "fused_elementwise", []ir.Arg{list}, kwargs...)
 	if err != nil {
 		return err
 	}
-	named, err := replaceNode(root, fused)
+	named, err := replaceNode(last, fused)
 	if err != nil {
 		return err
 	}
@@ -225,7 +252,7 @@ func fuseGroup(g *ir.Graph, root *ir.Node, members, inputs []*ir.Node) error {
 	}
 	named.Meta[StepsMeta] = steps
 	for j := len(members) - 1; j >= 0; j-- {
-		if m := members[j]; m != root {
+		if m := members[j]; m != last {
 			if err := g.EraseNode(m); err != nil {
 				return fmt.Errorf("node %s: %v", m.Name, err)
 			}

@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,5 +71,38 @@ func TestFuseElementwiseDefaultPipeline(t *testing.T) {
 	}
 	if count(after, "fused_elementwise") != 3 {
 		t.Errorf("got %d fused nodes, want 3:\n%s", count(after, "fused_elementwise"), after)
+	}
+}
+
+// scoresNet has attention's scale, mask and softmax; a lone masked_fill
+// before a softmax; and a softmax over another dim, which stays.
+type scoresNet struct{ Mask *tensor.Tensor }
+
+func (m *scoresNet) Forward(s *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor, *tensor.Tensor) {
+	a := tensor.Softmax(s.DivScalar(8).MaskedFill(m.Mask, math.Inf(-1)), -1)
+	b := tensor.Softmax(tensor.Neg(s).MaskedFill(m.Mask, -1e9), 3)
+	c := tensor.Softmax(s.MulScalar(2).Relu(), 1)
+	return a, b, c
+}
+
+func TestFuseElementwiseSoftmax(t *testing.T) {
+	mask := make([]bool, 16)
+	for i := range mask {
+		mask[i] = i%4 >= i/4 // the first row is fully masked: NaN
+	}
+	g := trace(t, &scoresNet{Mask: tensor.FromBool(mask, 4, 4)}, "s=f32[N,2,4,4]")
+	after := applyAndCompare(t, g, 0, FuseElementwise)
+	var got []string
+	for _, n := range after.Nodes() {
+		if isCall(n, "fused_elementwise") {
+			sm, _ := n.Kwarg("softmax")
+			got = append(got, n.Name+":"+strconv.Itoa(len(FusedSteps(n)))+":"+strconv.FormatBool(sm == true))
+		}
+	}
+	if want := "softmax:3:true softmax_1:3:true relu:2:false"; strings.Join(got, " ") != want {
+		t.Errorf("fused (name:lines:softmax): got %q, want %q\n%s", strings.Join(got, " "), want, after)
+	}
+	if count(after, "softmax") != 1 {
+		t.Errorf("got %d softmax nodes, want 1 (over dim 1)", count(after, "softmax"))
 	}
 }

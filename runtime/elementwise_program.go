@@ -141,12 +141,17 @@ func DecodeElementwiseProgram(inputs int, code []int) (*ElementwiseProgram, erro
 }
 
 // FusedElementwise runs the program code (see DecodeElementwiseProgram)
-// over inputs into out; it is the fused_elementwise op's kernel. Compiled
-// code decodes the program once and calls ElementwiseProgram.Run.
-func FusedElementwise(out *Array, inputs []*Array, code []int) {
+// over inputs into out, followed by a softmax over the last dimension when
+// softmax is set; it is the fused_elementwise op's kernel. Compiled code
+// decodes the program once and calls ElementwiseProgram.Run or RunSoftmax.
+func FusedElementwise(out *Array, inputs []*Array, code []int, softmax bool) {
 	p, err := DecodeElementwiseProgram(len(inputs), code)
 	if err != nil {
 		kernelPanic("FusedElementwise", "%v", err)
+	}
+	if softmax {
+		p.RunSoftmax(out, inputs)
+		return
 	}
 	p.Run(out, inputs)
 }
@@ -170,11 +175,15 @@ type elemInput struct {
 	layout int
 }
 
-// elemJob is one Run call.
+// elemJob is one Run or RunSoftmax call.
 type elemJob struct {
 	p   *ElementwiseProgram
 	out []float32
 	in  [MaxElementwiseInputs]elemInput
+	// row is the length of the rows RunSoftmax normalizes (0 for Run);
+	// grain is the number of elements of a block, whole rows for
+	// RunSoftmax.
+	row, grain int
 }
 
 // elemChunk is the number of elements a step computes at a time: the
@@ -200,18 +209,42 @@ var elemScratches = sync.Pool{New: func() any { return new(elemScratch) }}
 // must not share memory with an input. The work is split over the worker
 // pool; the result is the same for any number of workers.
 func (p *ElementwiseProgram) Run(out *Array, inputs []*Array) {
-	checkDType("ElementwiseProgram.Run", "out", out, Float32)
-	if len(inputs) != p.inputs {
-		kernelPanic("ElementwiseProgram.Run", "%d inputs, want %d", len(inputs), p.inputs)
+	p.run("ElementwiseProgram.Run", out, inputs, 0)
+}
+
+// RunSoftmax sets out to the softmax over the last dimension (Softmax with
+// dim -1) of the program's result over inputs, a block of rows at a time:
+// each row is normalized while it is in cache, and the result before the
+// softmax is never stored. Inputs are as for Run; the bits are those of
+// Run followed by Softmax.
+func (p *ElementwiseProgram) RunSoftmax(out *Array, inputs []*Array) {
+	if len(out.Shape) == 0 {
+		kernelPanic("ElementwiseProgram.RunSoftmax", "out is a scalar, want rows")
 	}
-	j := elemJob{p: p, out: out.F32}
+	row := out.Shape[len(out.Shape)-1]
+	if row == 0 {
+		return
+	}
+	p.run("ElementwiseProgram.RunSoftmax", out, inputs, row)
+}
+
+// run is Run, with a softmax over rows of row elements when row > 0.
+func (p *ElementwiseProgram) run(name string, out *Array, inputs []*Array, row int) {
+	checkDType(name, "out", out, Float32)
+	if len(inputs) != p.inputs {
+		kernelPanic(name, "%d inputs, want %d", len(inputs), p.inputs)
+	}
+	j := elemJob{p: p, out: out.F32, row: row, grain: elementwiseGrain}
+	if row > 0 {
+		j.grain = max(1, elementwiseGrain/row) * row
+	}
 	n := out.Len()
 	for i, x := range inputs {
 		want := Float32
 		if p.bools[i] {
 			want = Bool
 		}
-		checkDType("ElementwiseProgram.Run", "input", x, want)
+		checkDType(name, "input", x, want)
 		in := elemInput{f32: x.F32, b: x.B}
 		switch {
 		case x.Len() == n && maskFits(x.Shape, out.Shape):
@@ -221,14 +254,14 @@ func (p *ElementwiseProgram) Run(out *Array, inputs []*Array) {
 		case suffixOf(x.Shape, out.Shape):
 			in.layout = inSuffix
 		default:
-			kernelPanic("ElementwiseProgram.Run", "input %d: shape %v does not broadcast to out %v as a whole, a scalar or a suffix", i, x.Shape, out.Shape)
+			kernelPanic(name, "input %d: shape %v does not broadcast to out %v as a whole, a scalar or a suffix", i, x.Shape, out.Shape)
 		}
 		j.in[i] = in
 	}
 	if n == 0 {
 		return
 	}
-	blocks := (n + elementwiseGrain - 1) / elementwiseGrain
+	blocks := (n + j.grain - 1) / j.grain
 	if blocks < 2 {
 		j.blocks(0, blocks)
 		return
@@ -236,14 +269,18 @@ func (p *ElementwiseProgram) Run(out *Array, inputs []*Array) {
 	runPooled(elemTasks, blocks, j)
 }
 
-// blocks computes the elements of blocks [lo, hi) of elementwiseGrain.
+// blocks computes the elements of blocks [lo, hi) of j.grain, and their
+// rows' softmax when j.row > 0.
 func (j *elemJob) blocks(lo, hi int) {
 	s := elemScratches.Get().(*elemScratch)
-	end := min(hi*elementwiseGrain, len(j.out))
-	for a := lo * elementwiseGrain; a < end; a += elemChunk {
+	start, end := lo*j.grain, min(hi*j.grain, len(j.out))
+	for a := start; a < end; a += elemChunk {
 		j.chunk(s, a, min(a+elemChunk, end))
 	}
 	elemScratches.Put(s)
+	if j.row > 0 {
+		softmaxRows(j.out, j.out, j.row, start/j.row, end/j.row, false)
+	}
 }
 
 // reg is a register's value over a chunk: a slice, or a scalar.

@@ -149,7 +149,9 @@ func TestElementwiseProgramRejects(t *testing.T) {
 			p := NewElementwiseProgram(2, []ElementwiseStep{{Op: ElemAdd, A: 0, B: 1}})
 			p.Run(NewArray(Float32, 4, 3), []*Array{NewArray(Float32, 4, 3), NewArray(Float32, 4, 1)})
 		},
-		"bad code": func() { FusedElementwise(NewArray(Float32, 2), []*Array{NewArray(Float32, 2)}, []int{99, 0, 0, 0}) },
+		"bad code": func() {
+			FusedElementwise(NewArray(Float32, 2), []*Array{NewArray(Float32, 2)}, []int{99, 0, 0, 0}, false)
+		},
 	} {
 		func() {
 			defer func() {
@@ -159,5 +161,49 @@ func TestElementwiseProgramRejects(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestElementwiseProgramSoftmax checks RunSoftmax against Run followed by
+// Softmax, bit for bit, with fully masked rows (NaN), rows longer than a
+// block and any number of workers, on every tier.
+func TestElementwiseProgramSoftmax(t *testing.T) { forEachISA(t, testElementwiseProgramSoftmax) }
+
+func testElementwiseProgramSoftmax(t *testing.T) {
+	defer SetWorkers(Workers())
+	r := rand.New(rand.NewPCG(9, 9))
+	p := NewElementwiseProgram(2, []ElementwiseStep{
+		{Op: ElemDivScalar, A: 0, C: 8},
+		{Op: ElemMaskedFill, A: 2, B: 1, C: float32(math.Inf(-1))},
+	})
+	for _, shape := range [][]int{{1}, {3, 7}, {2, 4, 128, 128}, {3, 5000}} {
+		row := shape[len(shape)-1]
+		x := randArray(r, shape...)
+		specialValues(x)
+		mask := NewArray(Bool, row)
+		for i := range mask.B {
+			mask.B[i] = r.IntN(2) == 0
+		}
+		if len(shape) == 4 {
+			// Attention's causal mask, repeated over batch and heads; its
+			// first row is fully masked.
+			mask = NewArray(Bool, row, row)
+			for i := 0; i < row; i++ {
+				for k := 0; k < row; k++ {
+					mask.B[i*row+k] = k >= i
+				}
+			}
+		}
+		want := NewArray(Float32, shape...)
+		p.Run(want, []*Array{x, mask})
+		Softmax(want, want.Clone(), -1)
+		for _, w := range []int{1, 2} {
+			SetWorkers(w)
+			got := NewArray(Float32, shape...)
+			p.RunSoftmax(got, []*Array{x, mask})
+			if i := sameBits(got.F32, want.F32); i >= 0 {
+				t.Fatalf("%v, %d workers: element %d: got %v, want %v", shape, w, i, got.F32[i], want.F32[i])
+			}
+		}
 	}
 }

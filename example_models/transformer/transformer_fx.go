@@ -82,22 +82,22 @@ type TransformerCompiled struct {
 	reshape_1                          *runtime.Array                           // reshape_1 i64[128,1], computed by the constructor
 	gt                                 *runtime.Array                           // gt bool[128,128], computed by the constructor
 	blocks_0_attn_qkv_weight_prepared  *runtime.PackedB                         // blocks.0.attn.qkv.weight prepared by PackLinear, computed by the constructor
-	masked_fill_program                *runtime.ElementwiseProgram              // the 2 ops fused into masked_fill
+	softmax_program                    *runtime.ElementwiseProgram              // the 2 ops fused into softmax
 	blocks_0_attn_proj_weight_prepared *runtime.PackedB                         // blocks.0.attn.proj.weight prepared by PackLinear, computed by the constructor
 	blocks_0_mlp_fc1_weight_prepared   *runtime.PackedB                         // blocks.0.mlp.fc1.weight prepared by PackLinear, computed by the constructor
 	blocks_0_mlp_fc2_weight_prepared   *runtime.PackedB                         // blocks.0.mlp.fc2.weight prepared by PackLinear, computed by the constructor
 	blocks_1_attn_qkv_weight_prepared  *runtime.PackedB                         // blocks.1.attn.qkv.weight prepared by PackLinear, computed by the constructor
-	masked_fill_1_program              *runtime.ElementwiseProgram              // the 2 ops fused into masked_fill_1
+	softmax_1_program                  *runtime.ElementwiseProgram              // the 2 ops fused into softmax_1
 	blocks_1_attn_proj_weight_prepared *runtime.PackedB                         // blocks.1.attn.proj.weight prepared by PackLinear, computed by the constructor
 	blocks_1_mlp_fc1_weight_prepared   *runtime.PackedB                         // blocks.1.mlp.fc1.weight prepared by PackLinear, computed by the constructor
 	blocks_1_mlp_fc2_weight_prepared   *runtime.PackedB                         // blocks.1.mlp.fc2.weight prepared by PackLinear, computed by the constructor
 	blocks_2_attn_qkv_weight_prepared  *runtime.PackedB                         // blocks.2.attn.qkv.weight prepared by PackLinear, computed by the constructor
-	masked_fill_2_program              *runtime.ElementwiseProgram              // the 2 ops fused into masked_fill_2
+	softmax_2_program                  *runtime.ElementwiseProgram              // the 2 ops fused into softmax_2
 	blocks_2_attn_proj_weight_prepared *runtime.PackedB                         // blocks.2.attn.proj.weight prepared by PackLinear, computed by the constructor
 	blocks_2_mlp_fc1_weight_prepared   *runtime.PackedB                         // blocks.2.mlp.fc1.weight prepared by PackLinear, computed by the constructor
 	blocks_2_mlp_fc2_weight_prepared   *runtime.PackedB                         // blocks.2.mlp.fc2.weight prepared by PackLinear, computed by the constructor
 	blocks_3_attn_qkv_weight_prepared  *runtime.PackedB                         // blocks.3.attn.qkv.weight prepared by PackLinear, computed by the constructor
-	masked_fill_3_program              *runtime.ElementwiseProgram              // the 2 ops fused into masked_fill_3
+	softmax_3_program                  *runtime.ElementwiseProgram              // the 2 ops fused into softmax_3
 	blocks_3_attn_proj_weight_prepared *runtime.PackedB                         // blocks.3.attn.proj.weight prepared by PackLinear, computed by the constructor
 	blocks_3_mlp_fc1_weight_prepared   *runtime.PackedB                         // blocks.3.mlp.fc1.weight prepared by PackLinear, computed by the constructor
 	blocks_3_mlp_fc2_weight_prepared   *runtime.PackedB                         // blocks.3.mlp.fc2.weight prepared by PackLinear, computed by the constructor
@@ -123,8 +123,7 @@ type transformerCompiledFrame struct {
 	reshape_4         runtime.Array     // reshape_4 f32[N,128,4,64], a view of getitem_2
 	transpose_2       runtime.Array     // transpose_2 f32[N,4,128,64], in workspace slot 3
 	matmul            runtime.Array     // matmul f32[N,4,128,128], in workspace slot 4
-	masked_fill       runtime.Array     // masked_fill f32[N,4,128,128], in workspace slot 2
-	softmax           runtime.Array     // softmax f32[N,4,128,128], in workspace slot 4
+	softmax           runtime.Array     // softmax f32[N,4,128,128], in workspace slot 2
 	matmul_1          runtime.Array     // matmul_1 f32[N,4,128,64], in workspace slot 0
 	transpose_4       runtime.Array     // transpose_4 f32[N,128,4,64], in workspace slot 3
 	reshape_5         runtime.Array     // reshape_5 f32[N,128,256], a view of transpose_4
@@ -144,8 +143,7 @@ type transformerCompiledFrame struct {
 	reshape_8         runtime.Array     // reshape_8 f32[N,128,4,64], a view of getitem_5
 	transpose_7       runtime.Array     // transpose_7 f32[N,4,128,64], in workspace slot 3
 	matmul_2          runtime.Array     // matmul_2 f32[N,4,128,128], in workspace slot 4
-	masked_fill_1     runtime.Array     // masked_fill_1 f32[N,4,128,128], in workspace slot 2
-	softmax_1         runtime.Array     // softmax_1 f32[N,4,128,128], in workspace slot 4
+	softmax_1         runtime.Array     // softmax_1 f32[N,4,128,128], in workspace slot 2
 	matmul_3          runtime.Array     // matmul_3 f32[N,4,128,64], in workspace slot 0
 	transpose_9       runtime.Array     // transpose_9 f32[N,128,4,64], in workspace slot 3
 	reshape_9         runtime.Array     // reshape_9 f32[N,128,256], a view of transpose_9
@@ -165,8 +163,7 @@ type transformerCompiledFrame struct {
 	reshape_12        runtime.Array     // reshape_12 f32[N,128,4,64], a view of getitem_8
 	transpose_12      runtime.Array     // transpose_12 f32[N,4,128,64], in workspace slot 3
 	matmul_4          runtime.Array     // matmul_4 f32[N,4,128,128], in workspace slot 4
-	masked_fill_2     runtime.Array     // masked_fill_2 f32[N,4,128,128], in workspace slot 2
-	softmax_2         runtime.Array     // softmax_2 f32[N,4,128,128], in workspace slot 4
+	softmax_2         runtime.Array     // softmax_2 f32[N,4,128,128], in workspace slot 2
 	matmul_5          runtime.Array     // matmul_5 f32[N,4,128,64], in workspace slot 0
 	transpose_14      runtime.Array     // transpose_14 f32[N,128,4,64], in workspace slot 3
 	reshape_13        runtime.Array     // reshape_13 f32[N,128,256], a view of transpose_14
@@ -186,8 +183,7 @@ type transformerCompiledFrame struct {
 	reshape_16        runtime.Array     // reshape_16 f32[N,128,4,64], a view of getitem_11
 	transpose_17      runtime.Array     // transpose_17 f32[N,4,128,64], in workspace slot 3
 	matmul_6          runtime.Array     // matmul_6 f32[N,4,128,128], in workspace slot 4
-	masked_fill_3     runtime.Array     // masked_fill_3 f32[N,4,128,128], in workspace slot 2
-	softmax_3         runtime.Array     // softmax_3 f32[N,4,128,128], in workspace slot 4
+	softmax_3         runtime.Array     // softmax_3 f32[N,4,128,128], in workspace slot 2
 	matmul_7          runtime.Array     // matmul_7 f32[N,4,128,64], in workspace slot 0
 	transpose_19      runtime.Array     // transpose_19 f32[N,128,4,64], in workspace slot 3
 	reshape_17        runtime.Array     // reshape_17 f32[N,128,256], a view of transpose_19
@@ -345,7 +341,7 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	c.gt = runtime.NewArray(runtime.Bool, 128, 128)
 	runtime.Gt(c.gt, c.reshape, c.reshape_1)
 	c.blocks_0_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_0_attn_qkv_weight)
-	c.masked_fill_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+	c.softmax_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// transformer.go:99: div = call_method div(matmul, 8.0)
 		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
 		// transformer.go:100: masked_fill = call_method masked_fill(div, gt, value=-Inf)
@@ -355,7 +351,7 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	c.blocks_0_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_0_mlp_fc1_weight)
 	c.blocks_0_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_0_mlp_fc2_weight)
 	c.blocks_1_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_1_attn_qkv_weight)
-	c.masked_fill_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+	c.softmax_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// transformer.go:99: div_1 = call_method div(matmul_2, 8.0)
 		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
 		// transformer.go:100: masked_fill_1 = call_method masked_fill(div_1, gt, value=-Inf)
@@ -365,7 +361,7 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	c.blocks_1_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_1_mlp_fc1_weight)
 	c.blocks_1_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_1_mlp_fc2_weight)
 	c.blocks_2_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_2_attn_qkv_weight)
-	c.masked_fill_2_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+	c.softmax_2_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// transformer.go:99: div_2 = call_method div(matmul_4, 8.0)
 		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
 		// transformer.go:100: masked_fill_2 = call_method masked_fill(div_2, gt, value=-Inf)
@@ -375,7 +371,7 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	c.blocks_2_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_2_mlp_fc1_weight)
 	c.blocks_2_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_2_mlp_fc2_weight)
 	c.blocks_3_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_3_attn_qkv_weight)
-	c.masked_fill_3_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+	c.softmax_3_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// transformer.go:99: div_3 = call_method div(matmul_6, 8.0)
 		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
 		// transformer.go:100: masked_fill_3 = call_method masked_fill(div_3, gt, value=-Inf)
@@ -393,7 +389,7 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 71 values share 5 workspace slots; each slot is as large as its largest value.
+	// 67 values share 5 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(32768 * N)
 	slot1 := runtime.SlotSize(32768 * N)
 	at1 := slot0
@@ -415,8 +411,7 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.transpose_1, runtime.Float32, 0, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_2, runtime.Float32, at3, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.matmul, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax, runtime.Float32, at2, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.matmul_1, runtime.Float32, 0, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_4, runtime.Float32, at3, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.add_1, runtime.Float32, at1, N, 128, 256)
@@ -432,8 +427,7 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.transpose_6, runtime.Float32, 0, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_7, runtime.Float32, at3, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.matmul_2, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_1, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_1, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax_1, runtime.Float32, at2, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.matmul_3, runtime.Float32, 0, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_9, runtime.Float32, at3, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.add_3, runtime.Float32, at1, N, 128, 256)
@@ -449,8 +443,7 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.transpose_11, runtime.Float32, 0, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_12, runtime.Float32, at3, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.matmul_4, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_2, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_2, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax_2, runtime.Float32, at2, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.matmul_5, runtime.Float32, 0, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_14, runtime.Float32, at3, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.add_5, runtime.Float32, at1, N, 128, 256)
@@ -466,8 +459,7 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.transpose_16, runtime.Float32, 0, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_17, runtime.Float32, at3, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.matmul_6, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.masked_fill_3, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_3, runtime.Float32, at4, N, 4, 128, 128)
+	fr.workspace.Bind(&fr.softmax_3, runtime.Float32, at2, N, 4, 128, 128)
 	fr.workspace.Bind(&fr.matmul_7, runtime.Float32, 0, N, 4, 128, 64)
 	fr.workspace.Bind(&fr.transpose_19, runtime.Float32, at3, N, 128, 4, 64)
 	fr.workspace.Bind(&fr.add_7, runtime.Float32, at1, N, 128, 256)
@@ -511,12 +503,11 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&fr.transpose_2, &fr.reshape_4, 1, 2)
 	// transformer.go:99: matmul = call_function matmul_transb(transpose, transpose_1)
 	runtime.MatmulTransB(&fr.matmul, &fr.transpose, &fr.transpose_1)
-	// transformer.go:100: masked_fill = 2 fused elementwise ops (masked_fill_program):
+	// transformer.go:100: softmax = 2 fused elementwise ops and a softmax over the last dim (softmax_program):
 	// transformer.go:99: div = call_method div(matmul, 8.0)
 	// transformer.go:100: masked_fill = call_method masked_fill(div, gt, value=-Inf)
-	c.masked_fill_program.Run(&fr.masked_fill, []*runtime.Array{&fr.matmul, c.gt})
 	// transformer.go:100: softmax = call_function softmax(masked_fill, dim=-1)
-	runtime.Softmax(&fr.softmax, &fr.masked_fill, -1)
+	c.softmax_program.RunSoftmax(&fr.softmax, []*runtime.Array{&fr.matmul, c.gt})
 	// transformer.go:101: matmul_1 = call_function matmul(softmax, transpose_2)
 	runtime.Matmul(&fr.matmul_1, &fr.softmax, &fr.transpose_2)
 	// transformer.go:101: transpose_4 = call_method transpose(matmul_1, dim0=1, dim1=2)
@@ -551,12 +542,11 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&fr.transpose_7, &fr.reshape_8, 1, 2)
 	// transformer.go:99: matmul_2 = call_function matmul_transb(transpose_5, transpose_6)
 	runtime.MatmulTransB(&fr.matmul_2, &fr.transpose_5, &fr.transpose_6)
-	// transformer.go:100: masked_fill_1 = 2 fused elementwise ops (masked_fill_1_program):
+	// transformer.go:100: softmax_1 = 2 fused elementwise ops and a softmax over the last dim (softmax_1_program):
 	// transformer.go:99: div_1 = call_method div(matmul_2, 8.0)
 	// transformer.go:100: masked_fill_1 = call_method masked_fill(div_1, gt, value=-Inf)
-	c.masked_fill_1_program.Run(&fr.masked_fill_1, []*runtime.Array{&fr.matmul_2, c.gt})
 	// transformer.go:100: softmax_1 = call_function softmax(masked_fill_1, dim=-1)
-	runtime.Softmax(&fr.softmax_1, &fr.masked_fill_1, -1)
+	c.softmax_1_program.RunSoftmax(&fr.softmax_1, []*runtime.Array{&fr.matmul_2, c.gt})
 	// transformer.go:101: matmul_3 = call_function matmul(softmax_1, transpose_7)
 	runtime.Matmul(&fr.matmul_3, &fr.softmax_1, &fr.transpose_7)
 	// transformer.go:101: transpose_9 = call_method transpose(matmul_3, dim0=1, dim1=2)
@@ -591,12 +581,11 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&fr.transpose_12, &fr.reshape_12, 1, 2)
 	// transformer.go:99: matmul_4 = call_function matmul_transb(transpose_10, transpose_11)
 	runtime.MatmulTransB(&fr.matmul_4, &fr.transpose_10, &fr.transpose_11)
-	// transformer.go:100: masked_fill_2 = 2 fused elementwise ops (masked_fill_2_program):
+	// transformer.go:100: softmax_2 = 2 fused elementwise ops and a softmax over the last dim (softmax_2_program):
 	// transformer.go:99: div_2 = call_method div(matmul_4, 8.0)
 	// transformer.go:100: masked_fill_2 = call_method masked_fill(div_2, gt, value=-Inf)
-	c.masked_fill_2_program.Run(&fr.masked_fill_2, []*runtime.Array{&fr.matmul_4, c.gt})
 	// transformer.go:100: softmax_2 = call_function softmax(masked_fill_2, dim=-1)
-	runtime.Softmax(&fr.softmax_2, &fr.masked_fill_2, -1)
+	c.softmax_2_program.RunSoftmax(&fr.softmax_2, []*runtime.Array{&fr.matmul_4, c.gt})
 	// transformer.go:101: matmul_5 = call_function matmul(softmax_2, transpose_12)
 	runtime.Matmul(&fr.matmul_5, &fr.softmax_2, &fr.transpose_12)
 	// transformer.go:101: transpose_14 = call_method transpose(matmul_5, dim0=1, dim1=2)
@@ -631,12 +620,11 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.Transpose(&fr.transpose_17, &fr.reshape_16, 1, 2)
 	// transformer.go:99: matmul_6 = call_function matmul_transb(transpose_15, transpose_16)
 	runtime.MatmulTransB(&fr.matmul_6, &fr.transpose_15, &fr.transpose_16)
-	// transformer.go:100: masked_fill_3 = 2 fused elementwise ops (masked_fill_3_program):
+	// transformer.go:100: softmax_3 = 2 fused elementwise ops and a softmax over the last dim (softmax_3_program):
 	// transformer.go:99: div_3 = call_method div(matmul_6, 8.0)
 	// transformer.go:100: masked_fill_3 = call_method masked_fill(div_3, gt, value=-Inf)
-	c.masked_fill_3_program.Run(&fr.masked_fill_3, []*runtime.Array{&fr.matmul_6, c.gt})
 	// transformer.go:100: softmax_3 = call_function softmax(masked_fill_3, dim=-1)
-	runtime.Softmax(&fr.softmax_3, &fr.masked_fill_3, -1)
+	c.softmax_3_program.RunSoftmax(&fr.softmax_3, []*runtime.Array{&fr.matmul_6, c.gt})
 	// transformer.go:101: matmul_7 = call_function matmul(softmax_3, transpose_17)
 	runtime.Matmul(&fr.matmul_7, &fr.softmax_3, &fr.transpose_17)
 	// transformer.go:101: transpose_19 = call_method transpose(matmul_7, dim0=1, dim1=2)
