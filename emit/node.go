@@ -30,6 +30,9 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 		return nil
 	}
 	comment := jen.Comment(posPrefix(n) + describe(n))
+	if passes.IsAlias(n) {
+		return e.emitView(n, comment)
+	}
 	var op *ir.Op
 	var operands []jen.Code
 	var attrs []ir.Kwarg
@@ -70,6 +73,9 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 	}
 	if op == nil || op.Kernel == nil {
 		return fmt.Errorf("op %q has no kernel to call", n.Target)
+	}
+	if n.Target == "fused_elementwise" && n.Op != ir.CallModule && !e.hoisted[n] {
+		return e.emitFused(n, outputs)
 	}
 	if e.hoisted[n] {
 		e.snapshot = true
@@ -158,6 +164,22 @@ func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []je
 		outs = append(outs, e.store[k])
 	}
 	return outs, allocs
+}
+
+// emitView gives a view (passes.IsAlias) a frame field that Forward points
+// at its input's storage with the node's shape: no copy.
+func (e *gen) emitView(n *ir.Node, comment jen.Code) error {
+	src, err := e.operand(n.Args()[0])
+	if err != nil {
+		return err
+	}
+	t := n.Types[0]
+	f := e.names.name(n.Name)
+	e.frameFields = append(e.frameFields, jen.Id(f).Qual(runtimePkg, "Array").Comment(n.Name+" "+t.String()+", a view of "+n.Args()[0].(*ir.Node).Name))
+	e.store[resultKey{n, 0}] = jen.Op("&").Id(e.frame).Dot(f)
+	e.body = append(e.body, comment)
+	e.body = append(e.body, jen.Qual(runtimePkg, "View").Call(append([]jen.Code{e.store[resultKey{n, 0}], src}, e.dims(t.Shape)...)...))
+	return nil
 }
 
 // bindStmt is a reserve statement binding field to its slot, rendered once

@@ -1,5 +1,6 @@
 // This file declares the fused ops that passes make (linear_act,
-// conv2d_act) and the prepared (packed) form of linear weights.
+// linear_residual, conv2d_act) and the prepared (packed) form of linear
+// weights.
 
 package ir
 
@@ -40,6 +41,24 @@ func init() {
 		Prepared: &Prepared{Operand: 1, Prepare: runtime.PackLinear, Kernel: runtime.LinearActPacked},
 	})
 	RegisterOp(&Op{
+		Name: "linear_residual",
+		Doc: "linear_residual(x, weight, bias, residual) is residual + linear(x, weight, bias) in one kernel, " +
+			"the product accumulated into the residual (made by the fuse-residual pass).",
+		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}, {"residual", TensorOperand}},
+		Infer: func(s *Sig) ([]Type, error) {
+			ts, err := LookupOp("linear").Infer(&Sig{Op: LookupOp("linear"), Args: s.Args[:3]})
+			if err != nil {
+				return nil, err
+			}
+			if r := s.Args[3].Type; r.DType != Float32 || !r.Shape.Equal(ts[0].Shape) {
+				return nil, fmt.Errorf("residual %v, want %v", r, ts[0])
+			}
+			return ts, nil
+		},
+		Kernel:   runtime.LinearResidual,
+		Prepared: &Prepared{Operand: 1, Prepare: runtime.PackLinear, Kernel: runtime.LinearResidualPacked},
+	})
+	RegisterOp(&Op{
 		Name: "conv2d_act",
 		Doc: "conv2d_act(x, weight, bias, stride, padding, groups, act) is act(conv2d(...)) in one kernel, " +
 			"act 0 none, 1 relu, 2 gelu (made by the fuse-activation pass).",
@@ -57,5 +76,41 @@ func init() {
 			return LookupOp("conv2d").Infer(s)
 		},
 		Kernel: runtime.Conv2dAct,
+	})
+}
+
+func init() {
+	RegisterOp(&Op{
+		Name: "fused_elementwise",
+		Doc: "fused_elementwise(inputs, program, softmax) is a group of elementwise ops evaluated chunk by chunk in one kernel " +
+			"(runtime.ElementwiseProgram; program holds four ints a step: operation, registers A and B, float32 bits of " +
+			"the scalar), followed when softmax is set by a softmax over the last dim; the result is float32 with the " +
+			"inputs' broadcast shape (made by the fuse-elementwise pass).",
+		Operands: []Operand{{"inputs", ListOperand}},
+		Attrs:    []Attr{{Name: "program", Kind: IntsAttr}, {Name: "softmax", Kind: BoolAttr, Default: false}},
+		Infer: func(s *Sig) ([]Type, error) {
+			ts := s.Args[0].List
+			if _, err := runtime.DecodeElementwiseProgram(len(ts), s.Ints("program")); err != nil {
+				return nil, err
+			}
+			shape := Shape{}
+			if len(ts) == 0 {
+				return nil, fmt.Errorf("no inputs")
+			}
+			for i, t := range ts {
+				if t.DType != Float32 && t.DType != Bool {
+					return nil, fmt.Errorf("input %d is %v, want f32 (or a bool mask)", i, t)
+				}
+				var err error
+				if shape, err = BroadcastShapes(shape, t.Shape); err != nil {
+					return nil, err
+				}
+			}
+			if s.Bool("softmax") && len(shape) == 0 {
+				return nil, fmt.Errorf("softmax of a scalar")
+			}
+			return []Type{{DType: Float32, Shape: shape}}, nil
+		},
+		Kernel: runtime.FusedElementwise,
 	})
 }

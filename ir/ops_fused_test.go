@@ -68,6 +68,13 @@ func TestFusedOpsMatchUnfused(t *testing.T) {
 		got := evalOp(t, "conv2d_act", []any{xc, wc, bc}, append(conv, Kwarg{"act", act})...)
 		sameArray(t, "conv2d_act "+acts[act], got, want, 0)
 	}
+	res := randF32(r, 3, 4)
+	want := evalOp(t, "add", []any{res, evalOp(t, "linear", []any{x, w, b})})
+	got := evalOp(t, "linear_residual", []any{x, w, b, res})
+	sameArray(t, "linear_residual", got, want, 1e-6)
+	if _, err := LookupOp("linear_residual").InferTypes([]ArgType{{Type: TypeOf(x)}, {Type: TypeOf(w)}, {Absent: true}, {Type: TypeOf(x)}}, nil); err == nil || !strings.Contains(err.Error(), "residual") {
+		t.Errorf("linear_residual with a residual of the input's shape: got error %v, want one naming the residual", err)
+	}
 	if _, err := LookupOp("linear_act").InferTypes([]ArgType{{Type: TypeOf(x)}, {Type: TypeOf(w)}, {Absent: true}}, []Kwarg{{"act", 5}}); err == nil || !strings.Contains(err.Error(), "act 5") {
 		t.Errorf("linear_act with act 5: got error %v, want one naming act 5", err)
 	}
@@ -88,14 +95,14 @@ func TestPreparedOperands(t *testing.T) {
 			t.Errorf("%s: %v", op.Name, err)
 		}
 	}
-	if got := strings.Join(have, " "); got != "linear linear_act" {
-		t.Errorf("ops with a prepared operand: got %q, want %q", got, "linear linear_act")
+	if got := strings.Join(have, " "); got != "linear linear_act linear_residual" {
+		t.Errorf("ops with a prepared operand: got %q, want %q", got, "linear linear_act linear_residual")
 	}
 	x, w, b := randF32(r, 6, 9), randF32(r, 5, 9), randF32(r, 5)
 	for _, c := range []struct {
 		op    string
 		attrs []any
-	}{{"linear", nil}, {"linear_act", []any{ActReLU}}, {"linear_act", []any{ActGELU}}} {
+	}{{"linear", nil}, {"linear_act", []any{ActReLU}}, {"linear_act", []any{ActGELU}}, {"linear_residual", []any{randF32(r, 6, 5)}}} {
 		op := LookupOp(c.op)
 		want := runtime.NewArray(runtime.Float32, 6, 5)
 		got := runtime.NewArray(runtime.Float32, 6, 5)

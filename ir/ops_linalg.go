@@ -60,6 +60,23 @@ func init() {
 		},
 		Kernel: runtime.Matmul,
 	})
+	RegisterOp(&Op{
+		Name: "matmul_transb",
+		Doc: "matmul_transb(a, b) is matmul(a, b with its last two dims swapped), without the transpose " +
+			"(made by the fold-transpose pass).",
+		Operands: []Operand{{"input", TensorOperand}, {"other", TensorOperand}},
+		Infer: func(s *Sig) ([]Type, error) {
+			b := s.Args[1].Type
+			if len(b.Shape) < 2 {
+				return nil, fmt.Errorf("got %v, want rank ≥ 2", b.Shape)
+			}
+			r := len(b.Shape)
+			bt := b.Shape.Clone()
+			bt[r-2], bt[r-1] = bt[r-1], bt[r-2]
+			return LookupOp("matmul").Infer(&Sig{Op: LookupOp("matmul"), Args: []ArgType{s.Args[0], {Type: Type{DType: b.DType, Shape: bt}}}})
+		},
+		Kernel: runtime.MatmulTransB,
+	})
 }
 
 func wantFloat(ts ...Type) error {

@@ -16,8 +16,12 @@
 //	lower-modules    call_module of a standard kind → its functional op over get_attr nodes
 //	fold-batchnorm   conv2d → batch_norm (inference) → one conv2d with folded weight and bias
 //	fuse-activation  linear/conv2d whose only user is relu (or gelu) → linear_act/conv2d_act
+//	fuse-residual    add(r, linear(x)) whose linear has no other user → linear_residual (product accumulated into r)
+//	fuse-elementwise groups of float32 elementwise ops of one shape → fused_elementwise (one chunked pass over memory)
+//	fold-transpose   matmul(a, transpose(b, -2, -1)) whose transpose has no other user → matmul_transb(a, b)
 //	dce              erase nodes whose results are unused
-//	plan-memory      give each workspace value a storage slot, shared when lifetimes do not overlap
+//	plan-memory      give each workspace value a storage slot, shared when lifetimes do not overlap;
+//	                 reshapes become views of their input; a linear_residual may take its dying residual's slot
 //
 // The folded weights and biases are ordinary graph ops over get_attr nodes
 // (sqrt, add, div, mul, reshape, sub): they depend on no input, so the

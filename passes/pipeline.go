@@ -9,7 +9,7 @@ import (
 
 // Default is the pipeline fxgen runs between tracing and emitting, in
 // order.
-var Default = []*Pass{LowerModules, FoldBatchNorm, FuseActivation, DCE, PlanMemory}
+var Default = []*Pass{LowerModules, FoldBatchNorm, FuseActivation, FuseResidual, FuseElementwise, FoldTranspose, DCE, PlanMemory}
 
 // All lists every pass, in the order of Default.
 var All = Default
@@ -27,6 +27,14 @@ var Constraints = []Constraint{
 	{"lower-modules", "fuse-activation", "fuse-activation matches linear, conv2d and relu call_function nodes, which lower-modules makes of Linear, Conv2d and ReLU modules"},
 	{"fold-batchnorm", "fuse-activation", "conv2d → batch_norm → relu folds to conv2d → relu, which then fuses; fusing first would hide the conv2d from the batch_norm"},
 	{"fold-batchnorm", "dce", "folding leaves the batch_norm's statistics unused only in the folded form; dce then sweeps what is left"},
+	{"lower-modules", "fuse-residual", "fuse-residual matches linear call_function nodes, which lower-modules makes of Linear modules"},
+	{"lower-modules", "fuse-elementwise", "fuse-elementwise matches relu call_function nodes, which lower-modules makes of ReLU modules"},
+	{"fold-batchnorm", "fuse-elementwise", "fold-batchnorm matches conv2d → batch_norm; a fused group would hide a following relu from fuse-activation's conv2d_act"},
+	{"fuse-activation", "fuse-elementwise", "a relu or gelu after a linear or conv2d belongs in the product's epilogue, not in an elementwise group"},
+	{"fuse-residual", "fuse-elementwise", "an add of a linear belongs in the GEMM (linear_residual), not in an elementwise group"},
+	{"fold-transpose", "plan-memory", "folding removes the transposes' values; a plan made before would name nodes that are gone"},
+	{"fuse-elementwise", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},
+	{"fuse-residual", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},
 	{"fuse-activation", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},
 	{"dce", "plan-memory", "dead values would take workspace; and the plan must be the last change to the node list"},
 	{"lower-modules", "plan-memory", "the plan must be the last change to the node list"},

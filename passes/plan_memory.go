@@ -4,6 +4,7 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/runtime"
@@ -19,14 +20,22 @@ const SlotsMeta = "plan-memory.slots"
 // lives from the node that computes it to its last use (uses through
 // getitem count as uses of the selected result). Values that need no
 // workspace get -1: results of parameter-only nodes (ParamOnly, computed
-// once by the constructor), graph outputs (fresh arrays each call), and
-// getitem nodes (they name a result of another node).
+// once by the constructor), graph outputs (fresh arrays each call),
+// getitem nodes (they name a result of another node), and views.
+//
+// A reshape, view, flatten or unsqueeze computed by Forward whose result
+// is not a graph output is a view (Meta[AliasMeta]): it shares its input's
+// storage under its own shape, and a use of it counts as a use of that
+// input, which therefore keeps its slot until the view's last use. Kernels
+// never write their inputs, so no view is written through while its
+// source is needed.
 //
 // Slots are assigned greedily in node order: a node's results take free
 // slots of their dtype (the best fit by size, else the largest) and the
 // slots of values whose last use is that node are freed only after its
 // results are placed, so that no kernel writes its output over one of its
-// inputs. The emitter sizes each slot at run time as the largest of its
+// inputs. The exception are kernels made to: the result of a
+// linear_residual takes its residual's slot when the residual dies there. The emitter sizes each slot at run time as the largest of its
 // values for the actual symbolic sizes and lays the slots out in one
 // workspace slice per dtype.
 var PlanMemory = &Pass{
@@ -59,7 +68,8 @@ func resolveGetitem(n *ir.Node) valueKey {
 }
 
 // liveness returns each node's position and, for each value, the position
-// of its last use (its own position when unused).
+// of its last use (its own position when unused). A use of a view
+// (IsAlias) is a use of the value whose storage it shares.
 func liveness(g *ir.Graph) (pos map[*ir.Node]int, last map[valueKey]int) {
 	pos = map[*ir.Node]int{}
 	last = map[valueKey]int{}
@@ -69,7 +79,7 @@ func liveness(g *ir.Graph) (pos map[*ir.Node]int, last map[valueKey]int) {
 			last[valueKey{n, r}] = i
 		}
 		for _, in := range n.Inputs() {
-			k := resolveGetitem(in)
+			k := root(in)
 			if len(in.Types) > 1 {
 				// A node with several results used directly (a tuple
 				// operand): every result is used.
@@ -91,7 +101,7 @@ func needsSlot(n *ir.Node, paramOnly map[*ir.Node]bool, outputs map[valueKey]boo
 	default:
 		return false
 	}
-	if paramOnly[n] || outputs[valueKey{n, r}] {
+	if paramOnly[n] || outputs[valueKey{n, r}] || IsAlias(n) {
 		return false
 	}
 	return !(n.Target == "getitem" && n.Op != ir.CallModule)
@@ -127,6 +137,15 @@ func elements(t ir.Type) int {
 func planMemory(g *ir.Graph) error {
 	paramOnly := ParamOnly(g)
 	outputs := graphOutputs(g)
+	for _, n := range g.Nodes() {
+		delete(n.Meta, AliasMeta)
+		if canAlias(n, paramOnly, outputs) {
+			if n.Meta == nil {
+				n.Meta = map[string]any{}
+			}
+			n.Meta[AliasMeta] = true
+		}
+	}
 	_, last := liveness(g)
 	type slot struct {
 		dtype ir.DType
@@ -148,12 +167,19 @@ func planMemory(g *ir.Graph) error {
 			planned = true
 			size := elements(t)
 			best := -1
-			for s := range free {
-				if slots[s].dtype != t.DType {
-					continue
-				}
-				if best < 0 || betterFit(slots[s].size, slots[best].size, size) || slots[s].size == slots[best].size && s < best {
-					best = s
+			if s, ok := inPlaceSlot(n, r, i, last); ok {
+				// The result takes over the slot of the operand that dies
+				// here: it must not be freed after this node.
+				best = s
+				dying[i] = slices.DeleteFunc(dying[i], func(d int) bool { return d == s })
+			} else {
+				for s := range free {
+					if slots[s].dtype != t.DType {
+						continue
+					}
+					if best < 0 || betterFit(slots[s].size, slots[best].size, size) || slots[s].size == slots[best].size && s < best {
+						best = s
+					}
 				}
 			}
 			if best < 0 {
@@ -205,6 +231,12 @@ func Slots(n *ir.Node) []int {
 // live at once, and no node writes a slot one of its inputs is in. A graph
 // changed after planning fails here instead of computing a wrong answer.
 func VerifyPlan(g *ir.Graph) error {
+	paramOnly, outputs := ParamOnly(g), graphOutputs(g)
+	for _, n := range g.Nodes() {
+		if IsAlias(n) && !canAlias(n, paramOnly, outputs) {
+			return fmt.Errorf("plan-memory: node %s is planned as a view but cannot be one; plan again", n.Name)
+		}
+	}
 	_, last := liveness(g)
 	holder := map[int]valueKey{} // slot → value stored there last
 	dtypes := map[int]ir.DType{}
@@ -218,7 +250,7 @@ func VerifyPlan(g *ir.Graph) error {
 		}
 		inputs := map[int]bool{}
 		for _, in := range n.Inputs() {
-			k := resolveGetitem(in)
+			k := root(in)
 			if s := Slots(k.n); s != nil && k.i < len(s) && s[k.i] >= 0 {
 				inputs[s[k.i]] = true
 			}
@@ -232,7 +264,9 @@ func VerifyPlan(g *ir.Graph) error {
 			}
 			dtypes[s] = n.Types[r].DType
 			if inputs[s] {
-				return fmt.Errorf("plan-memory: node %s writes slot %d, which holds one of its inputs", n.Name, s)
+				if is, ok := inPlaceSlot(n, r, i, last); !ok || is != s {
+					return fmt.Errorf("plan-memory: node %s writes slot %d, which holds one of its inputs", n.Name, s)
+				}
 			}
 			if prev, ok := holder[s]; ok && last[prev] > i {
 				return fmt.Errorf("plan-memory: node %s overwrites slot %d while %s is still used (last at node %d)", n.Name, s, prev.n.Name, last[prev])
@@ -297,4 +331,36 @@ func WorkspaceBytes(g *ir.Graph, syms map[string]int) int {
 		total += size * slotBytes[s]
 	}
 	return total
+}
+
+// inPlaceOperands are the ops whose kernel may write its result over one
+// operand (by index): the result's slot may be that operand's when the
+// operand's value dies at the node.
+var inPlaceOperands = map[string]int{"linear_residual": 3}
+
+// inPlaceSlot returns the slot result r of n (at position i) may share
+// with its in-place operand (inPlaceOperands): the slot of the value the
+// operand's storage holds, when that value has a slot of the result's
+// dtype, its last use (views included) is n, and no other operand of n
+// reads it.
+func inPlaceSlot(n *ir.Node, r, i int, last map[valueKey]int) (int, bool) {
+	op, ok := inPlaceOperands[n.Target]
+	if !ok || r != 0 || len(n.Types) != 1 || (n.Op != ir.CallFunction && n.Op != ir.CallMethod) || op >= len(n.Args()) {
+		return -1, false
+	}
+	in, ok := n.Args()[op].(*ir.Node)
+	if !ok {
+		return -1, false
+	}
+	k := root(in)
+	s := Slots(k.n)
+	if k.i >= len(s) || s[k.i] < 0 || last[k] != i || k.n.Types[k.i].DType != n.Types[0].DType {
+		return -1, false
+	}
+	for j, a := range n.Args() {
+		if m, ok := a.(*ir.Node); ok && j != op && root(m) == k {
+			return -1, false
+		}
+	}
+	return s[k.i], true
 }

@@ -42,27 +42,34 @@ func Linear(out, x, w, bias *Array) {
 // [..., m, n].
 //
 //	out[..., i, j] = Σp a[..., i, p]·b[..., p, j]
-func Matmul(out, a, b *Array) {
-	checkDType("Matmul", "a", a, Float32)
-	checkDType("Matmul", "b", b, Float32)
+func Matmul(out, a, b *Array) { matmul("Matmul", out, a, b, false) }
+
+// matmul is Matmul, with b's last two dimensions swapped when transB (b
+// is [..., n, k]).
+func matmul(name string, out, a, b *Array, transB bool) {
+	checkDType(name, "a", a, Float32)
+	checkDType(name, "b", b, Float32)
 	ra, rb := len(a.Shape), len(b.Shape)
 	if ra < 2 || rb < 2 {
-		kernelPanic("Matmul", "got %v and %v, want rank ≥ 2", a.Shape, b.Shape)
+		kernelPanic(name, "got %v and %v, want rank ≥ 2", a.Shape, b.Shape)
 	}
-	m, k, n := a.Shape[ra-2], a.Shape[ra-1], b.Shape[rb-1]
-	if b.Shape[rb-2] != k {
-		kernelPanic("Matmul", "inner dimensions of %v and %v differ", a.Shape, b.Shape)
+	m, k, n, bk := a.Shape[ra-2], a.Shape[ra-1], b.Shape[rb-1], b.Shape[rb-2]
+	if transB {
+		n, bk = bk, n
+	}
+	if bk != k {
+		kernelPanic(name, "inner dimensions of %v and %v differ", a.Shape, b.Shape)
 	}
 	aBatch, bBatch := a.Shape[:ra-2], b.Shape[:rb-2]
 	if !matmulOutOK(out.Shape, aBatch, bBatch, m, n) {
 		batch, err := BroadcastShapes(aBatch, bBatch)
 		if err != nil {
-			kernelPanic("Matmul", "batch dimensions: %v", err)
+			kernelPanic(name, "batch dimensions: %v", err)
 		}
-		kernelPanic("Matmul", "out shape %v, want %v", out.Shape, append(batch, m, n))
+		kernelPanic(name, "out shape %v, want %v", out.Shape, append(batch, m, n))
 	}
 	batch := out.Shape[:len(out.Shape)-2]
-	j := matmulJob{a: a.F32, b: b.F32, out: out.F32, m: m, n: n, k: k, batch: batch, aBatch: aBatch, bBatch: bBatch}
+	j := matmulJob{a: a.F32, b: b.F32, out: out.F32, m: m, n: n, k: k, batch: batch, aBatch: aBatch, bBatch: bBatch, transB: transB}
 	nb := NumElements(batch)
 	// Spread the items of a batch over the workers, each product on one
 	// goroutine, when they divide evenly enough: many small products then
@@ -97,6 +104,7 @@ type matmulJob struct {
 	m, n, k        int
 	batch          []int // the broadcast batch shape
 	aBatch, bBatch []int // a's and b's own batch shapes
+	transB         bool  // b's items are n×k, used transposed
 }
 
 var matmulTasks = taskPool(func(j *matmulJob, lo, hi int) { j.items(lo, hi, true) })
@@ -126,8 +134,12 @@ func (j *matmulJob) items(lo, hi int, serial bool) {
 				sb *= j.bBatch[db]
 			}
 		}
+		ldb := n
+		if j.transB {
+			ldb = k
+		}
 		g := gemmCall{
-			m: m, n: n, k: k, alpha: 1, a: j.a[oa*m*k:], lda: k, b: j.b[ob*k*n:], ldb: n,
+			transB: j.transB, m: m, n: n, k: k, alpha: 1, a: j.a[oa*m*k:], lda: k, b: j.b[ob*k*n:], ldb: ldb,
 			c: j.out[t*m*n:], ldc: n, kern: selectedKernel, serial: serial,
 		}
 		g.run()

@@ -76,14 +76,13 @@ type dlrmCompiledFrame struct {
 	select_7     runtime.Array     // select_7 i64[N], in workspace slot 2
 	emb_7        runtime.Array     // emb_7 f32[N,64], in workspace slot 9
 	stack        runtime.Array     // stack f32[N,9,64], in workspace slot 10
-	transpose    runtime.Array     // transpose f32[N,64,9], in workspace slot 1
-	matmul       runtime.Array     // matmul f32[N,9,9], in workspace slot 3
-	flatten      runtime.Array     // flatten f32[N,81], in workspace slot 1
-	index_select runtime.Array     // index_select f32[N,36], in workspace slot 4
+	matmul       runtime.Array     // matmul f32[N,9,9], in workspace slot 1
+	flatten      runtime.Array     // flatten f32[N,81], a view of matmul
+	index_select runtime.Array     // index_select f32[N,36], in workspace slot 3
 	cat          runtime.Array     // cat f32[N,100], in workspace slot 1
 	top_0        runtime.Array     // top_0 f32[N,512], in workspace slot 0
 	top_2        runtime.Array     // top_2 f32[N,256], in workspace slot 1
-	top_4        runtime.Array     // top_4 f32[N,1], in workspace slot 4
+	top_4        runtime.Array     // top_4 f32[N,1], in workspace slot 3
 	workspace    runtime.Workspace // storage of the 11 workspace slots (plan-memory)
 	dimN         int               // the size N the workspace is sized for
 	ready        bool              // whether the workspace is allocated
@@ -156,14 +155,14 @@ func (fr *dlrmCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 28 values share 11 workspace slots; each slot is as large as its largest value.
+	// 26 values share 11 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(max(512*N, 64*N))
-	slot1 := runtime.SlotSize(max(256*N, 64*N, 576*N, 81*N, 100*N))
+	slot1 := runtime.SlotSize(max(256*N, 64*N, 81*N, 100*N))
 	at1 := slot0
 	slot2 := runtime.SlotSize(N)
-	slot3 := runtime.SlotSize(max(64*N, 81*N))
+	slot3 := runtime.SlotSize(max(64*N, 36*N, N))
 	at3 := at1 + slot1
-	slot4 := runtime.SlotSize(max(64*N, 36*N, N))
+	slot4 := runtime.SlotSize(64 * N)
 	at4 := at3 + slot3
 	slot5 := runtime.SlotSize(64 * N)
 	at5 := at4 + slot4
@@ -198,14 +197,12 @@ func (fr *dlrmCompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.select_7, runtime.Int64, 0, N)
 	fr.workspace.Bind(&fr.emb_7, runtime.Float32, at9, N, 64)
 	fr.workspace.Bind(&fr.stack, runtime.Float32, at10, N, 9, 64)
-	fr.workspace.Bind(&fr.transpose, runtime.Float32, at1, N, 64, 9)
-	fr.workspace.Bind(&fr.matmul, runtime.Float32, at3, N, 9, 9)
-	fr.workspace.Bind(&fr.flatten, runtime.Float32, at1, N, 81)
-	fr.workspace.Bind(&fr.index_select, runtime.Float32, at4, N, 36)
+	fr.workspace.Bind(&fr.matmul, runtime.Float32, at1, N, 9, 9)
+	fr.workspace.Bind(&fr.index_select, runtime.Float32, at3, N, 36)
 	fr.workspace.Bind(&fr.cat, runtime.Float32, at1, N, 100)
 	fr.workspace.Bind(&fr.top_0, runtime.Float32, 0, N, 512)
 	fr.workspace.Bind(&fr.top_2, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.top_4, runtime.Float32, at4, N, 1)
+	fr.workspace.Bind(&fr.top_4, runtime.Float32, at3, N, 1)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -261,12 +258,10 @@ func (c *DLRMCompiled) Forward(dense *tensor.Tensor, sparse *tensor.Tensor) *ten
 	runtime.Embedding(&fr.emb_7, &fr.select_7, c.emb_7_weight)
 	// dlrm.go:63: stack = call_function stack([bot_4, emb_0, emb_1, emb_2, emb_3, emb_4, emb_5, emb_6, emb_7], dim=1)
 	runtime.Stack(&fr.stack, []*runtime.Array{&fr.bot_4, &fr.emb_0, &fr.emb_1, &fr.emb_2, &fr.emb_3, &fr.emb_4, &fr.emb_5, &fr.emb_6, &fr.emb_7}, 1)
-	// dlrm.go:64: transpose = call_method transpose(stack, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose, &fr.stack, 1, 2)
-	// dlrm.go:64: matmul = call_function matmul(stack, transpose)
-	runtime.Matmul(&fr.matmul, &fr.stack, &fr.transpose)
+	// dlrm.go:64: matmul = call_function matmul_transb(stack, stack)
+	runtime.MatmulTransB(&fr.matmul, &fr.stack, &fr.stack)
 	// dlrm.go:65: flatten = call_method flatten(matmul, start_dim=1, end_dim=-1)
-	runtime.Copy(&fr.flatten, &fr.matmul)
+	runtime.View(&fr.flatten, &fr.matmul, N, 81)
 	// dlrm.go:65: index_select = call_method index_select(flatten, _tensor_constant0, dim=1)
 	runtime.IndexSelect(&fr.index_select, &fr.flatten, c._tensor_constant0, 1)
 	// dlrm.go:66: cat = call_function cat([bot_4, index_select], dim=1)

@@ -149,6 +149,7 @@ type ResNet18Compiled struct {
 	neg_2                               *runtime.Array                        // neg_2 f32[64], computed by the constructor
 	mul_2                               *runtime.Array                        // mul_2 f32[64], computed by the constructor
 	layer1_0_conv2_folded_bias          *runtime.Array                        // layer1_0_conv2_folded_bias f32[64], computed by the constructor
+	layer1_0_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer1_0_relu_1
 	add_11                              *runtime.Array                        // add_11 f32[64], computed by the constructor
 	sqrt_3                              *runtime.Array                        // sqrt_3 f32[64], computed by the constructor
 	div_3                               *runtime.Array                        // div_3 f32[64], computed by the constructor
@@ -165,6 +166,7 @@ type ResNet18Compiled struct {
 	neg_4                               *runtime.Array                        // neg_4 f32[64], computed by the constructor
 	mul_4                               *runtime.Array                        // mul_4 f32[64], computed by the constructor
 	layer1_1_conv2_folded_bias          *runtime.Array                        // layer1_1_conv2_folded_bias f32[64], computed by the constructor
+	layer1_1_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer1_1_relu_1
 	add_13                              *runtime.Array                        // add_13 f32[128], computed by the constructor
 	sqrt_5                              *runtime.Array                        // sqrt_5 f32[128], computed by the constructor
 	div_5                               *runtime.Array                        // div_5 f32[128], computed by the constructor
@@ -189,6 +191,7 @@ type ResNet18Compiled struct {
 	neg_7                               *runtime.Array                        // neg_7 f32[128], computed by the constructor
 	mul_7                               *runtime.Array                        // mul_7 f32[128], computed by the constructor
 	layer2_0_downsample_0_folded_bias   *runtime.Array                        // layer2_0_downsample_0_folded_bias f32[128], computed by the constructor
+	layer2_0_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer2_0_relu_1
 	add_16                              *runtime.Array                        // add_16 f32[128], computed by the constructor
 	sqrt_8                              *runtime.Array                        // sqrt_8 f32[128], computed by the constructor
 	div_8                               *runtime.Array                        // div_8 f32[128], computed by the constructor
@@ -205,6 +208,7 @@ type ResNet18Compiled struct {
 	neg_9                               *runtime.Array                        // neg_9 f32[128], computed by the constructor
 	mul_9                               *runtime.Array                        // mul_9 f32[128], computed by the constructor
 	layer2_1_conv2_folded_bias          *runtime.Array                        // layer2_1_conv2_folded_bias f32[128], computed by the constructor
+	layer2_1_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer2_1_relu_1
 	add_18                              *runtime.Array                        // add_18 f32[256], computed by the constructor
 	sqrt_10                             *runtime.Array                        // sqrt_10 f32[256], computed by the constructor
 	div_10                              *runtime.Array                        // div_10 f32[256], computed by the constructor
@@ -229,6 +233,7 @@ type ResNet18Compiled struct {
 	neg_12                              *runtime.Array                        // neg_12 f32[256], computed by the constructor
 	mul_12                              *runtime.Array                        // mul_12 f32[256], computed by the constructor
 	layer3_0_downsample_0_folded_bias   *runtime.Array                        // layer3_0_downsample_0_folded_bias f32[256], computed by the constructor
+	layer3_0_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer3_0_relu_1
 	add_21                              *runtime.Array                        // add_21 f32[256], computed by the constructor
 	sqrt_13                             *runtime.Array                        // sqrt_13 f32[256], computed by the constructor
 	div_13                              *runtime.Array                        // div_13 f32[256], computed by the constructor
@@ -245,6 +250,7 @@ type ResNet18Compiled struct {
 	neg_14                              *runtime.Array                        // neg_14 f32[256], computed by the constructor
 	mul_14                              *runtime.Array                        // mul_14 f32[256], computed by the constructor
 	layer3_1_conv2_folded_bias          *runtime.Array                        // layer3_1_conv2_folded_bias f32[256], computed by the constructor
+	layer3_1_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer3_1_relu_1
 	add_23                              *runtime.Array                        // add_23 f32[512], computed by the constructor
 	sqrt_15                             *runtime.Array                        // sqrt_15 f32[512], computed by the constructor
 	div_15                              *runtime.Array                        // div_15 f32[512], computed by the constructor
@@ -269,6 +275,7 @@ type ResNet18Compiled struct {
 	neg_17                              *runtime.Array                        // neg_17 f32[512], computed by the constructor
 	mul_17                              *runtime.Array                        // mul_17 f32[512], computed by the constructor
 	layer4_0_downsample_0_folded_bias   *runtime.Array                        // layer4_0_downsample_0_folded_bias f32[512], computed by the constructor
+	layer4_0_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer4_0_relu_1
 	add_26                              *runtime.Array                        // add_26 f32[512], computed by the constructor
 	sqrt_18                             *runtime.Array                        // sqrt_18 f32[512], computed by the constructor
 	div_18                              *runtime.Array                        // div_18 f32[512], computed by the constructor
@@ -285,6 +292,7 @@ type ResNet18Compiled struct {
 	neg_19                              *runtime.Array                        // neg_19 f32[512], computed by the constructor
 	mul_19                              *runtime.Array                        // mul_19 f32[512], computed by the constructor
 	layer4_1_conv2_folded_bias          *runtime.Array                        // layer4_1_conv2_folded_bias f32[512], computed by the constructor
+	layer4_1_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer4_1_relu_1
 	fc_weight_prepared                  *runtime.PackedB                      // fc.weight prepared by PackLinear, computed by the constructor
 	snapshot                            runtime.Snapshot                      // versions of the parameters the constructor computed from
 	frames                              runtime.Frames[resNet18CompiledFrame] // the free per-call workspaces
@@ -297,41 +305,33 @@ type resNet18CompiledFrame struct {
 	maxpool               runtime.Array     // maxpool f32[N,64,56,56], in workspace slot 1
 	layer1_0_conv1        runtime.Array     // layer1_0_conv1 f32[N,64,56,56], in workspace slot 0
 	layer1_0_conv2        runtime.Array     // layer1_0_conv2 f32[N,64,56,56], in workspace slot 2
-	add                   runtime.Array     // add f32[N,64,56,56], in workspace slot 0
-	layer1_0_relu_1       runtime.Array     // layer1_0_relu_1 f32[N,64,56,56], in workspace slot 1
-	layer1_1_conv1        runtime.Array     // layer1_1_conv1 f32[N,64,56,56], in workspace slot 2
-	layer1_1_conv2        runtime.Array     // layer1_1_conv2 f32[N,64,56,56], in workspace slot 0
-	add_1                 runtime.Array     // add_1 f32[N,64,56,56], in workspace slot 2
+	layer1_0_relu_1       runtime.Array     // layer1_0_relu_1 f32[N,64,56,56], in workspace slot 0
+	layer1_1_conv1        runtime.Array     // layer1_1_conv1 f32[N,64,56,56], in workspace slot 1
+	layer1_1_conv2        runtime.Array     // layer1_1_conv2 f32[N,64,56,56], in workspace slot 2
 	layer1_1_relu_1       runtime.Array     // layer1_1_relu_1 f32[N,64,56,56], in workspace slot 1
 	layer2_0_conv1        runtime.Array     // layer2_0_conv1 f32[N,128,28,28], in workspace slot 2
 	layer2_0_conv2        runtime.Array     // layer2_0_conv2 f32[N,128,28,28], in workspace slot 0
 	layer2_0_downsample_0 runtime.Array     // layer2_0_downsample_0 f32[N,128,28,28], in workspace slot 2
-	add_2                 runtime.Array     // add_2 f32[N,128,28,28], in workspace slot 1
-	layer2_0_relu_1       runtime.Array     // layer2_0_relu_1 f32[N,128,28,28], in workspace slot 2
-	layer2_1_conv1        runtime.Array     // layer2_1_conv1 f32[N,128,28,28], in workspace slot 1
+	layer2_0_relu_1       runtime.Array     // layer2_0_relu_1 f32[N,128,28,28], in workspace slot 1
+	layer2_1_conv1        runtime.Array     // layer2_1_conv1 f32[N,128,28,28], in workspace slot 2
 	layer2_1_conv2        runtime.Array     // layer2_1_conv2 f32[N,128,28,28], in workspace slot 0
-	add_3                 runtime.Array     // add_3 f32[N,128,28,28], in workspace slot 1
 	layer2_1_relu_1       runtime.Array     // layer2_1_relu_1 f32[N,128,28,28], in workspace slot 2
 	layer3_0_conv1        runtime.Array     // layer3_0_conv1 f32[N,256,14,14], in workspace slot 1
 	layer3_0_conv2        runtime.Array     // layer3_0_conv2 f32[N,256,14,14], in workspace slot 0
 	layer3_0_downsample_0 runtime.Array     // layer3_0_downsample_0 f32[N,256,14,14], in workspace slot 1
-	add_4                 runtime.Array     // add_4 f32[N,256,14,14], in workspace slot 2
-	layer3_0_relu_1       runtime.Array     // layer3_0_relu_1 f32[N,256,14,14], in workspace slot 1
-	layer3_1_conv1        runtime.Array     // layer3_1_conv1 f32[N,256,14,14], in workspace slot 2
+	layer3_0_relu_1       runtime.Array     // layer3_0_relu_1 f32[N,256,14,14], in workspace slot 2
+	layer3_1_conv1        runtime.Array     // layer3_1_conv1 f32[N,256,14,14], in workspace slot 1
 	layer3_1_conv2        runtime.Array     // layer3_1_conv2 f32[N,256,14,14], in workspace slot 0
-	add_5                 runtime.Array     // add_5 f32[N,256,14,14], in workspace slot 2
 	layer3_1_relu_1       runtime.Array     // layer3_1_relu_1 f32[N,256,14,14], in workspace slot 1
 	layer4_0_conv1        runtime.Array     // layer4_0_conv1 f32[N,512,7,7], in workspace slot 2
 	layer4_0_conv2        runtime.Array     // layer4_0_conv2 f32[N,512,7,7], in workspace slot 0
 	layer4_0_downsample_0 runtime.Array     // layer4_0_downsample_0 f32[N,512,7,7], in workspace slot 2
-	add_6                 runtime.Array     // add_6 f32[N,512,7,7], in workspace slot 1
-	layer4_0_relu_1       runtime.Array     // layer4_0_relu_1 f32[N,512,7,7], in workspace slot 2
-	layer4_1_conv1        runtime.Array     // layer4_1_conv1 f32[N,512,7,7], in workspace slot 1
+	layer4_0_relu_1       runtime.Array     // layer4_0_relu_1 f32[N,512,7,7], in workspace slot 1
+	layer4_1_conv1        runtime.Array     // layer4_1_conv1 f32[N,512,7,7], in workspace slot 2
 	layer4_1_conv2        runtime.Array     // layer4_1_conv2 f32[N,512,7,7], in workspace slot 0
-	add_7                 runtime.Array     // add_7 f32[N,512,7,7], in workspace slot 1
 	layer4_1_relu_1       runtime.Array     // layer4_1_relu_1 f32[N,512,7,7], in workspace slot 2
 	avgpool               runtime.Array     // avgpool f32[N,512,1,1], in workspace slot 1
-	flatten               runtime.Array     // flatten f32[N,512], in workspace slot 2
+	flatten               runtime.Array     // flatten f32[N,512], a view of avgpool
 	workspace             runtime.Workspace // storage of the 3 workspace slots (plan-memory)
 	dimN                  int               // the size N the workspace is sized for
 	ready                 bool              // whether the workspace is allocated
@@ -721,6 +721,12 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer1_0_conv2_folded_bias = call_function add(mul_2, layer1_0_bn2_bias)
 	c.layer1_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer1_0_conv2_folded_bias, c.mul_2, c.layer1_0_bn2_bias)
+	c.layer1_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add = call_function add(layer1_0_conv2, maxpool)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer1_0_relu_1 = call_function relu(add)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_11 = call_function add(layer1_1_bn1_running_var, 1e-05)
 	c.add_11 = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.add_11, c.layer1_1_bn1_running_var, c.const0)
@@ -769,6 +775,12 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer1_1_conv2_folded_bias = call_function add(mul_4, layer1_1_bn2_bias)
 	c.layer1_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer1_1_conv2_folded_bias, c.mul_4, c.layer1_1_bn2_bias)
+	c.layer1_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_1 = call_function add(layer1_1_conv2, layer1_0_relu_1)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer1_1_relu_1 = call_function relu(add_1)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_13 = call_function add(layer2_0_bn1_running_var, 1e-05)
 	c.add_13 = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.add_13, c.layer2_0_bn1_running_var, c.const0)
@@ -841,6 +853,12 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:49: layer2_0_downsample_0_folded_bias = call_function add(mul_7, layer2_0_downsample_1_bias)
 	c.layer2_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_0_downsample_0_folded_bias, c.mul_7, c.layer2_0_downsample_1_bias)
+	c.layer2_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_2 = call_function add(layer2_0_conv2, layer2_0_downsample_0)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer2_0_relu_1 = call_function relu(add_2)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_16 = call_function add(layer2_1_bn1_running_var, 1e-05)
 	c.add_16 = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.add_16, c.layer2_1_bn1_running_var, c.const0)
@@ -889,6 +907,12 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer2_1_conv2_folded_bias = call_function add(mul_9, layer2_1_bn2_bias)
 	c.layer2_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_1_conv2_folded_bias, c.mul_9, c.layer2_1_bn2_bias)
+	c.layer2_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_3 = call_function add(layer2_1_conv2, layer2_0_relu_1)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer2_1_relu_1 = call_function relu(add_3)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_18 = call_function add(layer3_0_bn1_running_var, 1e-05)
 	c.add_18 = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.add_18, c.layer3_0_bn1_running_var, c.const0)
@@ -961,6 +985,12 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:49: layer3_0_downsample_0_folded_bias = call_function add(mul_12, layer3_0_downsample_1_bias)
 	c.layer3_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_0_downsample_0_folded_bias, c.mul_12, c.layer3_0_downsample_1_bias)
+	c.layer3_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_4 = call_function add(layer3_0_conv2, layer3_0_downsample_0)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer3_0_relu_1 = call_function relu(add_4)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_21 = call_function add(layer3_1_bn1_running_var, 1e-05)
 	c.add_21 = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.add_21, c.layer3_1_bn1_running_var, c.const0)
@@ -1009,6 +1039,12 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer3_1_conv2_folded_bias = call_function add(mul_14, layer3_1_bn2_bias)
 	c.layer3_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_1_conv2_folded_bias, c.mul_14, c.layer3_1_bn2_bias)
+	c.layer3_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_5 = call_function add(layer3_1_conv2, layer3_0_relu_1)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer3_1_relu_1 = call_function relu(add_5)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_23 = call_function add(layer4_0_bn1_running_var, 1e-05)
 	c.add_23 = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.add_23, c.layer4_0_bn1_running_var, c.const0)
@@ -1081,6 +1117,12 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:49: layer4_0_downsample_0_folded_bias = call_function add(mul_17, layer4_0_downsample_1_bias)
 	c.layer4_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_0_downsample_0_folded_bias, c.mul_17, c.layer4_0_downsample_1_bias)
+	c.layer4_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_6 = call_function add(layer4_0_conv2, layer4_0_downsample_0)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer4_0_relu_1 = call_function relu(add_6)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_26 = call_function add(layer4_1_bn1_running_var, 1e-05)
 	c.add_26 = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.add_26, c.layer4_1_bn1_running_var, c.const0)
@@ -1129,6 +1171,12 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer4_1_conv2_folded_bias = call_function add(mul_19, layer4_1_bn2_bias)
 	c.layer4_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_1_conv2_folded_bias, c.mul_19, c.layer4_1_bn2_bias)
+	c.layer4_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_7 = call_function add(layer4_1_conv2, layer4_0_relu_1)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer4_1_relu_1 = call_function relu(add_7)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	c.fc_weight_prepared = runtime.PackLinear(c.fc_weight)
 	return c
 }
@@ -1138,52 +1186,43 @@ func (fr *resNet18CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 39 values share 3 workspace slots; each slot is as large as its largest value.
+	// 30 values share 3 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(max(802816*N, 200704*N, 100352*N, 50176*N, 25088*N))
 	slot1 := runtime.SlotSize(max(200704*N, 100352*N, 50176*N, 25088*N, 512*N))
 	at1 := slot0
-	slot2 := runtime.SlotSize(max(200704*N, 100352*N, 50176*N, 25088*N, 512*N))
+	slot2 := runtime.SlotSize(max(200704*N, 100352*N, 50176*N, 25088*N))
 	at2 := at1 + slot1
 	fr.workspace.Reserve(at2+slot2, 0, 0)
 	fr.workspace.Bind(&fr.conv1, runtime.Float32, 0, N, 64, 112, 112)
 	fr.workspace.Bind(&fr.maxpool, runtime.Float32, at1, N, 64, 56, 56)
 	fr.workspace.Bind(&fr.layer1_0_conv1, runtime.Float32, 0, N, 64, 56, 56)
 	fr.workspace.Bind(&fr.layer1_0_conv2, runtime.Float32, at2, N, 64, 56, 56)
-	fr.workspace.Bind(&fr.add, runtime.Float32, 0, N, 64, 56, 56)
-	fr.workspace.Bind(&fr.layer1_0_relu_1, runtime.Float32, at1, N, 64, 56, 56)
-	fr.workspace.Bind(&fr.layer1_1_conv1, runtime.Float32, at2, N, 64, 56, 56)
-	fr.workspace.Bind(&fr.layer1_1_conv2, runtime.Float32, 0, N, 64, 56, 56)
-	fr.workspace.Bind(&fr.add_1, runtime.Float32, at2, N, 64, 56, 56)
+	fr.workspace.Bind(&fr.layer1_0_relu_1, runtime.Float32, 0, N, 64, 56, 56)
+	fr.workspace.Bind(&fr.layer1_1_conv1, runtime.Float32, at1, N, 64, 56, 56)
+	fr.workspace.Bind(&fr.layer1_1_conv2, runtime.Float32, at2, N, 64, 56, 56)
 	fr.workspace.Bind(&fr.layer1_1_relu_1, runtime.Float32, at1, N, 64, 56, 56)
 	fr.workspace.Bind(&fr.layer2_0_conv1, runtime.Float32, at2, N, 128, 28, 28)
 	fr.workspace.Bind(&fr.layer2_0_conv2, runtime.Float32, 0, N, 128, 28, 28)
 	fr.workspace.Bind(&fr.layer2_0_downsample_0, runtime.Float32, at2, N, 128, 28, 28)
-	fr.workspace.Bind(&fr.add_2, runtime.Float32, at1, N, 128, 28, 28)
-	fr.workspace.Bind(&fr.layer2_0_relu_1, runtime.Float32, at2, N, 128, 28, 28)
-	fr.workspace.Bind(&fr.layer2_1_conv1, runtime.Float32, at1, N, 128, 28, 28)
+	fr.workspace.Bind(&fr.layer2_0_relu_1, runtime.Float32, at1, N, 128, 28, 28)
+	fr.workspace.Bind(&fr.layer2_1_conv1, runtime.Float32, at2, N, 128, 28, 28)
 	fr.workspace.Bind(&fr.layer2_1_conv2, runtime.Float32, 0, N, 128, 28, 28)
-	fr.workspace.Bind(&fr.add_3, runtime.Float32, at1, N, 128, 28, 28)
 	fr.workspace.Bind(&fr.layer2_1_relu_1, runtime.Float32, at2, N, 128, 28, 28)
 	fr.workspace.Bind(&fr.layer3_0_conv1, runtime.Float32, at1, N, 256, 14, 14)
 	fr.workspace.Bind(&fr.layer3_0_conv2, runtime.Float32, 0, N, 256, 14, 14)
 	fr.workspace.Bind(&fr.layer3_0_downsample_0, runtime.Float32, at1, N, 256, 14, 14)
-	fr.workspace.Bind(&fr.add_4, runtime.Float32, at2, N, 256, 14, 14)
-	fr.workspace.Bind(&fr.layer3_0_relu_1, runtime.Float32, at1, N, 256, 14, 14)
-	fr.workspace.Bind(&fr.layer3_1_conv1, runtime.Float32, at2, N, 256, 14, 14)
+	fr.workspace.Bind(&fr.layer3_0_relu_1, runtime.Float32, at2, N, 256, 14, 14)
+	fr.workspace.Bind(&fr.layer3_1_conv1, runtime.Float32, at1, N, 256, 14, 14)
 	fr.workspace.Bind(&fr.layer3_1_conv2, runtime.Float32, 0, N, 256, 14, 14)
-	fr.workspace.Bind(&fr.add_5, runtime.Float32, at2, N, 256, 14, 14)
 	fr.workspace.Bind(&fr.layer3_1_relu_1, runtime.Float32, at1, N, 256, 14, 14)
 	fr.workspace.Bind(&fr.layer4_0_conv1, runtime.Float32, at2, N, 512, 7, 7)
 	fr.workspace.Bind(&fr.layer4_0_conv2, runtime.Float32, 0, N, 512, 7, 7)
 	fr.workspace.Bind(&fr.layer4_0_downsample_0, runtime.Float32, at2, N, 512, 7, 7)
-	fr.workspace.Bind(&fr.add_6, runtime.Float32, at1, N, 512, 7, 7)
-	fr.workspace.Bind(&fr.layer4_0_relu_1, runtime.Float32, at2, N, 512, 7, 7)
-	fr.workspace.Bind(&fr.layer4_1_conv1, runtime.Float32, at1, N, 512, 7, 7)
+	fr.workspace.Bind(&fr.layer4_0_relu_1, runtime.Float32, at1, N, 512, 7, 7)
+	fr.workspace.Bind(&fr.layer4_1_conv1, runtime.Float32, at2, N, 512, 7, 7)
 	fr.workspace.Bind(&fr.layer4_1_conv2, runtime.Float32, 0, N, 512, 7, 7)
-	fr.workspace.Bind(&fr.add_7, runtime.Float32, at1, N, 512, 7, 7)
 	fr.workspace.Bind(&fr.layer4_1_relu_1, runtime.Float32, at2, N, 512, 7, 7)
 	fr.workspace.Bind(&fr.avgpool, runtime.Float32, at1, N, 512, 1, 1)
-	fr.workspace.Bind(&fr.flatten, runtime.Float32, at2, N, 512)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -1204,76 +1243,76 @@ func (c *ResNet18Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	runtime.Conv2dAct(&fr.layer1_0_conv1, &fr.maxpool, c.layer1_0_conv1_folded_weight, c.layer1_0_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer1_0_conv2 = call_function conv2d(layer1_0_conv1, layer1_0_conv2_folded_weight, layer1_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer1_0_conv2, &fr.layer1_0_conv1, c.layer1_0_conv2_folded_weight, c.layer1_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:51: layer1_0_relu_1 = 2 fused elementwise ops (layer1_0_relu_1_program):
 	// block.go:51: add = call_function add(layer1_0_conv2, maxpool)
-	runtime.Add(&fr.add, &fr.layer1_0_conv2, &fr.maxpool)
 	// block.go:51: layer1_0_relu_1 = call_function relu(add)
-	runtime.Relu(&fr.layer1_0_relu_1, &fr.add)
+	c.layer1_0_relu_1_program.Run(&fr.layer1_0_relu_1, []*runtime.Array{&fr.layer1_0_conv2, &fr.maxpool})
 	// block.go:46: layer1_1_conv1 = call_function conv2d_act(layer1_0_relu_1, layer1_1_conv1_folded_weight, layer1_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer1_1_conv1, &fr.layer1_0_relu_1, c.layer1_1_conv1_folded_weight, c.layer1_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer1_1_conv2 = call_function conv2d(layer1_1_conv1, layer1_1_conv2_folded_weight, layer1_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer1_1_conv2, &fr.layer1_1_conv1, c.layer1_1_conv2_folded_weight, c.layer1_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:51: layer1_1_relu_1 = 2 fused elementwise ops (layer1_1_relu_1_program):
 	// block.go:51: add_1 = call_function add(layer1_1_conv2, layer1_0_relu_1)
-	runtime.Add(&fr.add_1, &fr.layer1_1_conv2, &fr.layer1_0_relu_1)
 	// block.go:51: layer1_1_relu_1 = call_function relu(add_1)
-	runtime.Relu(&fr.layer1_1_relu_1, &fr.add_1)
+	c.layer1_1_relu_1_program.Run(&fr.layer1_1_relu_1, []*runtime.Array{&fr.layer1_1_conv2, &fr.layer1_0_relu_1})
 	// block.go:46: layer2_0_conv1 = call_function conv2d_act(layer1_1_relu_1, layer2_0_conv1_folded_weight, layer2_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer2_0_conv1, &fr.layer1_1_relu_1, c.layer2_0_conv1_folded_weight, c.layer2_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, 1)
 	// block.go:47: layer2_0_conv2 = call_function conv2d(layer2_0_conv1, layer2_0_conv2_folded_weight, layer2_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer2_0_conv2, &fr.layer2_0_conv1, c.layer2_0_conv2_folded_weight, c.layer2_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer2_0_downsample_0 = call_function conv2d(layer1_1_relu_1, layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
 	runtime.Conv2d(&fr.layer2_0_downsample_0, &fr.layer1_1_relu_1, c.layer2_0_downsample_0_folded_weight, c.layer2_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	// block.go:51: layer2_0_relu_1 = 2 fused elementwise ops (layer2_0_relu_1_program):
 	// block.go:51: add_2 = call_function add(layer2_0_conv2, layer2_0_downsample_0)
-	runtime.Add(&fr.add_2, &fr.layer2_0_conv2, &fr.layer2_0_downsample_0)
 	// block.go:51: layer2_0_relu_1 = call_function relu(add_2)
-	runtime.Relu(&fr.layer2_0_relu_1, &fr.add_2)
+	c.layer2_0_relu_1_program.Run(&fr.layer2_0_relu_1, []*runtime.Array{&fr.layer2_0_conv2, &fr.layer2_0_downsample_0})
 	// block.go:46: layer2_1_conv1 = call_function conv2d_act(layer2_0_relu_1, layer2_1_conv1_folded_weight, layer2_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer2_1_conv1, &fr.layer2_0_relu_1, c.layer2_1_conv1_folded_weight, c.layer2_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer2_1_conv2 = call_function conv2d(layer2_1_conv1, layer2_1_conv2_folded_weight, layer2_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer2_1_conv2, &fr.layer2_1_conv1, c.layer2_1_conv2_folded_weight, c.layer2_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:51: layer2_1_relu_1 = 2 fused elementwise ops (layer2_1_relu_1_program):
 	// block.go:51: add_3 = call_function add(layer2_1_conv2, layer2_0_relu_1)
-	runtime.Add(&fr.add_3, &fr.layer2_1_conv2, &fr.layer2_0_relu_1)
 	// block.go:51: layer2_1_relu_1 = call_function relu(add_3)
-	runtime.Relu(&fr.layer2_1_relu_1, &fr.add_3)
+	c.layer2_1_relu_1_program.Run(&fr.layer2_1_relu_1, []*runtime.Array{&fr.layer2_1_conv2, &fr.layer2_0_relu_1})
 	// block.go:46: layer3_0_conv1 = call_function conv2d_act(layer2_1_relu_1, layer3_0_conv1_folded_weight, layer3_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer3_0_conv1, &fr.layer2_1_relu_1, c.layer3_0_conv1_folded_weight, c.layer3_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, 1)
 	// block.go:47: layer3_0_conv2 = call_function conv2d(layer3_0_conv1, layer3_0_conv2_folded_weight, layer3_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer3_0_conv2, &fr.layer3_0_conv1, c.layer3_0_conv2_folded_weight, c.layer3_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer3_0_downsample_0 = call_function conv2d(layer2_1_relu_1, layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
 	runtime.Conv2d(&fr.layer3_0_downsample_0, &fr.layer2_1_relu_1, c.layer3_0_downsample_0_folded_weight, c.layer3_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	// block.go:51: layer3_0_relu_1 = 2 fused elementwise ops (layer3_0_relu_1_program):
 	// block.go:51: add_4 = call_function add(layer3_0_conv2, layer3_0_downsample_0)
-	runtime.Add(&fr.add_4, &fr.layer3_0_conv2, &fr.layer3_0_downsample_0)
 	// block.go:51: layer3_0_relu_1 = call_function relu(add_4)
-	runtime.Relu(&fr.layer3_0_relu_1, &fr.add_4)
+	c.layer3_0_relu_1_program.Run(&fr.layer3_0_relu_1, []*runtime.Array{&fr.layer3_0_conv2, &fr.layer3_0_downsample_0})
 	// block.go:46: layer3_1_conv1 = call_function conv2d_act(layer3_0_relu_1, layer3_1_conv1_folded_weight, layer3_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer3_1_conv1, &fr.layer3_0_relu_1, c.layer3_1_conv1_folded_weight, c.layer3_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer3_1_conv2 = call_function conv2d(layer3_1_conv1, layer3_1_conv2_folded_weight, layer3_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer3_1_conv2, &fr.layer3_1_conv1, c.layer3_1_conv2_folded_weight, c.layer3_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:51: layer3_1_relu_1 = 2 fused elementwise ops (layer3_1_relu_1_program):
 	// block.go:51: add_5 = call_function add(layer3_1_conv2, layer3_0_relu_1)
-	runtime.Add(&fr.add_5, &fr.layer3_1_conv2, &fr.layer3_0_relu_1)
 	// block.go:51: layer3_1_relu_1 = call_function relu(add_5)
-	runtime.Relu(&fr.layer3_1_relu_1, &fr.add_5)
+	c.layer3_1_relu_1_program.Run(&fr.layer3_1_relu_1, []*runtime.Array{&fr.layer3_1_conv2, &fr.layer3_0_relu_1})
 	// block.go:46: layer4_0_conv1 = call_function conv2d_act(layer3_1_relu_1, layer4_0_conv1_folded_weight, layer4_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer4_0_conv1, &fr.layer3_1_relu_1, c.layer4_0_conv1_folded_weight, c.layer4_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, 1)
 	// block.go:47: layer4_0_conv2 = call_function conv2d(layer4_0_conv1, layer4_0_conv2_folded_weight, layer4_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer4_0_conv2, &fr.layer4_0_conv1, c.layer4_0_conv2_folded_weight, c.layer4_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer4_0_downsample_0 = call_function conv2d(layer3_1_relu_1, layer4_0_downsample_0_folded_weight, layer4_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
 	runtime.Conv2d(&fr.layer4_0_downsample_0, &fr.layer3_1_relu_1, c.layer4_0_downsample_0_folded_weight, c.layer4_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	// block.go:51: layer4_0_relu_1 = 2 fused elementwise ops (layer4_0_relu_1_program):
 	// block.go:51: add_6 = call_function add(layer4_0_conv2, layer4_0_downsample_0)
-	runtime.Add(&fr.add_6, &fr.layer4_0_conv2, &fr.layer4_0_downsample_0)
 	// block.go:51: layer4_0_relu_1 = call_function relu(add_6)
-	runtime.Relu(&fr.layer4_0_relu_1, &fr.add_6)
+	c.layer4_0_relu_1_program.Run(&fr.layer4_0_relu_1, []*runtime.Array{&fr.layer4_0_conv2, &fr.layer4_0_downsample_0})
 	// block.go:46: layer4_1_conv1 = call_function conv2d_act(layer4_0_relu_1, layer4_1_conv1_folded_weight, layer4_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer4_1_conv1, &fr.layer4_0_relu_1, c.layer4_1_conv1_folded_weight, c.layer4_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer4_1_conv2 = call_function conv2d(layer4_1_conv1, layer4_1_conv2_folded_weight, layer4_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer4_1_conv2, &fr.layer4_1_conv1, c.layer4_1_conv2_folded_weight, c.layer4_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:51: layer4_1_relu_1 = 2 fused elementwise ops (layer4_1_relu_1_program):
 	// block.go:51: add_7 = call_function add(layer4_1_conv2, layer4_0_relu_1)
-	runtime.Add(&fr.add_7, &fr.layer4_1_conv2, &fr.layer4_0_relu_1)
 	// block.go:51: layer4_1_relu_1 = call_function relu(add_7)
-	runtime.Relu(&fr.layer4_1_relu_1, &fr.add_7)
+	c.layer4_1_relu_1_program.Run(&fr.layer4_1_relu_1, []*runtime.Array{&fr.layer4_1_conv2, &fr.layer4_0_relu_1})
 	// resnet18.go:58: avgpool = call_function adaptive_avg_pool2d(layer4_1_relu_1, output_size=[1, 1])
 	runtime.AdaptiveAvgPool2d(&fr.avgpool, &fr.layer4_1_relu_1)
 	// resnet18.go:58: flatten = call_function flatten(avgpool, start_dim=1, end_dim=-1)
-	runtime.Copy(&fr.flatten, &fr.avgpool)
+	runtime.View(&fr.flatten, &fr.avgpool, N, 512)
 	// resnet18.go:59: fc = call_function linear(flatten, fc_weight, fc_bias)
 	fc := runtime.NewArray(runtime.Float32, N, 1000)
 	runtime.LinearPacked(fc, &fr.flatten, c.fc_weight_prepared, c.fc_bias)

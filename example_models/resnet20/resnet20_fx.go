@@ -154,6 +154,7 @@ type ResNet20Compiled struct {
 	neg_2                               *runtime.Array                        // neg_2 f32[16], computed by the constructor
 	mul_2                               *runtime.Array                        // mul_2 f32[16], computed by the constructor
 	layer1_0_conv2_folded_bias          *runtime.Array                        // layer1_0_conv2_folded_bias f32[16], computed by the constructor
+	layer1_0_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer1_0_relu_1
 	add_12                              *runtime.Array                        // add_12 f32[16], computed by the constructor
 	sqrt_3                              *runtime.Array                        // sqrt_3 f32[16], computed by the constructor
 	div_3                               *runtime.Array                        // div_3 f32[16], computed by the constructor
@@ -170,6 +171,7 @@ type ResNet20Compiled struct {
 	neg_4                               *runtime.Array                        // neg_4 f32[16], computed by the constructor
 	mul_4                               *runtime.Array                        // mul_4 f32[16], computed by the constructor
 	layer1_1_conv2_folded_bias          *runtime.Array                        // layer1_1_conv2_folded_bias f32[16], computed by the constructor
+	layer1_1_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer1_1_relu_1
 	add_14                              *runtime.Array                        // add_14 f32[16], computed by the constructor
 	sqrt_5                              *runtime.Array                        // sqrt_5 f32[16], computed by the constructor
 	div_5                               *runtime.Array                        // div_5 f32[16], computed by the constructor
@@ -186,6 +188,7 @@ type ResNet20Compiled struct {
 	neg_6                               *runtime.Array                        // neg_6 f32[16], computed by the constructor
 	mul_6                               *runtime.Array                        // mul_6 f32[16], computed by the constructor
 	layer1_2_conv2_folded_bias          *runtime.Array                        // layer1_2_conv2_folded_bias f32[16], computed by the constructor
+	layer1_2_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer1_2_relu_1
 	add_16                              *runtime.Array                        // add_16 f32[32], computed by the constructor
 	sqrt_7                              *runtime.Array                        // sqrt_7 f32[32], computed by the constructor
 	div_7                               *runtime.Array                        // div_7 f32[32], computed by the constructor
@@ -210,6 +213,7 @@ type ResNet20Compiled struct {
 	neg_9                               *runtime.Array                        // neg_9 f32[32], computed by the constructor
 	mul_9                               *runtime.Array                        // mul_9 f32[32], computed by the constructor
 	layer2_0_downsample_0_folded_bias   *runtime.Array                        // layer2_0_downsample_0_folded_bias f32[32], computed by the constructor
+	layer2_0_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer2_0_relu_1
 	add_19                              *runtime.Array                        // add_19 f32[32], computed by the constructor
 	sqrt_10                             *runtime.Array                        // sqrt_10 f32[32], computed by the constructor
 	div_10                              *runtime.Array                        // div_10 f32[32], computed by the constructor
@@ -226,6 +230,7 @@ type ResNet20Compiled struct {
 	neg_11                              *runtime.Array                        // neg_11 f32[32], computed by the constructor
 	mul_11                              *runtime.Array                        // mul_11 f32[32], computed by the constructor
 	layer2_1_conv2_folded_bias          *runtime.Array                        // layer2_1_conv2_folded_bias f32[32], computed by the constructor
+	layer2_1_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer2_1_relu_1
 	add_21                              *runtime.Array                        // add_21 f32[32], computed by the constructor
 	sqrt_12                             *runtime.Array                        // sqrt_12 f32[32], computed by the constructor
 	div_12                              *runtime.Array                        // div_12 f32[32], computed by the constructor
@@ -242,6 +247,7 @@ type ResNet20Compiled struct {
 	neg_13                              *runtime.Array                        // neg_13 f32[32], computed by the constructor
 	mul_13                              *runtime.Array                        // mul_13 f32[32], computed by the constructor
 	layer2_2_conv2_folded_bias          *runtime.Array                        // layer2_2_conv2_folded_bias f32[32], computed by the constructor
+	layer2_2_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer2_2_relu_1
 	add_23                              *runtime.Array                        // add_23 f32[64], computed by the constructor
 	sqrt_14                             *runtime.Array                        // sqrt_14 f32[64], computed by the constructor
 	div_14                              *runtime.Array                        // div_14 f32[64], computed by the constructor
@@ -266,6 +272,7 @@ type ResNet20Compiled struct {
 	neg_16                              *runtime.Array                        // neg_16 f32[64], computed by the constructor
 	mul_16                              *runtime.Array                        // mul_16 f32[64], computed by the constructor
 	layer3_0_downsample_0_folded_bias   *runtime.Array                        // layer3_0_downsample_0_folded_bias f32[64], computed by the constructor
+	layer3_0_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer3_0_relu_1
 	add_26                              *runtime.Array                        // add_26 f32[64], computed by the constructor
 	sqrt_17                             *runtime.Array                        // sqrt_17 f32[64], computed by the constructor
 	div_17                              *runtime.Array                        // div_17 f32[64], computed by the constructor
@@ -282,6 +289,7 @@ type ResNet20Compiled struct {
 	neg_18                              *runtime.Array                        // neg_18 f32[64], computed by the constructor
 	mul_18                              *runtime.Array                        // mul_18 f32[64], computed by the constructor
 	layer3_1_conv2_folded_bias          *runtime.Array                        // layer3_1_conv2_folded_bias f32[64], computed by the constructor
+	layer3_1_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer3_1_relu_1
 	add_28                              *runtime.Array                        // add_28 f32[64], computed by the constructor
 	sqrt_19                             *runtime.Array                        // sqrt_19 f32[64], computed by the constructor
 	div_19                              *runtime.Array                        // div_19 f32[64], computed by the constructor
@@ -298,6 +306,7 @@ type ResNet20Compiled struct {
 	neg_20                              *runtime.Array                        // neg_20 f32[64], computed by the constructor
 	mul_20                              *runtime.Array                        // mul_20 f32[64], computed by the constructor
 	layer3_2_conv2_folded_bias          *runtime.Array                        // layer3_2_conv2_folded_bias f32[64], computed by the constructor
+	layer3_2_relu_1_program             *runtime.ElementwiseProgram           // the 2 ops fused into layer3_2_relu_1
 	fc_weight_prepared                  *runtime.PackedB                      // fc.weight prepared by PackLinear, computed by the constructor
 	snapshot                            runtime.Snapshot                      // versions of the parameters the constructor computed from
 	frames                              runtime.Frames[resNet20CompiledFrame] // the free per-call workspaces
@@ -309,44 +318,35 @@ type resNet20CompiledFrame struct {
 	conv1                 runtime.Array     // conv1 f32[N,16,32,32], in workspace slot 0
 	layer1_0_conv1        runtime.Array     // layer1_0_conv1 f32[N,16,32,32], in workspace slot 1
 	layer1_0_conv2        runtime.Array     // layer1_0_conv2 f32[N,16,32,32], in workspace slot 2
-	add                   runtime.Array     // add f32[N,16,32,32], in workspace slot 1
-	layer1_0_relu_1       runtime.Array     // layer1_0_relu_1 f32[N,16,32,32], in workspace slot 0
-	layer1_1_conv1        runtime.Array     // layer1_1_conv1 f32[N,16,32,32], in workspace slot 1
+	layer1_0_relu_1       runtime.Array     // layer1_0_relu_1 f32[N,16,32,32], in workspace slot 1
+	layer1_1_conv1        runtime.Array     // layer1_1_conv1 f32[N,16,32,32], in workspace slot 0
 	layer1_1_conv2        runtime.Array     // layer1_1_conv2 f32[N,16,32,32], in workspace slot 2
-	add_1                 runtime.Array     // add_1 f32[N,16,32,32], in workspace slot 1
 	layer1_1_relu_1       runtime.Array     // layer1_1_relu_1 f32[N,16,32,32], in workspace slot 0
 	layer1_2_conv1        runtime.Array     // layer1_2_conv1 f32[N,16,32,32], in workspace slot 1
 	layer1_2_conv2        runtime.Array     // layer1_2_conv2 f32[N,16,32,32], in workspace slot 2
-	add_2                 runtime.Array     // add_2 f32[N,16,32,32], in workspace slot 1
-	layer1_2_relu_1       runtime.Array     // layer1_2_relu_1 f32[N,16,32,32], in workspace slot 0
-	layer2_0_conv1        runtime.Array     // layer2_0_conv1 f32[N,32,16,16], in workspace slot 1
+	layer1_2_relu_1       runtime.Array     // layer1_2_relu_1 f32[N,16,32,32], in workspace slot 1
+	layer2_0_conv1        runtime.Array     // layer2_0_conv1 f32[N,32,16,16], in workspace slot 0
 	layer2_0_conv2        runtime.Array     // layer2_0_conv2 f32[N,32,16,16], in workspace slot 2
-	layer2_0_downsample_0 runtime.Array     // layer2_0_downsample_0 f32[N,32,16,16], in workspace slot 1
-	add_3                 runtime.Array     // add_3 f32[N,32,16,16], in workspace slot 0
+	layer2_0_downsample_0 runtime.Array     // layer2_0_downsample_0 f32[N,32,16,16], in workspace slot 0
 	layer2_0_relu_1       runtime.Array     // layer2_0_relu_1 f32[N,32,16,16], in workspace slot 1
 	layer2_1_conv1        runtime.Array     // layer2_1_conv1 f32[N,32,16,16], in workspace slot 0
 	layer2_1_conv2        runtime.Array     // layer2_1_conv2 f32[N,32,16,16], in workspace slot 2
-	add_4                 runtime.Array     // add_4 f32[N,32,16,16], in workspace slot 0
-	layer2_1_relu_1       runtime.Array     // layer2_1_relu_1 f32[N,32,16,16], in workspace slot 1
-	layer2_2_conv1        runtime.Array     // layer2_2_conv1 f32[N,32,16,16], in workspace slot 0
+	layer2_1_relu_1       runtime.Array     // layer2_1_relu_1 f32[N,32,16,16], in workspace slot 0
+	layer2_2_conv1        runtime.Array     // layer2_2_conv1 f32[N,32,16,16], in workspace slot 1
 	layer2_2_conv2        runtime.Array     // layer2_2_conv2 f32[N,32,16,16], in workspace slot 2
-	add_5                 runtime.Array     // add_5 f32[N,32,16,16], in workspace slot 0
 	layer2_2_relu_1       runtime.Array     // layer2_2_relu_1 f32[N,32,16,16], in workspace slot 1
 	layer3_0_conv1        runtime.Array     // layer3_0_conv1 f32[N,64,8,8], in workspace slot 0
 	layer3_0_conv2        runtime.Array     // layer3_0_conv2 f32[N,64,8,8], in workspace slot 2
 	layer3_0_downsample_0 runtime.Array     // layer3_0_downsample_0 f32[N,64,8,8], in workspace slot 0
-	add_6                 runtime.Array     // add_6 f32[N,64,8,8], in workspace slot 1
-	layer3_0_relu_1       runtime.Array     // layer3_0_relu_1 f32[N,64,8,8], in workspace slot 0
-	layer3_1_conv1        runtime.Array     // layer3_1_conv1 f32[N,64,8,8], in workspace slot 1
+	layer3_0_relu_1       runtime.Array     // layer3_0_relu_1 f32[N,64,8,8], in workspace slot 1
+	layer3_1_conv1        runtime.Array     // layer3_1_conv1 f32[N,64,8,8], in workspace slot 0
 	layer3_1_conv2        runtime.Array     // layer3_1_conv2 f32[N,64,8,8], in workspace slot 2
-	add_7                 runtime.Array     // add_7 f32[N,64,8,8], in workspace slot 1
 	layer3_1_relu_1       runtime.Array     // layer3_1_relu_1 f32[N,64,8,8], in workspace slot 0
 	layer3_2_conv1        runtime.Array     // layer3_2_conv1 f32[N,64,8,8], in workspace slot 1
 	layer3_2_conv2        runtime.Array     // layer3_2_conv2 f32[N,64,8,8], in workspace slot 2
-	add_8                 runtime.Array     // add_8 f32[N,64,8,8], in workspace slot 1
-	layer3_2_relu_1       runtime.Array     // layer3_2_relu_1 f32[N,64,8,8], in workspace slot 0
-	avgpool               runtime.Array     // avgpool f32[N,64,1,1], in workspace slot 1
-	flatten               runtime.Array     // flatten f32[N,64], in workspace slot 0
+	layer3_2_relu_1       runtime.Array     // layer3_2_relu_1 f32[N,64,8,8], in workspace slot 1
+	avgpool               runtime.Array     // avgpool f32[N,64,1,1], in workspace slot 0
+	flatten               runtime.Array     // flatten f32[N,64], a view of avgpool
 	workspace             runtime.Workspace // storage of the 3 workspace slots (plan-memory)
 	dimN                  int               // the size N the workspace is sized for
 	ready                 bool              // whether the workspace is allocated
@@ -751,6 +751,12 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer1_0_conv2_folded_bias = call_function add(mul_2, layer1_0_bn2_bias)
 	c.layer1_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_0_conv2_folded_bias, c.mul_2, c.layer1_0_bn2_bias)
+	c.layer1_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add = call_function add(layer1_0_conv2, conv1)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer1_0_relu_1 = call_function relu(add)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_12 = call_function add(layer1_1_bn1_running_var, 1e-05)
 	c.add_12 = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.add_12, c.layer1_1_bn1_running_var, c.const0)
@@ -799,6 +805,12 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer1_1_conv2_folded_bias = call_function add(mul_4, layer1_1_bn2_bias)
 	c.layer1_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_1_conv2_folded_bias, c.mul_4, c.layer1_1_bn2_bias)
+	c.layer1_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_1 = call_function add(layer1_1_conv2, layer1_0_relu_1)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer1_1_relu_1 = call_function relu(add_1)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_14 = call_function add(layer1_2_bn1_running_var, 1e-05)
 	c.add_14 = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.add_14, c.layer1_2_bn1_running_var, c.const0)
@@ -847,6 +859,12 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer1_2_conv2_folded_bias = call_function add(mul_6, layer1_2_bn2_bias)
 	c.layer1_2_conv2_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_2_conv2_folded_bias, c.mul_6, c.layer1_2_bn2_bias)
+	c.layer1_2_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_2 = call_function add(layer1_2_conv2, layer1_1_relu_1)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer1_2_relu_1 = call_function relu(add_2)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_16 = call_function add(layer2_0_bn1_running_var, 1e-05)
 	c.add_16 = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.add_16, c.layer2_0_bn1_running_var, c.const0)
@@ -919,6 +937,12 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:49: layer2_0_downsample_0_folded_bias = call_function add(mul_9, layer2_0_downsample_1_bias)
 	c.layer2_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_0_downsample_0_folded_bias, c.mul_9, c.layer2_0_downsample_1_bias)
+	c.layer2_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_3 = call_function add(layer2_0_conv2, layer2_0_downsample_0)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer2_0_relu_1 = call_function relu(add_3)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_19 = call_function add(layer2_1_bn1_running_var, 1e-05)
 	c.add_19 = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.add_19, c.layer2_1_bn1_running_var, c.const0)
@@ -967,6 +991,12 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer2_1_conv2_folded_bias = call_function add(mul_11, layer2_1_bn2_bias)
 	c.layer2_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_1_conv2_folded_bias, c.mul_11, c.layer2_1_bn2_bias)
+	c.layer2_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_4 = call_function add(layer2_1_conv2, layer2_0_relu_1)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer2_1_relu_1 = call_function relu(add_4)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_21 = call_function add(layer2_2_bn1_running_var, 1e-05)
 	c.add_21 = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.add_21, c.layer2_2_bn1_running_var, c.const0)
@@ -1015,6 +1045,12 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer2_2_conv2_folded_bias = call_function add(mul_13, layer2_2_bn2_bias)
 	c.layer2_2_conv2_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_2_conv2_folded_bias, c.mul_13, c.layer2_2_bn2_bias)
+	c.layer2_2_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_5 = call_function add(layer2_2_conv2, layer2_1_relu_1)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer2_2_relu_1 = call_function relu(add_5)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_23 = call_function add(layer3_0_bn1_running_var, 1e-05)
 	c.add_23 = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.add_23, c.layer3_0_bn1_running_var, c.const0)
@@ -1087,6 +1123,12 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:49: layer3_0_downsample_0_folded_bias = call_function add(mul_16, layer3_0_downsample_1_bias)
 	c.layer3_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_0_downsample_0_folded_bias, c.mul_16, c.layer3_0_downsample_1_bias)
+	c.layer3_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_6 = call_function add(layer3_0_conv2, layer3_0_downsample_0)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer3_0_relu_1 = call_function relu(add_6)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_26 = call_function add(layer3_1_bn1_running_var, 1e-05)
 	c.add_26 = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.add_26, c.layer3_1_bn1_running_var, c.const0)
@@ -1135,6 +1177,12 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer3_1_conv2_folded_bias = call_function add(mul_18, layer3_1_bn2_bias)
 	c.layer3_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_1_conv2_folded_bias, c.mul_18, c.layer3_1_bn2_bias)
+	c.layer3_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_7 = call_function add(layer3_1_conv2, layer3_0_relu_1)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer3_1_relu_1 = call_function relu(add_7)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	// block.go:46: add_28 = call_function add(layer3_2_bn1_running_var, 1e-05)
 	c.add_28 = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.add_28, c.layer3_2_bn1_running_var, c.const0)
@@ -1183,6 +1231,12 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer3_2_conv2_folded_bias = call_function add(mul_20, layer3_2_bn2_bias)
 	c.layer3_2_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_2_conv2_folded_bias, c.mul_20, c.layer3_2_bn2_bias)
+	c.layer3_2_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		// block.go:51: add_8 = call_function add(layer3_2_conv2, layer3_1_relu_1)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// block.go:51: layer3_2_relu_1 = call_function relu(add_8)
+		{Op: runtime.ElemRelu, A: 2},
+	})
 	c.fc_weight_prepared = runtime.PackLinear(c.fc_weight)
 	return c
 }
@@ -1192,9 +1246,9 @@ func (fr *resNet20CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 41 values share 3 workspace slots; each slot is as large as its largest value.
+	// 31 values share 3 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(max(16384*N, 8192*N, 4096*N, 64*N))
-	slot1 := runtime.SlotSize(max(16384*N, 8192*N, 4096*N, 64*N))
+	slot1 := runtime.SlotSize(max(16384*N, 8192*N, 4096*N))
 	at1 := slot0
 	slot2 := runtime.SlotSize(max(16384*N, 8192*N, 4096*N))
 	at2 := at1 + slot1
@@ -1202,44 +1256,34 @@ func (fr *resNet20CompiledFrame) reserve(N int) {
 	fr.workspace.Bind(&fr.conv1, runtime.Float32, 0, N, 16, 32, 32)
 	fr.workspace.Bind(&fr.layer1_0_conv1, runtime.Float32, at1, N, 16, 32, 32)
 	fr.workspace.Bind(&fr.layer1_0_conv2, runtime.Float32, at2, N, 16, 32, 32)
-	fr.workspace.Bind(&fr.add, runtime.Float32, at1, N, 16, 32, 32)
-	fr.workspace.Bind(&fr.layer1_0_relu_1, runtime.Float32, 0, N, 16, 32, 32)
-	fr.workspace.Bind(&fr.layer1_1_conv1, runtime.Float32, at1, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.layer1_0_relu_1, runtime.Float32, at1, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.layer1_1_conv1, runtime.Float32, 0, N, 16, 32, 32)
 	fr.workspace.Bind(&fr.layer1_1_conv2, runtime.Float32, at2, N, 16, 32, 32)
-	fr.workspace.Bind(&fr.add_1, runtime.Float32, at1, N, 16, 32, 32)
 	fr.workspace.Bind(&fr.layer1_1_relu_1, runtime.Float32, 0, N, 16, 32, 32)
 	fr.workspace.Bind(&fr.layer1_2_conv1, runtime.Float32, at1, N, 16, 32, 32)
 	fr.workspace.Bind(&fr.layer1_2_conv2, runtime.Float32, at2, N, 16, 32, 32)
-	fr.workspace.Bind(&fr.add_2, runtime.Float32, at1, N, 16, 32, 32)
-	fr.workspace.Bind(&fr.layer1_2_relu_1, runtime.Float32, 0, N, 16, 32, 32)
-	fr.workspace.Bind(&fr.layer2_0_conv1, runtime.Float32, at1, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer1_2_relu_1, runtime.Float32, at1, N, 16, 32, 32)
+	fr.workspace.Bind(&fr.layer2_0_conv1, runtime.Float32, 0, N, 32, 16, 16)
 	fr.workspace.Bind(&fr.layer2_0_conv2, runtime.Float32, at2, N, 32, 16, 16)
-	fr.workspace.Bind(&fr.layer2_0_downsample_0, runtime.Float32, at1, N, 32, 16, 16)
-	fr.workspace.Bind(&fr.add_3, runtime.Float32, 0, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer2_0_downsample_0, runtime.Float32, 0, N, 32, 16, 16)
 	fr.workspace.Bind(&fr.layer2_0_relu_1, runtime.Float32, at1, N, 32, 16, 16)
 	fr.workspace.Bind(&fr.layer2_1_conv1, runtime.Float32, 0, N, 32, 16, 16)
 	fr.workspace.Bind(&fr.layer2_1_conv2, runtime.Float32, at2, N, 32, 16, 16)
-	fr.workspace.Bind(&fr.add_4, runtime.Float32, 0, N, 32, 16, 16)
-	fr.workspace.Bind(&fr.layer2_1_relu_1, runtime.Float32, at1, N, 32, 16, 16)
-	fr.workspace.Bind(&fr.layer2_2_conv1, runtime.Float32, 0, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer2_1_relu_1, runtime.Float32, 0, N, 32, 16, 16)
+	fr.workspace.Bind(&fr.layer2_2_conv1, runtime.Float32, at1, N, 32, 16, 16)
 	fr.workspace.Bind(&fr.layer2_2_conv2, runtime.Float32, at2, N, 32, 16, 16)
-	fr.workspace.Bind(&fr.add_5, runtime.Float32, 0, N, 32, 16, 16)
 	fr.workspace.Bind(&fr.layer2_2_relu_1, runtime.Float32, at1, N, 32, 16, 16)
 	fr.workspace.Bind(&fr.layer3_0_conv1, runtime.Float32, 0, N, 64, 8, 8)
 	fr.workspace.Bind(&fr.layer3_0_conv2, runtime.Float32, at2, N, 64, 8, 8)
 	fr.workspace.Bind(&fr.layer3_0_downsample_0, runtime.Float32, 0, N, 64, 8, 8)
-	fr.workspace.Bind(&fr.add_6, runtime.Float32, at1, N, 64, 8, 8)
-	fr.workspace.Bind(&fr.layer3_0_relu_1, runtime.Float32, 0, N, 64, 8, 8)
-	fr.workspace.Bind(&fr.layer3_1_conv1, runtime.Float32, at1, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.layer3_0_relu_1, runtime.Float32, at1, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.layer3_1_conv1, runtime.Float32, 0, N, 64, 8, 8)
 	fr.workspace.Bind(&fr.layer3_1_conv2, runtime.Float32, at2, N, 64, 8, 8)
-	fr.workspace.Bind(&fr.add_7, runtime.Float32, at1, N, 64, 8, 8)
 	fr.workspace.Bind(&fr.layer3_1_relu_1, runtime.Float32, 0, N, 64, 8, 8)
 	fr.workspace.Bind(&fr.layer3_2_conv1, runtime.Float32, at1, N, 64, 8, 8)
 	fr.workspace.Bind(&fr.layer3_2_conv2, runtime.Float32, at2, N, 64, 8, 8)
-	fr.workspace.Bind(&fr.add_8, runtime.Float32, at1, N, 64, 8, 8)
-	fr.workspace.Bind(&fr.layer3_2_relu_1, runtime.Float32, 0, N, 64, 8, 8)
-	fr.workspace.Bind(&fr.avgpool, runtime.Float32, at1, N, 64, 1, 1)
-	fr.workspace.Bind(&fr.flatten, runtime.Float32, 0, N, 64)
+	fr.workspace.Bind(&fr.layer3_2_relu_1, runtime.Float32, at1, N, 64, 8, 8)
+	fr.workspace.Bind(&fr.avgpool, runtime.Float32, 0, N, 64, 1, 1)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -1258,82 +1302,82 @@ func (c *ResNet20Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	runtime.Conv2dAct(&fr.layer1_0_conv1, &fr.conv1, c.layer1_0_conv1_folded_weight, c.layer1_0_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer1_0_conv2 = call_function conv2d(layer1_0_conv1, layer1_0_conv2_folded_weight, layer1_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer1_0_conv2, &fr.layer1_0_conv1, c.layer1_0_conv2_folded_weight, c.layer1_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:51: layer1_0_relu_1 = 2 fused elementwise ops (layer1_0_relu_1_program):
 	// block.go:51: add = call_function add(layer1_0_conv2, conv1)
-	runtime.Add(&fr.add, &fr.layer1_0_conv2, &fr.conv1)
 	// block.go:51: layer1_0_relu_1 = call_function relu(add)
-	runtime.Relu(&fr.layer1_0_relu_1, &fr.add)
+	c.layer1_0_relu_1_program.Run(&fr.layer1_0_relu_1, []*runtime.Array{&fr.layer1_0_conv2, &fr.conv1})
 	// block.go:46: layer1_1_conv1 = call_function conv2d_act(layer1_0_relu_1, layer1_1_conv1_folded_weight, layer1_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer1_1_conv1, &fr.layer1_0_relu_1, c.layer1_1_conv1_folded_weight, c.layer1_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer1_1_conv2 = call_function conv2d(layer1_1_conv1, layer1_1_conv2_folded_weight, layer1_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer1_1_conv2, &fr.layer1_1_conv1, c.layer1_1_conv2_folded_weight, c.layer1_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:51: layer1_1_relu_1 = 2 fused elementwise ops (layer1_1_relu_1_program):
 	// block.go:51: add_1 = call_function add(layer1_1_conv2, layer1_0_relu_1)
-	runtime.Add(&fr.add_1, &fr.layer1_1_conv2, &fr.layer1_0_relu_1)
 	// block.go:51: layer1_1_relu_1 = call_function relu(add_1)
-	runtime.Relu(&fr.layer1_1_relu_1, &fr.add_1)
+	c.layer1_1_relu_1_program.Run(&fr.layer1_1_relu_1, []*runtime.Array{&fr.layer1_1_conv2, &fr.layer1_0_relu_1})
 	// block.go:46: layer1_2_conv1 = call_function conv2d_act(layer1_1_relu_1, layer1_2_conv1_folded_weight, layer1_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer1_2_conv1, &fr.layer1_1_relu_1, c.layer1_2_conv1_folded_weight, c.layer1_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer1_2_conv2 = call_function conv2d(layer1_2_conv1, layer1_2_conv2_folded_weight, layer1_2_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer1_2_conv2, &fr.layer1_2_conv1, c.layer1_2_conv2_folded_weight, c.layer1_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:51: layer1_2_relu_1 = 2 fused elementwise ops (layer1_2_relu_1_program):
 	// block.go:51: add_2 = call_function add(layer1_2_conv2, layer1_1_relu_1)
-	runtime.Add(&fr.add_2, &fr.layer1_2_conv2, &fr.layer1_1_relu_1)
 	// block.go:51: layer1_2_relu_1 = call_function relu(add_2)
-	runtime.Relu(&fr.layer1_2_relu_1, &fr.add_2)
+	c.layer1_2_relu_1_program.Run(&fr.layer1_2_relu_1, []*runtime.Array{&fr.layer1_2_conv2, &fr.layer1_1_relu_1})
 	// block.go:46: layer2_0_conv1 = call_function conv2d_act(layer1_2_relu_1, layer2_0_conv1_folded_weight, layer2_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer2_0_conv1, &fr.layer1_2_relu_1, c.layer2_0_conv1_folded_weight, c.layer2_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, 1)
 	// block.go:47: layer2_0_conv2 = call_function conv2d(layer2_0_conv1, layer2_0_conv2_folded_weight, layer2_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer2_0_conv2, &fr.layer2_0_conv1, c.layer2_0_conv2_folded_weight, c.layer2_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer2_0_downsample_0 = call_function conv2d(layer1_2_relu_1, layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
 	runtime.Conv2d(&fr.layer2_0_downsample_0, &fr.layer1_2_relu_1, c.layer2_0_downsample_0_folded_weight, c.layer2_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	// block.go:51: layer2_0_relu_1 = 2 fused elementwise ops (layer2_0_relu_1_program):
 	// block.go:51: add_3 = call_function add(layer2_0_conv2, layer2_0_downsample_0)
-	runtime.Add(&fr.add_3, &fr.layer2_0_conv2, &fr.layer2_0_downsample_0)
 	// block.go:51: layer2_0_relu_1 = call_function relu(add_3)
-	runtime.Relu(&fr.layer2_0_relu_1, &fr.add_3)
+	c.layer2_0_relu_1_program.Run(&fr.layer2_0_relu_1, []*runtime.Array{&fr.layer2_0_conv2, &fr.layer2_0_downsample_0})
 	// block.go:46: layer2_1_conv1 = call_function conv2d_act(layer2_0_relu_1, layer2_1_conv1_folded_weight, layer2_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer2_1_conv1, &fr.layer2_0_relu_1, c.layer2_1_conv1_folded_weight, c.layer2_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer2_1_conv2 = call_function conv2d(layer2_1_conv1, layer2_1_conv2_folded_weight, layer2_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer2_1_conv2, &fr.layer2_1_conv1, c.layer2_1_conv2_folded_weight, c.layer2_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:51: layer2_1_relu_1 = 2 fused elementwise ops (layer2_1_relu_1_program):
 	// block.go:51: add_4 = call_function add(layer2_1_conv2, layer2_0_relu_1)
-	runtime.Add(&fr.add_4, &fr.layer2_1_conv2, &fr.layer2_0_relu_1)
 	// block.go:51: layer2_1_relu_1 = call_function relu(add_4)
-	runtime.Relu(&fr.layer2_1_relu_1, &fr.add_4)
+	c.layer2_1_relu_1_program.Run(&fr.layer2_1_relu_1, []*runtime.Array{&fr.layer2_1_conv2, &fr.layer2_0_relu_1})
 	// block.go:46: layer2_2_conv1 = call_function conv2d_act(layer2_1_relu_1, layer2_2_conv1_folded_weight, layer2_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer2_2_conv1, &fr.layer2_1_relu_1, c.layer2_2_conv1_folded_weight, c.layer2_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer2_2_conv2 = call_function conv2d(layer2_2_conv1, layer2_2_conv2_folded_weight, layer2_2_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer2_2_conv2, &fr.layer2_2_conv1, c.layer2_2_conv2_folded_weight, c.layer2_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:51: layer2_2_relu_1 = 2 fused elementwise ops (layer2_2_relu_1_program):
 	// block.go:51: add_5 = call_function add(layer2_2_conv2, layer2_1_relu_1)
-	runtime.Add(&fr.add_5, &fr.layer2_2_conv2, &fr.layer2_1_relu_1)
 	// block.go:51: layer2_2_relu_1 = call_function relu(add_5)
-	runtime.Relu(&fr.layer2_2_relu_1, &fr.add_5)
+	c.layer2_2_relu_1_program.Run(&fr.layer2_2_relu_1, []*runtime.Array{&fr.layer2_2_conv2, &fr.layer2_1_relu_1})
 	// block.go:46: layer3_0_conv1 = call_function conv2d_act(layer2_2_relu_1, layer3_0_conv1_folded_weight, layer3_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer3_0_conv1, &fr.layer2_2_relu_1, c.layer3_0_conv1_folded_weight, c.layer3_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, 1)
 	// block.go:47: layer3_0_conv2 = call_function conv2d(layer3_0_conv1, layer3_0_conv2_folded_weight, layer3_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer3_0_conv2, &fr.layer3_0_conv1, c.layer3_0_conv2_folded_weight, c.layer3_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer3_0_downsample_0 = call_function conv2d(layer2_2_relu_1, layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
 	runtime.Conv2d(&fr.layer3_0_downsample_0, &fr.layer2_2_relu_1, c.layer3_0_downsample_0_folded_weight, c.layer3_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	// block.go:51: layer3_0_relu_1 = 2 fused elementwise ops (layer3_0_relu_1_program):
 	// block.go:51: add_6 = call_function add(layer3_0_conv2, layer3_0_downsample_0)
-	runtime.Add(&fr.add_6, &fr.layer3_0_conv2, &fr.layer3_0_downsample_0)
 	// block.go:51: layer3_0_relu_1 = call_function relu(add_6)
-	runtime.Relu(&fr.layer3_0_relu_1, &fr.add_6)
+	c.layer3_0_relu_1_program.Run(&fr.layer3_0_relu_1, []*runtime.Array{&fr.layer3_0_conv2, &fr.layer3_0_downsample_0})
 	// block.go:46: layer3_1_conv1 = call_function conv2d_act(layer3_0_relu_1, layer3_1_conv1_folded_weight, layer3_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer3_1_conv1, &fr.layer3_0_relu_1, c.layer3_1_conv1_folded_weight, c.layer3_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer3_1_conv2 = call_function conv2d(layer3_1_conv1, layer3_1_conv2_folded_weight, layer3_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer3_1_conv2, &fr.layer3_1_conv1, c.layer3_1_conv2_folded_weight, c.layer3_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:51: layer3_1_relu_1 = 2 fused elementwise ops (layer3_1_relu_1_program):
 	// block.go:51: add_7 = call_function add(layer3_1_conv2, layer3_0_relu_1)
-	runtime.Add(&fr.add_7, &fr.layer3_1_conv2, &fr.layer3_0_relu_1)
 	// block.go:51: layer3_1_relu_1 = call_function relu(add_7)
-	runtime.Relu(&fr.layer3_1_relu_1, &fr.add_7)
+	c.layer3_1_relu_1_program.Run(&fr.layer3_1_relu_1, []*runtime.Array{&fr.layer3_1_conv2, &fr.layer3_0_relu_1})
 	// block.go:46: layer3_2_conv1 = call_function conv2d_act(layer3_1_relu_1, layer3_2_conv1_folded_weight, layer3_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dAct(&fr.layer3_2_conv1, &fr.layer3_1_relu_1, c.layer3_2_conv1_folded_weight, c.layer3_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, 1)
 	// block.go:47: layer3_2_conv2 = call_function conv2d(layer3_2_conv1, layer3_2_conv2_folded_weight, layer3_2_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2d(&fr.layer3_2_conv2, &fr.layer3_2_conv1, c.layer3_2_conv2_folded_weight, c.layer3_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	// block.go:51: layer3_2_relu_1 = 2 fused elementwise ops (layer3_2_relu_1_program):
 	// block.go:51: add_8 = call_function add(layer3_2_conv2, layer3_1_relu_1)
-	runtime.Add(&fr.add_8, &fr.layer3_2_conv2, &fr.layer3_1_relu_1)
 	// block.go:51: layer3_2_relu_1 = call_function relu(add_8)
-	runtime.Relu(&fr.layer3_2_relu_1, &fr.add_8)
+	c.layer3_2_relu_1_program.Run(&fr.layer3_2_relu_1, []*runtime.Array{&fr.layer3_2_conv2, &fr.layer3_1_relu_1})
 	// resnet20.go:52: avgpool = call_function adaptive_avg_pool2d(layer3_2_relu_1, output_size=[1, 1])
 	runtime.AdaptiveAvgPool2d(&fr.avgpool, &fr.layer3_2_relu_1)
 	// resnet20.go:52: flatten = call_function flatten(avgpool, start_dim=1, end_dim=-1)
-	runtime.Copy(&fr.flatten, &fr.avgpool)
+	runtime.View(&fr.flatten, &fr.avgpool, N, 64)
 	// resnet20.go:53: fc = call_function linear(flatten, fc_weight, fc_bias)
 	fc := runtime.NewArray(runtime.Float32, N, 10)
 	runtime.LinearPacked(fc, &fr.flatten, c.fc_weight_prepared, c.fc_bias)

@@ -19,20 +19,20 @@ var _ func(*Constructors, *tensor.Tensor) *tensor.Tensor = (*Constructors).Forwa
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type ConstructorsCompiled struct {
-	zeros  *runtime.Array                            // zeros f32[4], computed by the constructor
-	ones   *runtime.Array                            // ones f32[4], computed by the constructor
-	add    *runtime.Array                            // add f32[4], computed by the constructor
-	rand   *runtime.Array                            // rand f32[4], computed by the constructor
-	arange *runtime.Array                            // arange i64[4], computed by the constructor
-	frames runtime.Frames[constructorsCompiledFrame] // the free per-call workspaces
+	zeros         *runtime.Array                            // zeros f32[4], computed by the constructor
+	ones          *runtime.Array                            // ones f32[4], computed by the constructor
+	add           *runtime.Array                            // add f32[4], computed by the constructor
+	rand          *runtime.Array                            // rand f32[4], computed by the constructor
+	add_2_program *runtime.ElementwiseProgram               // the 2 ops fused into add_2
+	arange        *runtime.Array                            // arange i64[4], computed by the constructor
+	frames        runtime.Frames[constructorsCompiledFrame] // the free per-call workspaces
 }
 
 // constructorsCompiledFrame is the state of one ConstructorsCompiled.Forward
 // call: the workspace and the arrays bound to it.
 type constructorsCompiledFrame struct {
-	add_1     runtime.Array     // add_1 f32[N,4], in workspace slot 0
-	add_2     runtime.Array     // add_2 f32[N,4], in workspace slot 1
-	workspace runtime.Workspace // storage of the 2 workspace slots (plan-memory)
+	add_2     runtime.Array     // add_2 f32[N,4], in workspace slot 0
+	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
 	dimN      int               // the size N the workspace is sized for
 	ready     bool              // whether the workspace is allocated
 }
@@ -52,6 +52,12 @@ func NewConstructorsCompiled(m *Constructors) *ConstructorsCompiled {
 	// seeds.go:84: rand = call_function rand(shape=[4], seed=42)
 	c.rand = runtime.NewArray(runtime.Float32, 4)
 	runtime.Rand(c.rand, 42)
+	c.add_2_program = runtime.NewElementwiseProgram(3, []runtime.ElementwiseStep{
+		// seeds.go:84: add_1 = call_method add(x, add)
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		// seeds.go:84: add_2 = call_method add(add_1, rand)
+		{Op: runtime.ElemAdd, A: 3, B: 2},
+	})
 	// seeds.go:84: arange = call_function arange(end=4.0)
 	c.arange = runtime.NewArray(runtime.Int64, 4)
 	runtime.Arange(c.arange, 0.0, 1.0)
@@ -63,13 +69,10 @@ func (fr *constructorsCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 2 values share 2 workspace slots; each slot is as large as its largest value.
+	// 1 values share 1 workspace slots; each slot is as large as its largest value.
 	slot0 := runtime.SlotSize(4 * N)
-	slot1 := runtime.SlotSize(4 * N)
-	at1 := slot0
-	fr.workspace.Reserve(at1+slot1, 0, 0)
-	fr.workspace.Bind(&fr.add_1, runtime.Float32, 0, N, 4)
-	fr.workspace.Bind(&fr.add_2, runtime.Float32, at1, N, 4)
+	fr.workspace.Reserve(slot0, 0, 0)
+	fr.workspace.Bind(&fr.add_2, runtime.Float32, 0, N, 4)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -81,10 +84,10 @@ func (c *ConstructorsCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	N := xArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
+	// seeds.go:84: add_2 = 2 fused elementwise ops (add_2_program):
 	// seeds.go:84: add_1 = call_method add(x, add)
-	runtime.Add(&fr.add_1, xArr, c.add)
 	// seeds.go:84: add_2 = call_method add(add_1, rand)
-	runtime.Add(&fr.add_2, &fr.add_1, c.rand)
+	c.add_2_program.Run(&fr.add_2, []*runtime.Array{xArr, c.add, c.rand})
 	// seeds.go:84: add_3 = call_method add(add_2, arange)
 	add_3 := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.Add(add_3, &fr.add_2, c.arange)

@@ -1,0 +1,114 @@
+// This file emits fused_elementwise nodes: the program built once by the
+// constructor, one call in Forward.
+
+package emit
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/passes"
+	"github.com/fxgen/fxgen/runtime"
+)
+
+// elemConsts are the Go names of the runtime's elementwise operations.
+var elemConsts = map[runtime.ElementwiseOp]string{
+	runtime.ElemAdd: "ElemAdd", runtime.ElemSub: "ElemSub", runtime.ElemMul: "ElemMul", runtime.ElemDiv: "ElemDiv",
+	runtime.ElemAddScalar: "ElemAddScalar", runtime.ElemSubScalar: "ElemSubScalar",
+	runtime.ElemMulScalar: "ElemMulScalar", runtime.ElemDivScalar: "ElemDivScalar",
+	runtime.ElemScalarSub: "ElemScalarSub", runtime.ElemScalarDiv: "ElemScalarDiv",
+	runtime.ElemRelu: "ElemRelu", runtime.ElemNeg: "ElemNeg", runtime.ElemSigmoid: "ElemSigmoid",
+	runtime.ElemTanh: "ElemTanh", runtime.ElemGelu: "ElemGelu", runtime.ElemMaskedFill: "ElemMaskedFill",
+}
+
+// emitFused emits a fused_elementwise node computed by Forward: the
+// constructor builds its runtime.ElementwiseProgram, one step a line under
+// the comment of the op it was, and Forward runs it over the inputs (Run,
+// or RunSoftmax when the node ends in a softmax).
+func (e *gen) emitFused(n *ir.Node, outputs map[resultKey]bool) error {
+	list, _ := n.Args()[0].([]ir.Arg)
+	code, _ := n.Kwarg("program")
+	ints, _ := code.([]int)
+	prog, err := runtime.DecodeElementwiseProgram(len(list), ints)
+	if err != nil {
+		return fmt.Errorf("node %s: %v", n.Name, err)
+	}
+	descr := passes.FusedSteps(n)
+	steps := prog.Steps()
+	sm, _ := n.Kwarg("softmax")
+	softmax, _ := sm.(bool)
+	run, what := "Run", "fused elementwise ops"
+	if softmax {
+		run, what = "RunSoftmax", "fused elementwise ops and a softmax over the last dim"
+	}
+	var items []jen.Code
+	for j, st := range steps {
+		name, ok := elemConsts[st.Op]
+		if !ok {
+			return fmt.Errorf("node %s: no Go name for %v", n.Name, st.Op)
+		}
+		fields := []jen.Code{jen.Id("Op").Op(":").Qual(runtimePkg, name), jen.Id("A").Op(":").Lit(st.A)}
+		if st.Op.Operands() == 2 {
+			fields = append(fields, jen.Id("B").Op(":").Lit(st.B))
+		}
+		if st.C != 0 || scalarOp(st.Op) {
+			c, err := float32Literal(st.C)
+			if err != nil {
+				return err
+			}
+			fields = append(fields, jen.Id("C").Op(":").Add(c))
+		}
+		item := jen.Values(fields...)
+		if j < len(descr) {
+			item = jen.Comment(descr[j]).Line().Add(item)
+		}
+		items = append(items, item)
+	}
+	f := e.names.name(n.Name + "_program")
+	e.fields = append(e.fields, jen.Id(f).Op("*").Qual(runtimePkg, "ElementwiseProgram").Comment(fmt.Sprintf("the %d ops fused into %s", len(steps), n.Name)))
+	e.ctor = append(e.ctor, jen.Id(e.recv).Dot(f).Op("=").Qual(runtimePkg, "NewElementwiseProgram").Call(
+		jen.Lit(len(list)),
+		jen.Index().Qual(runtimePkg, "ElementwiseStep").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...),
+	))
+	var inputs []jen.Code
+	for _, a := range list {
+		c, err := e.operand(a)
+		if err != nil {
+			return err
+		}
+		inputs = append(inputs, c)
+	}
+	outs, allocs := e.results(n, outputs)
+	e.body = append(e.body, jen.Comment(fmt.Sprintf("%s%s = %d %s (%s):", posPrefix(n), n.Name, len(steps), what, f)))
+	for _, d := range descr {
+		e.body = append(e.body, jen.Comment(d))
+	}
+	e.body = append(e.body, allocs...)
+	e.body = append(e.body, jen.Id(e.recv).Dot(f).Dot(run).Call(outs[0], jen.Index().Op("*").Qual(runtimePkg, "Array").Values(inputs...)))
+	return nil
+}
+
+// scalarOp reports whether op reads its scalar C.
+func scalarOp(op runtime.ElementwiseOp) bool {
+	switch op {
+	case runtime.ElemAddScalar, runtime.ElemSubScalar, runtime.ElemMulScalar, runtime.ElemDivScalar,
+		runtime.ElemScalarSub, runtime.ElemScalarDiv, runtime.ElemMaskedFill:
+		return true
+	}
+	return false
+}
+
+// float32Literal returns a Go expression of the float32 v.
+func float32Literal(v float32) (jen.Code, error) {
+	if math.IsInf(float64(v), 0) || math.IsNaN(float64(v)) {
+		c, err := attrLiteral(float64(v))
+		if err != nil {
+			return nil, err
+		}
+		return jen.Float32().Call(c), nil
+	}
+	return jen.Lit(float64(v)), nil
+}

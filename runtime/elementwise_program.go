@@ -1,0 +1,444 @@
+// This file holds fused elementwise programs: a small list of elementwise
+// steps over float32 arrays evaluated chunk by chunk, so that each input is
+// read once and only the result is written to memory.
+
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"sync"
+)
+
+// ElementwiseOp is the operation of one step of an ElementwiseProgram.
+type ElementwiseOp uint8
+
+// The operations of an ElementwiseProgram. A step reads registers A and B
+// (and its scalar C) and writes the next register; registers 0 to the
+// number of inputs - 1 are the inputs, and each step's result is the
+// register after the ones before it.
+const (
+	ElemAdd        ElementwiseOp = iota + 1 // A + B
+	ElemSub                                 // A - B
+	ElemMul                                 // A · B
+	ElemDiv                                 // A / B
+	ElemAddScalar                           // A + C
+	ElemSubScalar                           // A - C
+	ElemMulScalar                           // A · C
+	ElemDivScalar                           // A / C
+	ElemScalarSub                           // C - A
+	ElemScalarDiv                           // C / A
+	ElemRelu                                // max(A, 0), NaN kept (Relu)
+	ElemNeg                                 // -A
+	ElemSigmoid                             // Sigmoid(A)
+	ElemTanh                                // Tanh(A)
+	ElemGelu                                // Gelu(A)
+	ElemMaskedFill                          // B ? C : A, B a bool input (MaskedFill)
+	elemOps
+)
+
+var elemNames = [elemOps]string{"", "add", "sub", "mul", "div", "add_scalar", "sub_scalar", "mul_scalar", "div_scalar",
+	"scalar_sub", "scalar_div", "relu", "neg", "sigmoid", "tanh", "gelu", "masked_fill"}
+
+// String returns the operation's name.
+func (op ElementwiseOp) String() string {
+	if op > 0 && op < elemOps {
+		return elemNames[op]
+	}
+	return fmt.Sprintf("ElementwiseOp(%d)", uint8(op))
+}
+
+// Operands returns how many registers op reads (a masked_fill its mask too).
+func (op ElementwiseOp) Operands() int {
+	switch op {
+	case ElemAdd, ElemSub, ElemMul, ElemDiv, ElemMaskedFill:
+		return 2
+	}
+	return 1
+}
+
+// ElementwiseStep is one step of an ElementwiseProgram.
+type ElementwiseStep struct {
+	Op   ElementwiseOp
+	A, B int     // the registers read (B only by two-operand ops)
+	C    float32 // the scalar of the scalar ops and of masked_fill
+}
+
+// The limits of an ElementwiseProgram.
+const (
+	MaxElementwiseInputs = 8
+	MaxElementwiseSteps  = 16
+)
+
+// ElementwiseProgram is a checked list of elementwise steps over a fixed
+// number of inputs; the last step's result is the program's. Steps compute
+// each element exactly as the kernel of the same name (Add, Sigmoid,
+// MaskedFill, ...) does, so a program gives the bits of the kernels called
+// one after the other. It holds no per-call state: one program may run in
+// many goroutines at once.
+type ElementwiseProgram struct {
+	inputs int
+	steps  []ElementwiseStep
+	bools  [MaxElementwiseInputs]bool // inputs read as a mask
+}
+
+// NewElementwiseProgram checks steps over the given number of inputs and
+// returns them as a program. It panics if a step reads a register not yet
+// written, a mask that is not an input, or if the limits
+// (MaxElementwiseInputs, MaxElementwiseSteps) are exceeded.
+func NewElementwiseProgram(inputs int, steps []ElementwiseStep) *ElementwiseProgram {
+	p, err := newElementwiseProgram(inputs, steps)
+	if err != nil {
+		panic("runtime: NewElementwiseProgram: " + err.Error())
+	}
+	return p
+}
+
+func newElementwiseProgram(inputs int, steps []ElementwiseStep) (*ElementwiseProgram, error) {
+	if inputs < 0 || inputs > MaxElementwiseInputs || len(steps) == 0 || len(steps) > MaxElementwiseSteps {
+		return nil, fmt.Errorf("%d inputs and %d steps, want at most %d inputs and 1 to %d steps", inputs, len(steps), MaxElementwiseInputs, MaxElementwiseSteps)
+	}
+	p := &ElementwiseProgram{inputs: inputs, steps: append([]ElementwiseStep(nil), steps...)}
+	for j, s := range steps {
+		regs := inputs + j
+		if s.Op == 0 || s.Op >= elemOps {
+			return nil, fmt.Errorf("step %d: unknown operation %d", j, s.Op)
+		}
+		if s.A < 0 || s.A >= regs || s.Op.Operands() == 2 && (s.B < 0 || s.B >= regs) {
+			return nil, fmt.Errorf("step %d (%v): registers %d, %d, want below %d", j, s.Op, s.A, s.B, regs)
+		}
+		if s.Op == ElemMaskedFill {
+			if s.B >= inputs {
+				return nil, fmt.Errorf("step %d: the mask is register %d, want an input", j, s.B)
+			}
+			p.bools[s.B] = true
+		}
+	}
+	for j, s := range steps {
+		if s.A < inputs && p.bools[s.A] || s.Op.Operands() == 2 && s.Op != ElemMaskedFill && s.B < inputs && p.bools[s.B] {
+			return nil, fmt.Errorf("step %d (%v) reads a mask as a number", j, s.Op)
+		}
+	}
+	return p, nil
+}
+
+// DecodeElementwiseProgram returns the program of code, four ints a step
+// (operation, A, B, and the float32 bits of C), over the given number of
+// inputs; it is the form the fused_elementwise graph op stores.
+func DecodeElementwiseProgram(inputs int, code []int) (*ElementwiseProgram, error) {
+	if len(code)%4 != 0 {
+		return nil, fmt.Errorf("program of %d ints, want 4 per step", len(code))
+	}
+	steps := make([]ElementwiseStep, len(code)/4)
+	for j := range steps {
+		c := code[4*j : 4*j+4]
+		if c[0] <= 0 || c[0] >= int(elemOps) || c[3] < 0 || c[3] > math.MaxUint32 {
+			return nil, fmt.Errorf("step %d: bad operation %d or scalar bits %d", j, c[0], c[3])
+		}
+		steps[j] = ElementwiseStep{Op: ElementwiseOp(c[0]), A: c[1], B: c[2], C: math.Float32frombits(uint32(c[3]))}
+	}
+	return newElementwiseProgram(inputs, steps)
+}
+
+// FusedElementwise runs the program code (see DecodeElementwiseProgram)
+// over inputs into out, followed by a softmax over the last dimension when
+// softmax is set; it is the fused_elementwise op's kernel. Compiled code
+// decodes the program once and calls ElementwiseProgram.Run or RunSoftmax.
+func FusedElementwise(out *Array, inputs []*Array, code []int, softmax bool) {
+	p, err := DecodeElementwiseProgram(len(inputs), code)
+	if err != nil {
+		kernelPanic("FusedElementwise", "%v", err)
+	}
+	if softmax {
+		p.RunSoftmax(out, inputs)
+		return
+	}
+	p.Run(out, inputs)
+}
+
+// Steps returns a copy of the program's steps.
+func (p *ElementwiseProgram) Steps() []ElementwiseStep {
+	return append([]ElementwiseStep(nil), p.steps...)
+}
+
+// The layouts of an input relative to the output.
+const (
+	inFull   = iota // as many elements as out: read in place
+	inScalar        // one element, repeated
+	inSuffix        // a suffix of out's shape, repeated along the leading dims
+)
+
+// elemInput is one input of a run: its elements and its layout.
+type elemInput struct {
+	f32    []float32
+	b      []bool
+	layout int
+}
+
+// elemJob is one Run or RunSoftmax call.
+type elemJob struct {
+	p   *ElementwiseProgram
+	out []float32
+	in  [MaxElementwiseInputs]elemInput
+	// row is the length of the rows RunSoftmax normalizes (0 for Run);
+	// grain is the number of elements of a block, whole rows for
+	// RunSoftmax.
+	row, grain int
+}
+
+// elemChunk is the number of elements a step computes at a time: the
+// registers of a chunk stay in the first-level cache.
+const elemChunk = 1024
+
+var elemTasks = taskPool(func(j *elemJob, lo, hi int) {
+	j.blocks(lo, hi)
+})
+
+// elemScratch holds a worker's registers for one chunk.
+type elemScratch struct {
+	regs [MaxElementwiseInputs + MaxElementwiseSteps][elemChunk]float32
+	mask [MaxElementwiseInputs][elemChunk]bool
+}
+
+var elemScratches = sync.Pool{New: func() any { return new(elemScratch) }}
+
+// Run sets out to the program's result over inputs. Every input must be a
+// float32 array (a bool array where a masked_fill step reads it as its
+// mask) with as many elements as out, one element, or the shape of trailing
+// dims of out (ignoring leading 1s), repeated along the leading dims. out
+// must not share memory with an input. The work is split over the worker
+// pool; the result is the same for any number of workers.
+func (p *ElementwiseProgram) Run(out *Array, inputs []*Array) {
+	p.run("ElementwiseProgram.Run", out, inputs, 0)
+}
+
+// RunSoftmax sets out to the softmax over the last dimension (Softmax with
+// dim -1) of the program's result over inputs, a block of rows at a time:
+// each row is normalized while it is in cache, and the result before the
+// softmax is never stored. Inputs are as for Run; the bits are those of
+// Run followed by Softmax.
+func (p *ElementwiseProgram) RunSoftmax(out *Array, inputs []*Array) {
+	if len(out.Shape) == 0 {
+		kernelPanic("ElementwiseProgram.RunSoftmax", "out is a scalar, want rows")
+	}
+	row := out.Shape[len(out.Shape)-1]
+	if row == 0 {
+		return
+	}
+	p.run("ElementwiseProgram.RunSoftmax", out, inputs, row)
+}
+
+// run is Run, with a softmax over rows of row elements when row > 0.
+func (p *ElementwiseProgram) run(name string, out *Array, inputs []*Array, row int) {
+	checkDType(name, "out", out, Float32)
+	if len(inputs) != p.inputs {
+		kernelPanic(name, "%d inputs, want %d", len(inputs), p.inputs)
+	}
+	j := elemJob{p: p, out: out.F32, row: row, grain: elementwiseGrain}
+	if row > 0 {
+		j.grain = max(1, elementwiseGrain/row) * row
+	}
+	n := out.Len()
+	for i, x := range inputs {
+		want := Float32
+		if p.bools[i] {
+			want = Bool
+		}
+		checkDType(name, "input", x, want)
+		in := elemInput{f32: x.F32, b: x.B}
+		switch {
+		case x.Len() == n && maskFits(x.Shape, out.Shape):
+			in.layout = inFull
+		case x.Len() == 1:
+			in.layout = inScalar
+		case suffixOf(x.Shape, out.Shape):
+			in.layout = inSuffix
+		default:
+			kernelPanic(name, "input %d: shape %v does not broadcast to out %v as a whole, a scalar or a suffix", i, x.Shape, out.Shape)
+		}
+		j.in[i] = in
+	}
+	if n == 0 {
+		return
+	}
+	blocks := (n + j.grain - 1) / j.grain
+	if blocks < 2 {
+		j.blocks(0, blocks)
+		return
+	}
+	runPooled(elemTasks, blocks, j)
+}
+
+// blocks computes the elements of blocks [lo, hi) of j.grain, and their
+// rows' softmax when j.row > 0.
+func (j *elemJob) blocks(lo, hi int) {
+	s := elemScratches.Get().(*elemScratch)
+	start, end := lo*j.grain, min(hi*j.grain, len(j.out))
+	for a := start; a < end; a += elemChunk {
+		j.chunk(s, a, min(a+elemChunk, end))
+	}
+	elemScratches.Put(s)
+	if j.row > 0 {
+		softmaxRows(j.out, j.out, j.row, start/j.row, end/j.row, false)
+	}
+}
+
+// reg is a register's value over a chunk: a slice, or a scalar.
+type reg struct {
+	v        []float32
+	scalar   bool
+	s        float32
+	m        []bool
+	mScalar  bool
+	mScalarV bool
+}
+
+// chunk computes out[a:b].
+func (j *elemJob) chunk(s *elemScratch, a, b int) {
+	p := j.p
+	n := b - a
+	var regs [MaxElementwiseInputs + MaxElementwiseSteps]reg
+	for i := 0; i < p.inputs; i++ {
+		in := &j.in[i]
+		r := &regs[i]
+		if p.bools[i] {
+			switch in.layout {
+			case inFull:
+				r.m = in.b[a:b]
+			case inScalar:
+				r.mScalar, r.mScalarV = true, in.b[0]
+			default:
+				r.m = wrapBool(s.mask[i][:n], in.b, a)
+			}
+			continue
+		}
+		switch in.layout {
+		case inFull:
+			r.v = in.f32[a:b]
+		case inScalar:
+			r.scalar, r.s = true, in.f32[0]
+		default:
+			r.v = wrapF32(s.regs[i][:n], in.f32, a)
+		}
+	}
+	for k, st := range p.steps {
+		d := p.inputs + k
+		dst := s.regs[d][:n]
+		if k == len(p.steps)-1 {
+			dst = j.out[a:b]
+		}
+		regs[d] = reg{v: dst}
+		elemStep(st, dst, &regs[st.A], &regs[st.B], s.regs[d][:n])
+	}
+}
+
+// wrapF32 returns x's elements for positions [a, a+len(buf)) of an array
+// that repeats x: a slice of x when they do not wrap, else copied into buf.
+func wrapF32(buf, x []float32, a int) []float32 {
+	off := a % len(x)
+	if off+len(buf) <= len(x) {
+		return x[off : off+len(buf)]
+	}
+	for i := 0; i < len(buf); {
+		c := copy(buf[i:], x[off:])
+		i += c
+		off = 0
+	}
+	return buf
+}
+
+// wrapBool is wrapF32 for a mask.
+func wrapBool(buf, x []bool, a int) []bool {
+	off := a % len(x)
+	if off+len(buf) <= len(x) {
+		return x[off : off+len(buf)]
+	}
+	for i := 0; i < len(buf); {
+		c := copy(buf[i:], x[off:])
+		i += c
+		off = 0
+	}
+	return buf
+}
+
+// vec returns r's values over the chunk: its slice, or its scalar
+// repeated into tmp.
+func (r *reg) vec(tmp []float32) []float32 {
+	if !r.scalar {
+		return r.v
+	}
+	for i := range tmp {
+		tmp[i] = r.s
+	}
+	return tmp
+}
+
+// binaryOps maps the two-register operations to the binary kernels' ops.
+var binaryOps = [elemOps]binaryOp{ElemAdd: opAdd, ElemSub: opSub, ElemMul: opMul, ElemDiv: opDiv,
+	ElemAddScalar: opAdd, ElemSubScalar: opSub, ElemMulScalar: opMul, ElemDivScalar: opDiv}
+
+// elemStep computes one step into dst; tmp is scratch of dst's length that
+// dst may be (it is when dst is not out).
+func elemStep(st ElementwiseStep, dst []float32, x, y *reg, tmp []float32) {
+	switch st.Op {
+	case ElemAdd, ElemSub, ElemMul, ElemDiv:
+		op := binaryOps[st.Op]
+		switch {
+		case !x.scalar && !y.scalar:
+			binarySameF32(op, dst, x.v, y.v)
+		case !x.scalar:
+			binaryScalarF32(op, dst, x.v, y.s)
+		case (op == opAdd || op == opMul) && !y.scalar:
+			// Add and Mul commute exactly in IEEE arithmetic.
+			binaryScalarF32(op, dst, y.v, x.s)
+		case !y.scalar:
+			// tmp may be dst: the kernels allow out to be an operand.
+			binarySameF32(op, dst, x.vec(tmp), y.v)
+		default:
+			binaryScalarF32(op, dst, x.vec(tmp), y.s)
+		}
+	case ElemAddScalar, ElemSubScalar, ElemMulScalar, ElemDivScalar:
+		binaryScalarF32(binaryOps[st.Op], dst, x.vec(tmp), st.C)
+	case ElemScalarSub:
+		xv := x.vec(tmp)
+		for i, v := range xv[:len(dst)] {
+			dst[i] = st.C - v
+		}
+	case ElemScalarDiv:
+		xv := x.vec(tmp)
+		for i, v := range xv[:len(dst)] {
+			dst[i] = st.C / v
+		}
+	case ElemRelu:
+		reluF32(dst, x.vec(tmp))
+	case ElemNeg:
+		xv := x.vec(tmp)
+		for i, v := range xv[:len(dst)] {
+			dst[i] = -v
+		}
+	case ElemSigmoid:
+		activationF32(taskSigmoid, dst, x.vec(tmp))
+	case ElemTanh:
+		activationF32(taskTanh, dst, x.vec(tmp))
+	case ElemGelu:
+		activationF32(taskGelu, dst, x.vec(tmp))
+	case ElemMaskedFill:
+		xv := x.vec(tmp)
+		if &xv[0] != &dst[0] {
+			copy(dst, xv)
+		}
+		if y.mScalar {
+			if y.mScalarV {
+				for i := range dst {
+					dst[i] = st.C
+				}
+			}
+			return
+		}
+		for i, m := range y.m[:len(dst)] {
+			if m {
+				dst[i] = st.C
+			}
+		}
+	}
+}
