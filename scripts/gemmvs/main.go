@@ -66,6 +66,7 @@ func main() {
 	packed := flag.Bool("packed", false, "time fxgen's SgemmPacked (weights packed once, as generated code does) on the MxKxN shapes")
 	settle := flag.Duration("settle", 300*time.Millisecond, "pause after each OpenBLAS 2-thread batch, so that its spinning threads are asleep before the next batch")
 	only := flag.String("shapes", "", "comma-separated shape names to run (default all), e.g. 1024,64x784x512")
+	single := flag.Bool("single", false, "time only Go with 1 worker and OpenBLAS with 1 thread (twice the rounds in the same time)")
 	flag.Parse()
 	shapes := defaultShapes
 	if *only != "" {
@@ -82,11 +83,15 @@ func main() {
 
 	fmt.Printf("# fxgen kernel tier %v; OpenBLAS core %s; GOMAXPROCS %d; per shape %d rounds, each timing a batch of ≥%v of\n",
 		runtime.CurrentISA(), C.GoString(C.openblas_get_corename()), goruntime.GOMAXPROCS(0), *nRounds, *batch)
-	fmt.Printf("# Go 1 worker, OpenBLAS 1 thread, Go 2 workers, OpenBLAS 2 threads (order rotating).\n")
+	if *single {
+		fmt.Printf("# Go 1 worker and OpenBLAS 1 thread only (order rotating).\n")
+	} else {
+		fmt.Printf("# Go 1 worker, OpenBLAS 1 thread, Go 2 workers, OpenBLAS 2 threads (order rotating).\n")
+	}
 	fmt.Printf("# GFLOP/s are medians over rounds; ratios are medians of per-round ratios.\n")
 	fmt.Printf("%-14s %7s %7s %7s %7s %7s %7s %7s %7s\n", "shape", "go-w1", "ob-1t", "go-w2", "ob-2t", "go/ob@1", "go/ob@2", "go-w2/w1", "ob-2t/1t")
 	for _, s := range shapes {
-		r := compare(s, *nRounds, *batch, *settle, *packed && s.transB)
+		r := compare(s, *nRounds, *batch, *settle, *packed && s.transB, *single)
 		fmt.Printf("%-14s %7.1f %7.1f %7.1f %7.1f %7.2f %7.2f %7.2f %7.2f\n", s,
 			rounds.Median(r.gf[0]), rounds.Median(r.gf[1]), rounds.Median(r.gf[2]), rounds.Median(r.gf[3]),
 			rounds.MedianRatio(r.gf[0], r.gf[1]), rounds.MedianRatio(r.gf[2], r.gf[3]),
@@ -99,7 +104,9 @@ func main() {
 type result struct{ gf [4][]float64 }
 
 // compare times shape s for the given number of rounds.
-func compare(s shape, rounds int, batch, settle time.Duration, packed bool) result {
+// With single, only the 1-thread contenders run; the others' columns stay
+// empty (printed as 0).
+func compare(s shape, rounds int, batch, settle time.Duration, packed, single bool) result {
 	rng := rand.New(rand.NewPCG(uint64(s.m), uint64(s.n)))
 	a, b, c := randFloats(rng, s.m*s.k), randFloats(rng, s.k*s.n), make([]float32, s.m*s.n)
 	ldb := s.n
@@ -157,9 +164,13 @@ func compare(s shape, rounds int, batch, settle time.Duration, packed bool) resu
 	// over 1 worker instead of 1.92×), and a service does not call the
 	// runtime that way.
 	var res result
+	contenders := 4
+	if single {
+		contenders = 2
+	}
 	for r := range rounds {
-		for j := range 4 {
-			i := (r + j) % 4
+		for j := range contenders {
+			i := (r + j) % contenders
 			res.gf[i] = append(res.gf[i], run(i))
 		}
 	}
