@@ -21,7 +21,7 @@ var avx512Kernel = &gemmKernel{
 var avx2Kernel = &gemmKernel{
 	name: "avx2-6x16", mr: 6, nr: 16,
 	kc: 256, mc: 6 * 24, nc: 2048,
-	tile: tileAVX2,
+	tile: tileAVX2, direct: tileDirectAVX2, directPack: tileDirectPackAVX2,
 	gemv: &gemvKernel{row: gemvRow256, dot4: dot4AVX2},
 }
 
@@ -111,6 +111,46 @@ func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias 
 	}
 	var acc [6 * 16]float32
 	tile256(rows, k, &a[0], &b[0], &acc[0], 16, 0, nil, 0)
+	storeTile(acc[:], 16, rows, cols, c, ldc, beta, bias, flags)
+}
+
+// tileDirectAVX2 runs the AVX2 micro-kernel that reads A in place; see
+// gemmKernel.direct. Tiles narrower than 16 columns go through a scratch
+// tile.
+func tileDirectAVX2(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int) {
+	_ = a[(rows-1)*lda+k-1]
+	_ = b[k*16-1]
+	if cols == 16 {
+		var bp *float32
+		if flags&flagBias != 0 {
+			bp = &bias[0]
+		}
+		_ = c[(rows-1)*ldc+15]
+		tileDirect256(rows, k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, bp, flags)
+		return
+	}
+	var acc [6 * 16]float32
+	tileDirect256(rows, k, &a[0], lda, &b[0], &acc[0], 16, alpha, 0, nil, 0)
+	storeTile(acc[:], 16, rows, cols, c, ldc, beta, bias, flags)
+}
+
+// tileDirectPackAVX2 runs the AVX2 micro-kernel that reads A in place and
+// packs it; see gemmKernel.directPack.
+func tileDirectPackAVX2(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int) {
+	_ = a[(rows-1)*lda+k-1]
+	_ = b[k*16-1]
+	_ = pa[(k-1)*6+rows-1]
+	if cols == 16 {
+		var bp *float32
+		if flags&flagBias != 0 {
+			bp = &bias[0]
+		}
+		_ = c[(rows-1)*ldc+15]
+		tileDirectPack256(rows, k, &a[0], lda, &b[0], &c[0], ldc, 1, beta, bp, flags, &pa[0])
+		return
+	}
+	var acc [6 * 16]float32
+	tileDirectPack256(rows, k, &a[0], lda, &b[0], &acc[0], 16, 1, 0, nil, 0, &pa[0])
 	storeTile(acc[:], 16, rows, cols, c, ldc, beta, bias, flags)
 }
 

@@ -39,12 +39,12 @@ func tile512(mr int) {
 	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)\n", name)
 	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-80\n", name)
 	loadTileArgs()
-	prefetchCSetup(name, mr, "R12")
+	prefetchCSetup(name, mr, "R12", avx512Regs)
 	prefetchNextSetup(name, mr)
 	tileLoop(name, mr, avx512Regs, func() {
 		p("PREFETCHT0 %d(AX)", 4*mr512*4*4)
 		prefetchNextLoop(name)
-		prefetchCLoop(name, mr, "R12")
+		prefetchCLoop(name, mr, "R12", avx512Regs)
 	})
 	label(name + "_epi")
 	epilogue512(name, mr, "", "beta+40(FP)", "bias+48(FP)", "flags+56(FP)", "mask+64(FP)")
@@ -62,24 +62,46 @@ func directRow(i, off int) string {
 	return fmt.Sprintf("%d(%s)%s", off, base, idx)
 }
 
-// tileDirect512 writes the AVX-512 kernel for mr rows of a 14×32 tile that
-// reads A in place (row stride lda) instead of from a packed panel, for
-// products too narrow to pay for packing A. Registers as in tile512.
+// tileDirect writes the kernel for mr rows of a tile of the flavour v
+// (AVX-512 14×32 or AVX2 6×16) that reads A in place (row stride lda)
+// instead of from a packed panel, for products too narrow or too small to
+// pay for packing A. Registers as in tile512 and tile256: accumulators
+// from 0, B in v.b and v.b+1, broadcasts in v.bcast and v.bcast+1.
 //
 // With pack, the kernel also stores the elements of A it reads to the
-// packed panel pa (element (i, p) at pa[p*14+i], rows past mr untouched),
-// so that the tiles to the right can read the panel: packing on the fly.
-// DX walks pa.
-func tileDirect512(mr int, pack bool) {
-	name := fmt.Sprintf("tileDirect512x%d", mr)
+// packed panel pa (element (i, p) at pa[p*v.mr+i], rows past mr
+// untouched), so that the tiles to the right can read the panel: packing
+// on the fly. DX walks pa.
+//
+// The AVX-512 kernels take a column mask after flags; the AVX2 ones store
+// whole 16-column rows (the Go side routes narrower tiles through a
+// scratch tile).
+func tileDirect(v vecRegs, mr int, pack bool) {
+	r := v.r
+	bits := v.width * 8
+	masked := v.mask[0] != ""
+	name := fmt.Sprintf("tileDirect%dx%d", bits, mr)
 	if pack {
-		name = fmt.Sprintf("tileDirectPack512x%d", mr)
-		fmt.Fprintf(&out, "// func %s(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)\n", name)
-		fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-88\n", name)
-		p("MOVQ pa+80(FP), DX")
-	} else {
-		fmt.Fprintf(&out, "// func %s(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)\n", name)
-		fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-76\n", name)
+		name = fmt.Sprintf("tileDirectPack%dx%d", bits, mr)
+	}
+	args := "k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int"
+	size := 72
+	if masked {
+		args += ", mask uint32"
+		size = 76
+	}
+	paOff := 72
+	if masked {
+		paOff = 80
+	}
+	if pack {
+		args += ", pa *float32"
+		size = paOff + 8
+	}
+	fmt.Fprintf(&out, "// func %s(%s)\n", name, args)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, size)
+	if pack {
+		p("MOVQ pa+%d(FP), DX", paOff)
 	}
 	p("MOVQ k+0(FP), CX")
 	p("MOVQ a+8(FP), AX")
@@ -93,35 +115,37 @@ func tileDirect512(mr int, pack bool) {
 	p("MOVQ c+32(FP), DI")
 	p("MOVQ ldc+40(FP), SI")
 	p("SHLQ $2, SI")
-	prefetchCSetup(name, mr, "R13")
-	for r := 0; r < 2*mr; r++ {
-		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
+	prefetchCSetup(name, mr, "R13", v)
+	for i := 0; i < 2*mr; i++ {
+		p("%s %s%d, %s%d, %s%d", v.zeroOp, r, i, r, i, r, i)
 	}
 	step := func(u int) {
-		p("VMOVUPS %d(BX), Z28", u*nr512*4)
-		p("VMOVUPS %d(BX), Z29", u*nr512*4+64)
+		p("VMOVUPS %d(BX), %s%d", u*v.nr*4, r, v.b)
+		p("VMOVUPS %d(BX), %s%d", u*v.nr*4+v.width, r, v.b+1)
 		for i := 0; i < mr; i++ {
-			z := 30 + i%2
-			p("VBROADCASTSS %s, Z%d", directRow(i, 4*u), z)
+			x := v.bcast + i%2
+			p("VBROADCASTSS %s, %s%d", directRow(i, 4*u), r, x)
 			if pack {
-				p("VMOVSS X%d, %d(DX)", z, (u*mr512+i)*4)
+				p("VMOVSS X%d, %d(DX)", x, (u*v.mr+i)*4)
 			}
-			p("VFMADD231PS Z28, Z%d, Z%d", z, 2*i)
-			p("VFMADD231PS Z29, Z%d, Z%d", z, 2*i+1)
+			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b, r, x, r, 2*i)
+			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b+1, r, x, r, 2*i+1)
 		}
 	}
 	p("CMPQ CX, $%d", unroll)
 	p("JL %s_tail", name)
 	label(name + "_loop")
-	prefetchCLoop(name, mr, "R13")
+	prefetchCLoop(name, mr, "R13", v)
 	for u := 0; u < unroll; u++ {
 		step(u)
 	}
 	p("ADDQ $%d, AX", unroll*4)
-	p("ADDQ $%d, R12", unroll*4)
-	p("ADDQ $%d, BX", unroll*nr512*4)
+	if v.mr > 8 {
+		p("ADDQ $%d, R12", unroll*4)
+	}
+	p("ADDQ $%d, BX", unroll*v.nr*4)
 	if pack {
-		p("ADDQ $%d, DX", unroll*mr512*4)
+		p("ADDQ $%d, DX", unroll*v.mr*4)
 	}
 	p("SUBQ $%d, CX", unroll)
 	p("CMPQ CX, $%d", unroll)
@@ -132,29 +156,41 @@ func tileDirect512(mr int, pack bool) {
 	label(name + "_tail1")
 	step(0)
 	p("ADDQ $4, AX")
-	p("ADDQ $4, R12")
-	p("ADDQ $%d, BX", nr512*4)
+	if v.mr > 8 {
+		p("ADDQ $4, R12")
+	}
+	p("ADDQ $%d, BX", v.nr*4)
 	if pack {
-		p("ADDQ $%d, DX", mr512*4)
+		p("ADDQ $%d, DX", v.mr*4)
 	}
 	p("DECQ CX")
 	p("JNE %s_tail1", name)
 	label(name + "_epi")
-	epilogue512(name, mr, "alpha+48(FP)", "beta+52(FP)", "bias+56(FP)", "flags+64(FP)", "mask+72(FP)")
+	if masked {
+		epilogue512(name, mr, "alpha+48(FP)", "beta+52(FP)", "bias+56(FP)", "flags+64(FP)", "mask+72(FP)")
+		return
+	}
+	p("VBROADCASTSS alpha+48(FP), %s%d", r, v.bcast)
+	for i := 0; i < 2*mr; i++ {
+		p("VMULPS %s%d, %s%d, %s%d", r, v.bcast, r, i, r, i)
+	}
+	p("MOVQ flags+64(FP), R10")
+	epilogueFlags(name, mr, v, "beta+52(FP)", "bias+56(FP)")
 }
 
 // prefetchCSetup starts the prefetch of the C tile (DI, stride SI), which is
-// read or written only after the k loop (count in CX). For long loops reg
+// read or written only after the k loop (count in CX), in rows of v.nr
+// floats. For long loops reg
 // walks the rows and prefetchCLoop fetches one row per iteration over the
 // last mr iterations, so that the misses do not all queue for fill buffers
 // at once; short loops fetch every row here.
-func prefetchCSetup(name string, mr int, reg string) {
+func prefetchCSetup(name string, mr int, reg string, v vecRegs) {
 	p("MOVQ DI, %s", reg)
 	p("CMPQ CX, $%d", unroll*(mr+1))
 	p("JGE %s_late", name)
 	for i := 0; i < mr; i++ {
 		p("PREFETCHT0 (%s)", reg)
-		p("PREFETCHT0 124(%s)", reg)
+		p("PREFETCHT0 %d(%s)", 4*v.nr-4, reg)
 		p("ADDQ SI, %s", reg)
 	}
 	label(name + "_late")
@@ -186,11 +222,11 @@ func prefetchNextLoop(name string) {
 }
 
 // prefetchCLoop is the per-iteration half of prefetchCSetup.
-func prefetchCLoop(name string, mr int, reg string) {
+func prefetchCLoop(name string, mr int, reg string, v vecRegs) {
 	p("CMPQ CX, $%d", unroll*mr+unroll-1)
 	p("JG %s_nopf", name)
 	p("PREFETCHT0 (%s)", reg)
-	p("PREFETCHT0 124(%s)", reg)
+	p("PREFETCHT0 %d(%s)", 4*v.nr-4, reg)
 	p("ADDQ SI, %s", reg)
 	label(name + "_nopf")
 }
@@ -694,13 +730,19 @@ func main() {
 		tile512(mr)
 	}
 	for mr := 1; mr <= mr512; mr++ {
-		tileDirect512(mr, false)
+		tileDirect(avx512Regs, mr, false)
 	}
 	for mr := 1; mr <= mr512; mr++ {
-		tileDirect512(mr, true)
+		tileDirect(avx512Regs, mr, true)
 	}
 	for mr := 1; mr <= mr256; mr++ {
 		tile256(mr)
+	}
+	for mr := 1; mr <= mr256; mr++ {
+		tileDirect(avx2Regs, mr, false)
+	}
+	for mr := 1; mr <= mr256; mr++ {
+		tileDirect(avx2Regs, mr, true)
 	}
 	gemvRow512()
 	dot4x512()
@@ -732,6 +774,14 @@ func decls() {
 		fmt.Fprintf(&out, "// tile256x%d is the AVX2 micro-kernel for %d row(s) of a 6×16 tile.\n//\n//go:noescape\n", mr, mr)
 		fmt.Fprintf(&out, "func tile256x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)\n\n", mr)
 	}
+	for mr := 1; mr <= mr256; mr++ {
+		fmt.Fprintf(&out, "// tileDirect256x%d is the AVX2 micro-kernel for %d row(s) of a 6×16 tile reading A in place.\n//\n//go:noescape\n", mr, mr)
+		fmt.Fprintf(&out, "func tileDirect256x%d(%s)\n\n", mr, direct256Args)
+	}
+	for mr := 1; mr <= mr256; mr++ {
+		fmt.Fprintf(&out, "// tileDirectPack256x%d is tileDirect256x%d also storing the A it reads to the packed panel pa.\n//\n//go:noescape\n", mr, mr)
+		fmt.Fprintf(&out, "func tileDirectPack256x%d(%s, pa *float32)\n\n", mr, direct256Args)
+	}
 	out.WriteString("// gemvRow512 sets c[0:32] (lanes in mask) to alpha·Σp a[p]·b[p*ldb+j] (+beta·c, +bias, ReLU per flags).\n//\n//go:noescape\n")
 	out.WriteString("func gemvRow512(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, bias *float32, flags int, mask uint32)\n\n")
 	out.WriteString("// dot4x512 sets dst[r] = Σ_{p<k} a[p]·b[r*ldb+p] for r = 0..3.\n//\n//go:noescape\n")
@@ -761,7 +811,22 @@ func decls() {
 		fmt.Fprintf(&out, "\tcase %d:\n\t\ttile256x%d(k, a, b, c, ldc, beta, bias, flags)\n", mr, mr)
 	}
 	out.WriteString("\tdefault:\n\t\tpanic(\"runtime: AVX2 tile with more than 6 rows\")\n\t}\n}\n")
+	for _, pack := range []bool{false, true} {
+		name, params, extra := "tileDirect256", direct256Args, ""
+		if pack {
+			name, params, extra = "tileDirectPack256", direct256Args+", pa *float32", ", pa"
+		}
+		fmt.Fprintf(&out, "\n// %s runs the AVX2 kernel %sxN for rows rows.\n", name, name)
+		fmt.Fprintf(&out, "func %s(rows int, %s) {\n\tswitch rows {\n", name, params)
+		for mr := 1; mr <= mr256; mr++ {
+			fmt.Fprintf(&out, "\tcase %d:\n\t\t%sx%d(k, a, lda, b, c, ldc, alpha, beta, bias, flags%s)\n", mr, name, mr, extra)
+		}
+		out.WriteString("\tdefault:\n\t\tpanic(\"runtime: AVX2 tile with more than 6 rows\")\n\t}\n}\n")
+	}
 }
+
+// direct256Args are the parameters of the AVX2 direct-A kernels.
+const direct256Args = "k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int"
 
 func write(name string) {
 	src := out.Bytes()

@@ -245,6 +245,66 @@ func tile256x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, fl
 //go:noescape
 func tile256x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
 
+// tileDirect256x1 is the AVX2 micro-kernel for 1 row(s) of a 6×16 tile reading A in place.
+//
+//go:noescape
+func tileDirect256x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirect256x2 is the AVX2 micro-kernel for 2 row(s) of a 6×16 tile reading A in place.
+//
+//go:noescape
+func tileDirect256x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirect256x3 is the AVX2 micro-kernel for 3 row(s) of a 6×16 tile reading A in place.
+//
+//go:noescape
+func tileDirect256x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirect256x4 is the AVX2 micro-kernel for 4 row(s) of a 6×16 tile reading A in place.
+//
+//go:noescape
+func tileDirect256x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirect256x5 is the AVX2 micro-kernel for 5 row(s) of a 6×16 tile reading A in place.
+//
+//go:noescape
+func tileDirect256x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirect256x6 is the AVX2 micro-kernel for 6 row(s) of a 6×16 tile reading A in place.
+//
+//go:noescape
+func tileDirect256x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirectPack256x1 is tileDirect256x1 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack256x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32)
+
+// tileDirectPack256x2 is tileDirect256x2 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack256x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32)
+
+// tileDirectPack256x3 is tileDirect256x3 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack256x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32)
+
+// tileDirectPack256x4 is tileDirect256x4 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack256x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32)
+
+// tileDirectPack256x5 is tileDirect256x5 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack256x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32)
+
+// tileDirectPack256x6 is tileDirect256x6 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack256x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32)
+
 // gemvRow512 sets c[0:32] (lanes in mask) to alpha·Σp a[p]·b[p*ldb+j] (+beta·c, +bias, ReLU per flags).
 //
 //go:noescape
@@ -292,6 +352,46 @@ func tile256(rows, k int, a, b, c *float32, ldc int, beta float32, bias *float32
 		tile256x5(k, a, b, c, ldc, beta, bias, flags)
 	case 6:
 		tile256x6(k, a, b, c, ldc, beta, bias, flags)
+	default:
+		panic("runtime: AVX2 tile with more than 6 rows")
+	}
+}
+
+// tileDirect256 runs the AVX2 kernel tileDirect256xN for rows rows.
+func tileDirect256(rows int, k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int) {
+	switch rows {
+	case 1:
+		tileDirect256x1(k, a, lda, b, c, ldc, alpha, beta, bias, flags)
+	case 2:
+		tileDirect256x2(k, a, lda, b, c, ldc, alpha, beta, bias, flags)
+	case 3:
+		tileDirect256x3(k, a, lda, b, c, ldc, alpha, beta, bias, flags)
+	case 4:
+		tileDirect256x4(k, a, lda, b, c, ldc, alpha, beta, bias, flags)
+	case 5:
+		tileDirect256x5(k, a, lda, b, c, ldc, alpha, beta, bias, flags)
+	case 6:
+		tileDirect256x6(k, a, lda, b, c, ldc, alpha, beta, bias, flags)
+	default:
+		panic("runtime: AVX2 tile with more than 6 rows")
+	}
+}
+
+// tileDirectPack256 runs the AVX2 kernel tileDirectPack256xN for rows rows.
+func tileDirectPack256(rows int, k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32) {
+	switch rows {
+	case 1:
+		tileDirectPack256x1(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
+	case 2:
+		tileDirectPack256x2(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
+	case 3:
+		tileDirectPack256x3(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
+	case 4:
+		tileDirectPack256x4(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
+	case 5:
+		tileDirectPack256x5(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
+	case 6:
+		tileDirectPack256x6(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
 	default:
 		panic("runtime: AVX2 tile with more than 6 rows")
 	}
