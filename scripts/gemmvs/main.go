@@ -23,6 +23,14 @@ void cblas_sgemm(int order, int transA, int transB, int m, int n, int k,
 	float beta, float *c, int ldc);
 void openblas_set_num_threads(int n);
 char *openblas_get_corename(void);
+
+#include <time.h>
+
+static long long thread_ns(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 */
 import "C"
 
@@ -67,7 +75,17 @@ func main() {
 	settle := flag.Duration("settle", 300*time.Millisecond, "pause after each OpenBLAS 2-thread batch, so that its spinning threads are asleep before the next batch")
 	only := flag.String("shapes", "", "comma-separated shape names to run (default all), e.g. 1024,64x784x512")
 	single := flag.Bool("single", false, "time only Go with 1 worker and OpenBLAS with 1 thread (twice the rounds in the same time)")
+	cpuTime := flag.Bool("cputime", false, "with -single: time the calling thread's CPU time instead of the wall clock, so that time the thread spends descheduled by other processes on a shared machine is not counted")
 	flag.Parse()
+	if *cpuTime {
+		if !*single {
+			fmt.Fprintln(os.Stderr, "gemmvs: -cputime needs -single")
+			os.Exit(2)
+		}
+		// Both 1-thread contenders run on the calling thread; keep it.
+		goruntime.LockOSThread()
+		clock = func() int64 { return int64(C.thread_ns()) }
+	}
 	shapes := defaultShapes
 	if *only != "" {
 		shapes = nil
@@ -98,6 +116,10 @@ func main() {
 			rounds.MedianRatio(r.gf[2], r.gf[0]), rounds.MedianRatio(r.gf[3], r.gf[1]))
 	}
 }
+
+// clock returns the time in nanoseconds that batches are timed with: the
+// wall clock, or with -cputime the calling thread's CPU time.
+var clock = func() int64 { return time.Now().UnixNano() }
 
 // result holds the per-round GFLOP/s of the four contenders: Go with 1
 // worker, OpenBLAS with 1 thread, Go with 2 workers, OpenBLAS with 2 threads.
@@ -145,12 +167,12 @@ func compare(s shape, rounds int, batch, settle time.Duration, packed, single bo
 		}
 		f() // warm
 		n := 0
-		t0 := time.Now()
-		for time.Since(t0) < batch {
+		t0 := clock()
+		for clock()-t0 < batch.Nanoseconds() {
 			f()
 			n++
 		}
-		gf := flops * float64(n) / float64(time.Since(t0).Nanoseconds())
+		gf := flops * float64(n) / float64(clock()-t0)
 		if i == 3 {
 			// OpenBLAS's threads spin for a while after a call; let them
 			// go to sleep so that they do not compete with what follows.
