@@ -100,17 +100,17 @@ func tileDirectPackAVX512(rows, cols, k int, a []float32, lda int, pa, b, c []fl
 
 // tileAVX2 runs the AVX2 micro-kernel; see gemmKernel.tile. Tiles narrower
 // than 16 columns go through a scratch tile.
-func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, _ int) {
+func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int) {
 	if cols == 16 {
 		var bp *float32
 		if flags&flagBias != 0 {
 			bp = &bias[0]
 		}
-		tile256(rows, k, &a[0], &b[0], &c[0], ldc, beta, bp, flags)
+		tile256(rows, k, &a[0], &b[0], &c[0], ldc, beta, bp, flags, next)
 		return
 	}
 	var acc [6 * 16]float32
-	tile256(rows, k, &a[0], &b[0], &acc[0], 16, 0, nil, 0)
+	tile256(rows, k, &a[0], &b[0], &acc[0], 16, 0, nil, 0, 0)
 	storeTile(acc[:], 16, rows, cols, c, ldc, beta, bias, flags)
 }
 

@@ -13676,19 +13676,47 @@ tileDirectPack512x14_store:
 	VZEROUPPER
 	RET
 
-// func tile256x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
-TEXT ·tile256x1(SB), NOSPLIT, $0-64
+// func tile256x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, next int)
+TEXT ·tile256x1(SB), NOSPLIT, $0-72
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
 	MOVQ c+24(FP), DI
 	MOVQ ldc+32(FP), SI
 	SHLQ $2, SI
+	MOVQ DI, R12
+	CMPQ CX, $8
+	JGE tile256x1_late
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+tile256x1_late:
+	XORL DX, DX
+	CMPQ CX, $48
+	JL tile256x1_nonext
+	MOVL $6, DX
+	MOVQ next+64(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile256x1_nonext:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	CMPQ CX, $4
 	JL tile256x1_tail
 tile256x1_loop:
+	PREFETCHT0 384(AX)
+	TESTL DX, DX
+	JEQ tile256x1_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 60(R13)
+	ADDQ SI, R13
+	DECL DX
+tile256x1_nonextpf:
+	CMPQ CX, $7
+	JG tile256x1_nopf
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+tile256x1_nopf:
 	VMOVUPS 0(BX), Y12
 	VMOVUPS 32(BX), Y13
 	VBROADCASTSS 0(AX), Y14
@@ -13755,14 +13783,31 @@ tile256x1_store:
 	VZEROUPPER
 	RET
 
-// func tile256x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
-TEXT ·tile256x2(SB), NOSPLIT, $0-64
+// func tile256x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, next int)
+TEXT ·tile256x2(SB), NOSPLIT, $0-72
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
 	MOVQ c+24(FP), DI
 	MOVQ ldc+32(FP), SI
 	SHLQ $2, SI
+	MOVQ DI, R12
+	CMPQ CX, $12
+	JGE tile256x2_late
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+tile256x2_late:
+	XORL DX, DX
+	CMPQ CX, $48
+	JL tile256x2_nonext
+	MOVL $6, DX
+	MOVQ next+64(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile256x2_nonext:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -13770,6 +13815,20 @@ TEXT ·tile256x2(SB), NOSPLIT, $0-64
 	CMPQ CX, $4
 	JL tile256x2_tail
 tile256x2_loop:
+	PREFETCHT0 384(AX)
+	TESTL DX, DX
+	JEQ tile256x2_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 60(R13)
+	ADDQ SI, R13
+	DECL DX
+tile256x2_nonextpf:
+	CMPQ CX, $11
+	JG tile256x2_nopf
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+tile256x2_nopf:
 	VMOVUPS 0(BX), Y12
 	VMOVUPS 32(BX), Y13
 	VBROADCASTSS 0(AX), Y14
@@ -13861,14 +13920,34 @@ tile256x2_store:
 	VZEROUPPER
 	RET
 
-// func tile256x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
-TEXT ·tile256x3(SB), NOSPLIT, $0-64
+// func tile256x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, next int)
+TEXT ·tile256x3(SB), NOSPLIT, $0-72
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
 	MOVQ c+24(FP), DI
 	MOVQ ldc+32(FP), SI
 	SHLQ $2, SI
+	MOVQ DI, R12
+	CMPQ CX, $16
+	JGE tile256x3_late
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+tile256x3_late:
+	XORL DX, DX
+	CMPQ CX, $48
+	JL tile256x3_nonext
+	MOVL $6, DX
+	MOVQ next+64(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile256x3_nonext:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -13878,6 +13957,20 @@ TEXT ·tile256x3(SB), NOSPLIT, $0-64
 	CMPQ CX, $4
 	JL tile256x3_tail
 tile256x3_loop:
+	PREFETCHT0 384(AX)
+	TESTL DX, DX
+	JEQ tile256x3_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 60(R13)
+	ADDQ SI, R13
+	DECL DX
+tile256x3_nonextpf:
+	CMPQ CX, $15
+	JG tile256x3_nopf
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+tile256x3_nopf:
 	VMOVUPS 0(BX), Y12
 	VMOVUPS 32(BX), Y13
 	VBROADCASTSS 0(AX), Y14
@@ -13994,14 +14087,37 @@ tile256x3_store:
 	VZEROUPPER
 	RET
 
-// func tile256x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
-TEXT ·tile256x4(SB), NOSPLIT, $0-64
+// func tile256x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, next int)
+TEXT ·tile256x4(SB), NOSPLIT, $0-72
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
 	MOVQ c+24(FP), DI
 	MOVQ ldc+32(FP), SI
 	SHLQ $2, SI
+	MOVQ DI, R12
+	CMPQ CX, $20
+	JGE tile256x4_late
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+tile256x4_late:
+	XORL DX, DX
+	CMPQ CX, $48
+	JL tile256x4_nonext
+	MOVL $6, DX
+	MOVQ next+64(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile256x4_nonext:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -14013,6 +14129,20 @@ TEXT ·tile256x4(SB), NOSPLIT, $0-64
 	CMPQ CX, $4
 	JL tile256x4_tail
 tile256x4_loop:
+	PREFETCHT0 384(AX)
+	TESTL DX, DX
+	JEQ tile256x4_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 60(R13)
+	ADDQ SI, R13
+	DECL DX
+tile256x4_nonextpf:
+	CMPQ CX, $19
+	JG tile256x4_nopf
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+tile256x4_nopf:
 	VMOVUPS 0(BX), Y12
 	VMOVUPS 32(BX), Y13
 	VBROADCASTSS 0(AX), Y14
@@ -14154,14 +14284,40 @@ tile256x4_store:
 	VZEROUPPER
 	RET
 
-// func tile256x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
-TEXT ·tile256x5(SB), NOSPLIT, $0-64
+// func tile256x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, next int)
+TEXT ·tile256x5(SB), NOSPLIT, $0-72
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
 	MOVQ c+24(FP), DI
 	MOVQ ldc+32(FP), SI
 	SHLQ $2, SI
+	MOVQ DI, R12
+	CMPQ CX, $24
+	JGE tile256x5_late
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+tile256x5_late:
+	XORL DX, DX
+	CMPQ CX, $48
+	JL tile256x5_nonext
+	MOVL $6, DX
+	MOVQ next+64(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile256x5_nonext:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -14175,6 +14331,20 @@ TEXT ·tile256x5(SB), NOSPLIT, $0-64
 	CMPQ CX, $4
 	JL tile256x5_tail
 tile256x5_loop:
+	PREFETCHT0 384(AX)
+	TESTL DX, DX
+	JEQ tile256x5_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 60(R13)
+	ADDQ SI, R13
+	DECL DX
+tile256x5_nonextpf:
+	CMPQ CX, $23
+	JG tile256x5_nopf
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+tile256x5_nopf:
 	VMOVUPS 0(BX), Y12
 	VMOVUPS 32(BX), Y13
 	VBROADCASTSS 0(AX), Y14
@@ -14341,14 +14511,43 @@ tile256x5_store:
 	VZEROUPPER
 	RET
 
-// func tile256x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
-TEXT ·tile256x6(SB), NOSPLIT, $0-64
+// func tile256x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, next int)
+TEXT ·tile256x6(SB), NOSPLIT, $0-72
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
 	MOVQ c+24(FP), DI
 	MOVQ ldc+32(FP), SI
 	SHLQ $2, SI
+	MOVQ DI, R12
+	CMPQ CX, $28
+	JGE tile256x6_late
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+tile256x6_late:
+	XORL DX, DX
+	CMPQ CX, $48
+	JL tile256x6_nonext
+	MOVL $6, DX
+	MOVQ next+64(FP), R13
+	LEAQ (DI)(R13*4), R13
+tile256x6_nonext:
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -14364,6 +14563,20 @@ TEXT ·tile256x6(SB), NOSPLIT, $0-64
 	CMPQ CX, $4
 	JL tile256x6_tail
 tile256x6_loop:
+	PREFETCHT0 384(AX)
+	TESTL DX, DX
+	JEQ tile256x6_nonextpf
+	PREFETCHT1 (R13)
+	PREFETCHT1 60(R13)
+	ADDQ SI, R13
+	DECL DX
+tile256x6_nonextpf:
+	CMPQ CX, $27
+	JG tile256x6_nopf
+	PREFETCHT0 (R12)
+	PREFETCHT0 60(R12)
+	ADDQ SI, R12
+tile256x6_nopf:
 	VMOVUPS 0(BX), Y12
 	VMOVUPS 32(BX), Y13
 	VBROADCASTSS 0(AX), Y14

@@ -40,10 +40,10 @@ func tile512(mr int) {
 	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-80\n", name)
 	loadTileArgs()
 	prefetchCSetup(name, mr, "R12", avx512Regs)
-	prefetchNextSetup(name, mr)
+	prefetchNextSetup(name, "next+72(FP)", avx512Regs)
 	tileLoop(name, mr, avx512Regs, func() {
 		p("PREFETCHT0 %d(AX)", 4*mr512*4*4)
-		prefetchNextLoop(name)
+		prefetchNextLoop(name, avx512Regs)
 		prefetchCLoop(name, mr, "R12", avx512Regs)
 	})
 	label(name + "_epi")
@@ -197,25 +197,25 @@ func prefetchCSetup(name string, mr int, reg string, v vecRegs) {
 }
 
 // prefetchNextSetup prepares the prefetch into L2 of the next C tile the
-// driver computes (next+72(FP) floats from C), one row per loop iteration
-// over the first mr512 iterations: R13 walks its rows and DX counts them
-// down. Short loops skip it.
-func prefetchNextSetup(name string, mr int) {
+// driver computes (nextArg floats from C), one row of v.nr floats per loop
+// iteration over the first v.mr iterations: R13 walks its rows and DX
+// counts them down. Short loops skip it.
+func prefetchNextSetup(name, nextArg string, v vecRegs) {
 	p("XORL DX, DX")
-	p("CMPQ CX, $%d", unroll*2*mr512)
+	p("CMPQ CX, $%d", unroll*2*v.mr)
 	p("JL %s_nonext", name)
-	p("MOVL $%d, DX", mr512)
-	p("MOVQ next+72(FP), R13")
+	p("MOVL $%d, DX", v.mr)
+	p("MOVQ %s, R13", nextArg)
 	p("LEAQ (DI)(R13*4), R13")
 	label(name + "_nonext")
 }
 
 // prefetchNextLoop is the per-iteration half of prefetchNextSetup.
-func prefetchNextLoop(name string) {
+func prefetchNextLoop(name string, v vecRegs) {
 	p("TESTL DX, DX")
 	p("JEQ %s_nonextpf", name)
 	p("PREFETCHT1 (R13)")
-	p("PREFETCHT1 124(R13)")
+	p("PREFETCHT1 %d(R13)", 4*v.nr-4)
 	p("ADDQ SI, R13")
 	p("DECL DX")
 	label(name + "_nonextpf")
@@ -382,15 +382,22 @@ func loadTileArgs() {
 
 // tile256 writes the AVX2 kernel for mr rows of a 6×16 tile. It always
 // stores 16 columns; the Go side routes narrower edge tiles through a
-// scratch tile.
+// scratch tile. It prefetches A ahead, its C tile over the last iterations
+// and the next C tile (next floats from c) into L2, as tile512 does.
 //
 // Registers: Y0..Y11 accumulators, Y12/Y13 the B row, Y14/Y15 broadcasts.
 func tile256(mr int) {
 	name := fmt.Sprintf("tile256x%d", mr)
-	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)\n", name)
-	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-64\n", name)
+	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, next int)\n", name)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-72\n", name)
 	loadTileArgs()
-	tileLoop(name, mr, avx2Regs, func() {})
+	prefetchCSetup(name, mr, "R12", avx2Regs)
+	prefetchNextSetup(name, "next+64(FP)", avx2Regs)
+	tileLoop(name, mr, avx2Regs, func() {
+		p("PREFETCHT0 %d(AX)", 4*mr256*4*4)
+		prefetchNextLoop(name, avx2Regs)
+		prefetchCLoop(name, mr, "R12", avx2Regs)
+	})
 	label(name + "_epi")
 	p("MOVQ flags+56(FP), R10")
 	epilogueFlags(name, mr, avx2Regs, "beta+40(FP)", "bias+48(FP)")
@@ -772,7 +779,7 @@ func decls() {
 	}
 	for mr := 1; mr <= mr256; mr++ {
 		fmt.Fprintf(&out, "// tile256x%d is the AVX2 micro-kernel for %d row(s) of a 6×16 tile.\n//\n//go:noescape\n", mr, mr)
-		fmt.Fprintf(&out, "func tile256x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)\n\n", mr)
+		fmt.Fprintf(&out, "func tile256x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)\n\n", mr)
 	}
 	for mr := 1; mr <= mr256; mr++ {
 		fmt.Fprintf(&out, "// tileDirect256x%d is the AVX2 micro-kernel for %d row(s) of a 6×16 tile reading A in place.\n//\n//go:noescape\n", mr, mr)
@@ -806,9 +813,9 @@ func decls() {
 	// The AVX2 tiles are called through a switch, not a table of funcs:
 	// an indirect call would make the caller's scratch tile escape.
 	out.WriteString("// tile256 runs the AVX2 tile kernel for rows rows.\n")
-	out.WriteString("func tile256(rows, k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int) {\n\tswitch rows {\n")
+	out.WriteString("func tile256(rows, k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int) {\n\tswitch rows {\n")
 	for mr := 1; mr <= mr256; mr++ {
-		fmt.Fprintf(&out, "\tcase %d:\n\t\ttile256x%d(k, a, b, c, ldc, beta, bias, flags)\n", mr, mr)
+		fmt.Fprintf(&out, "\tcase %d:\n\t\ttile256x%d(k, a, b, c, ldc, beta, bias, flags, next)\n", mr, mr)
 	}
 	out.WriteString("\tdefault:\n\t\tpanic(\"runtime: AVX2 tile with more than 6 rows\")\n\t}\n}\n")
 	for _, pack := range []bool{false, true} {

@@ -218,32 +218,32 @@ func tileDirectPack512x14(k int, a *float32, lda int, b, c *float32, ldc int, al
 // tile256x1 is the AVX2 micro-kernel for 1 row(s) of a 6×16 tile.
 //
 //go:noescape
-func tile256x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
+func tile256x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)
 
 // tile256x2 is the AVX2 micro-kernel for 2 row(s) of a 6×16 tile.
 //
 //go:noescape
-func tile256x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
+func tile256x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)
 
 // tile256x3 is the AVX2 micro-kernel for 3 row(s) of a 6×16 tile.
 //
 //go:noescape
-func tile256x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
+func tile256x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)
 
 // tile256x4 is the AVX2 micro-kernel for 4 row(s) of a 6×16 tile.
 //
 //go:noescape
-func tile256x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
+func tile256x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)
 
 // tile256x5 is the AVX2 micro-kernel for 5 row(s) of a 6×16 tile.
 //
 //go:noescape
-func tile256x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
+func tile256x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)
 
 // tile256x6 is the AVX2 micro-kernel for 6 row(s) of a 6×16 tile.
 //
 //go:noescape
-func tile256x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
+func tile256x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)
 
 // tileDirect256x1 is the AVX2 micro-kernel for 1 row(s) of a 6×16 tile reading A in place.
 //
@@ -338,20 +338,20 @@ var tilesDirectPack512 = [...]func(k int, a *float32, lda int, b, c *float32, ld
 }
 
 // tile256 runs the AVX2 tile kernel for rows rows.
-func tile256(rows, k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int) {
+func tile256(rows, k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int) {
 	switch rows {
 	case 1:
-		tile256x1(k, a, b, c, ldc, beta, bias, flags)
+		tile256x1(k, a, b, c, ldc, beta, bias, flags, next)
 	case 2:
-		tile256x2(k, a, b, c, ldc, beta, bias, flags)
+		tile256x2(k, a, b, c, ldc, beta, bias, flags, next)
 	case 3:
-		tile256x3(k, a, b, c, ldc, beta, bias, flags)
+		tile256x3(k, a, b, c, ldc, beta, bias, flags, next)
 	case 4:
-		tile256x4(k, a, b, c, ldc, beta, bias, flags)
+		tile256x4(k, a, b, c, ldc, beta, bias, flags, next)
 	case 5:
-		tile256x5(k, a, b, c, ldc, beta, bias, flags)
+		tile256x5(k, a, b, c, ldc, beta, bias, flags, next)
 	case 6:
-		tile256x6(k, a, b, c, ldc, beta, bias, flags)
+		tile256x6(k, a, b, c, ldc, beta, bias, flags, next)
 	default:
 		panic("runtime: AVX2 tile with more than 6 rows")
 	}
