@@ -23,6 +23,11 @@ type gemmKernel struct {
 	// 2048³ 92.0 -> 92.6, 1024³ unchanged; for all products it would
 	// cost 64x784x512 80.3 -> 75.8).
 	kcLargeC int
+	// balanceK splits k into ⌈k/kc⌉ blocks of equal depth (k/⌈k/kc⌉
+	// rounded up to a multiple of 4, the last block taking what is left)
+	// instead of full blocks of kc and a thin remainder, which costs a
+	// whole pass over C for a few steps of k.
+	balanceK bool
 	mc       int // rows of A in a packed block (a multiple of mr)
 	nc       int // columns of B in a packed block (a multiple of nr)
 
@@ -77,10 +82,15 @@ const largeC = 1 << 17
 
 // depth returns the depth of the packed blocks for g.
 func (g *gemmCall) depth() int {
+	kc := g.kern.kc
 	if g.kern.kcLargeC != 0 && g.m*g.n >= largeC {
-		return g.kern.kcLargeC
+		kc = g.kern.kcLargeC
 	}
-	return g.kern.kc
+	if g.kern.balanceK && g.k > kc {
+		nb := (g.k + kc - 1) / kc
+		kc = ((g.k+nb-1)/nb + 3) &^ 3
+	}
+	return kc
 }
 
 // directMaxN is the widest product that reads A in place when the kernel
