@@ -40,7 +40,6 @@ import (
 	"math/rand/v2"
 	"os"
 	goruntime "runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -57,10 +56,35 @@ type shape struct {
 }
 
 func (s shape) String() string {
-	if !s.transB && s.m == s.k && s.k == s.n {
+	switch {
+	case !s.transB && s.m == s.k && s.k == s.n:
 		return strconv.Itoa(s.m)
+	case !s.transB:
+		return fmt.Sprintf("%dx%dx%d/n", s.m, s.k, s.n)
 	}
 	return fmt.Sprintf("%dx%dx%d", s.m, s.k, s.n)
+}
+
+// parseShape parses a shape name as String writes it: N (square), MxKxN
+// (B stored n×k, as a linear layer's weights) or MxKxN/n (B stored k×n, as
+// a convolution's patch matrix).
+func parseShape(name string) (shape, bool) {
+	dims, plain := strings.CutSuffix(name, "/n")
+	var d []int
+	for _, f := range strings.Split(dims, "x") {
+		v, err := strconv.Atoi(f)
+		if err != nil || v <= 0 {
+			return shape{}, false
+		}
+		d = append(d, v)
+	}
+	switch {
+	case len(d) == 1 && !plain:
+		return shape{m: d[0], k: d[0], n: d[0]}, true
+	case len(d) == 3:
+		return shape{m: d[0], k: d[1], n: d[2], transB: !plain}, true
+	}
+	return shape{}, false
 }
 
 var defaultShapes = []shape{
@@ -73,7 +97,7 @@ func main() {
 	batch := flag.Duration("batch", 40*time.Millisecond, "minimum time of one batch of calls")
 	packed := flag.Bool("packed", false, "time fxgen's SgemmPacked (weights packed once, as generated code does) on the MxKxN shapes")
 	settle := flag.Duration("settle", 300*time.Millisecond, "pause after each OpenBLAS 2-thread batch, so that its spinning threads are asleep before the next batch")
-	only := flag.String("shapes", "", "comma-separated shape names to run (default all), e.g. 1024,64x784x512")
+	only := flag.String("shapes", "", "comma-separated shapes to run (default the built-in list): N for N³, MxKxN for C = X·Wᵀ with W stored [N, K], MxKxN/n for C = A·B with B stored [K, N], e.g. 1024,64x784x512,64x576x1568/n")
 	single := flag.Bool("single", false, "time only Go with 1 worker and OpenBLAS with 1 thread (twice the rounds in the same time)")
 	cpuTime := flag.Bool("cputime", false, "with -single: time the calling thread's CPU time instead of the wall clock, so that time the thread spends descheduled by other processes on a shared machine is not counted")
 	flag.Parse()
@@ -90,12 +114,12 @@ func main() {
 	if *only != "" {
 		shapes = nil
 		for _, name := range strings.Split(*only, ",") {
-			i := slices.IndexFunc(defaultShapes, func(s shape) bool { return s.String() == name })
-			if i < 0 {
-				fmt.Fprintf(os.Stderr, "gemmvs: -shapes: unknown shape %q\n", name)
+			s, ok := parseShape(name)
+			if !ok {
+				fmt.Fprintf(os.Stderr, "gemmvs: -shapes: bad shape %q\n", name)
 				os.Exit(2)
 			}
-			shapes = append(shapes, defaultShapes[i])
+			shapes = append(shapes, s)
 		}
 	}
 
