@@ -356,6 +356,11 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 	// reads it: its tiles compute exactly what tile computes from the
 	// packed panel, so the result is the same either way.
 	packFly := !g.directA && kern.directPack != nil && !g.transA && g.alpha == 1
+	// When A is read in place, the top tile of each full column of tiles
+	// of a block packs B as it reads it (the first block of rows only; the
+	// others read the panel); its tiles compute what direct computes from
+	// the packed panel.
+	packBFly := g.directA && kern.directPackB != nil && g.pb == nil && !g.transB
 	if !g.directA {
 		buf.a = gemmGrow(buf.a, mc*min(kc, k))
 	}
@@ -368,9 +373,16 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 			kb := min(kc, k-pc)
 			var bblk []float32
 			var pstride int // distance between panels in bblk
-			if g.pb != nil {
+			switch {
+			case g.pb != nil:
 				bblk, pstride = g.pb.data[jc/nr*k*nr+pc*nr:], k*nr
-			} else {
+			case packBFly:
+				// Only a last, partial panel is packed here.
+				if full := nb / nr * nr; full < nb {
+					packB(buf.b[full*kb:], false, g.b, g.ldb, pc, kb, jc+full, nb-full, nr)
+				}
+				bblk, pstride = buf.b, kb*nr
+			default:
 				packB(buf.b, g.transB, g.b, g.ldb, pc, kb, jc, nb, nr)
 				bblk, pstride = buf.b, kb*nr
 			}
@@ -405,6 +417,8 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 						rows := min(mr, mb-ir)
 						c := g.c[(ic+ir)*g.ldc+jc+jr:]
 						switch {
+						case packBFly && ic == m0 && ir == 0 && cols == nr:
+							kern.directPackB(rows, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, g.b[pc*g.ldb+jc+jr:], g.ldb, bp, c, g.ldc, g.alpha, beta, bias, flags)
 						case g.directA:
 							kern.direct(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, bp, c, g.ldc, g.alpha, beta, bias, flags)
 						case packFly && jr == 0:

@@ -26,7 +26,8 @@ var avx2Kernel = &gemmKernel{
 	name: "avx2-6x16", mr: 6, nr: 16,
 	kc: 384, balanceK: true, mc: 6 * 24, nc: 2048,
 	tile: tileAVX2, direct: tileDirectAVX2, directPack: tileDirectPackAVX2,
-	gemv: &gemvKernel{row: gemvRow256, dot4: dot4AVX2},
+	directPackB: tileDirectPackBAVX2,
+	gemv:        &gemvKernel{row: gemvRow256, dot4: dot4AVX2},
 }
 
 // gemvRowAVX512 is gemvRow512 with the column count as a lane mask; see
@@ -156,6 +157,21 @@ func tileDirectPackAVX2(rows, cols, k int, a []float32, lda int, pa, b, c []floa
 	var acc [6 * 16]float32
 	tileDirectPack256(rows, k, &a[0], lda, &b[0], &acc[0], 16, 1, 0, nil, 0, &pa[0])
 	storeTile(acc[:], 16, rows, cols, c, ldc, beta, bias, flags)
+}
+
+// tileDirectPackBAVX2 runs the AVX2 micro-kernel that reads A and B in
+// place and packs B; see gemmKernel.directPackB.
+func tileDirectPackBAVX2(rows, k int, a []float32, lda int, b []float32, ldb int, pb, c []float32, ldc int, alpha, beta float32, bias []float32, flags int) {
+	_ = a[(rows-1)*lda+k-1]
+	_ = b[(k-1)*ldb+15]
+	_ = pb[k*16-1]
+	_ = c[(rows-1)*ldc+15]
+	var bp *float32
+	if flags&flagBias != 0 {
+		_ = bias[15]
+		bp = &bias[0]
+	}
+	tileDirectPackB256(rows, k, &a[0], lda, &b[0], ldb, &pb[0], &c[0], ldc, alpha, beta, bp, flags)
 }
 
 // gemvFast computes an m == 1 product with the kernel's gemvKernel, reading

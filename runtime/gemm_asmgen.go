@@ -178,6 +178,84 @@ func tileDirect(v vecRegs, mr int, pack bool) {
 	epilogueFlags(name, mr, v, "beta+52(FP)", "bias+56(FP)")
 }
 
+// tileDirectPackB256 writes the AVX2 kernel for mr rows of a 6×16 tile that
+// reads both A and B in place (B a k×16 block of a row-major matrix with
+// row stride ldb) and stores the rows of B it reads to the packed panel pb
+// (row p at pb[p*16:]), so that the tiles below can read the panel: B
+// packed on the fly by the top tile of each column. Registers as in
+// tileDirect; R12 is ldb in bytes, DX walks pb, and the kernel prefetches
+// the row of B eight steps ahead.
+func tileDirectPackB256(mr int) {
+	v := avx2Regs
+	r := v.r
+	name := fmt.Sprintf("tileDirectPackB256x%d", mr)
+	fmt.Fprintf(&out, "// func %s(%s)\n", name, directPackB256Args)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-88\n", name)
+	p("MOVQ k+0(FP), CX")
+	p("MOVQ a+8(FP), AX")
+	p("MOVQ lda+16(FP), R8")
+	p("SHLQ $2, R8")
+	p("LEAQ (R8)(R8*2), R9")
+	p("LEAQ (R8)(R8*4), R10")
+	p("MOVQ b+24(FP), BX")
+	p("MOVQ ldb+32(FP), R12")
+	p("SHLQ $2, R12")
+	p("MOVQ pb+40(FP), DX")
+	p("MOVQ c+48(FP), DI")
+	p("MOVQ ldc+56(FP), SI")
+	p("SHLQ $2, SI")
+	prefetchCSetup(name, mr, "R13", v)
+	for i := 0; i < 2*mr; i++ {
+		p("%s %s%d, %s%d, %s%d", v.zeroOp, r, i, r, i, r, i)
+	}
+	step := func(u int) {
+		p("VMOVUPS (BX), %s%d", r, v.b)
+		p("VMOVUPS %d(BX), %s%d", v.width, r, v.b+1)
+		p("PREFETCHT0 (BX)(R12*8)")
+		p("VMOVUPS %s%d, %d(DX)", r, v.b, u*v.nr*4)
+		p("VMOVUPS %s%d, %d(DX)", r, v.b+1, u*v.nr*4+v.width)
+		p("ADDQ R12, BX")
+		for i := 0; i < mr; i++ {
+			x := v.bcast + i%2
+			p("VBROADCASTSS %s, %s%d", directRow(i, 4*u), r, x)
+			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b, r, x, r, 2*i)
+			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b+1, r, x, r, 2*i+1)
+		}
+	}
+	p("CMPQ CX, $%d", unroll)
+	p("JL %s_tail", name)
+	label(name + "_loop")
+	prefetchCLoop(name, mr, "R13", v)
+	for u := 0; u < unroll; u++ {
+		step(u)
+	}
+	p("ADDQ $%d, AX", unroll*4)
+	p("ADDQ $%d, DX", unroll*v.nr*4)
+	p("SUBQ $%d, CX", unroll)
+	p("CMPQ CX, $%d", unroll)
+	p("JGE %s_loop", name)
+	label(name + "_tail")
+	p("TESTQ CX, CX")
+	p("JEQ %s_epi", name)
+	label(name + "_tail1")
+	step(0)
+	p("ADDQ $4, AX")
+	p("ADDQ $%d, DX", v.nr*4)
+	p("DECQ CX")
+	p("JNE %s_tail1", name)
+	label(name + "_epi")
+	p("VBROADCASTSS alpha+64(FP), %s%d", r, v.bcast)
+	for i := 0; i < 2*mr; i++ {
+		p("VMULPS %s%d, %s%d, %s%d", r, v.bcast, r, i, r, i)
+	}
+	p("MOVQ flags+80(FP), R10")
+	epilogueFlags(name, mr, v, "beta+68(FP)", "bias+72(FP)")
+}
+
+// directPackB256Args are the parameters of the AVX2 kernels that read A and
+// B in place and pack B.
+const directPackB256Args = "k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int"
+
 // prefetchCSetup starts the prefetch of the C tile (DI, stride SI), which is
 // read or written only after the k loop (count in CX), in rows of v.nr
 // floats. For long loops reg
@@ -751,6 +829,9 @@ func main() {
 	for mr := 1; mr <= mr256; mr++ {
 		tileDirect(avx2Regs, mr, true)
 	}
+	for mr := 1; mr <= mr256; mr++ {
+		tileDirectPackB256(mr)
+	}
 	gemvRow512()
 	dot4x512()
 	transpose16()
@@ -788,6 +869,10 @@ func decls() {
 	for mr := 1; mr <= mr256; mr++ {
 		fmt.Fprintf(&out, "// tileDirectPack256x%d is tileDirect256x%d also storing the A it reads to the packed panel pa.\n//\n//go:noescape\n", mr, mr)
 		fmt.Fprintf(&out, "func tileDirectPack256x%d(%s, pa *float32)\n\n", mr, direct256Args)
+	}
+	for mr := 1; mr <= mr256; mr++ {
+		fmt.Fprintf(&out, "// tileDirectPackB256x%d is tileDirect256x%d reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.\n//\n//go:noescape\n", mr, mr)
+		fmt.Fprintf(&out, "func tileDirectPackB256x%d(%s)\n\n", mr, directPackB256Args)
 	}
 	out.WriteString("// gemvRow512 sets c[0:32] (lanes in mask) to alpha·Σp a[p]·b[p*ldb+j] (+beta·c, +bias, ReLU per flags).\n//\n//go:noescape\n")
 	out.WriteString("func gemvRow512(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, bias *float32, flags int, mask uint32)\n\n")
@@ -830,6 +915,12 @@ func decls() {
 		}
 		out.WriteString("\tdefault:\n\t\tpanic(\"runtime: AVX2 tile with more than 6 rows\")\n\t}\n}\n")
 	}
+	out.WriteString("\n// tileDirectPackB256 runs the AVX2 kernel tileDirectPackB256xN for rows rows.\n")
+	fmt.Fprintf(&out, "func tileDirectPackB256(rows int, %s) {\n\tswitch rows {\n", directPackB256Args)
+	for mr := 1; mr <= mr256; mr++ {
+		fmt.Fprintf(&out, "\tcase %d:\n\t\ttileDirectPackB256x%d(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)\n", mr, mr)
+	}
+	out.WriteString("\tdefault:\n\t\tpanic(\"runtime: AVX2 tile with more than 6 rows\")\n\t}\n}\n")
 }
 
 // direct256Args are the parameters of the AVX2 direct-A kernels.

@@ -305,6 +305,36 @@ func tileDirectPack256x5(k int, a *float32, lda int, b, c *float32, ldc int, alp
 //go:noescape
 func tileDirectPack256x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32)
 
+// tileDirectPackB256x1 is tileDirect256x1 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB256x1(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirectPackB256x2 is tileDirect256x2 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB256x2(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirectPackB256x3 is tileDirect256x3 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB256x3(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirectPackB256x4 is tileDirect256x4 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB256x4(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirectPackB256x5 is tileDirect256x5 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB256x5(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirectPackB256x6 is tileDirect256x6 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB256x6(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
 // gemvRow512 sets c[0:32] (lanes in mask) to alpha·Σp a[p]·b[p*ldb+j] (+beta·c, +bias, ReLU per flags).
 //
 //go:noescape
@@ -392,6 +422,26 @@ func tileDirectPack256(rows int, k int, a *float32, lda int, b, c *float32, ldc 
 		tileDirectPack256x5(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
 	case 6:
 		tileDirectPack256x6(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
+	default:
+		panic("runtime: AVX2 tile with more than 6 rows")
+	}
+}
+
+// tileDirectPackB256 runs the AVX2 kernel tileDirectPackB256xN for rows rows.
+func tileDirectPackB256(rows int, k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int) {
+	switch rows {
+	case 1:
+		tileDirectPackB256x1(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)
+	case 2:
+		tileDirectPackB256x2(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)
+	case 3:
+		tileDirectPackB256x3(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)
+	case 4:
+		tileDirectPackB256x4(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)
+	case 5:
+		tileDirectPackB256x5(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)
+	case 6:
+		tileDirectPackB256x6(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)
 	default:
 		panic("runtime: AVX2 tile with more than 6 rows")
 	}

@@ -57,6 +57,13 @@ type gemmKernel struct {
 	// block instead of by a separate pass.
 	directPack func(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int)
 
+	// directPackB, if not nil, is direct for a full nr-column tile that
+	// also reads B in place, the k×nr block at b with row stride ldb (B not
+	// transposed), and stores it to the packed panel pb (the layout tile
+	// and direct read), so that when A is read in place B is packed on the
+	// fly by the top tile of each column instead of by a separate pass.
+	directPackB func(rows, k int, a []float32, lda int, b []float32, ldb int, pb, c []float32, ldc int, alpha, beta float32, bias []float32, flags int)
+
 	// gemv, if not nil, is the kernel's m == 1 path (see gemvFast).
 	gemv *gemvKernel
 }

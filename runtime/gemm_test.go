@@ -204,6 +204,14 @@ func kernelVariants() []*gemmKernel {
 			packed.directPack = nil
 			ks = append(ks, &fly, &packed)
 		}
+		if k.directPackB != nil {
+			// Products that read A in place pack B on the fly; cover
+			// B packed by packB too.
+			packedB := tiny
+			packedB.name += "/packedB"
+			packedB.directPackB = nil
+			ks = append(ks, &packedB)
+		}
 	}
 	return ks
 }
@@ -390,6 +398,52 @@ func testSgemmWorkersDeterministic(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSgemmPackBFlyMatches checks that packing B on the fly (directPackB)
+// gives the bits packing it by packB gives, with 1, 2 and 3 workers: the
+// tiles that pack B depend on where a worker's share of C starts.
+func TestSgemmPackBFlyMatches(t *testing.T) { forEachISA(t, testSgemmPackBFlyMatches) }
+
+func testSgemmPackBFlyMatches(t *testing.T) {
+	saved, savedMin, savedShared := Workers(), parallelMinFlops, sharedPackMax
+	defer func() {
+		SetWorkers(saved)
+		parallelMinFlops, sharedPackMax = savedMin, savedShared
+	}()
+	parallelMinFlops, sharedPackMax = 0, 0 // split even small products, each worker packing B
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, kern := range kernelVariants() {
+		if kern.directPackB == nil {
+			continue
+		}
+		noFly := *kern
+		noFly.directPackB = nil
+		for _, s := range [][3]int{{40, 70, 30}, {13, 48, 21}, {300, 50, 20}, {6, 16, 5}, {7, 100, 400}} {
+			m, n, k := s[0], s[1], s[2]
+			a := newMatrix(rng, m, k, 1)
+			b := newMatrix(rng, k, n, 3)
+			c0 := newMatrix(rng, m, n, 2)
+			want := c0.clone()
+			SetWorkers(1)
+			withKernel(&noFly, func() {
+				Sgemm(false, false, m, n, k, 1.5, a.data(), a.ld, b.data(), b.ld, 0.5, want.data(), want.ld)
+			})
+			for _, w := range []int{1, 2, 3} {
+				SetWorkers(w)
+				c := c0.clone()
+				withKernel(kern, func() {
+					Sgemm(false, false, m, n, k, 1.5, a.data(), a.ld, b.data(), b.ld, 0.5, c.data(), c.ld)
+				})
+				c.checkGuards(t, "packBFly")
+				for i := range c.buf {
+					if c.buf[i] != want.buf[i] {
+						t.Fatalf("%s %v, %d workers: B packed on the fly and by packB differ at %d: %v vs %v", kern.name, s, w, i, c.buf[i], want.buf[i])
+					}
+				}
+			}
+		}
 	}
 }
 
