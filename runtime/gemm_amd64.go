@@ -321,6 +321,32 @@ func packTranspose(dst []float32, dstStride int, src []float32, ld, rows, cols i
 	}
 }
 
+// packPanel16T packs a full 16-column panel of a transposed operand,
+// dst[q*16+i] = src[i*ld+q] for i < 16 and q < k, in one assembly loop on
+// the AVX2 tier (the last k%8 columns in Go). It reports false, packing
+// nothing, on other tiers.
+func packPanel16T(dst, src []float32, ld, k int) bool {
+	if !hasAVX2FMA || k == 0 {
+		return false
+	}
+	_ = src[15*ld+k-1]
+	_ = dst[k*16-1]
+	k8 := k &^ 7
+	if k8 > 0 {
+		transposePanel16AVX2(&src[0], ld, &dst[0], k8)
+	}
+	if k8 < k {
+		packTransposeGo(dst[k8*16:], 16, src[k8:], ld, 16, k-k8, 1)
+	}
+	return true
+}
+
+// transposePanel16AVX2 sets dst[q*16+i] = src[i*ld+q] for i < 16 and
+// q < k8, a positive multiple of 8 (AVX2).
+//
+//go:noescape
+func transposePanel16AVX2(src *float32, ld int, dst *float32, k8 int)
+
 // transpose8AVX2 sets dst[q*dstStride+i] = alpha·src[i*ld+q] for i < rows
 // and q < 8, where rows is 6 or 8 (AVX2).
 //
