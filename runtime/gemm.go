@@ -413,10 +413,19 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 					if flags&flagBias != 0 {
 						bias = g.bias[jc+jr:]
 					}
-					for ir := 0; ir < mb; ir += mr {
-						rows := min(mr, mb-ir)
+					// A narrow last column of tiles read in place goes
+					// two tiles at a time.
+					narrow := g.directA && kern.directNarrow != nil && cols <= nr/2
+					step := mr
+					if narrow {
+						step = 2 * mr
+					}
+					for ir := 0; ir < mb; ir += step {
+						rows := min(step, mb-ir)
 						c := g.c[(ic+ir)*g.ldc+jc+jr:]
 						switch {
+						case narrow:
+							kern.directNarrow(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, bp, c, g.ldc, g.alpha, beta, bias, flags)
 						case packBFly && ic == m0 && ir == 0 && cols == nr:
 							kern.directPackB(rows, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, g.b[pc*g.ldb+jc+jr:], g.ldb, bp, c, g.ldc, g.alpha, beta, bias, flags)
 						case g.directA:

@@ -26,8 +26,8 @@ var avx2Kernel = &gemmKernel{
 	name: "avx2-6x16", mr: 6, nr: 16,
 	kc: 384, balanceK: true, mc: 6 * 24, nc: 2048,
 	tile: tileAVX2, direct: tileDirectAVX2, directPack: tileDirectPackAVX2,
-	directPackB: tileDirectPackBAVX2,
-	gemv:        &gemvKernel{row: gemvRow256, dot4: dot4AVX2},
+	directPackB: tileDirectPackBAVX2, directNarrow: tileDirectNarrowAVX2,
+	gemv: &gemvKernel{row: gemvRow256, dot4: dot4AVX2},
 }
 
 // gemvRowAVX512 is gemvRow512 with the column count as a lane mask; see
@@ -157,6 +157,17 @@ func tileDirectPackAVX2(rows, cols, k int, a []float32, lda int, pa, b, c []floa
 	var acc [6 * 16]float32
 	tileDirectPack256(rows, k, &a[0], lda, &b[0], &acc[0], 16, 1, 0, nil, 0, &pa[0])
 	storeTile(acc[:], 16, rows, cols, c, ldc, beta, bias, flags)
+}
+
+// tileDirectNarrowAVX2 runs the AVX2 micro-kernel for up to 12 rows and 8
+// columns that reads A in place, through a scratch tile like
+// tileDirectAVX2's partial tiles; see gemmKernel.directNarrow.
+func tileDirectNarrowAVX2(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int) {
+	_ = a[(rows-1)*lda+k-1]
+	_ = b[k*16-1]
+	var acc [12 * 8]float32
+	tileDirectNarrow256(rows, k, &a[0], lda, &b[0], &acc[0], 8, alpha)
+	storeTile(acc[:], 8, rows, cols, c, ldc, beta, bias, flags)
 }
 
 // tileDirectPackBAVX2 runs the AVX2 micro-kernel that reads A and B in

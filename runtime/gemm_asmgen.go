@@ -252,6 +252,84 @@ func tileDirectPackB256(mr int) {
 	epilogueFlags(name, mr, v, "beta+68(FP)", "bias+72(FP)")
 }
 
+// tileDirectNarrow256 writes the AVX2 kernel for mr ≤ 12 rows (two tiles
+// high) and the first 8 columns of a 16-column B panel, reading A in place:
+// c[i*ldc+j] = alpha·Σp a[i*lda+p]·b[p*16+j] for j < 8, with no epilogue
+// (the Go side applies it, as for other partial tiles). Each element is
+// the same chain of FMAs over p as in the 6×16 kernels, so the bits are
+// theirs; twelve rows keep twelve chains in flight where a 6×8 tile would
+// wait on the FMA latency. Registers: Y0..Y11 accumulators, Y12 the B
+// row, Y13/Y14 broadcasts; AX and R12 rows 0 and 8 of A.
+func tileDirectNarrow256(mr int) {
+	name := fmt.Sprintf("tileDirectNarrow256x%d", mr)
+	fmt.Fprintf(&out, "// func %s(%s)\n", name, directNarrow256Args)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-52\n", name)
+	p("MOVQ k+0(FP), CX")
+	p("MOVQ a+8(FP), AX")
+	p("MOVQ lda+16(FP), R8")
+	p("SHLQ $2, R8")
+	p("LEAQ (R8)(R8*2), R9")
+	p("LEAQ (R8)(R8*4), R10")
+	p("LEAQ (R9)(R8*4), R11")
+	p("LEAQ (AX)(R8*8), R12")
+	p("MOVQ b+24(FP), BX")
+	p("MOVQ c+32(FP), DI")
+	p("MOVQ ldc+40(FP), SI")
+	p("SHLQ $2, SI")
+	for i := 0; i < mr; i++ {
+		p("VXORPS Y%d, Y%d, Y%d", i, i, i)
+	}
+	step := func(u int) {
+		p("VMOVUPS %d(BX), Y12", u*nr256*4)
+		for i := 0; i < mr; i++ {
+			x := 13 + i%2
+			p("VBROADCASTSS %s, Y%d", directRow(i, 4*u), x)
+			p("VFMADD231PS Y12, Y%d, Y%d", x, i)
+		}
+	}
+	p("CMPQ CX, $%d", unroll)
+	p("JL %s_tail", name)
+	label(name + "_loop")
+	for u := 0; u < unroll; u++ {
+		step(u)
+	}
+	p("ADDQ $%d, AX", unroll*4)
+	if mr > 9 {
+		p("ADDQ $%d, R12", unroll*4)
+	}
+	p("ADDQ $%d, BX", unroll*nr256*4)
+	p("SUBQ $%d, CX", unroll)
+	p("CMPQ CX, $%d", unroll)
+	p("JGE %s_loop", name)
+	label(name + "_tail")
+	p("TESTQ CX, CX")
+	p("JEQ %s_epi", name)
+	label(name + "_tail1")
+	step(0)
+	p("ADDQ $4, AX")
+	if mr > 9 {
+		p("ADDQ $4, R12")
+	}
+	p("ADDQ $%d, BX", nr256*4)
+	p("DECQ CX")
+	p("JNE %s_tail1", name)
+	label(name + "_epi")
+	p("VBROADCASTSS alpha+48(FP), Y13")
+	for i := 0; i < mr; i++ {
+		p("VMULPS Y13, Y%d, Y%d", i, i)
+		p("VMOVUPS Y%d, (DI)", i)
+		if i < mr-1 {
+			p("ADDQ SI, DI")
+		}
+	}
+	p("VZEROUPPER")
+	p("RET")
+	out.WriteString("\n")
+}
+
+// directNarrow256Args are the parameters of tileDirectNarrow256.
+const directNarrow256Args = "k int, a *float32, lda int, b, c *float32, ldc int, alpha float32"
+
 // directPackB256Args are the parameters of the AVX2 kernels that read A and
 // B in place and pack B.
 const directPackB256Args = "k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int"
@@ -832,6 +910,9 @@ func main() {
 	for mr := 1; mr <= mr256; mr++ {
 		tileDirectPackB256(mr)
 	}
+	for mr := 1; mr <= 2*mr256; mr++ {
+		tileDirectNarrow256(mr)
+	}
 	gemvRow512()
 	dot4x512()
 	transpose16()
@@ -874,6 +955,10 @@ func decls() {
 		fmt.Fprintf(&out, "// tileDirectPackB256x%d is tileDirect256x%d reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.\n//\n//go:noescape\n", mr, mr)
 		fmt.Fprintf(&out, "func tileDirectPackB256x%d(%s)\n\n", mr, directPackB256Args)
 	}
+	for mr := 1; mr <= 2*mr256; mr++ {
+		fmt.Fprintf(&out, "// tileDirectNarrow256x%d is the AVX2 kernel for %d row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.\n//\n//go:noescape\n", mr, mr)
+		fmt.Fprintf(&out, "func tileDirectNarrow256x%d(%s)\n\n", mr, directNarrow256Args)
+	}
 	out.WriteString("// gemvRow512 sets c[0:32] (lanes in mask) to alpha·Σp a[p]·b[p*ldb+j] (+beta·c, +bias, ReLU per flags).\n//\n//go:noescape\n")
 	out.WriteString("func gemvRow512(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, bias *float32, flags int, mask uint32)\n\n")
 	out.WriteString("// dot4x512 sets dst[r] = Σ_{p<k} a[p]·b[r*ldb+p] for r = 0..3.\n//\n//go:noescape\n")
@@ -915,6 +1000,12 @@ func decls() {
 		}
 		out.WriteString("\tdefault:\n\t\tpanic(\"runtime: AVX2 tile with more than 6 rows\")\n\t}\n}\n")
 	}
+	out.WriteString("\n// tileDirectNarrow256 runs the AVX2 kernel tileDirectNarrow256xN for rows rows.\n")
+	fmt.Fprintf(&out, "func tileDirectNarrow256(rows int, %s) {\n\tswitch rows {\n", directNarrow256Args)
+	for mr := 1; mr <= 2*mr256; mr++ {
+		fmt.Fprintf(&out, "\tcase %d:\n\t\ttileDirectNarrow256x%d(k, a, lda, b, c, ldc, alpha)\n", mr, mr)
+	}
+	out.WriteString("\tdefault:\n\t\tpanic(\"runtime: narrow AVX2 tile with more than 12 rows\")\n\t}\n}\n")
 	out.WriteString("\n// tileDirectPackB256 runs the AVX2 kernel tileDirectPackB256xN for rows rows.\n")
 	fmt.Fprintf(&out, "func tileDirectPackB256(rows int, %s) {\n\tswitch rows {\n", directPackB256Args)
 	for mr := 1; mr <= mr256; mr++ {

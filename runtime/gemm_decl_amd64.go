@@ -335,6 +335,66 @@ func tileDirectPackB256x5(k int, a *float32, lda int, b *float32, ldb int, pb, c
 //go:noescape
 func tileDirectPackB256x6(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
 
+// tileDirectNarrow256x1 is the AVX2 kernel for 1 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x2 is the AVX2 kernel for 2 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x3 is the AVX2 kernel for 3 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x4 is the AVX2 kernel for 4 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x5 is the AVX2 kernel for 5 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x6 is the AVX2 kernel for 6 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x7 is the AVX2 kernel for 7 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x8 is the AVX2 kernel for 8 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x9 is the AVX2 kernel for 9 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x10 is the AVX2 kernel for 10 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x11 is the AVX2 kernel for 11 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x12 is the AVX2 kernel for 12 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
 // gemvRow512 sets c[0:32] (lanes in mask) to alpha·Σp a[p]·b[p*ldb+j] (+beta·c, +bias, ReLU per flags).
 //
 //go:noescape
@@ -424,6 +484,38 @@ func tileDirectPack256(rows int, k int, a *float32, lda int, b, c *float32, ldc 
 		tileDirectPack256x6(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
 	default:
 		panic("runtime: AVX2 tile with more than 6 rows")
+	}
+}
+
+// tileDirectNarrow256 runs the AVX2 kernel tileDirectNarrow256xN for rows rows.
+func tileDirectNarrow256(rows int, k int, a *float32, lda int, b, c *float32, ldc int, alpha float32) {
+	switch rows {
+	case 1:
+		tileDirectNarrow256x1(k, a, lda, b, c, ldc, alpha)
+	case 2:
+		tileDirectNarrow256x2(k, a, lda, b, c, ldc, alpha)
+	case 3:
+		tileDirectNarrow256x3(k, a, lda, b, c, ldc, alpha)
+	case 4:
+		tileDirectNarrow256x4(k, a, lda, b, c, ldc, alpha)
+	case 5:
+		tileDirectNarrow256x5(k, a, lda, b, c, ldc, alpha)
+	case 6:
+		tileDirectNarrow256x6(k, a, lda, b, c, ldc, alpha)
+	case 7:
+		tileDirectNarrow256x7(k, a, lda, b, c, ldc, alpha)
+	case 8:
+		tileDirectNarrow256x8(k, a, lda, b, c, ldc, alpha)
+	case 9:
+		tileDirectNarrow256x9(k, a, lda, b, c, ldc, alpha)
+	case 10:
+		tileDirectNarrow256x10(k, a, lda, b, c, ldc, alpha)
+	case 11:
+		tileDirectNarrow256x11(k, a, lda, b, c, ldc, alpha)
+	case 12:
+		tileDirectNarrow256x12(k, a, lda, b, c, ldc, alpha)
+	default:
+		panic("runtime: narrow AVX2 tile with more than 12 rows")
 	}
 }
 

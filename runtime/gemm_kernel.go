@@ -64,6 +64,13 @@ type gemmKernel struct {
 	// fly by the top tile of each column instead of by a separate pass.
 	directPackB func(rows, k int, a []float32, lda int, b []float32, ldb int, pb, c []float32, ldc int, alpha, beta float32, bias []float32, flags int)
 
+	// directNarrow, if not nil, is direct for tiles of up to 2·mr rows and
+	// at most nr/2 columns, the last column of tiles of a product whose n
+	// is just past a multiple of nr: each element comes from the same
+	// chain of FMAs and the same epilogue as in direct's partial tiles, so
+	// the bits agree, at up to half the cost.
+	directNarrow func(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int)
+
 	// gemv, if not nil, is the kernel's m == 1 path (see gemvFast).
 	gemv *gemvKernel
 }

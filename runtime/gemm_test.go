@@ -212,6 +212,14 @@ func kernelVariants() []*gemmKernel {
 			packedB.directPackB = nil
 			ks = append(ks, &packedB)
 		}
+		if k.directNarrow != nil {
+			// Narrow last columns read in place two tiles at a time;
+			// cover them one tile at a time too.
+			wide := tiny
+			wide.name += "/wide"
+			wide.directNarrow = nil
+			ks = append(ks, &wide)
+		}
 	}
 	return ks
 }
@@ -401,12 +409,13 @@ func testSgemmWorkersDeterministic(t *testing.T) {
 	}
 }
 
-// TestSgemmPackBFlyMatches checks that packing B on the fly (directPackB)
-// gives the bits packing it by packB gives, with 1, 2 and 3 workers: the
-// tiles that pack B depend on where a worker's share of C starts.
-func TestSgemmPackBFlyMatches(t *testing.T) { forEachISA(t, testSgemmPackBFlyMatches) }
+// TestSgemmDirectPathsAgree checks that packing B on the fly
+// (directPackB) and narrow last columns two tiles at a time (directNarrow)
+// give the bits of plain direct tiles, with 1, 2 and 3 workers: which tiles
+// take them depends on where a worker's share of C starts.
+func TestSgemmDirectPathsAgree(t *testing.T) { forEachISA(t, testSgemmDirectPathsAgree) }
 
-func testSgemmPackBFlyMatches(t *testing.T) {
+func testSgemmDirectPathsAgree(t *testing.T) {
 	saved, savedMin, savedShared := Workers(), parallelMinFlops, sharedPackMax
 	defer func() {
 		SetWorkers(saved)
@@ -415,31 +424,37 @@ func testSgemmPackBFlyMatches(t *testing.T) {
 	parallelMinFlops, sharedPackMax = 0, 0 // split even small products, each worker packing B
 	rng := rand.New(rand.NewPCG(15, 16))
 	for _, kern := range kernelVariants() {
-		if kern.directPackB == nil {
+		if kern.directPackB == nil && kern.directNarrow == nil {
 			continue
 		}
-		noFly := *kern
-		noFly.directPackB = nil
-		for _, s := range [][3]int{{40, 70, 30}, {13, 48, 21}, {300, 50, 20}, {6, 16, 5}, {7, 100, 400}} {
-			m, n, k := s[0], s[1], s[2]
-			a := newMatrix(rng, m, k, 1)
-			b := newMatrix(rng, k, n, 3)
-			c0 := newMatrix(rng, m, n, 2)
-			want := c0.clone()
-			SetWorkers(1)
-			withKernel(&noFly, func() {
-				Sgemm(false, false, m, n, k, 1.5, a.data(), a.ld, b.data(), b.ld, 0.5, want.data(), want.ld)
-			})
-			for _, w := range []int{1, 2, 3} {
-				SetWorkers(w)
-				c := c0.clone()
-				withKernel(kern, func() {
-					Sgemm(false, false, m, n, k, 1.5, a.data(), a.ld, b.data(), b.ld, 0.5, c.data(), c.ld)
+		plain := *kern
+		plain.directPackB, plain.directNarrow = nil, nil
+		for _, s := range [][3]int{{40, 70, 30}, {13, 48, 21}, {300, 50, 20}, {6, 16, 5}, {7, 100, 400}, {25, 9, 33}, {31, 8, 12}, {2, 1, 7}} {
+			for _, tb := range []bool{false, true} {
+				m, n, k := s[0], s[1], s[2]
+				a := newMatrix(rng, m, k, 1)
+				br, bc := k, n
+				if tb {
+					br, bc = n, k
+				}
+				b := newMatrix(rng, br, bc, 3)
+				c0 := newMatrix(rng, m, n, 2)
+				want := c0.clone()
+				SetWorkers(1)
+				withKernel(&plain, func() {
+					Sgemm(false, tb, m, n, k, 1.5, a.data(), a.ld, b.data(), b.ld, 0.5, want.data(), want.ld)
 				})
-				c.checkGuards(t, "packBFly")
-				for i := range c.buf {
-					if c.buf[i] != want.buf[i] {
-						t.Fatalf("%s %v, %d workers: B packed on the fly and by packB differ at %d: %v vs %v", kern.name, s, w, i, c.buf[i], want.buf[i])
+				for _, w := range []int{1, 2, 3} {
+					SetWorkers(w)
+					c := c0.clone()
+					withKernel(kern, func() {
+						Sgemm(false, tb, m, n, k, 1.5, a.data(), a.ld, b.data(), b.ld, 0.5, c.data(), c.ld)
+					})
+					c.checkGuards(t, "direct paths")
+					for i := range c.buf {
+						if c.buf[i] != want.buf[i] {
+							t.Fatalf("%s %v transB=%v, %d workers: differs from plain direct tiles at %d: %v vs %v", kern.name, s, tb, w, i, c.buf[i], want.buf[i])
+						}
 					}
 				}
 			}
