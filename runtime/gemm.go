@@ -65,6 +65,26 @@ func sgemmAct(m, n, k int, a []float32, lda int, b []float32, ldb int, beta floa
 	g.run()
 }
 
+// sgemmRowBias is sgemmAct with beta 0 and rowBias[i] added to row i of C
+// in the epilogue, for a convolution's per-channel bias; C is not read. The
+// caller checks rowBiasOK(m) first; where it is false, it fills C with the
+// bias and calls sgemmAct with beta 1 instead.
+func sgemmRowBias(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, act Activation, rowBias []float32) {
+	if !rowBiasOK(m) {
+		panic("runtime: sgemmRowBias without a row-bias epilogue")
+	}
+	g := gemmCall{
+		m: m, n: n, k: k, alpha: 1, a: a, lda: lda, b: b, ldb: ldb,
+		c: c, ldc: ldc, act: act, rowBias: rowBias[:m], kern: selectedKernel,
+	}
+	g.run()
+}
+
+// rowBiasOK reports whether sgemmRowBias can run an m-row product: the
+// selected kernel's tiles add a row bias (AVX2, portable), and m > 1 (one
+// row takes the GEMV path, which has none).
+func rowBiasOK(m int) bool { return selectedKernel.rowBias && m > 1 }
+
 // PackedB is the right-hand operand of a GEMM, a k×n matrix packed once into
 // the panel layout of the micro-kernel, so that a layer can keep its weights
 // packed and skip packing on every call. It is immutable and safe for
@@ -198,6 +218,7 @@ type gemmCall struct {
 	c              []float32
 	ldc            int
 	bias           []float32
+	rowBias        []float32 // added to the rows of C (kern.rowBias; not with bias)
 	act            Activation
 	kern           *gemmKernel
 	directA        bool // tiles read A in place (kern.direct)
@@ -397,6 +418,9 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 			if last && g.bias != nil {
 				flags |= flagBias
 			}
+			if last && g.rowBias != nil {
+				flags |= flagRowBias
+			}
 			if last && g.act == ActReLU {
 				flags |= flagReLU
 			}
@@ -423,6 +447,9 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 					for ir := 0; ir < mb; ir += step {
 						rows := min(step, mb-ir)
 						c := g.c[(ic+ir)*g.ldc+jc+jr:]
+						if flags&flagRowBias != 0 {
+							bias = g.rowBias[ic+ir:]
+						}
 						switch {
 						case narrow:
 							kern.directNarrow(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, bp, c, g.ldc, g.alpha, beta, bias, flags)
@@ -464,6 +491,9 @@ func (g *gemmCall) scaleC() {
 			}
 			if g.bias != nil {
 				v += g.bias[j]
+			}
+			if g.rowBias != nil {
+				v += g.rowBias[i]
 			}
 			if g.act == ActReLU && v < 0 {
 				v = 0

@@ -27,7 +27,8 @@ var avx2Kernel = &gemmKernel{
 	kc: 384, balanceK: true, mc: 6 * 24, nc: 2048,
 	tile: tileAVX2, direct: tileDirectAVX2, directPack: tileDirectPackAVX2,
 	directPackB: tileDirectPackBAVX2, directNarrow: tileDirectNarrowAVX2,
-	gemv: &gemvKernel{row: gemvRow256, dot4: dot4AVX2},
+	rowBias: true,
+	gemv:    &gemvKernel{row: gemvRow256, dot4: dot4AVX2},
 }
 
 // gemvRowAVX512 is gemvRow512 with the column count as a lane mask; see
@@ -107,11 +108,7 @@ func tileDirectPackAVX512(rows, cols, k int, a []float32, lda int, pa, b, c []fl
 // than 16 columns go through a scratch tile.
 func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int) {
 	if cols == 16 {
-		var bp *float32
-		if flags&flagBias != 0 {
-			bp = &bias[0]
-		}
-		tile256(rows, k, &a[0], &b[0], &c[0], ldc, beta, bp, flags, next)
+		tile256(rows, k, &a[0], &b[0], &c[0], ldc, beta, biasPtr256(bias, rows, flags), flags, next)
 		return
 	}
 	var acc [6 * 16]float32
@@ -126,12 +123,8 @@ func tileDirectAVX2(rows, cols, k int, a []float32, lda int, b, c []float32, ldc
 	_ = a[(rows-1)*lda+k-1]
 	_ = b[k*16-1]
 	if cols == 16 {
-		var bp *float32
-		if flags&flagBias != 0 {
-			bp = &bias[0]
-		}
 		_ = c[(rows-1)*ldc+15]
-		tileDirect256(rows, k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, bp, flags)
+		tileDirect256(rows, k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, biasPtr256(bias, rows, flags), flags)
 		return
 	}
 	var acc [6 * 16]float32
@@ -146,12 +139,8 @@ func tileDirectPackAVX2(rows, cols, k int, a []float32, lda int, pa, b, c []floa
 	_ = b[k*16-1]
 	_ = pa[(k-1)*6+rows-1]
 	if cols == 16 {
-		var bp *float32
-		if flags&flagBias != 0 {
-			bp = &bias[0]
-		}
 		_ = c[(rows-1)*ldc+15]
-		tileDirectPack256(rows, k, &a[0], lda, &b[0], &c[0], ldc, 1, beta, bp, flags, &pa[0])
+		tileDirectPack256(rows, k, &a[0], lda, &b[0], &c[0], ldc, 1, beta, biasPtr256(bias, rows, flags), flags, &pa[0])
 		return
 	}
 	var acc [6 * 16]float32
@@ -177,12 +166,21 @@ func tileDirectPackBAVX2(rows, k int, a []float32, lda int, b []float32, ldb int
 	_ = b[(k-1)*ldb+15]
 	_ = pb[k*16-1]
 	_ = c[(rows-1)*ldc+15]
-	var bp *float32
-	if flags&flagBias != 0 {
+	tileDirectPackB256(rows, k, &a[0], lda, &b[0], ldb, &pb[0], &c[0], ldc, alpha, beta, biasPtr256(bias, rows, flags), flags)
+}
+
+// biasPtr256 returns the bias a full AVX2 tile of rows rows reads: 16
+// columns' (flagBias) or rows rows' (flagRowBias), or nil.
+func biasPtr256(bias []float32, rows, flags int) *float32 {
+	switch {
+	case flags&flagBias != 0:
 		_ = bias[15]
-		bp = &bias[0]
+		return &bias[0]
+	case flags&flagRowBias != 0:
+		_ = bias[rows-1]
+		return &bias[0]
 	}
-	tileDirectPackB256(rows, k, &a[0], lda, &b[0], ldb, &pb[0], &c[0], ldc, alpha, beta, bp, flags)
+	return nil
 }
 
 // gemvFast computes an m == 1 product with the kernel's gemvKernel, reading

@@ -4,9 +4,10 @@ package runtime
 
 // Flags passed to a micro-kernel's tile function.
 const (
-	flagBeta = 1 << iota // C is read: C = acc + beta·C
-	flagBias             // bias[j] is added to column j
-	flagReLU             // max(0, x) is applied last
+	flagBeta    = 1 << iota // C is read: C = acc + beta·C
+	flagBias                // bias[j] is added to column j
+	flagReLU                // max(0, x) is applied last
+	flagRowBias             // bias[i] is added to row i (bias is per row; not with flagBias)
 )
 
 // gemmKernel describes one register-blocked micro-kernel and the cache
@@ -36,7 +37,8 @@ type gemmKernel struct {
 	//
 	//	acc[i][j] = Σ_{p<k} a[p*mr+i]·b[p*nr+j]
 	//	v = acc[i][j] (+ beta·c[i*ldc+j] when flags&flagBeta)
-	//	v += bias[j] when flags&flagBias; v = max(0, v) when flags&flagReLU
+	//	v += bias[j] when flags&flagBias, or bias[i] when flags&flagRowBias
+	//	(kernels with rowBias only); v = max(0, v) when flags&flagReLU
 	//
 	// a and b are packed panels zero-padded to mr rows and nr columns; k ≥ 1.
 	// next is the offset from c (in floats, possibly negative) of the tile
@@ -70,6 +72,10 @@ type gemmKernel struct {
 	// chain of FMAs and the same epilogue as in direct's partial tiles, so
 	// the bits agree, at up to half the cost.
 	directNarrow func(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int)
+
+	// rowBias reports whether the tile functions apply flagRowBias (see
+	// sgemmRowBias).
+	rowBias bool
 
 	// gemv, if not nil, is the kernel's m == 1 path (see gemvFast).
 	gemv *gemvKernel
@@ -143,7 +149,7 @@ func ldaSpreads(lda int) bool {
 var genericKernel = &gemmKernel{
 	name: "go4x4", mr: 4, nr: 4,
 	kc: 256, mc: 128, nc: 1024,
-	tile: tileGeneric,
+	tile: tileGeneric, rowBias: true,
 }
 
 // tileGeneric is the portable micro-kernel; see gemmKernel.tile.
@@ -196,6 +202,9 @@ func storeTile(acc []float32, accStride, rows, cols int, c []float32, ldc int, b
 			}
 			if flags&flagBias != 0 {
 				v += bias[j]
+			}
+			if flags&flagRowBias != 0 {
+				v += bias[i]
 			}
 			if flags&flagReLU != 0 && v < 0 {
 				v = 0

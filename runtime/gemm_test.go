@@ -462,6 +462,55 @@ func testSgemmDirectPathsAgree(t *testing.T) {
 	}
 }
 
+// TestSgemmRowBias checks the row-bias epilogue (sgemmRowBias, a
+// convolution's bias) against the reference loop, with and without ReLU,
+// and that it leaves the rest of C alone.
+func TestSgemmRowBias(t *testing.T) { forEachISA(t, testSgemmRowBias) }
+
+func testSgemmRowBias(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, kern := range kernelVariants() {
+		if !kern.rowBias {
+			continue
+		}
+		withKernel(kern, func() {
+			for _, s := range [][3]int{{2, 3, 4}, {13, 31, 7}, {6, 16, 8}, {40, 70, 30}, {29, 65, 400}, {7, 100, 9}} {
+				for _, act := range []Activation{ActNone, ActReLU} {
+					m, n, k := s[0], s[1], s[2]
+					a := newMatrix(rng, m, k, 1)
+					b := newMatrix(rng, k, n, 2)
+					c := newMatrix(rng, m, n, 3)
+					c.fill(float32(math.NaN())) // must not be read
+					bias := make([]float32, m)
+					for i := range bias {
+						bias[i] = float32(rng.NormFloat64())
+					}
+					sgemmRowBias(m, n, k, a.data(), a.ld, b.data(), b.ld, c.data(), c.ld, act, bias)
+					c.checkGuards(t, "row bias")
+					for i := 0; i < m; i++ {
+						for j := 0; j < n; j++ {
+							var sum, mag float64
+							for p := 0; p < k; p++ {
+								v := float64(a.at(i, p)) * float64(b.at(p, j))
+								sum += v
+								mag += math.Abs(v)
+							}
+							sum += float64(bias[i])
+							mag += math.Abs(float64(bias[i]))
+							if act == ActReLU {
+								sum = math.Max(sum, 0)
+							}
+							if got := float64(c.at(i, j)); !(math.Abs(got-sum) <= 1e-6+4*float64(k+3)*0x1p-24*mag) {
+								t.Fatalf("%s %v act %d: C[%d][%d] = %v, want %v", kern.name, s, act, i, j, got, sum)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
 func TestSgemmPanics(t *testing.T) { forEachISA(t, testSgemmPanics) }
 
 func testSgemmPanics(t *testing.T) {
