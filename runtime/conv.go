@@ -104,8 +104,12 @@ func (j *convJob) images(lo, hi int, parallel bool) {
 	for n := lo; n < hi; n++ {
 		xn := j.x[n*inSize : (n+1)*inSize]
 		on := j.out[n*outSize : (n+1)*outSize]
+		// The bias is added to each tile of out in the GEMM's epilogue
+		// where the kernel can (rowBias); otherwise out starts as the bias
+		// and the GEMM adds to it.
+		rowBias := j.bias != nil && rowBiasOK(og)
 		beta := float32(0)
-		if j.bias != nil {
+		if j.bias != nil && !rowBias {
 			for o, b := range j.bias[:g.o] {
 				row := on[o*g.p : (o+1)*g.p]
 				for i := range row {
@@ -129,6 +133,10 @@ func (j *convJob) images(lo, hi int, parallel bool) {
 				im2colRows(col, xn, g, i0, i1, 0, k)
 			}
 			for gi := 0; gi < j.groups; gi++ {
+				if rowBias {
+					sgemmRowBias(og, pc, kg, j.w[gi*og*kg:], kg, col[gi*kg*pc:], pc, on[gi*og*g.p+i0*g.ow:], g.p, j.act, j.bias[gi*og:])
+					continue
+				}
 				sgemmAct(og, pc, kg, j.w[gi*og*kg:], kg, col[gi*kg*pc:], pc, beta, on[gi*og*g.p+i0*g.ow:], g.p, j.act)
 			}
 		}

@@ -127,6 +127,15 @@ func testConv2dAgainstReference(t *testing.T) {
 	for _, k := range fixed {
 		runConvCase(t, r, k)
 	}
+	// Again with a kernel whose tiles cannot add a row bias (as the
+	// AVX-512 one): out starts as the bias.
+	noRowBias := *selectedKernel
+	noRowBias.rowBias = false
+	withKernel(&noRowBias, func() {
+		for _, k := range fixed {
+			runConvCase(t, r, k)
+		}
+	})
 	// Again with one output row per chunk of the patch matrix.
 	defer func(b int) { convColBudget = b }(convColBudget)
 	convColBudget = 1

@@ -65,6 +65,26 @@ func sgemmAct(m, n, k int, a []float32, lda int, b []float32, ldb int, beta floa
 	g.run()
 }
 
+// sgemmRowBias is sgemmAct with beta 0 and rowBias[i] added to row i of C
+// in the epilogue, for a convolution's per-channel bias; C is not read. The
+// caller checks rowBiasOK(m) first; where it is false, it fills C with the
+// bias and calls sgemmAct with beta 1 instead.
+func sgemmRowBias(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, act Activation, rowBias []float32) {
+	if !rowBiasOK(m) {
+		panic("runtime: sgemmRowBias without a row-bias epilogue")
+	}
+	g := gemmCall{
+		m: m, n: n, k: k, alpha: 1, a: a, lda: lda, b: b, ldb: ldb,
+		c: c, ldc: ldc, act: act, rowBias: rowBias[:m], kern: selectedKernel,
+	}
+	g.run()
+}
+
+// rowBiasOK reports whether sgemmRowBias can run an m-row product: the
+// selected kernel's tiles add a row bias (AVX2, portable), and m > 1 (one
+// row takes the GEMV path, which has none).
+func rowBiasOK(m int) bool { return selectedKernel.rowBias && m > 1 }
+
 // PackedB is the right-hand operand of a GEMM, a k×n matrix packed once into
 // the panel layout of the micro-kernel, so that a layer can keep its weights
 // packed and skip packing on every call. It is immutable and safe for
@@ -198,6 +218,7 @@ type gemmCall struct {
 	c              []float32
 	ldc            int
 	bias           []float32
+	rowBias        []float32 // added to the rows of C (kern.rowBias; not with bias)
 	act            Activation
 	kern           *gemmKernel
 	directA        bool // tiles read A in place (kern.direct)
@@ -356,6 +377,11 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 	// reads it: its tiles compute exactly what tile computes from the
 	// packed panel, so the result is the same either way.
 	packFly := !g.directA && kern.directPack != nil && !g.transA && g.alpha == 1
+	// When A is read in place, the top tile of each full column of tiles
+	// of a block packs B as it reads it (the first block of rows only; the
+	// others read the panel); its tiles compute what direct computes from
+	// the packed panel.
+	packBFly := g.directA && kern.directPackB != nil && g.pb == nil && !g.transB
 	if !g.directA {
 		buf.a = gemmGrow(buf.a, mc*min(kc, k))
 	}
@@ -368,9 +394,16 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 			kb := min(kc, k-pc)
 			var bblk []float32
 			var pstride int // distance between panels in bblk
-			if g.pb != nil {
+			switch {
+			case g.pb != nil:
 				bblk, pstride = g.pb.data[jc/nr*k*nr+pc*nr:], k*nr
-			} else {
+			case packBFly:
+				// Only a last, partial panel is packed here.
+				if full := nb / nr * nr; full < nb {
+					packB(buf.b[full*kb:], false, g.b, g.ldb, pc, kb, jc+full, nb-full, nr)
+				}
+				bblk, pstride = buf.b, kb*nr
+			default:
 				packB(buf.b, g.transB, g.b, g.ldb, pc, kb, jc, nb, nr)
 				bblk, pstride = buf.b, kb*nr
 			}
@@ -384,6 +417,9 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 			last := pc+kb == k
 			if last && g.bias != nil {
 				flags |= flagBias
+			}
+			if last && g.rowBias != nil {
+				flags |= flagRowBias
 			}
 			if last && g.act == ActReLU {
 				flags |= flagReLU
@@ -401,10 +437,24 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 					if flags&flagBias != 0 {
 						bias = g.bias[jc+jr:]
 					}
-					for ir := 0; ir < mb; ir += mr {
-						rows := min(mr, mb-ir)
+					// A narrow last column of tiles read in place goes
+					// two tiles at a time.
+					narrow := g.directA && kern.directNarrow != nil && cols <= nr/2
+					step := mr
+					if narrow {
+						step = 2 * mr
+					}
+					for ir := 0; ir < mb; ir += step {
+						rows := min(step, mb-ir)
 						c := g.c[(ic+ir)*g.ldc+jc+jr:]
+						if flags&flagRowBias != 0 {
+							bias = g.rowBias[ic+ir:]
+						}
 						switch {
+						case narrow:
+							kern.directNarrow(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, bp, c, g.ldc, g.alpha, beta, bias, flags)
+						case packBFly && ic == m0 && ir == 0 && cols == nr:
+							kern.directPackB(rows, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, g.b[pc*g.ldb+jc+jr:], g.ldb, bp, c, g.ldc, g.alpha, beta, bias, flags)
 						case g.directA:
 							kern.direct(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, bp, c, g.ldc, g.alpha, beta, bias, flags)
 						case packFly && jr == 0:
@@ -441,6 +491,9 @@ func (g *gemmCall) scaleC() {
 			}
 			if g.bias != nil {
 				v += g.bias[j]
+			}
+			if g.rowBias != nil {
+				v += g.rowBias[i]
 			}
 			if g.act == ActReLU && v < 0 {
 				v = 0

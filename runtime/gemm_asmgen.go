@@ -39,12 +39,12 @@ func tile512(mr int) {
 	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)\n", name)
 	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-80\n", name)
 	loadTileArgs()
-	prefetchCSetup(name, mr, "R12")
-	prefetchNextSetup(name, mr)
+	prefetchCSetup(name, mr, "R12", avx512Regs)
+	prefetchNextSetup(name, "next+72(FP)", avx512Regs)
 	tileLoop(name, mr, avx512Regs, func() {
 		p("PREFETCHT0 %d(AX)", 4*mr512*4*4)
-		prefetchNextLoop(name)
-		prefetchCLoop(name, mr, "R12")
+		prefetchNextLoop(name, avx512Regs)
+		prefetchCLoop(name, mr, "R12", avx512Regs)
 	})
 	label(name + "_epi")
 	epilogue512(name, mr, "", "beta+40(FP)", "bias+48(FP)", "flags+56(FP)", "mask+64(FP)")
@@ -62,24 +62,46 @@ func directRow(i, off int) string {
 	return fmt.Sprintf("%d(%s)%s", off, base, idx)
 }
 
-// tileDirect512 writes the AVX-512 kernel for mr rows of a 14×32 tile that
-// reads A in place (row stride lda) instead of from a packed panel, for
-// products too narrow to pay for packing A. Registers as in tile512.
+// tileDirect writes the kernel for mr rows of a tile of the flavour v
+// (AVX-512 14×32 or AVX2 6×16) that reads A in place (row stride lda)
+// instead of from a packed panel, for products too narrow or too small to
+// pay for packing A. Registers as in tile512 and tile256: accumulators
+// from 0, B in v.b and v.b+1, broadcasts in v.bcast and v.bcast+1.
 //
 // With pack, the kernel also stores the elements of A it reads to the
-// packed panel pa (element (i, p) at pa[p*14+i], rows past mr untouched),
-// so that the tiles to the right can read the panel: packing on the fly.
-// DX walks pa.
-func tileDirect512(mr int, pack bool) {
-	name := fmt.Sprintf("tileDirect512x%d", mr)
+// packed panel pa (element (i, p) at pa[p*v.mr+i], rows past mr
+// untouched), so that the tiles to the right can read the panel: packing
+// on the fly. DX walks pa.
+//
+// The AVX-512 kernels take a column mask after flags; the AVX2 ones store
+// whole 16-column rows (the Go side routes narrower tiles through a
+// scratch tile).
+func tileDirect(v vecRegs, mr int, pack bool) {
+	r := v.r
+	bits := v.width * 8
+	masked := v.mask[0] != ""
+	name := fmt.Sprintf("tileDirect%dx%d", bits, mr)
 	if pack {
-		name = fmt.Sprintf("tileDirectPack512x%d", mr)
-		fmt.Fprintf(&out, "// func %s(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)\n", name)
-		fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-88\n", name)
-		p("MOVQ pa+80(FP), DX")
-	} else {
-		fmt.Fprintf(&out, "// func %s(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)\n", name)
-		fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-76\n", name)
+		name = fmt.Sprintf("tileDirectPack%dx%d", bits, mr)
+	}
+	args := "k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int"
+	size := 72
+	if masked {
+		args += ", mask uint32"
+		size = 76
+	}
+	paOff := 72
+	if masked {
+		paOff = 80
+	}
+	if pack {
+		args += ", pa *float32"
+		size = paOff + 8
+	}
+	fmt.Fprintf(&out, "// func %s(%s)\n", name, args)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, size)
+	if pack {
+		p("MOVQ pa+%d(FP), DX", paOff)
 	}
 	p("MOVQ k+0(FP), CX")
 	p("MOVQ a+8(FP), AX")
@@ -93,35 +115,37 @@ func tileDirect512(mr int, pack bool) {
 	p("MOVQ c+32(FP), DI")
 	p("MOVQ ldc+40(FP), SI")
 	p("SHLQ $2, SI")
-	prefetchCSetup(name, mr, "R13")
-	for r := 0; r < 2*mr; r++ {
-		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
+	prefetchCSetup(name, mr, "R13", v)
+	for i := 0; i < 2*mr; i++ {
+		p("%s %s%d, %s%d, %s%d", v.zeroOp, r, i, r, i, r, i)
 	}
 	step := func(u int) {
-		p("VMOVUPS %d(BX), Z28", u*nr512*4)
-		p("VMOVUPS %d(BX), Z29", u*nr512*4+64)
+		p("VMOVUPS %d(BX), %s%d", u*v.nr*4, r, v.b)
+		p("VMOVUPS %d(BX), %s%d", u*v.nr*4+v.width, r, v.b+1)
 		for i := 0; i < mr; i++ {
-			z := 30 + i%2
-			p("VBROADCASTSS %s, Z%d", directRow(i, 4*u), z)
+			x := v.bcast + i%2
+			p("VBROADCASTSS %s, %s%d", directRow(i, 4*u), r, x)
 			if pack {
-				p("VMOVSS X%d, %d(DX)", z, (u*mr512+i)*4)
+				p("VMOVSS X%d, %d(DX)", x, (u*v.mr+i)*4)
 			}
-			p("VFMADD231PS Z28, Z%d, Z%d", z, 2*i)
-			p("VFMADD231PS Z29, Z%d, Z%d", z, 2*i+1)
+			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b, r, x, r, 2*i)
+			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b+1, r, x, r, 2*i+1)
 		}
 	}
 	p("CMPQ CX, $%d", unroll)
 	p("JL %s_tail", name)
 	label(name + "_loop")
-	prefetchCLoop(name, mr, "R13")
+	prefetchCLoop(name, mr, "R13", v)
 	for u := 0; u < unroll; u++ {
 		step(u)
 	}
 	p("ADDQ $%d, AX", unroll*4)
-	p("ADDQ $%d, R12", unroll*4)
-	p("ADDQ $%d, BX", unroll*nr512*4)
+	if v.mr > 8 {
+		p("ADDQ $%d, R12", unroll*4)
+	}
+	p("ADDQ $%d, BX", unroll*v.nr*4)
 	if pack {
-		p("ADDQ $%d, DX", unroll*mr512*4)
+		p("ADDQ $%d, DX", unroll*v.mr*4)
 	}
 	p("SUBQ $%d, CX", unroll)
 	p("CMPQ CX, $%d", unroll)
@@ -132,65 +156,238 @@ func tileDirect512(mr int, pack bool) {
 	label(name + "_tail1")
 	step(0)
 	p("ADDQ $4, AX")
-	p("ADDQ $4, R12")
-	p("ADDQ $%d, BX", nr512*4)
+	if v.mr > 8 {
+		p("ADDQ $4, R12")
+	}
+	p("ADDQ $%d, BX", v.nr*4)
 	if pack {
-		p("ADDQ $%d, DX", mr512*4)
+		p("ADDQ $%d, DX", v.mr*4)
 	}
 	p("DECQ CX")
 	p("JNE %s_tail1", name)
 	label(name + "_epi")
-	epilogue512(name, mr, "alpha+48(FP)", "beta+52(FP)", "bias+56(FP)", "flags+64(FP)", "mask+72(FP)")
+	if masked {
+		epilogue512(name, mr, "alpha+48(FP)", "beta+52(FP)", "bias+56(FP)", "flags+64(FP)", "mask+72(FP)")
+		return
+	}
+	p("VBROADCASTSS alpha+48(FP), %s%d", r, v.bcast)
+	for i := 0; i < 2*mr; i++ {
+		p("VMULPS %s%d, %s%d, %s%d", r, v.bcast, r, i, r, i)
+	}
+	p("MOVQ flags+64(FP), R10")
+	epilogueFlags(name, mr, v, "beta+52(FP)", "bias+56(FP)")
 }
 
+// tileDirectPackB256 writes the AVX2 kernel for mr rows of a 6×16 tile that
+// reads both A and B in place (B a k×16 block of a row-major matrix with
+// row stride ldb) and stores the rows of B it reads to the packed panel pb
+// (row p at pb[p*16:]), so that the tiles below can read the panel: B
+// packed on the fly by the top tile of each column. Registers as in
+// tileDirect; R12 is ldb in bytes, DX walks pb, and the kernel prefetches
+// the row of B 32 steps ahead (R11 = 32·ldb), some 200 cycles, well past
+// an L3 hit (about 50 cycles on Zen 3); 8 steps ahead was level within the
+// noise of a shared machine except on 128x1152x784 (0.92 of OpenBLAS
+// against 1.00, means of 3 paired runs).
+func tileDirectPackB256(mr int) {
+	v := avx2Regs
+	r := v.r
+	name := fmt.Sprintf("tileDirectPackB256x%d", mr)
+	fmt.Fprintf(&out, "// func %s(%s)\n", name, directPackB256Args)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-88\n", name)
+	p("MOVQ k+0(FP), CX")
+	p("MOVQ a+8(FP), AX")
+	p("MOVQ lda+16(FP), R8")
+	p("SHLQ $2, R8")
+	p("LEAQ (R8)(R8*2), R9")
+	p("LEAQ (R8)(R8*4), R10")
+	p("MOVQ b+24(FP), BX")
+	p("MOVQ ldb+32(FP), R12")
+	p("SHLQ $2, R12")
+	p("MOVQ R12, R11")
+	p("SHLQ $5, R11")
+	p("MOVQ pb+40(FP), DX")
+	p("MOVQ c+48(FP), DI")
+	p("MOVQ ldc+56(FP), SI")
+	p("SHLQ $2, SI")
+	prefetchCSetup(name, mr, "R13", v)
+	for i := 0; i < 2*mr; i++ {
+		p("%s %s%d, %s%d, %s%d", v.zeroOp, r, i, r, i, r, i)
+	}
+	step := func(u int) {
+		p("VMOVUPS (BX), %s%d", r, v.b)
+		p("VMOVUPS %d(BX), %s%d", v.width, r, v.b+1)
+		p("PREFETCHT0 (BX)(R11*1)")
+		p("VMOVUPS %s%d, %d(DX)", r, v.b, u*v.nr*4)
+		p("VMOVUPS %s%d, %d(DX)", r, v.b+1, u*v.nr*4+v.width)
+		p("ADDQ R12, BX")
+		for i := 0; i < mr; i++ {
+			x := v.bcast + i%2
+			p("VBROADCASTSS %s, %s%d", directRow(i, 4*u), r, x)
+			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b, r, x, r, 2*i)
+			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b+1, r, x, r, 2*i+1)
+		}
+	}
+	p("CMPQ CX, $%d", unroll)
+	p("JL %s_tail", name)
+	label(name + "_loop")
+	prefetchCLoop(name, mr, "R13", v)
+	for u := 0; u < unroll; u++ {
+		step(u)
+	}
+	p("ADDQ $%d, AX", unroll*4)
+	p("ADDQ $%d, DX", unroll*v.nr*4)
+	p("SUBQ $%d, CX", unroll)
+	p("CMPQ CX, $%d", unroll)
+	p("JGE %s_loop", name)
+	label(name + "_tail")
+	p("TESTQ CX, CX")
+	p("JEQ %s_epi", name)
+	label(name + "_tail1")
+	step(0)
+	p("ADDQ $4, AX")
+	p("ADDQ $%d, DX", v.nr*4)
+	p("DECQ CX")
+	p("JNE %s_tail1", name)
+	label(name + "_epi")
+	p("VBROADCASTSS alpha+64(FP), %s%d", r, v.bcast)
+	for i := 0; i < 2*mr; i++ {
+		p("VMULPS %s%d, %s%d, %s%d", r, v.bcast, r, i, r, i)
+	}
+	p("MOVQ flags+80(FP), R10")
+	epilogueFlags(name, mr, v, "beta+68(FP)", "bias+72(FP)")
+}
+
+// tileDirectNarrow256 writes the AVX2 kernel for mr ≤ 12 rows (two tiles
+// high) and the first 8 columns of a 16-column B panel, reading A in place:
+// c[i*ldc+j] = alpha·Σp a[i*lda+p]·b[p*16+j] for j < 8, with no epilogue
+// (the Go side applies it, as for other partial tiles). Each element is
+// the same chain of FMAs over p as in the 6×16 kernels, so the bits are
+// theirs; twelve rows keep twelve chains in flight where a 6×8 tile would
+// wait on the FMA latency. Registers: Y0..Y11 accumulators, Y12 the B
+// row, Y13/Y14 broadcasts; AX and R12 rows 0 and 8 of A.
+func tileDirectNarrow256(mr int) {
+	name := fmt.Sprintf("tileDirectNarrow256x%d", mr)
+	fmt.Fprintf(&out, "// func %s(%s)\n", name, directNarrow256Args)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-52\n", name)
+	p("MOVQ k+0(FP), CX")
+	p("MOVQ a+8(FP), AX")
+	p("MOVQ lda+16(FP), R8")
+	p("SHLQ $2, R8")
+	p("LEAQ (R8)(R8*2), R9")
+	p("LEAQ (R8)(R8*4), R10")
+	p("LEAQ (R9)(R8*4), R11")
+	p("LEAQ (AX)(R8*8), R12")
+	p("MOVQ b+24(FP), BX")
+	p("MOVQ c+32(FP), DI")
+	p("MOVQ ldc+40(FP), SI")
+	p("SHLQ $2, SI")
+	for i := 0; i < mr; i++ {
+		p("VXORPS Y%d, Y%d, Y%d", i, i, i)
+	}
+	step := func(u int) {
+		p("VMOVUPS %d(BX), Y12", u*nr256*4)
+		for i := 0; i < mr; i++ {
+			x := 13 + i%2
+			p("VBROADCASTSS %s, Y%d", directRow(i, 4*u), x)
+			p("VFMADD231PS Y12, Y%d, Y%d", x, i)
+		}
+	}
+	p("CMPQ CX, $%d", unroll)
+	p("JL %s_tail", name)
+	label(name + "_loop")
+	for u := 0; u < unroll; u++ {
+		step(u)
+	}
+	p("ADDQ $%d, AX", unroll*4)
+	if mr > 9 {
+		p("ADDQ $%d, R12", unroll*4)
+	}
+	p("ADDQ $%d, BX", unroll*nr256*4)
+	p("SUBQ $%d, CX", unroll)
+	p("CMPQ CX, $%d", unroll)
+	p("JGE %s_loop", name)
+	label(name + "_tail")
+	p("TESTQ CX, CX")
+	p("JEQ %s_epi", name)
+	label(name + "_tail1")
+	step(0)
+	p("ADDQ $4, AX")
+	if mr > 9 {
+		p("ADDQ $4, R12")
+	}
+	p("ADDQ $%d, BX", nr256*4)
+	p("DECQ CX")
+	p("JNE %s_tail1", name)
+	label(name + "_epi")
+	p("VBROADCASTSS alpha+48(FP), Y13")
+	for i := 0; i < mr; i++ {
+		p("VMULPS Y13, Y%d, Y%d", i, i)
+		p("VMOVUPS Y%d, (DI)", i)
+		if i < mr-1 {
+			p("ADDQ SI, DI")
+		}
+	}
+	p("VZEROUPPER")
+	p("RET")
+	out.WriteString("\n")
+}
+
+// directNarrow256Args are the parameters of tileDirectNarrow256.
+const directNarrow256Args = "k int, a *float32, lda int, b, c *float32, ldc int, alpha float32"
+
+// directPackB256Args are the parameters of the AVX2 kernels that read A and
+// B in place and pack B.
+const directPackB256Args = "k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int"
+
 // prefetchCSetup starts the prefetch of the C tile (DI, stride SI), which is
-// read or written only after the k loop (count in CX). For long loops reg
+// read or written only after the k loop (count in CX), in rows of v.nr
+// floats. For long loops reg
 // walks the rows and prefetchCLoop fetches one row per iteration over the
 // last mr iterations, so that the misses do not all queue for fill buffers
 // at once; short loops fetch every row here.
-func prefetchCSetup(name string, mr int, reg string) {
+func prefetchCSetup(name string, mr int, reg string, v vecRegs) {
 	p("MOVQ DI, %s", reg)
 	p("CMPQ CX, $%d", unroll*(mr+1))
 	p("JGE %s_late", name)
 	for i := 0; i < mr; i++ {
 		p("PREFETCHT0 (%s)", reg)
-		p("PREFETCHT0 124(%s)", reg)
+		p("PREFETCHT0 %d(%s)", 4*v.nr-4, reg)
 		p("ADDQ SI, %s", reg)
 	}
 	label(name + "_late")
 }
 
 // prefetchNextSetup prepares the prefetch into L2 of the next C tile the
-// driver computes (next+72(FP) floats from C), one row per loop iteration
-// over the first mr512 iterations: R13 walks its rows and DX counts them
-// down. Short loops skip it.
-func prefetchNextSetup(name string, mr int) {
+// driver computes (nextArg floats from C), one row of v.nr floats per loop
+// iteration over the first v.mr iterations: R13 walks its rows and DX
+// counts them down. Short loops skip it.
+func prefetchNextSetup(name, nextArg string, v vecRegs) {
 	p("XORL DX, DX")
-	p("CMPQ CX, $%d", unroll*2*mr512)
+	p("CMPQ CX, $%d", unroll*2*v.mr)
 	p("JL %s_nonext", name)
-	p("MOVL $%d, DX", mr512)
-	p("MOVQ next+72(FP), R13")
+	p("MOVL $%d, DX", v.mr)
+	p("MOVQ %s, R13", nextArg)
 	p("LEAQ (DI)(R13*4), R13")
 	label(name + "_nonext")
 }
 
 // prefetchNextLoop is the per-iteration half of prefetchNextSetup.
-func prefetchNextLoop(name string) {
+func prefetchNextLoop(name string, v vecRegs) {
 	p("TESTL DX, DX")
 	p("JEQ %s_nonextpf", name)
 	p("PREFETCHT1 (R13)")
-	p("PREFETCHT1 124(R13)")
+	p("PREFETCHT1 %d(R13)", 4*v.nr-4)
 	p("ADDQ SI, R13")
 	p("DECL DX")
 	label(name + "_nonextpf")
 }
 
 // prefetchCLoop is the per-iteration half of prefetchCSetup.
-func prefetchCLoop(name string, mr int, reg string) {
+func prefetchCLoop(name string, mr int, reg string, v vecRegs) {
 	p("CMPQ CX, $%d", unroll*mr+unroll-1)
 	p("JG %s_nopf", name)
 	p("PREFETCHT0 (%s)", reg)
-	p("PREFETCHT0 124(%s)", reg)
+	p("PREFETCHT0 %d(%s)", 4*v.nr-4, reg)
 	p("ADDQ SI, %s", reg)
 	label(name + "_nopf")
 }
@@ -280,7 +477,8 @@ func tileLoop(name string, mr int, v vecRegs, loopTop func()) {
 // epilogueFlags writes the flag-driven end of a tile kernel, with the flags
 // in R10, the accumulators in registers 0..2·mr-1 (two per row) and C at DI
 // with its row stride in SI: C = acc (+beta·C when flags&1) (+bias when
-// flags&2) (ReLU when flags&4), then the store.
+// flags&2) (+bias[i] on row i when flags&8, AVX2 only) (ReLU when flags&4),
+// then the store.
 func epilogueFlags(name string, mr int, v vecRegs, betaArg, biasArg string) {
 	r, w := v.r, v.width
 	// loadMask puts a mask register after a memory source operand.
@@ -312,6 +510,18 @@ func epilogueFlags(name string, mr int, v vecRegs, betaArg, biasArg string) {
 		p("VADDPS %s%d, %s%d, %s%d", r, v.bias+1, r, 2*i+1, r, 2*i+1)
 	}
 	label(name + "_nobias")
+	if v.mask[0] == "" {
+		// AVX2: flags&8 adds bias[i] to row i (bias is then per row).
+		p("TESTQ $8, R10")
+		p("JEQ %s_norowbias", name)
+		p("MOVQ %s, R11", biasArg)
+		for i := 0; i < mr; i++ {
+			p("VBROADCASTSS %d(R11), %s%d", 4*i, r, v.bias)
+			p("VADDPS %s%d, %s%d, %s%d", r, v.bias, r, 2*i, r, 2*i)
+			p("VADDPS %s%d, %s%d, %s%d", r, v.bias, r, 2*i+1, r, 2*i+1)
+		}
+		label(name + "_norowbias")
+	}
 	p("TESTQ $4, R10")
 	p("JEQ %s_store", name)
 	p("%s %s%d, %s%d, %s%d", v.zeroOp, r, v.zero, r, v.zero, r, v.zero)
@@ -346,15 +556,22 @@ func loadTileArgs() {
 
 // tile256 writes the AVX2 kernel for mr rows of a 6×16 tile. It always
 // stores 16 columns; the Go side routes narrower edge tiles through a
-// scratch tile.
+// scratch tile. It prefetches A ahead, its C tile over the last iterations
+// and the next C tile (next floats from c) into L2, as tile512 does.
 //
 // Registers: Y0..Y11 accumulators, Y12/Y13 the B row, Y14/Y15 broadcasts.
 func tile256(mr int) {
 	name := fmt.Sprintf("tile256x%d", mr)
-	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)\n", name)
-	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-64\n", name)
+	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, next int)\n", name)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-72\n", name)
 	loadTileArgs()
-	tileLoop(name, mr, avx2Regs, func() {})
+	prefetchCSetup(name, mr, "R12", avx2Regs)
+	prefetchNextSetup(name, "next+64(FP)", avx2Regs)
+	tileLoop(name, mr, avx2Regs, func() {
+		p("PREFETCHT0 %d(AX)", 4*mr256*4*4)
+		prefetchNextLoop(name, avx2Regs)
+		prefetchCLoop(name, mr, "R12", avx2Regs)
+	})
 	label(name + "_epi")
 	p("MOVQ flags+56(FP), R10")
 	epilogueFlags(name, mr, avx2Regs, "beta+40(FP)", "bias+48(FP)")
@@ -694,13 +911,25 @@ func main() {
 		tile512(mr)
 	}
 	for mr := 1; mr <= mr512; mr++ {
-		tileDirect512(mr, false)
+		tileDirect(avx512Regs, mr, false)
 	}
 	for mr := 1; mr <= mr512; mr++ {
-		tileDirect512(mr, true)
+		tileDirect(avx512Regs, mr, true)
 	}
 	for mr := 1; mr <= mr256; mr++ {
 		tile256(mr)
+	}
+	for mr := 1; mr <= mr256; mr++ {
+		tileDirect(avx2Regs, mr, false)
+	}
+	for mr := 1; mr <= mr256; mr++ {
+		tileDirect(avx2Regs, mr, true)
+	}
+	for mr := 1; mr <= mr256; mr++ {
+		tileDirectPackB256(mr)
+	}
+	for mr := 1; mr <= 2*mr256; mr++ {
+		tileDirectNarrow256(mr)
 	}
 	gemvRow512()
 	dot4x512()
@@ -730,7 +959,23 @@ func decls() {
 	}
 	for mr := 1; mr <= mr256; mr++ {
 		fmt.Fprintf(&out, "// tile256x%d is the AVX2 micro-kernel for %d row(s) of a 6×16 tile.\n//\n//go:noescape\n", mr, mr)
-		fmt.Fprintf(&out, "func tile256x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)\n\n", mr)
+		fmt.Fprintf(&out, "func tile256x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)\n\n", mr)
+	}
+	for mr := 1; mr <= mr256; mr++ {
+		fmt.Fprintf(&out, "// tileDirect256x%d is the AVX2 micro-kernel for %d row(s) of a 6×16 tile reading A in place.\n//\n//go:noescape\n", mr, mr)
+		fmt.Fprintf(&out, "func tileDirect256x%d(%s)\n\n", mr, direct256Args)
+	}
+	for mr := 1; mr <= mr256; mr++ {
+		fmt.Fprintf(&out, "// tileDirectPack256x%d is tileDirect256x%d also storing the A it reads to the packed panel pa.\n//\n//go:noescape\n", mr, mr)
+		fmt.Fprintf(&out, "func tileDirectPack256x%d(%s, pa *float32)\n\n", mr, direct256Args)
+	}
+	for mr := 1; mr <= mr256; mr++ {
+		fmt.Fprintf(&out, "// tileDirectPackB256x%d is tileDirect256x%d reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.\n//\n//go:noescape\n", mr, mr)
+		fmt.Fprintf(&out, "func tileDirectPackB256x%d(%s)\n\n", mr, directPackB256Args)
+	}
+	for mr := 1; mr <= 2*mr256; mr++ {
+		fmt.Fprintf(&out, "// tileDirectNarrow256x%d is the AVX2 kernel for %d row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.\n//\n//go:noescape\n", mr, mr)
+		fmt.Fprintf(&out, "func tileDirectNarrow256x%d(%s)\n\n", mr, directNarrow256Args)
 	}
 	out.WriteString("// gemvRow512 sets c[0:32] (lanes in mask) to alpha·Σp a[p]·b[p*ldb+j] (+beta·c, +bias, ReLU per flags).\n//\n//go:noescape\n")
 	out.WriteString("func gemvRow512(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, bias *float32, flags int, mask uint32)\n\n")
@@ -756,12 +1001,39 @@ func decls() {
 	// The AVX2 tiles are called through a switch, not a table of funcs:
 	// an indirect call would make the caller's scratch tile escape.
 	out.WriteString("// tile256 runs the AVX2 tile kernel for rows rows.\n")
-	out.WriteString("func tile256(rows, k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int) {\n\tswitch rows {\n")
+	out.WriteString("func tile256(rows, k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int) {\n\tswitch rows {\n")
 	for mr := 1; mr <= mr256; mr++ {
-		fmt.Fprintf(&out, "\tcase %d:\n\t\ttile256x%d(k, a, b, c, ldc, beta, bias, flags)\n", mr, mr)
+		fmt.Fprintf(&out, "\tcase %d:\n\t\ttile256x%d(k, a, b, c, ldc, beta, bias, flags, next)\n", mr, mr)
+	}
+	out.WriteString("\tdefault:\n\t\tpanic(\"runtime: AVX2 tile with more than 6 rows\")\n\t}\n}\n")
+	for _, pack := range []bool{false, true} {
+		name, params, extra := "tileDirect256", direct256Args, ""
+		if pack {
+			name, params, extra = "tileDirectPack256", direct256Args+", pa *float32", ", pa"
+		}
+		fmt.Fprintf(&out, "\n// %s runs the AVX2 kernel %sxN for rows rows.\n", name, name)
+		fmt.Fprintf(&out, "func %s(rows int, %s) {\n\tswitch rows {\n", name, params)
+		for mr := 1; mr <= mr256; mr++ {
+			fmt.Fprintf(&out, "\tcase %d:\n\t\t%sx%d(k, a, lda, b, c, ldc, alpha, beta, bias, flags%s)\n", mr, name, mr, extra)
+		}
+		out.WriteString("\tdefault:\n\t\tpanic(\"runtime: AVX2 tile with more than 6 rows\")\n\t}\n}\n")
+	}
+	out.WriteString("\n// tileDirectNarrow256 runs the AVX2 kernel tileDirectNarrow256xN for rows rows.\n")
+	fmt.Fprintf(&out, "func tileDirectNarrow256(rows int, %s) {\n\tswitch rows {\n", directNarrow256Args)
+	for mr := 1; mr <= 2*mr256; mr++ {
+		fmt.Fprintf(&out, "\tcase %d:\n\t\ttileDirectNarrow256x%d(k, a, lda, b, c, ldc, alpha)\n", mr, mr)
+	}
+	out.WriteString("\tdefault:\n\t\tpanic(\"runtime: narrow AVX2 tile with more than 12 rows\")\n\t}\n}\n")
+	out.WriteString("\n// tileDirectPackB256 runs the AVX2 kernel tileDirectPackB256xN for rows rows.\n")
+	fmt.Fprintf(&out, "func tileDirectPackB256(rows int, %s) {\n\tswitch rows {\n", directPackB256Args)
+	for mr := 1; mr <= mr256; mr++ {
+		fmt.Fprintf(&out, "\tcase %d:\n\t\ttileDirectPackB256x%d(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)\n", mr, mr)
 	}
 	out.WriteString("\tdefault:\n\t\tpanic(\"runtime: AVX2 tile with more than 6 rows\")\n\t}\n}\n")
 }
+
+// direct256Args are the parameters of the AVX2 direct-A kernels.
+const direct256Args = "k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int"
 
 func write(name string) {
 	src := out.Bytes()

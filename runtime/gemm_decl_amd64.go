@@ -218,32 +218,182 @@ func tileDirectPack512x14(k int, a *float32, lda int, b, c *float32, ldc int, al
 // tile256x1 is the AVX2 micro-kernel for 1 row(s) of a 6×16 tile.
 //
 //go:noescape
-func tile256x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
+func tile256x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)
 
 // tile256x2 is the AVX2 micro-kernel for 2 row(s) of a 6×16 tile.
 //
 //go:noescape
-func tile256x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
+func tile256x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)
 
 // tile256x3 is the AVX2 micro-kernel for 3 row(s) of a 6×16 tile.
 //
 //go:noescape
-func tile256x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
+func tile256x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)
 
 // tile256x4 is the AVX2 micro-kernel for 4 row(s) of a 6×16 tile.
 //
 //go:noescape
-func tile256x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
+func tile256x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)
 
 // tile256x5 is the AVX2 micro-kernel for 5 row(s) of a 6×16 tile.
 //
 //go:noescape
-func tile256x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
+func tile256x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)
 
 // tile256x6 is the AVX2 micro-kernel for 6 row(s) of a 6×16 tile.
 //
 //go:noescape
-func tile256x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int)
+func tile256x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int)
+
+// tileDirect256x1 is the AVX2 micro-kernel for 1 row(s) of a 6×16 tile reading A in place.
+//
+//go:noescape
+func tileDirect256x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirect256x2 is the AVX2 micro-kernel for 2 row(s) of a 6×16 tile reading A in place.
+//
+//go:noescape
+func tileDirect256x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirect256x3 is the AVX2 micro-kernel for 3 row(s) of a 6×16 tile reading A in place.
+//
+//go:noescape
+func tileDirect256x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirect256x4 is the AVX2 micro-kernel for 4 row(s) of a 6×16 tile reading A in place.
+//
+//go:noescape
+func tileDirect256x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirect256x5 is the AVX2 micro-kernel for 5 row(s) of a 6×16 tile reading A in place.
+//
+//go:noescape
+func tileDirect256x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirect256x6 is the AVX2 micro-kernel for 6 row(s) of a 6×16 tile reading A in place.
+//
+//go:noescape
+func tileDirect256x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirectPack256x1 is tileDirect256x1 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack256x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32)
+
+// tileDirectPack256x2 is tileDirect256x2 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack256x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32)
+
+// tileDirectPack256x3 is tileDirect256x3 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack256x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32)
+
+// tileDirectPack256x4 is tileDirect256x4 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack256x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32)
+
+// tileDirectPack256x5 is tileDirect256x5 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack256x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32)
+
+// tileDirectPack256x6 is tileDirect256x6 also storing the A it reads to the packed panel pa.
+//
+//go:noescape
+func tileDirectPack256x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32)
+
+// tileDirectPackB256x1 is tileDirect256x1 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB256x1(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirectPackB256x2 is tileDirect256x2 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB256x2(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirectPackB256x3 is tileDirect256x3 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB256x3(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirectPackB256x4 is tileDirect256x4 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB256x4(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirectPackB256x5 is tileDirect256x5 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB256x5(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirectPackB256x6 is tileDirect256x6 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB256x6(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
+
+// tileDirectNarrow256x1 is the AVX2 kernel for 1 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x2 is the AVX2 kernel for 2 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x3 is the AVX2 kernel for 3 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x4 is the AVX2 kernel for 4 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x5 is the AVX2 kernel for 5 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x6 is the AVX2 kernel for 6 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x7 is the AVX2 kernel for 7 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x8 is the AVX2 kernel for 8 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x9 is the AVX2 kernel for 9 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x10 is the AVX2 kernel for 10 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x11 is the AVX2 kernel for 11 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
+
+// tileDirectNarrow256x12 is the AVX2 kernel for 12 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+//
+//go:noescape
+func tileDirectNarrow256x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
 
 // gemvRow512 sets c[0:32] (lanes in mask) to alpha·Σp a[p]·b[p*ldb+j] (+beta·c, +bias, ReLU per flags).
 //
@@ -278,20 +428,112 @@ var tilesDirectPack512 = [...]func(k int, a *float32, lda int, b, c *float32, ld
 }
 
 // tile256 runs the AVX2 tile kernel for rows rows.
-func tile256(rows, k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int) {
+func tile256(rows, k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags, next int) {
 	switch rows {
 	case 1:
-		tile256x1(k, a, b, c, ldc, beta, bias, flags)
+		tile256x1(k, a, b, c, ldc, beta, bias, flags, next)
 	case 2:
-		tile256x2(k, a, b, c, ldc, beta, bias, flags)
+		tile256x2(k, a, b, c, ldc, beta, bias, flags, next)
 	case 3:
-		tile256x3(k, a, b, c, ldc, beta, bias, flags)
+		tile256x3(k, a, b, c, ldc, beta, bias, flags, next)
 	case 4:
-		tile256x4(k, a, b, c, ldc, beta, bias, flags)
+		tile256x4(k, a, b, c, ldc, beta, bias, flags, next)
 	case 5:
-		tile256x5(k, a, b, c, ldc, beta, bias, flags)
+		tile256x5(k, a, b, c, ldc, beta, bias, flags, next)
 	case 6:
-		tile256x6(k, a, b, c, ldc, beta, bias, flags)
+		tile256x6(k, a, b, c, ldc, beta, bias, flags, next)
+	default:
+		panic("runtime: AVX2 tile with more than 6 rows")
+	}
+}
+
+// tileDirect256 runs the AVX2 kernel tileDirect256xN for rows rows.
+func tileDirect256(rows int, k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int) {
+	switch rows {
+	case 1:
+		tileDirect256x1(k, a, lda, b, c, ldc, alpha, beta, bias, flags)
+	case 2:
+		tileDirect256x2(k, a, lda, b, c, ldc, alpha, beta, bias, flags)
+	case 3:
+		tileDirect256x3(k, a, lda, b, c, ldc, alpha, beta, bias, flags)
+	case 4:
+		tileDirect256x4(k, a, lda, b, c, ldc, alpha, beta, bias, flags)
+	case 5:
+		tileDirect256x5(k, a, lda, b, c, ldc, alpha, beta, bias, flags)
+	case 6:
+		tileDirect256x6(k, a, lda, b, c, ldc, alpha, beta, bias, flags)
+	default:
+		panic("runtime: AVX2 tile with more than 6 rows")
+	}
+}
+
+// tileDirectPack256 runs the AVX2 kernel tileDirectPack256xN for rows rows.
+func tileDirectPack256(rows int, k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, pa *float32) {
+	switch rows {
+	case 1:
+		tileDirectPack256x1(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
+	case 2:
+		tileDirectPack256x2(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
+	case 3:
+		tileDirectPack256x3(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
+	case 4:
+		tileDirectPack256x4(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
+	case 5:
+		tileDirectPack256x5(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
+	case 6:
+		tileDirectPack256x6(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
+	default:
+		panic("runtime: AVX2 tile with more than 6 rows")
+	}
+}
+
+// tileDirectNarrow256 runs the AVX2 kernel tileDirectNarrow256xN for rows rows.
+func tileDirectNarrow256(rows int, k int, a *float32, lda int, b, c *float32, ldc int, alpha float32) {
+	switch rows {
+	case 1:
+		tileDirectNarrow256x1(k, a, lda, b, c, ldc, alpha)
+	case 2:
+		tileDirectNarrow256x2(k, a, lda, b, c, ldc, alpha)
+	case 3:
+		tileDirectNarrow256x3(k, a, lda, b, c, ldc, alpha)
+	case 4:
+		tileDirectNarrow256x4(k, a, lda, b, c, ldc, alpha)
+	case 5:
+		tileDirectNarrow256x5(k, a, lda, b, c, ldc, alpha)
+	case 6:
+		tileDirectNarrow256x6(k, a, lda, b, c, ldc, alpha)
+	case 7:
+		tileDirectNarrow256x7(k, a, lda, b, c, ldc, alpha)
+	case 8:
+		tileDirectNarrow256x8(k, a, lda, b, c, ldc, alpha)
+	case 9:
+		tileDirectNarrow256x9(k, a, lda, b, c, ldc, alpha)
+	case 10:
+		tileDirectNarrow256x10(k, a, lda, b, c, ldc, alpha)
+	case 11:
+		tileDirectNarrow256x11(k, a, lda, b, c, ldc, alpha)
+	case 12:
+		tileDirectNarrow256x12(k, a, lda, b, c, ldc, alpha)
+	default:
+		panic("runtime: narrow AVX2 tile with more than 12 rows")
+	}
+}
+
+// tileDirectPackB256 runs the AVX2 kernel tileDirectPackB256xN for rows rows.
+func tileDirectPackB256(rows int, k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int) {
+	switch rows {
+	case 1:
+		tileDirectPackB256x1(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)
+	case 2:
+		tileDirectPackB256x2(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)
+	case 3:
+		tileDirectPackB256x3(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)
+	case 4:
+		tileDirectPackB256x4(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)
+	case 5:
+		tileDirectPackB256x5(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)
+	case 6:
+		tileDirectPackB256x6(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags)
 	default:
 		panic("runtime: AVX2 tile with more than 6 rows")
 	}

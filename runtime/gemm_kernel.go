@@ -4,9 +4,10 @@ package runtime
 
 // Flags passed to a micro-kernel's tile function.
 const (
-	flagBeta = 1 << iota // C is read: C = acc + beta·C
-	flagBias             // bias[j] is added to column j
-	flagReLU             // max(0, x) is applied last
+	flagBeta    = 1 << iota // C is read: C = acc + beta·C
+	flagBias                // bias[j] is added to column j
+	flagReLU                // max(0, x) is applied last
+	flagRowBias             // bias[i] is added to row i (bias is per row; not with flagBias)
 )
 
 // gemmKernel describes one register-blocked micro-kernel and the cache
@@ -23,6 +24,11 @@ type gemmKernel struct {
 	// 2048³ 92.0 -> 92.6, 1024³ unchanged; for all products it would
 	// cost 64x784x512 80.3 -> 75.8).
 	kcLargeC int
+	// balanceK splits k into ⌈k/kc⌉ blocks of equal depth (k/⌈k/kc⌉
+	// rounded up to a multiple of 4, the last block taking what is left)
+	// instead of full blocks of kc and a thin remainder, which costs a
+	// whole pass over C for a few steps of k.
+	balanceK bool
 	mc       int // rows of A in a packed block (a multiple of mr)
 	nc       int // columns of B in a packed block (a multiple of nr)
 
@@ -31,7 +37,8 @@ type gemmKernel struct {
 	//
 	//	acc[i][j] = Σ_{p<k} a[p*mr+i]·b[p*nr+j]
 	//	v = acc[i][j] (+ beta·c[i*ldc+j] when flags&flagBeta)
-	//	v += bias[j] when flags&flagBias; v = max(0, v) when flags&flagReLU
+	//	v += bias[j] when flags&flagBias, or bias[i] when flags&flagRowBias
+	//	(kernels with rowBias only); v = max(0, v) when flags&flagReLU
 	//
 	// a and b are packed panels zero-padded to mr rows and nr columns; k ≥ 1.
 	// next is the offset from c (in floats, possibly negative) of the tile
@@ -51,6 +58,24 @@ type gemmKernel struct {
 	// so that A is packed on the fly by the first column of tiles of a
 	// block instead of by a separate pass.
 	directPack func(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int)
+
+	// directPackB, if not nil, is direct for a full nr-column tile that
+	// also reads B in place, the k×nr block at b with row stride ldb (B not
+	// transposed), and stores it to the packed panel pb (the layout tile
+	// and direct read), so that when A is read in place B is packed on the
+	// fly by the top tile of each column instead of by a separate pass.
+	directPackB func(rows, k int, a []float32, lda int, b []float32, ldb int, pb, c []float32, ldc int, alpha, beta float32, bias []float32, flags int)
+
+	// directNarrow, if not nil, is direct for tiles of up to 2·mr rows and
+	// at most nr/2 columns, the last column of tiles of a product whose n
+	// is just past a multiple of nr: each element comes from the same
+	// chain of FMAs and the same epilogue as in direct's partial tiles, so
+	// the bits agree, at up to half the cost.
+	directNarrow func(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int)
+
+	// rowBias reports whether the tile functions apply flagRowBias (see
+	// sgemmRowBias).
+	rowBias bool
 
 	// gemv, if not nil, is the kernel's m == 1 path (see gemvFast).
 	gemv *gemvKernel
@@ -77,10 +102,15 @@ const largeC = 1 << 17
 
 // depth returns the depth of the packed blocks for g.
 func (g *gemmCall) depth() int {
+	kc := g.kern.kc
 	if g.kern.kcLargeC != 0 && g.m*g.n >= largeC {
-		return g.kern.kcLargeC
+		kc = g.kern.kcLargeC
 	}
-	return g.kern.kc
+	if g.kern.balanceK && g.k > kc {
+		nb := (g.k + kc - 1) / kc
+		kc = ((g.k+nb-1)/nb + 3) &^ 3
+	}
+	return kc
 }
 
 // directMaxN is the widest product that reads A in place when the kernel
@@ -119,7 +149,7 @@ func ldaSpreads(lda int) bool {
 var genericKernel = &gemmKernel{
 	name: "go4x4", mr: 4, nr: 4,
 	kc: 256, mc: 128, nc: 1024,
-	tile: tileGeneric,
+	tile: tileGeneric, rowBias: true,
 }
 
 // tileGeneric is the portable micro-kernel; see gemmKernel.tile.
@@ -172,6 +202,9 @@ func storeTile(acc []float32, accStride, rows, cols int, c []float32, ldc int, b
 			}
 			if flags&flagBias != 0 {
 				v += bias[j]
+			}
+			if flags&flagRowBias != 0 {
+				v += bias[i]
 			}
 			if flags&flagReLU != 0 && v < 0 {
 				v = 0

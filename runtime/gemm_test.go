@@ -204,6 +204,22 @@ func kernelVariants() []*gemmKernel {
 			packed.directPack = nil
 			ks = append(ks, &fly, &packed)
 		}
+		if k.directPackB != nil {
+			// Products that read A in place pack B on the fly; cover
+			// B packed by packB too.
+			packedB := tiny
+			packedB.name += "/packedB"
+			packedB.directPackB = nil
+			ks = append(ks, &packedB)
+		}
+		if k.directNarrow != nil {
+			// Narrow last columns read in place two tiles at a time;
+			// cover them one tile at a time too.
+			wide := tiny
+			wide.name += "/wide"
+			wide.directNarrow = nil
+			ks = append(ks, &wide)
+		}
 	}
 	return ks
 }
@@ -384,6 +400,108 @@ func testSgemmWorkersDeterministic(t *testing.T) {
 						for i := range c.buf {
 							if c.buf[i] != ref.buf[i] || cp.buf[i] != refP.buf[i] {
 								t.Fatalf("%s %v: %d workers (shared pack %d) differ from 1 at %d", kern.name, s, w, shared, i)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSgemmDirectPathsAgree checks that packing B on the fly
+// (directPackB) and narrow last columns two tiles at a time (directNarrow)
+// give the bits of plain direct tiles, with 1, 2 and 3 workers: which tiles
+// take them depends on where a worker's share of C starts.
+func TestSgemmDirectPathsAgree(t *testing.T) { forEachISA(t, testSgemmDirectPathsAgree) }
+
+func testSgemmDirectPathsAgree(t *testing.T) {
+	saved, savedMin, savedShared := Workers(), parallelMinFlops, sharedPackMax
+	defer func() {
+		SetWorkers(saved)
+		parallelMinFlops, sharedPackMax = savedMin, savedShared
+	}()
+	parallelMinFlops, sharedPackMax = 0, 0 // split even small products, each worker packing B
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, kern := range kernelVariants() {
+		if kern.directPackB == nil && kern.directNarrow == nil {
+			continue
+		}
+		plain := *kern
+		plain.directPackB, plain.directNarrow = nil, nil
+		for _, s := range [][3]int{{40, 70, 30}, {13, 48, 21}, {300, 50, 20}, {6, 16, 5}, {7, 100, 400}, {25, 9, 33}, {31, 8, 12}, {2, 1, 7}} {
+			for _, tb := range []bool{false, true} {
+				m, n, k := s[0], s[1], s[2]
+				a := newMatrix(rng, m, k, 1)
+				br, bc := k, n
+				if tb {
+					br, bc = n, k
+				}
+				b := newMatrix(rng, br, bc, 3)
+				c0 := newMatrix(rng, m, n, 2)
+				want := c0.clone()
+				SetWorkers(1)
+				withKernel(&plain, func() {
+					Sgemm(false, tb, m, n, k, 1.5, a.data(), a.ld, b.data(), b.ld, 0.5, want.data(), want.ld)
+				})
+				for _, w := range []int{1, 2, 3} {
+					SetWorkers(w)
+					c := c0.clone()
+					withKernel(kern, func() {
+						Sgemm(false, tb, m, n, k, 1.5, a.data(), a.ld, b.data(), b.ld, 0.5, c.data(), c.ld)
+					})
+					c.checkGuards(t, "direct paths")
+					for i := range c.buf {
+						if c.buf[i] != want.buf[i] {
+							t.Fatalf("%s %v transB=%v, %d workers: differs from plain direct tiles at %d: %v vs %v", kern.name, s, tb, w, i, c.buf[i], want.buf[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSgemmRowBias checks the row-bias epilogue (sgemmRowBias, a
+// convolution's bias) against the reference loop, with and without ReLU,
+// and that it leaves the rest of C alone.
+func TestSgemmRowBias(t *testing.T) { forEachISA(t, testSgemmRowBias) }
+
+func testSgemmRowBias(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, kern := range kernelVariants() {
+		if !kern.rowBias {
+			continue
+		}
+		withKernel(kern, func() {
+			for _, s := range [][3]int{{2, 3, 4}, {13, 31, 7}, {6, 16, 8}, {40, 70, 30}, {29, 65, 400}, {7, 100, 9}} {
+				for _, act := range []Activation{ActNone, ActReLU} {
+					m, n, k := s[0], s[1], s[2]
+					a := newMatrix(rng, m, k, 1)
+					b := newMatrix(rng, k, n, 2)
+					c := newMatrix(rng, m, n, 3)
+					c.fill(float32(math.NaN())) // must not be read
+					bias := make([]float32, m)
+					for i := range bias {
+						bias[i] = float32(rng.NormFloat64())
+					}
+					sgemmRowBias(m, n, k, a.data(), a.ld, b.data(), b.ld, c.data(), c.ld, act, bias)
+					c.checkGuards(t, "row bias")
+					for i := 0; i < m; i++ {
+						for j := 0; j < n; j++ {
+							var sum, mag float64
+							for p := 0; p < k; p++ {
+								v := float64(a.at(i, p)) * float64(b.at(p, j))
+								sum += v
+								mag += math.Abs(v)
+							}
+							sum += float64(bias[i])
+							mag += math.Abs(float64(bias[i]))
+							if act == ActReLU {
+								sum = math.Max(sum, 0)
+							}
+							if got := float64(c.at(i, j)); !(math.Abs(got-sum) <= 1e-6+4*float64(k+3)*0x1p-24*mag) {
+								t.Fatalf("%s %v act %d: C[%d][%d] = %v, want %v", kern.name, s, act, i, j, got, sum)
 							}
 						}
 					}

@@ -84,6 +84,9 @@ func packB(dst []float32, transB bool, b []float32, ldb, p0, kb, j0, nb, nr int)
 	for r := 0; r < np; r++ {
 		cols := min(nr, nb-r*nr)
 		panel := dst[r*kb*nr : (r+1)*kb*nr]
+		if cols == 16 && nr == 16 && packPanel16T(panel, b[(j0+r*nr)*ldb+p0:], ldb, kb) {
+			continue
+		}
 		packTranspose(panel, nr, b[(j0+r*nr)*ldb+p0:], ldb, cols, kb, 1)
 		if cols < nr {
 			for p := 0; p < kb; p++ {

@@ -10,7 +10,9 @@
 #   1. Go's Sgemm;
 #   2. Go's SgemmPacked (weights packed once, as generated code does) on the
 #      inference shapes;
-#   3. with fxgen's AVX2 tier forced (FXGEN_ISA=avx2), Sgemm, when the CPU
+#   3. Go's Sgemm on the products Conv2d runs for ResNet-18's 3×3 layers and
+#      stem at 224², batch 1 (weights times patch matrix, B stored k×n);
+#   4. with fxgen's AVX2 tier forced (FXGEN_ISA=avx2), Sgemm, when the CPU
 #      has AVX-512 (the stand-in for AMD and older Intel servers).
 # OpenBLAS detects the core itself, except on Intel CPUs with AVX-512,
 # where Debian's build misdetects it: there OPENBLAS_CORETYPE=SkylakeX
@@ -40,10 +42,13 @@ echo
 echo "== SgemmPacked on the MxKxN shapes"
 "$tmp/gemmvs" -rounds "$rounds" -packed -shapes 1x784x512,64x784x512,128x256x1024,3136x576x64
 echo
+echo "== Sgemm on convolution shapes"
+"$tmp/gemmvs" -rounds "$rounds" -shapes 64x147x6272/n,64x576x1568/n,128x1152x784/n,256x2304x196/n,512x4608x49/n
+echo
 if grep -qw avx512f /proc/cpuinfo; then
 	echo "== FXGEN_ISA=avx2, Sgemm"
 	FXGEN_ISA=avx2 "$tmp/gemmvs" -rounds "$rounds"
 	echo
 fi
 echo "Shapes named by one number are square C = A·B; MxKxN shapes are C = X·Wᵀ with W"
-echo "stored [N, K], as a linear layer."
+echo "stored [N, K], as a linear layer; MxKxN/n shapes are C = A·B with B stored [K, N]."
