@@ -79,19 +79,22 @@ func testLinearNarrow(t *testing.T) {
 // on 1 and 2 workers.
 func TestLinearNarrowWorkers(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	x, w, bias := randArray(r, 5120, 4), randArray(r, 5, 4), randArray(r, 5)
-	pw := PackLinear(w)
 	prev := Workers()
 	defer SetWorkers(prev)
-	var outs [2]*Array
-	for i, n := range []int{1, 2} {
-		SetWorkers(n)
-		outs[i] = NewArray(Float32, 5120, 5)
-		LinearActPacked(outs[i], x, pw, bias, int(ActReLU))
-	}
-	for i := range outs[0].F32 {
-		if math.Float32bits(outs[0].F32[i]) != math.Float32bits(outs[1].F32[i]) {
-			t.Fatalf("element %d: %v on 1 worker, %v on 2", i, outs[0].F32[i], outs[1].F32[i])
+	for _, dims := range [][3]int{{16384, 4, 5}, {2048, 16, 16}} { // past narrowParallelMin
+		rows, in, outF := dims[0], dims[1], dims[2]
+		x, w, bias := randArray(r, rows, in), randArray(r, outF, in), randArray(r, outF)
+		pw := PackLinear(w)
+		var outs [2]*Array
+		for i, n := range []int{1, 2} {
+			SetWorkers(n)
+			outs[i] = NewArray(Float32, rows, outF)
+			LinearActPacked(outs[i], x, pw, bias, int(ActReLU))
+		}
+		for i := range outs[0].F32 {
+			if math.Float32bits(outs[0].F32[i]) != math.Float32bits(outs[1].F32[i]) {
+				t.Fatalf("%v: element %d: %v on 1 worker, %v on 2", dims, i, outs[0].F32[i], outs[1].F32[i])
+			}
 		}
 	}
 }
