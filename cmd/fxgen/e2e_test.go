@@ -186,6 +186,19 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	return files
 }
 
+// noLeftovers fails the test if dir (a TMPDIR given to fxgen) holds
+// anything.
+func noLeftovers(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("%s left behind in fxgen's TMPDIR", e.Name())
+	}
+}
+
 // sameFiles fails the test if the two snapshots differ.
 func sameFiles(t *testing.T, before, after map[string]string) {
 	t.Helper()
@@ -412,7 +425,8 @@ func TestEndToEndInterrupt(t *testing.T) {
 	before := snapshot(t, mod)
 	cmd := exec.Command(fxgenBin, "-type", "Slow", "-input", "x=f32[N,4]")
 	cmd.Dir = pkg
-	cmd.Env = testEnv()
+	tmp := t.TempDir()
+	cmd.Env = testEnv("TMPDIR=" + tmp)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -422,7 +436,7 @@ func TestEndToEndInterrupt(t *testing.T) {
 	// Wait until the driver is built (and so is running NewSlow).
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		exes, _ := filepath.Glob(filepath.Join(pkg, workspacePrefix+"*", "driver.exe"))
+		exes, _ := filepath.Glob(filepath.Join(tmp, workspacePrefix+"*", "driver.exe"))
 		if len(exes) > 0 {
 			break
 		}
@@ -445,4 +459,5 @@ func TestEndToEndInterrupt(t *testing.T) {
 		t.Errorf("stderr = %q, want it to say interrupted", stderr.String())
 	}
 	sameFiles(t, before, snapshot(t, mod))
+	noLeftovers(t, tmp)
 }

@@ -73,15 +73,17 @@ func writeAtomic(path string, data []byte) (err error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".fxgen-*.tmp")
+	f, err := os.CreateTemp(dir, fmt.Sprintf(".%s%s%d-*.tmp", base, tempInfix, os.Getpid()))
 	if err != nil {
-		return err
+		return fmt.Errorf("writing %s: %v", relPath(path), pathCause(err))
 	}
 	tmp := f.Name()
 	defer func() {
 		if err != nil {
 			f.Close()
 			os.Remove(tmp)
+			// Name the user's file, not the temporary one.
+			err = fmt.Errorf("writing %s: %v", relPath(path), pathCause(err))
 		}
 	}()
 	perm := fs.FileMode(0o644)
@@ -101,6 +103,24 @@ func writeAtomic(path string, data []byte) (err error) {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// tempInfix is in the name of the temporary file of an atomic write,
+// before the writer's process id: .m_fx.go.fxgen-1234-5678.tmp.
+const tempInfix = ".fxgen-"
+
+// pathCause returns the reason of a *fs.PathError without its path, which
+// may be a temporary name the user never chose.
+func pathCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 // staleDiff compares the file at path with want. It returns "" when they
