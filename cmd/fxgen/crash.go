@@ -163,13 +163,35 @@ func (e *crashError) Error() string {
 	return b.String()
 }
 
-// modelCalls lists g's frames in dir, innermost first, as context lines.
+// maxCalls is how many of the model's calls a message lists.
+const maxCalls = 6
+
+// modelCalls lists g's frames in dir, innermost first, as context lines;
+// a run of the same call (recursion) is one line with its count.
 func modelCalls(g *goroutineStack, dir string) []string {
 	var out []string
-	for _, f := range g.Frames {
-		if filepath.Dir(f.File) == dir {
-			out = append(out, fmt.Sprintf("%s:%d: %s", relPath(f.File), f.Line, shortFunc(f.Func)))
+	last, repeats := "", 0
+	flush := func() {
+		if repeats > 1 {
+			out[len(out)-1] += fmt.Sprintf(" (×%d)", repeats)
 		}
+	}
+	for _, f := range g.Frames {
+		if filepath.Dir(f.File) != dir {
+			continue
+		}
+		line := fmt.Sprintf("%s:%d: %s", relPath(f.File), f.Line, shortFunc(f.Func))
+		if line == last {
+			repeats++
+			continue
+		}
+		flush()
+		out = append(out, line)
+		last, repeats = line, 1
+	}
+	flush()
+	if len(out) > maxCalls {
+		out = append(out[:maxCalls], "...")
 	}
 	return out
 }

@@ -28,6 +28,12 @@ func TestMain(m *testing.M) {
 }
 
 func testMain(m *testing.M) int {
+	if bin := os.Getenv("FXGEN_TEST_BINARY"); bin != "" {
+		// Run the end-to-end tests against another build of fxgen, such
+		// as main's, to see which of them it fails.
+		fxgenBin = bin
+		return m.Run()
+	}
 	if !testing.Short() {
 		dir, err := os.MkdirTemp("", "fxgen-test-")
 		if err != nil {
