@@ -86,6 +86,8 @@ func runDriver(ctx context.Context, m *model, files driverFiles, o *options) err
 	}
 
 	if data, rerr := os.ReadFile(files.Error); rerr == nil {
+		// The model's own output first, as it came, then the error.
+		os.Stderr.Write(out.Bytes())
 		var e traceError
 		if jerr := json.Unmarshal(data, &e); jerr != nil {
 			return fmt.Errorf("the driver failed: %v (and its error report is unreadable: %v)", err, jerr)
