@@ -122,12 +122,12 @@ func generate(ctx context.Context, o *options) (err error) {
 	if _, err := ov.blankGenerated(dir, workspace); err != nil {
 		return err
 	}
-	buildFlags, err := ov.write(workspace)
+	loadFlags, err := ov.write(workspace)
 	if err != nil {
 		return err
 	}
 
-	pkg, err := loadPackage(ctx, dir, ov, buildFlags)
+	pkg, err := loadPackage(ctx, dir, ov, loadFlags)
 	if err != nil {
 		return err
 	}
@@ -144,11 +144,14 @@ func generate(ctx context.Context, o *options) (err error) {
 	if err := os.WriteFile(files.Main, src, 0o644); err != nil {
 		return err
 	}
+	// The build's overlay adds the driver; it is written beside the
+	// loader's, which later loads still use.
 	ov.Replace[files.VirtualMain] = files.Main
-	if buildFlags, err = ov.write(workspace); err != nil {
+	buildFlags, err := ov.write(filepath.Join(workspace, "build"))
+	delete(ov.Replace, files.VirtualMain)
+	if err != nil {
 		return err
 	}
-	delete(ov.Replace, files.VirtualMain)
 	if err := buildDriver(ctx, m, files, buildFlags); err != nil {
 		return err
 	}
@@ -166,7 +169,7 @@ func generate(ctx context.Context, o *options) (err error) {
 	if err := checkNames(pkg, outPath, out.Go); err != nil {
 		return err
 	}
-	if err := typeCheckWith(ctx, dir, outPath, out.Go, ov); err != nil {
+	if err := typeCheck(ctx, pkg, dir, outPath, out.Go, ov, loadFlags); err != nil {
 		return err
 	}
 	if o.Print {

@@ -153,6 +153,9 @@ func (ov *overlay) write(dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
 	file := filepath.Join(dir, "overlay.json")
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		return nil, err

@@ -11,7 +11,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
+	goruntime "runtime"
+	"strconv"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -60,6 +63,93 @@ func checkNames(p *packages.Package, outPath string, src []byte) error {
 	}
 	return nil
 }
+
+// typeCheck type-checks the package p, as loaded with fxgen's outputs
+// blanked, with the generated file src in place of outPath. It checks in
+// process: the package's files and the generated one from source, their
+// imports from export data (one go list of what is already built, a few
+// hundred milliseconds). If the imports do not load that way, it loads
+// the whole package again with go/packages (typeCheckWith), which
+// compiles it and takes seconds.
+func typeCheck(ctx context.Context, p *packages.Package, dir, outPath string, src []byte, ov *overlay, buildFlags []string) error {
+	fset := p.Fset
+	gen, err := parser.ParseFile(fset, outPath, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return fmt.Errorf("the generated code for %s does not parse (an fxgen bug): %v", relPath(outPath), err)
+	}
+	// One universe of imported packages, from export data: the package's
+	// own imports and the generated file's.
+	files := []*ast.File{gen}
+	for _, f := range p.Syntax {
+		if fset.Position(f.Package).Filename != outPath {
+			files = append(files, f)
+		}
+	}
+	seen := map[string]bool{}
+	var paths []string
+	for _, f := range files {
+		for _, spec := range f.Imports {
+			path, err := strconv.Unquote(spec.Path.Value)
+			if err != nil || path == "unsafe" || path == "C" || seen[path] {
+				continue
+			}
+			seen[path] = true
+			paths = append(paths, path)
+		}
+	}
+	known := map[string]*types.Package{"unsafe": types.Unsafe}
+	if len(paths) > 0 {
+		cfg := &packages.Config{Context: ctx, Dir: dir, Mode: packages.NeedName | packages.NeedTypes, BuildFlags: buildFlags}
+		imported, err := packages.Load(cfg, paths...)
+		if err != nil {
+			return typeCheckWith(ctx, dir, outPath, src, ov)
+		}
+		for _, ip := range imported {
+			if len(ip.Errors) > 0 || ip.Types == nil {
+				return typeCheckWith(ctx, dir, outPath, src, ov)
+			}
+			known[ip.PkgPath] = ip.Types
+		}
+	}
+	var msgs []string
+	conf := types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if tp := known[path]; tp != nil {
+				return tp, nil
+			}
+			return nil, fmt.Errorf("package %s not loaded", path)
+		}),
+		Sizes: types.SizesFor("gc", goruntime.GOARCH),
+		Error: func(err error) {
+			if len(msgs) == 10 {
+				msgs = append(msgs, "too many errors")
+			}
+			if len(msgs) > 10 {
+				return
+			}
+			if te, ok := err.(types.Error); ok {
+				pos := te.Fset.Position(te.Pos)
+				pos.Filename = relPath(pos.Filename)
+				msgs = append(msgs, fmt.Sprintf("%s: %s", pos, te.Msg))
+				return
+			}
+			msgs = append(msgs, err.Error())
+		},
+	}
+	if p.Module != nil && p.Module.GoVersion != "" {
+		conf.GoVersion = "go" + p.Module.GoVersion
+	}
+	conf.Check(p.PkgPath, fset, files, nil)
+	if len(msgs) > 0 {
+		return &loadError{append([]string{fmt.Sprintf("fxgen: the generated file %s would not compile with the package; nothing was written:", relPath(outPath))}, msgs...)}
+	}
+	return nil
+}
+
+// importerFunc is a types.Importer.
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
 // typeCheckWith type-checks the package in dir again with the generated
 // file src in place of outPath, seen through ov, and returns the
