@@ -80,10 +80,21 @@ func typeCheck(ctx context.Context, p *packages.Package, dir, outPath string, sr
 	// One universe of imported packages, from export data: the package's
 	// own imports and the generated file's.
 	files := []*ast.File{gen}
+	goFiles := map[string]bool{}
+	for _, name := range p.GoFiles {
+		goFiles[name] = true
+	}
 	for _, f := range p.Syntax {
-		if fset.Position(f.Package).Filename != outPath {
-			files = append(files, f)
+		name := fset.Position(f.Package).Filename
+		if name == outPath {
+			continue
 		}
+		if !goFiles[name] {
+			// A file the go command generated (cgo): only a full
+			// reload checks such a package faithfully.
+			return typeCheckWith(ctx, dir, outPath, src, ov)
+		}
+		files = append(files, f)
 	}
 	seen := map[string]bool{}
 	var paths []string
