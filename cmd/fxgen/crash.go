@@ -173,7 +173,7 @@ func modelCalls(g *goroutineStack, dir string) []string {
 	last, repeats := "", 0
 	flush := func() {
 		if repeats > 1 {
-			out[len(out)-1] += fmt.Sprintf(" (×%d)", repeats)
+			out[len(out)-1] += fmt.Sprintf(" (×%d in the stack the runtime printed)", repeats)
 		}
 	}
 	for _, f := range g.Frames {
