@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestWriteErrorsNameTheUsersPath(t *testing.T) {
@@ -59,13 +60,25 @@ func TestRemoveStaleInPackage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Workspaces of older fxgen versions (no pid in the name) go after an
+	// hour.
+	old, fresh := filepath.Join(dir, workspacePrefix+"123456789"), filepath.Join(dir, workspacePrefix+"987654321")
+	for _, d := range []string{old, fresh} {
+		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hoursAgo := time.Now().Add(-2 * time.Hour)
+	if err := os.Chtimes(old, hoursAgo, hoursAgo); err != nil {
+		t.Fatal(err)
+	}
 	removeStaleInPackage(dir)
 	var got []string
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		got = append(got, e.Name())
 	}
-	want := []string{workspacePrefix + "1-9", ".m_fx.go" + tempInfix + "1-5.tmp", ".m_fx.go" + tempInfix + "notapid-5.tmp", "m_fx.go"}
+	want := []string{workspacePrefix + "1-9", workspacePrefix + "987654321", ".m_fx.go" + tempInfix + "1-5.tmp", ".m_fx.go" + tempInfix + "notapid-5.tmp", "m_fx.go"}
 	if strings.Join(sorted(got), " ") != strings.Join(sorted(want), " ") {
 		t.Errorf("after removeStaleInPackage: %v, want %v", got, want)
 	}
