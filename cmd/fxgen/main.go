@@ -185,12 +185,32 @@ func generate(ctx context.Context, o *options) (err error) {
 		}
 		return nil
 	}
-	if err := writeGenerated(outPath, out.Go); err != nil {
+	// Stage every output, then rename them into place: a failure to write
+	// one changes none.
+	if err := checkOverwrite(outPath); err != nil {
 		return err
 	}
+	var dot *staged
 	if o.Dot != "" {
-		// Last: a failed run writes no DOT.
-		return writeAtomic(absPath(o.Dot), []byte(out.Dot))
+		if dot, err = stage(absPath(o.Dot), []byte(out.Dot)); err != nil {
+			return err
+		}
+	}
+	gen, err := stage(outPath, out.Go)
+	if err != nil {
+		if dot != nil {
+			dot.abort()
+		}
+		return err
+	}
+	if err := gen.commit(); err != nil {
+		if dot != nil {
+			dot.abort()
+		}
+		return err
+	}
+	if dot != nil {
+		return dot.commit()
 	}
 	return nil
 }

@@ -88,14 +88,31 @@ func writeGenerated(path string, data []byte) error {
 // writeAtomic writes data to a temporary file in path's directory and
 // renames it over path, so that path holds either its old or its new
 // content, never a part.
-func writeAtomic(path string, data []byte) (err error) {
+func writeAtomic(path string, data []byte) error {
+	st, err := stage(path, data)
+	if err != nil {
+		return err
+	}
+	return st.commit()
+}
+
+// staged is a file written beside its destination, not yet renamed over
+// it: a run stages every output first, so that a failure to write any of
+// them changes none.
+type staged struct {
+	path, tmp string
+}
+
+// stage writes data to a temporary file in path's directory, with path's
+// permissions if it exists. Errors name path, never the temporary file.
+func stage(path string, data []byte) (st *staged, err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
 	f, err := os.CreateTemp(dir, fmt.Sprintf(".%s%s%d-*.tmp", base, tempInfix, os.Getpid()))
 	if err != nil {
-		return fmt.Errorf("writing %s: %v", relPath(path), pathCause(err))
+		return nil, fmt.Errorf("writing %s: %v", relPath(path), pathCause(err))
 	}
 	tmp := f.Name()
 	defer func() {
@@ -111,19 +128,31 @@ func writeAtomic(path string, data []byte) (err error) {
 		perm = fi.Mode().Perm()
 	}
 	if _, err := f.Write(data); err != nil {
-		return err
+		return nil, err
 	}
 	if err := f.Chmod(perm); err != nil {
-		return err
+		return nil, err
 	}
 	if err := f.Sync(); err != nil {
-		return err
+		return nil, err
 	}
 	if err := f.Close(); err != nil {
-		return err
+		return nil, err
 	}
-	return os.Rename(tmp, path)
+	return &staged{path: path, tmp: tmp}, nil
 }
+
+// commit renames the staged file over its destination.
+func (st *staged) commit() error {
+	if err := os.Rename(st.tmp, st.path); err != nil {
+		os.Remove(st.tmp)
+		return fmt.Errorf("writing %s: %v", relPath(st.path), pathCause(err))
+	}
+	return nil
+}
+
+// abort removes the staged file.
+func (st *staged) abort() { os.Remove(st.tmp) }
 
 // tempInfix is in the name of the temporary file of an atomic write,
 // before the writer's process id: .m_fx.go.fxgen-1234-5678.tmp.
