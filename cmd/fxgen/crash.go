@@ -259,3 +259,14 @@ func summarizeTimeout(raw string, limit fmt.Stringer, dir string) *crashError {
 	}
 	return e
 }
+
+// untrimPaths rewrites the frame locations of the model package that a
+// -trimpath build prints as import paths (example.com/m/bad/bad.go:12)
+// into the package directory, so that the model's frames are found and
+// shown like the compiler shows positions.
+func untrimPaths(raw, pkgPath, dir string) string {
+	if pkgPath == "" {
+		return raw
+	}
+	return strings.ReplaceAll(raw, "\n\t"+pkgPath+"/", "\n\t"+dir+string(filepath.Separator))
+}

@@ -57,12 +57,14 @@ example.com/m/bad.(*Recurse).deep(0xc000010000?, 0x1?, 0x1)
 	/m/bad/bad.go:93 +0x25 fp=0xc0200e03b0
 ...additional frames elided...
 `, 2, "bad.go:92: fxgen: the driver died in (*Recurse).deep: stack overflow (unbounded recursion in the model?)"},
+		{"-trimpath build", "panic: trimmed\n\ngoroutine 1 [running]:\nexample.com/trim/pkg.NewM(...)\n\texample.com/trim/pkg/m.go:7 +0x1\n", 2, "m.go:7: fxgen: the model panicked in NewM: trimmed"},
 		{"os.Exit", "some output\n", 3, "fxgen: the driver exited with status 3 before it wrote the graph: model code called os.Exit (or log.Fatal) while the model was built or traced"},
 		{"panic outside the model", "panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n\t/x/main.go:3 +0x1\n", 2, "fxgen: the model panicked: boom"},
 		{"no output", "", 1, "fxgen: the driver exited with status 1 before it wrote the graph: model code called os.Exit (or log.Fatal) while the model was built or traced"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			raw, dir := inModelDir(t, tc.raw)
+			raw = untrimPaths(raw, "example.com/trim/pkg", dir)
 			got, _, _ := strings.Cut(summarizeCrash(raw, tc.code, dir).Error(), "\n")
 			if got != tc.want {
 				t.Errorf("first line\n%s\nwant\n%s", got, tc.want)

@@ -82,7 +82,7 @@ func runDriver(ctx context.Context, m *model, files driverFiles, o *options) err
 		return ctx.Err()
 	}
 	if timedOut {
-		return withVerbose(summarizeTimeout(out.String(), o.Timeout, m.Dir), o)
+		return withVerbose(summarizeTimeout(untrimPaths(out.String(), m.Pkg.PkgPath, m.Dir), o.Timeout, m.Dir), o)
 	}
 
 	if data, rerr := os.ReadFile(files.Error); rerr == nil {
@@ -102,7 +102,7 @@ func runDriver(ctx context.Context, m *model, files driverFiles, o *options) err
 		return fmt.Errorf("running the driver: %v", err)
 	}
 	if _, serr := os.Stat(files.Graph); code != 0 || serr != nil {
-		return withVerbose(summarizeCrash(out.String(), code, m.Dir), o)
+		return withVerbose(summarizeCrash(untrimPaths(out.String(), m.Pkg.PkgPath, m.Dir), code, m.Dir), o)
 	}
 	os.Stderr.Write(out.Bytes())
 	return nil
