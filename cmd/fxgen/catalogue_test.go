@@ -174,7 +174,7 @@ func TestCatalogueBrokenGeneratedFiles(t *testing.T) {
 
 	for _, tc := range []struct{ name, content string }{
 		{"merge conflict at the top", "<<<<<<< HEAD\n" + gen + "=======\n" + strings.Replace(gen, "Relu", "Gelu", -1) + ">>>>>>> other\n"},
-		{"NUL bytes", gen + "\x00\x00\x00garbage\x00\n"},
+		{"NUL bytes", strings.Replace(gen, "\npackage ", "\n\x00\x00\npackage ", 1) + "\x00garbage\x00\n"},
 		{"truncated", gen[:len(gen)/2]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
