@@ -74,6 +74,7 @@ func TestCatalogueMisbehavingModels(t *testing.T) {
 		{"constructor never returns", []string{"-type", "HangCtor", "-timeout", "2s"}, 1, `^bad\.go:%[1]d: fxgen: the model did not finish within -timeout 2s: it was still in NewHangCtor here$`, "hang ctor", ""},
 		{"Forward never returns", []string{"-type", "Spin", "-timeout", "2s"}, 1, `^bad\.go:(%[1]d|%[2]d): fxgen: the model did not finish within -timeout 2s: it was still in \(\*Spin\)\.Forward here$`, "spin", ""},
 		{"trace depends on global state", []string{"-type", "Flip"}, 1, `^bad\.go:%[1]d: tracer: Forward does not trace the same way twice: node 2 is call_method neg`, "flip", ""},
+		{"trace depends on global state, from the module root", []string{"-type", "Flip", "./bad"}, 1, `^bad/bad\.go:%[1]d: tracer: Forward does not trace the same way twice`, "flip", "."},
 		{"dynamic control flow", []string{"-type", "Dynamic"}, 1, `^bad\.go:%[1]d: tracer: `, "dynamic", ""},
 		{"generated type name taken", []string{"-type", "Clash"}, 1, `^bad\.go:%[1]d:6: fxgen: ClashCompiled is declared here, and the generated file clash_fx\.go declares ClashCompiled too`, "clash type", ""},
 		{"generated constructor name taken", []string{"-type", "ClashFn"}, 1, `^bad\.go:%[1]d:6: fxgen: NewClashFnCompiled is declared here, and the generated file clash_fn_fx\.go declares`, "clash func", ""},

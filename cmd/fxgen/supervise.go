@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"time"
 )
 
@@ -91,6 +92,11 @@ func runDriver(ctx context.Context, m *model, files driverFiles, o *options) err
 		var e traceError
 		if jerr := json.Unmarshal(data, &e); jerr != nil {
 			return fmt.Errorf("the driver failed: %v (and its error report is unreadable: %v)", err, jerr)
+		}
+		if e.File != "" && !filepath.IsAbs(e.File) {
+			// Graph positions name files by base name, in the model's
+			// package directory.
+			e.File = filepath.Join(m.Dir, e.File)
 		}
 		return &e
 	}
