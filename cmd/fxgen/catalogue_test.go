@@ -98,7 +98,7 @@ func TestCatalogueMisbehavingModels(t *testing.T) {
 				t.Parallel()
 				args := tc.args
 				if !strings.Contains(strings.Join(args, " "), "-input") {
-					args = append(append([]string{}, args...), in...)
+					args = append(append([]string{}, in...), args...)
 				}
 				dir, file := pkg, src
 				if tc.pkg != "" {
