@@ -56,3 +56,37 @@ func TestCompareTracesSame(t *testing.T) {
 		t.Errorf("compareTraces of a prefix: %v, want node 1 missing at m.go:7", err)
 	}
 }
+
+// mapOrder adds one scaled copy of x per map entry, in map order: the
+// ranging-over-a-map case of the issue.
+type mapOrder struct{ scales map[string]float64 }
+
+func (m *mapOrder) Forward(x *tensor.Tensor) *tensor.Tensor {
+	y := x
+	for _, s := range m.scales {
+		y = y.Add(x.MulScalar(s))
+	}
+	return y
+}
+
+func TestRunMapOrder(t *testing.T) {
+	scales := map[string]float64{}
+	for i := range 16 {
+		scales[string(rune('a'+i))] = float64(i + 2)
+	}
+	// Two traces see the same order with a probability of at most about
+	// 1/8; ten runs all missing it is below 1e-9.
+	for range 10 {
+		cfg := Config{Inputs: []string{"x=f32[N,4]"}, GraphFile: filepath.Join(t.TempDir(), "graph.json")}
+		err := Run(&mapOrder{scales: scales}, cfg)
+		if err == nil {
+			continue
+		}
+		var te *tracer.TraceError
+		if !errors.As(err, &te) || !strings.Contains(te.Msg, "does not trace the same way twice: node ") || !strings.Contains(te.Msg, "Ranging over a map") {
+			t.Fatalf("Run on a map-ordered Forward: %v, want the determinism error", err)
+		}
+		return
+	}
+	t.Fatal("ten runs over a map-ordered Forward were all accepted")
+}
