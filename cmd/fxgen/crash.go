@@ -217,6 +217,9 @@ func summarizeCrash(raw string, code int, dir string) *crashError {
 	switch tb.Kind {
 	case "panic":
 		e.Msg = fmt.Sprintf("the model panicked%s: %s", where, tb.Reason)
+		if !ok {
+			e.Msg = fmt.Sprintf("the driver panicked outside the model's package: %s", tb.Reason)
+		}
 	case "fatal error":
 		e.Msg = fmt.Sprintf("the driver died%s: %s", where, tb.Reason)
 		if strings.Contains(tb.Reason, "stack overflow") {

@@ -59,7 +59,7 @@ example.com/m/bad.(*Recurse).deep(0xc000010000?, 0x1?, 0x1)
 `, 2, "bad.go:92: fxgen: the driver died in (*Recurse).deep: stack overflow (unbounded recursion in the model?)"},
 		{"-trimpath build", "panic: trimmed\n\ngoroutine 1 [running]:\nexample.com/trim/pkg.NewM(...)\n\texample.com/trim/pkg/m.go:7 +0x1\n", 2, "m.go:7: fxgen: the model panicked in NewM: trimmed"},
 		{"os.Exit", "some output\n", 3, "fxgen: the driver exited with status 3 before it wrote the graph: model code called os.Exit (or log.Fatal) while the model was built or traced"},
-		{"panic outside the model", "panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n\t/x/main.go:3 +0x1\n", 2, "fxgen: the model panicked: boom"},
+		{"panic outside the model", "panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n\t/x/main.go:3 +0x1\n", 2, "fxgen: the driver panicked outside the model's package: boom"},
 		{"no output", "", 1, "fxgen: the driver exited with status 1 before it wrote the graph: model code called os.Exit (or log.Fatal) while the model was built or traced"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
