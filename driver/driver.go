@@ -58,8 +58,8 @@ func Main(root any, cfg Config) {
 	}
 }
 
-// Run is Main without the exit: it traces root, writes the graph and
-// returns the first error. A trace error is returned as a
+// Run is Main without the exit: it traces root twice, checks that the two
+// traces are the same, writes the graph and returns the first error. A trace error is returned as a
 // *tracer.TraceError, also when the model panicked with one.
 func Run(root any, cfg Config) (err error) {
 	defer func() {
@@ -88,15 +88,22 @@ func Run(root any, cfg Config) (err error) {
 	if len(cfg.Leaves) > 0 {
 		opts = append(opts, tracer.Leaf(cfg.Leaves...))
 	}
-	g, err := tracer.Trace(root, inputs, opts...)
-	if err != nil {
+	// Trace twice: a Forward that does not trace the same way twice would
+	// make the generated code depend on chance.
+	var traces [2][]byte
+	for i := range traces {
+		g, err := tracer.Trace(root, inputs, opts...)
+		if err != nil {
+			return err
+		}
+		if traces[i], err = g.MarshalJSONWithConstants(); err != nil {
+			return err
+		}
+	}
+	if err := compareTraces(traces[0], traces[1]); err != nil {
 		return err
 	}
-	data, err := g.MarshalJSONWithConstants()
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(cfg.GraphFile, data, 0o644)
+	return os.WriteFile(cfg.GraphFile, traces[0], 0o644)
 }
 
 // report writes err to errorFile as JSON, or to w when errorFile is "".

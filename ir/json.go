@@ -378,20 +378,24 @@ func decodeArray(ja *jsonArray) (*runtime.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, d := range ja.Shape {
-		if d < 0 {
-			return nil, fmt.Errorf("negative dim in shape %v", ja.Shape)
-		}
+	// The shape is checked against the data before anything is allocated
+	// for it: a short document must not ask for terabytes.
+	n, err := runtime.ShapeElements(ja.Shape)
+	if err != nil {
+		return nil, err
+	}
+	size := map[DType]int{Float32: 4, Int64: 8, Bool: 1}[dt]
+	if n > math.MaxInt/size || base64.StdEncoding.DecodedLen(len(ja.Data)) < n*size {
+		return nil, fmt.Errorf("data has about %d bytes, too few for %d elements of %v%v", base64.StdEncoding.DecodedLen(len(ja.Data)), n, dt, ja.Shape)
 	}
 	buf, err := base64.StdEncoding.DecodeString(ja.Data)
 	if err != nil {
 		return nil, fmt.Errorf("data: %v", err)
 	}
-	a := runtime.NewArray(dt, ja.Shape...)
-	size := map[DType]int{Float32: 4, Int64: 8, Bool: 1}[dt]
-	if len(buf) != size*a.Len() {
-		return nil, fmt.Errorf("data has %d bytes, want %d for %v%v", len(buf), size*a.Len(), dt, ja.Shape)
+	if len(buf) != size*n {
+		return nil, fmt.Errorf("data has %d bytes, want %d for %v%v", len(buf), size*n, dt, ja.Shape)
 	}
+	a := runtime.NewArray(dt, ja.Shape...)
 	for i := 0; i < a.Len(); i++ {
 		switch dt {
 		case Float32:
@@ -420,13 +424,38 @@ func decodeKwargs(kws []jsonKwarg, node func(string) (*Node, error)) ([]Kwarg, e
 func parseTypes(ss []string) ([]Type, error) {
 	var out []Type
 	for _, s := range ss {
-		t, err := ParseType(s)
+		t, err := parseCheckedType(s)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// parseCheckedType is ParseType for untrusted documents: it also refuses
+// negative sizes, zero or negative coefficients of symbols, and shapes
+// whose constant factors overflow an int, which shape rules would
+// otherwise multiply into wrong or panicking sizes.
+func parseCheckedType(s string) (Type, error) {
+	t, err := ParseType(s)
+	if err != nil {
+		return Type{}, err
+	}
+	factors := make([]int, 0, len(t.Shape))
+	for _, d := range t.Shape {
+		switch {
+		case d.Sym != "" && d.Coef <= 0:
+			return Type{}, fmt.Errorf("type %q: dim %v: the coefficient of a symbol must be positive", s, d)
+		case d.Sym == "" && d.Coef < 0:
+			return Type{}, fmt.Errorf("type %q: dim %v is negative", s, d)
+		}
+		factors = append(factors, d.Coef)
+	}
+	if _, err := runtime.ShapeElements(factors); err != nil {
+		return Type{}, fmt.Errorf("type %q: %v", s, err)
+	}
+	return t, nil
 }
 
 // UnmarshalGraph decodes a graph written by MarshalJSON or
@@ -466,7 +495,7 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 		if jp == nil {
 			return nil, fmt.Errorf("ir: json: param %s is null", name)
 		}
-		t, err := ParseType(jp.Type)
+		t, err := parseCheckedType(jp.Type)
 		if err != nil {
 			return nil, fmt.Errorf("ir: json: param %s: %v", name, err)
 		}

@@ -4,6 +4,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -65,6 +66,29 @@ func NumElements(shape []int) int {
 	return n
 }
 
+// ShapeElements returns the number of elements of shape, or an error when
+// a dimension is negative or the count does not fit in an int. Unlike
+// NumElements it is safe on untrusted shapes: callers check it before they
+// allocate.
+func ShapeElements(shape []int) (int, error) {
+	for _, d := range shape {
+		if d < 0 {
+			return 0, fmt.Errorf("shape %v has a negative dimension", shape)
+		}
+		if d == 0 {
+			return 0, nil
+		}
+	}
+	n := 1
+	for _, d := range shape {
+		if n > math.MaxInt/d {
+			return 0, fmt.Errorf("shape %v has more elements than an int can count", shape)
+		}
+		n *= d
+	}
+	return n, nil
+}
+
 // NewArray returns a zeroed array of the given dtype and shape.
 func NewArray(dt DType, shape ...int) *Array {
 	a := &Array{}
@@ -75,7 +99,10 @@ func NewArray(dt DType, shape ...int) *Array {
 // Reset gives a the dtype and shape, reusing its backing slice when it is
 // large enough. The contents are unspecified afterwards.
 func (a *Array) Reset(dt DType, shape ...int) {
-	n := NumElements(shape)
+	n, err := ShapeElements(shape)
+	if err != nil {
+		panic("runtime: Reset: " + err.Error())
+	}
 	a.DType = dt
 	a.Shape = append(a.Shape[:0], shape...)
 	switch dt {
@@ -132,7 +159,11 @@ func FromBool(data []bool, shape ...int) *Array {
 }
 
 func mustLen(fn string, n int, shape []int) {
-	if n != NumElements(shape) {
+	want, err := ShapeElements(shape)
+	if err != nil {
+		panic(fmt.Sprintf("runtime: %s: %v", fn, err))
+	}
+	if n != want {
 		panic(fmt.Sprintf("runtime: %s: %d elements for shape %v", fn, n, shape))
 	}
 }

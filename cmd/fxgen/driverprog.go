@@ -6,7 +6,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/format"
@@ -23,24 +22,32 @@ import (
 const driverPath = "github.com/fxgen/fxgen/driver"
 
 // workspacePrefix begins the name of the hidden directory that holds the
-// driver while fxgen runs; go's ./... patterns skip dot directories.
+// driver while fxgen runs (in the temporary directory), and of its
+// virtual twin in the package directory; go's ./... patterns skip dot
+// directories.
 const workspacePrefix = ".fxgen-driver-"
 
 // driverFiles are the paths of the driver run's inputs and outputs, all
 // inside the workspace.
 type driverFiles struct {
-	Main  string // the driver's source
-	Exe   string // the driver binary
-	Graph string // the traced graph, as JSON
-	Error string // the failure, as JSON
+	// VirtualMain is where the build sees the driver's source: a path in
+	// the package directory that exists only in the build overlay, so
+	// that the driver builds in the model's module while nothing is
+	// written there.
+	VirtualMain string
+	Main        string // the driver's source
+	Exe         string // the driver binary
+	Graph       string // the traced graph, as JSON
+	Error       string // the failure, as JSON
 }
 
-func newDriverFiles(workspace string) driverFiles {
+func newDriverFiles(workspace, pkgDir string) driverFiles {
 	return driverFiles{
-		Main:  filepath.Join(workspace, "main.go"),
-		Exe:   filepath.Join(workspace, "driver.exe"),
-		Graph: filepath.Join(workspace, "graph.json"),
-		Error: filepath.Join(workspace, "error.json"),
+		VirtualMain: filepath.Join(pkgDir, filepath.Base(workspace), "main.go"),
+		Main:        filepath.Join(workspace, "main.go"),
+		Exe:         filepath.Join(workspace, "driver.exe"),
+		Graph:       filepath.Join(workspace, "graph.json"),
+		Error:       filepath.Join(workspace, "error.json"),
 	}
 }
 
@@ -122,7 +129,7 @@ func goCommand() string {
 // messages have the paths the user expects, else in the package directory.
 func buildDriver(ctx context.Context, m *model, files driverFiles, buildFlags []string) error {
 	args := append([]string{"build", "-o", files.Exe}, buildFlags...)
-	args = append(args, files.Main)
+	args = append(args, files.VirtualMain)
 	cmd := exec.CommandContext(ctx, goCommand(), args...)
 	cmd.Dir = m.Dir
 	if wd, err := os.Getwd(); err == nil && m.Pkg.Module != nil && within(wd, m.Pkg.Module.Dir) {
@@ -131,7 +138,12 @@ func buildDriver(ctx context.Context, m *model, files driverFiles, buildFlags []
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Run(); err != nil {
+	supervise(cmd)
+	wait, err := startTied(cmd)
+	if err == nil {
+		err = wait()
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -144,45 +156,6 @@ func buildDriver(ctx context.Context, m *model, files driverFiles, buildFlags []
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-// traceError is a failure the driver reported (driver.Error): a trace
-// error at a model position, or another error from tracing or emitting.
-type traceError struct {
-	File string `json:"file,omitempty"`
-	Line int    `json:"line,omitempty"`
-	Msg  string `json:"msg"`
-}
-
-func (e *traceError) Error() string {
-	if e.File == "" {
-		return e.Msg
-	}
-	return fmt.Sprintf("%s:%d: tracer: %s", relPath(e.File), e.Line, e.Msg)
-}
-
-// runDriver runs the built driver. The model's own output goes to stderr.
-func runDriver(ctx context.Context, m *model, files driverFiles) error {
-	cmd := exec.CommandContext(ctx, files.Exe)
-	cmd.Dir = m.Dir
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if err == nil {
-		return nil
-	}
-	data, rerr := os.ReadFile(files.Error)
-	if rerr != nil {
-		return fmt.Errorf("the driver failed: %v", err)
-	}
-	var e traceError
-	if jerr := json.Unmarshal(data, &e); jerr != nil {
-		return fmt.Errorf("the driver failed: %v (and its error report is unreadable: %v)", err, jerr)
-	}
-	return &e
 }
 
 // errInterrupted reports that fxgen was stopped by a signal.

@@ -28,6 +28,12 @@ func TestMain(m *testing.M) {
 }
 
 func testMain(m *testing.M) int {
+	if bin := os.Getenv("FXGEN_TEST_BINARY"); bin != "" {
+		// Run the end-to-end tests against another build of fxgen, such
+		// as main's, to see which of them it fails.
+		fxgenBin = bin
+		return m.Run()
+	}
 	if !testing.Short() {
 		dir, err := os.MkdirTemp("", "fxgen-test-")
 		if err != nil {
@@ -184,6 +190,19 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// noLeftovers fails the test if dir (a TMPDIR given to fxgen) holds
+// anything.
+func noLeftovers(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("%s left behind in fxgen's TMPDIR", e.Name())
+	}
 }
 
 // sameFiles fails the test if the two snapshots differ.
@@ -412,7 +431,8 @@ func TestEndToEndInterrupt(t *testing.T) {
 	before := snapshot(t, mod)
 	cmd := exec.Command(fxgenBin, "-type", "Slow", "-input", "x=f32[N,4]")
 	cmd.Dir = pkg
-	cmd.Env = testEnv()
+	tmp := t.TempDir()
+	cmd.Env = testEnv("TMPDIR=" + tmp)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -422,7 +442,7 @@ func TestEndToEndInterrupt(t *testing.T) {
 	// Wait until the driver is built (and so is running NewSlow).
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		exes, _ := filepath.Glob(filepath.Join(pkg, workspacePrefix+"*", "driver.exe"))
+		exes, _ := filepath.Glob(filepath.Join(tmp, workspacePrefix+"*", "driver.exe"))
 		if len(exes) > 0 {
 			break
 		}
@@ -445,4 +465,5 @@ func TestEndToEndInterrupt(t *testing.T) {
 		t.Errorf("stderr = %q, want it to say interrupted", stderr.String())
 	}
 	sameFiles(t, before, snapshot(t, mod))
+	noLeftovers(t, tmp)
 }

@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"go/parser"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/fxgen/fxgen/ir"
@@ -27,7 +29,23 @@ var (
 	check      = flag.Bool("check", false, "write nothing; exit 1 with a diff if the output file is stale")
 	passList   = flag.String("passes", "", "comma-separated `passes` to run between tracing and emitting, or none (default: the default pipeline)")
 	dumpAfter  = flag.String("dump-after", "", "print the graph to standard error after the pass `NAME`")
+	timeout    = flag.Duration("timeout", defaultTimeout, "end the driver (model construction and tracing) after `DURATION`, showing where the model was")
+	verbose    = flag.Bool("v", false, "verbose: print the driver's full output (raw Go traces) when it fails")
 )
+
+// defaultTimeout is -timeout's default: far more than tracing any model
+// takes, short enough that a model that never returns does not hang go
+// generate for ever.
+const defaultTimeout = 3 * time.Minute
+
+// resetFlags gives every flag its default value again.
+func resetFlags() {
+	*typeName, *newExpr, *output, *dotFile = "", "", "", ""
+	*printTable, *check, *verbose = false, false, false
+	*passList, *dumpAfter = "", ""
+	*timeout = defaultTimeout
+	inputs, concretes, leaves = nil, nil, nil
+}
 
 func init() {
 	flag.Var(&inputs, "input", "tensor parameter spec `name=dtype[dims]`, e.g. x=f32[N,784]; repeatable, or several separated by spaces")
@@ -70,6 +88,8 @@ type options struct {
 	// pipeline); DumpAfter is -dump-after.
 	Passes    string
 	DumpAfter string
+	Timeout   time.Duration
+	Verbose   bool
 }
 
 // inputSpec is one -input, parsed.
@@ -86,12 +106,26 @@ type concreteArg struct {
 // parseOptions validates the parsed flags and arguments.
 func parseOptions(args []string) (*options, error) {
 	o := &options{
-		Type:   *typeName,
-		New:    strings.TrimSpace(*newExpr),
-		Output: *output,
-		Print:  *printTable,
-		Dot:    *dotFile,
-		Check:  *check,
+		Type:    *typeName,
+		New:     strings.TrimSpace(*newExpr),
+		Output:  *output,
+		Print:   *printTable,
+		Dot:     *dotFile,
+		Check:   *check,
+		Timeout: *timeout,
+		Verbose: *verbose,
+	}
+	if o.Timeout <= 0 {
+		return nil, usagef("-timeout %v: want a positive duration such as 5m", o.Timeout)
+	}
+	if o.Output != "" {
+		base := filepath.Base(o.Output)
+		if !strings.HasSuffix(base, ".go") || strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") {
+			return nil, usagef("-output %s: want a .go file name that the go command builds (not a _test.go, dot or underscore file)", o.Output)
+		}
+	}
+	if o.Dot != "" && strings.HasSuffix(o.Dot, ".go") {
+		return nil, usagef("-dot %s: a DOT file must not be a .go file", o.Dot)
 	}
 	if o.Type == "" {
 		return nil, usagef("-type is required")
@@ -223,7 +257,11 @@ func parseInput(spec string) (inputSpec, error) {
 	if !ok || !isIdent(name) {
 		return inputSpec{}, fmt.Errorf("%q: want name=dtype[dims], e.g. x=f32[N,784]", spec)
 	}
-	t, err := ir.ParseType(strings.ReplaceAll(typ, " ", ""))
+	typ = strings.ReplaceAll(typ, " ", "")
+	if err := checkDims(typ); err != nil {
+		return inputSpec{}, fmt.Errorf("%q: %v", spec, err)
+	}
+	t, err := ir.ParseType(typ)
 	if err != nil {
 		return inputSpec{}, fmt.Errorf("%q: %v", spec, err)
 	}

@@ -22,10 +22,7 @@ import (
 // them.
 func parseArgs(t *testing.T, args ...string) (*options, error) {
 	t.Helper()
-	*typeName, *newExpr, *output, *dotFile = "", "", "", ""
-	*printTable, *check = false, false
-	*passList, *dumpAfter = "", ""
-	inputs, concretes, leaves = nil, nil, nil
+	resetFlags()
 	if err := flag.CommandLine.Parse(args); err != nil {
 		t.Fatalf("flag parse %q: %v", args, err)
 	}
@@ -54,6 +51,7 @@ func TestParseOptions(t *testing.T) {
 		Print:    true,
 		Check:    true,
 		Pattern:  "./models/mlp",
+		Timeout:  defaultTimeout,
 	}
 	if diff := cmp.Diff(want, o); diff != "" {
 		t.Errorf("options (-want +got):\n%s", diff)

@@ -93,9 +93,15 @@ func loadPackage(ctx context.Context, dir string, ov *overlay, buildFlags []stri
 	}
 	pkgs, err := packages.Load(cfg, ".")
 	if err != nil {
+		if !inModule(dir) {
+			return nil, errNoModule(dir)
+		}
 		return nil, err
 	}
-	if len(pkgs) != 1 {
+	if len(pkgs) != 1 || pkgs[0].Module == nil && !inModule(dir) {
+		if !inModule(dir) {
+			return nil, errNoModule(dir)
+		}
 		return nil, fmt.Errorf("directory %s holds %d packages, want one", relPath(dir), len(pkgs))
 	}
 	p := pkgs[0]
@@ -158,6 +164,9 @@ func checkModel(p *packages.Package, dir string, o *options, at token.Position) 
 	}
 	obj, ok := p.Types.Scope().Lookup(o.Type).(*types.TypeName)
 	if !ok {
+		if pos, found := declaredInTest(dir, o.Type); found {
+			return nil, &posError{Pos: pos, Msg: fmt.Sprintf("-type %s: %s is declared in a test file, which is not part of the package fxgen builds; move the model to a file not ending in _test.go", o.Type, o.Type)}
+		}
 		return nil, &posError{Pos: at, Msg: fmt.Sprintf("-type %s: no type %s in package %s (%s)", o.Type, o.Type, p.PkgPath, relPath(dir))}
 	}
 	named, ok := types.Unalias(obj.Type()).(*types.Named)
@@ -502,4 +511,47 @@ func stripPos(err error) string {
 		return te.Msg
 	}
 	return err.Error()
+}
+
+// inModule reports whether dir is inside a module: it or a parent holds a
+// go.mod.
+func inModule(dir string) bool {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
+}
+
+// errNoModule is the error for a package outside any module.
+func errNoModule(dir string) error {
+	return fmt.Errorf("%s is not in a Go module: there is no go.mod in it or any directory above it; fxgen builds its tracing driver in the model's module (run go mod init, and go get -tool github.com/fxgen/fxgen/cmd/fxgen)", dir)
+}
+
+// declaredInTest returns the position of a type named name declared in one
+// of dir's _test.go files.
+func declaredInTest(dir, name string) (token.Position, bool) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	fset := token.NewFileSet()
+	for _, file := range files {
+		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				if ts := sp.(*ast.TypeSpec); ts.Name.Name == name {
+					return fset.Position(ts.Name.Pos()), true
+				}
+			}
+		}
+	}
+	return token.Position{}, false
 }

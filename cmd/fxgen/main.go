@@ -45,6 +45,10 @@ func run(args []string) int {
 	// cleanup (removing the driver directory) always completes.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	// When go generate is killed, fxgen stops too.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cancelWhenOrphaned(ctx, cancel)
 	err = generate(ctx, o)
 	if err == nil {
 		return 0
@@ -57,9 +61,10 @@ func run(args []string) int {
 		te *traceError
 		le *loadError
 		se *staleError
+		ce *crashError
 	)
 	switch {
-	case errors.As(err, &pe), errors.As(err, &te), errors.As(err, &le):
+	case errors.As(err, &pe), errors.As(err, &te), errors.As(err, &le), errors.As(err, &ce):
 		// Already positioned, like the compiler's messages.
 		fmt.Fprintln(os.Stderr, err)
 	case errors.As(err, &se):
@@ -75,26 +80,32 @@ type staleError struct{ diff string }
 
 func (e *staleError) Error() string { return e.diff }
 
-// generate does fxgen's work for o. It removes every file it creates in
-// the package directory before returning, also on failure and on panic.
+// generate does fxgen's work for o. Nothing is written in the user's
+// tree but the outputs, and those only when the whole run succeeded and
+// the generated file type-checks with the package. The workspace (in the
+// temporary directory) is removed before returning, also on failure and
+// on panic.
 func generate(ctx context.Context, o *options) (err error) {
-	pattern := o.Pattern
-	dir, err := resolveDir(ctx, pattern)
+	dir, err := resolveDir(ctx, o.Pattern)
 	if err != nil {
 		return err
 	}
 	outPath := filepath.Join(dir, defaultOutput(o.Type))
 	if o.Output != "" {
 		outPath = absPath(o.Output)
+		if filepath.Dir(outPath) != dir {
+			return fmt.Errorf("-output %s: the generated file belongs to the model's package and must be in its directory %s", o.Output, relPath(dir))
+		}
 	}
 	if !o.Check {
 		// Refuse early, before the slow part.
 		if err := checkOverwrite(outPath); err != nil {
 			return err
 		}
+		removeStaleInPackage(dir)
 	}
 
-	workspace, err := os.MkdirTemp(dir, workspacePrefix)
+	workspace, err := newWorkspace()
 	if err != nil {
 		return err
 	}
@@ -111,12 +122,12 @@ func generate(ctx context.Context, o *options) (err error) {
 	if _, err := ov.blankGenerated(dir, workspace); err != nil {
 		return err
 	}
-	buildFlags, err := ov.write(workspace)
+	loadFlags, err := ov.write(workspace)
 	if err != nil {
 		return err
 	}
 
-	pkg, err := loadPackage(ctx, dir, ov, buildFlags)
+	pkg, err := loadPackage(ctx, dir, ov, loadFlags)
 	if err != nil {
 		return err
 	}
@@ -125,7 +136,7 @@ func generate(ctx context.Context, o *options) (err error) {
 		return err
 	}
 
-	files := newDriverFiles(workspace)
+	files := newDriverFiles(workspace, dir)
 	src, err := driverSource(m, o, files)
 	if err != nil {
 		return err
@@ -133,10 +144,18 @@ func generate(ctx context.Context, o *options) (err error) {
 	if err := os.WriteFile(files.Main, src, 0o644); err != nil {
 		return err
 	}
+	// The build's overlay adds the driver; it is written beside the
+	// loader's, which later loads still use.
+	ov.Replace[files.VirtualMain] = files.Main
+	buildFlags, err := ov.write(filepath.Join(workspace, "build"))
+	delete(ov.Replace, files.VirtualMain)
+	if err != nil {
+		return err
+	}
 	if err := buildDriver(ctx, m, files, buildFlags); err != nil {
 		return err
 	}
-	if err := runDriver(ctx, m, files); err != nil {
+	if err := runDriver(ctx, m, files, o); err != nil {
 		return err
 	}
 	graph, err := os.ReadFile(files.Graph)
@@ -145,6 +164,12 @@ func generate(ctx context.Context, o *options) (err error) {
 	}
 	out, err := compileGraph(graph, m, o)
 	if err != nil {
+		return err
+	}
+	if err := checkNames(pkg, outPath, out.Go); err != nil {
+		return err
+	}
+	if err := typeCheck(ctx, pkg, dir, outPath, out.Go, ov, loadFlags); err != nil {
 		return err
 	}
 	if o.Print {
@@ -160,12 +185,34 @@ func generate(ctx context.Context, o *options) (err error) {
 		}
 		return nil
 	}
+	// Stage every output, then rename them into place: a failure to write
+	// one changes none.
+	if err := checkOverwrite(outPath); err != nil {
+		return err
+	}
+	var dot *staged
 	if o.Dot != "" {
-		if err := writeAtomic(absPath(o.Dot), []byte(out.Dot)); err != nil {
+		if dot, err = stage(absPath(o.Dot), []byte(out.Dot)); err != nil {
 			return err
 		}
 	}
-	return writeGenerated(outPath, out.Go)
+	gen, err := stage(outPath, out.Go)
+	if err != nil {
+		if dot != nil {
+			dot.abort()
+		}
+		return err
+	}
+	if err := gen.commit(); err != nil {
+		if dot != nil {
+			dot.abort()
+		}
+		return err
+	}
+	if dot != nil {
+		return dot.commit()
+	}
+	return nil
 }
 
 // directivePos returns the position of the //go:generate line under go

@@ -12,6 +12,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -85,7 +86,7 @@ func (ov *overlay) blankGenerated(dir, scratch string) ([]string, error) {
 			}
 			return nil, err
 		}
-		if !isGenerated(src) {
+		if !isOwned(src) {
 			continue
 		}
 		blank, err := blankFile(name, src)
@@ -105,9 +106,15 @@ func (ov *overlay) blankGenerated(dir, scratch string) ([]string, error) {
 // blankFile returns a file with src's build constraint and package clause
 // and nothing else.
 func blankFile(name string, src []byte) ([]byte, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.PackageClauseOnly|parser.ParseComments)
-	if err != nil {
-		return nil, err
+	pkgName := ""
+	if f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.PackageClauseOnly|parser.ParseComments); err == nil {
+		pkgName = f.Name.Name
+	} else if m := packageLine.FindSubmatch(src); m != nil {
+		// A broken file (a merge conflict at its top, NUL bytes): its
+		// package line is enough to blank it.
+		pkgName = string(m[1])
+	} else {
+		return nil, fmt.Errorf("%s: fxgen generated this file but it is too broken to find its package clause; delete it and run fxgen again", relPath(name))
 	}
 	var b bytes.Buffer
 	b.WriteString(header + "\n// (blanked by fxgen while it regenerates this file)\n\n")
@@ -118,9 +125,12 @@ func blankFile(name string, src []byte) ([]byte, error) {
 			break
 		}
 	}
-	fmt.Fprintf(&b, "package %s\n", f.Name.Name)
+	fmt.Fprintf(&b, "package %s\n", pkgName)
 	return b.Bytes(), nil
 }
+
+// packageLine finds a package clause on a line of its own.
+var packageLine = regexp.MustCompile(`(?m)^package[ \t]+([\p{L}_][\p{L}\p{Nd}_]*)[ \t]*\r?$`)
 
 // read returns the content of path as the build sees it through ov.
 func (ov *overlay) read(path string) ([]byte, error) {
@@ -141,6 +151,9 @@ func (ov *overlay) write(dir string) ([]string, error) {
 	}
 	data, err := json.MarshalIndent(ov, "", "\t")
 	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	file := filepath.Join(dir, "overlay.json")
