@@ -82,12 +82,8 @@ func (j *convJob) imagesSerial(lo, hi int) { j.images(lo, hi, false) }
 // buffer and keeps more of it in cache between im2col and Sgemm.
 func (j *convJob) images(lo, hi int, parallel bool) {
 	g := &j.g
-	if convDirectOK(g, j.groups) {
-		j.directImages(lo, hi, parallel)
-		return
-	}
-	if convDepthwiseOK(g, j.groups) {
-		j.depthwiseImages(lo, hi, parallel)
+	if convDirectOK(g, j.groups) || convDepthwiseOK(g, j.groups) {
+		j.paddedImages(lo, hi, parallel, j.groups > 1)
 		return
 	}
 	k := g.c * g.kh * g.kw // rows of the patch matrix

@@ -7,10 +7,7 @@
 
 package runtime
 
-import (
-	"math"
-	"unsafe"
-)
+import "math"
 
 // convDepthwiseAVX2 computes one block of four output rows by two halves
 // of eight output pixels of one channel; see conv_depthwise_avx2_amd64.s.
@@ -45,61 +42,10 @@ func newConvDepthwise(g *convGeom) convDirect {
 	return d
 }
 
-// convDepthwiseJob is one image of a depthwise convolution, split into
-// units of one channel by one block of output rows.
-type convDepthwiseJob struct {
-	g     convGeom
-	d     convDirect
-	xp    []float32 // the padded image [C, hp, wrow]
-	offs  []int32   // byte offset of each tap (p, q) from its channel's base
-	w     []float32
-	bias  []float32
-	out   []float32 // the image's output [C, OH, OW]
-	flags int
-}
-
-var convDepthwiseTasks = taskPool((*convDepthwiseJob).units)
-
-// depthwiseImages convolves images [lo, hi) with the depthwise kernel;
-// parallel spreads each image's units over the worker pool.
-func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
-	g := &j.g
-	d := newConvDepthwise(g)
-	k := g.kh * g.kw
-	size := g.c * d.hp * d.wrow
-	scratch := getConvScratch(size + k)
-	xp := (*scratch)[:size]
-	offs := unsafe.Slice((*int32)(unsafe.Pointer(&(*scratch)[size])), k)
-	for p := 0; p < g.kh; p++ {
-		for q := 0; q < g.kw; q++ {
-			offs[p*g.kw+q] = int32((p*d.wrow + q%g.sw*d.wph + q/g.sw) * 4)
-		}
-	}
-	clearPadding(xp, g, &d)
-	flags := 0
-	if j.bias != nil {
-		flags |= flagBias
-	}
-	if j.act == ActReLU {
-		flags |= flagReLU
-	}
-	inSize, outSize := g.c*g.h*g.w, g.o*g.p
-	for n := lo; n < hi; n++ {
-		j.fillPadded(xp, j.x[n*inSize:(n+1)*inSize], &d)
-		job := convDepthwiseJob{g: *g, d: d, xp: xp, offs: offs, w: j.w, bias: j.bias, out: j.out[n*outSize : (n+1)*outSize], flags: flags}
-		units := g.c * d.rows
-		if parallel && Workers() > 1 && units > 1 {
-			runPooled(convDepthwiseTasks, units, job)
-		} else {
-			job.units(0, units)
-		}
-	}
-	convScratch.Put(scratch)
-}
-
-// units computes units [lo, hi): unit u is channel u / rows and block of
-// output rows u % rows, all its column blocks.
-func (j *convDepthwiseJob) units(lo, hi int) {
+// depthwiseUnits computes units [lo, hi) of a depthwise convolution: unit
+// u is channel u / rows and block of output rows u % rows, all its column
+// blocks.
+func (j *convPaddedJob) depthwiseUnits(lo, hi int) {
 	g, d := &j.g, &j.d
 	k := g.kh * g.kw
 	var bias0 float32 // read by no one when flags has no bias

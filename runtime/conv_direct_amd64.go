@@ -81,34 +81,43 @@ func newConvDirect(g *convGeom) convDirect {
 	return d
 }
 
-// convDirectJob is one image of a direct convolution, split into units of
-// one channel block by one row unit.
-type convDirectJob struct {
-	g     convGeom
-	d     convDirect
-	xp    []float32 // the padded image [C, hp, wrow]
-	offs  []int32   // byte offset in xp of each (c, p, q), in weight order
-	w     []float32
-	bias  []float32
-	out   []float32 // the image's output [O, OH, OW]
-	flags int
+// convPaddedJob is one image of a direct or depthwise convolution, split
+// into units: a block of output channels (direct) or one channel
+// (depthwise) by a block of output rows.
+type convPaddedJob struct {
+	g         convGeom
+	d         convDirect
+	depthwise bool
+	xp        []float32 // the padded image [C, hp, wrow]
+	offs      []int32   // byte offset in xp of each (c, p, q) (depthwise: each (p, q) from its channel's base), in weight order
+	w         []float32
+	bias      []float32
+	out       []float32 // the image's output [O, OH, OW]
+	flags     int
 }
 
-var convDirectTasks = taskPool((*convDirectJob).units)
+var convPaddedTasks = taskPool((*convPaddedJob).units)
 
-// directImages convolves images [lo, hi) with the direct kernel; parallel
-// spreads each image's blocks over the worker pool.
-func (j *convJob) directImages(lo, hi int, parallel bool) {
+// paddedImages convolves images [lo, hi) with the direct kernel, or the
+// depthwise one, from a zero-padded copy of each image; parallel spreads
+// each image's units over the worker pool.
+func (j *convJob) paddedImages(lo, hi int, parallel, depthwise bool) {
 	g := &j.g
-	d := newConvDirect(g)
-	k := g.c * g.kh * g.kw
+	d, channels, units := newConvDirect(g), g.c, 0
+	if depthwise {
+		d, channels = newConvDepthwise(g), 1
+		units = g.c * d.rows
+	} else {
+		units = d.blocks * d.rows
+	}
+	k := channels * g.kh * g.kw
 	// One pooled buffer holds the padded image and, after it, the offset
 	// table (int32s in float32 slots).
 	size := g.c * d.hp * d.wrow
 	scratch := getConvScratch(size + k)
 	xp := (*scratch)[:size]
 	offs := unsafe.Slice((*int32)(unsafe.Pointer(&(*scratch)[size])), k)
-	for c := 0; c < g.c; c++ {
+	for c := 0; c < channels; c++ {
 		for p := 0; p < g.kh; p++ {
 			for q := 0; q < g.kw; q++ {
 				offs[(c*g.kh+p)*g.kw+q] = int32(((c*d.hp+p)*d.wrow + q%g.sw*d.wph + q/g.sw) * 4)
@@ -125,17 +134,25 @@ func (j *convJob) directImages(lo, hi int, parallel bool) {
 	}
 	inSize, outSize := g.c*g.h*g.w, g.o*g.p
 	for n := lo; n < hi; n++ {
-		xn := j.x[n*inSize : (n+1)*inSize]
-		j.fillPadded(xp, xn, &d)
-		job := convDirectJob{g: *g, d: d, xp: xp, offs: offs, w: j.w, bias: j.bias, out: j.out[n*outSize : (n+1)*outSize], flags: flags}
-		units := d.blocks * d.rows
+		j.fillPadded(xp, j.x[n*inSize:(n+1)*inSize], &d)
+		job := convPaddedJob{g: *g, d: d, depthwise: depthwise, xp: xp, offs: offs, w: j.w, bias: j.bias,
+			out: j.out[n*outSize : (n+1)*outSize], flags: flags}
 		if parallel && Workers() > 1 && units > 1 {
-			runPooled(convDirectTasks, units, job)
+			runPooled(convPaddedTasks, units, job)
 		} else {
 			job.units(0, units)
 		}
 	}
 	convScratch.Put(scratch)
+}
+
+// units computes units [lo, hi) of the image.
+func (j *convPaddedJob) units(lo, hi int) {
+	if j.depthwise {
+		j.depthwiseUnits(lo, hi)
+		return
+	}
+	j.directUnits(lo, hi)
 }
 
 // clearPadding zeroes what fillPadded does not write in the padded image
@@ -210,9 +227,9 @@ func (j *convJob) fillPadded(xp, xn []float32, d *convDirect) {
 	}
 }
 
-// units computes units [lo, hi): unit u is channel block u / rows and row
-// unit u % rows, all its column blocks.
-func (j *convDirectJob) units(lo, hi int) {
+// directUnits computes units [lo, hi) of a direct convolution: unit u is
+// channel block u / rows and row unit u % rows, all its column blocks.
+func (j *convPaddedJob) directUnits(lo, hi int) {
 	g, d := &j.g, &j.d
 	k := g.c * g.kh * g.kw
 	ldo := g.p * 4

@@ -7,15 +7,10 @@ package runtime
 // convDirectOK reports false: im2col and the GEMM do the work.
 func convDirectOK(g *convGeom, groups int) bool { return false }
 
-// directImages is never called without a direct kernel.
-func (j *convJob) directImages(lo, hi int, parallel bool) {
+// paddedImages is never called without a direct or depthwise kernel.
+func (j *convJob) paddedImages(lo, hi int, parallel, depthwise bool) {
 	panic("runtime: no direct convolution kernel")
 }
 
 // convDepthwiseOK reports false: im2col and the GEMM do the work.
 func convDepthwiseOK(g *convGeom, groups int) bool { return false }
-
-// depthwiseImages is never called without a depthwise kernel.
-func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
-	panic("runtime: no depthwise convolution kernel")
-}

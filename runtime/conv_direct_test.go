@@ -54,32 +54,40 @@ func testConv2dDirectAgainstReference(t *testing.T) {
 			x.F32[len(x.F32)-2] = float32(math.Inf(-1))
 		}
 		w := randArray(r, k.o, k.c, k.kh, k.kw)
-		var b *Array
-		if k.bias {
-			b = randArray(r, k.o)
+		checkConvAct(t, r, k, x, w)
+	}
+}
+
+// checkConvAct runs Conv2dAct on case k with input x and weights w (and a
+// random bias if k says so), with no activation and with ReLU, against the
+// reference loop, with guard values after the output that must stay.
+func checkConvAct(t *testing.T, r *rand.Rand, k convCase, x, w *Array) {
+	t.Helper()
+	var b *Array
+	if k.bias {
+		b = randArray(r, k.o)
+	}
+	want := convRef(x, w, b, k.sh, k.sw, k.ph, k.pw, k.groups)
+	for _, act := range []Activation{ActNone, ActReLU} {
+		ref := want
+		if act == ActReLU {
+			ref = actRef(want, int(act))
 		}
-		want := convRef(x, w, b, k.sh, k.sw, k.ph, k.pw, 1)
-		for _, act := range []Activation{ActNone, ActReLU} {
-			ref := want
-			if act == ActReLU {
-				ref = actRef(want, int(act))
-			}
-			const guard = 40
-			store := make([]float32, len(want.F32)+guard)
-			for i := range store {
-				store[i] = 777
-			}
-			got := &Array{DType: Float32, Shape: want.Shape, F32: store[:len(want.F32)]}
-			poisonConvScratch()
-			Conv2dAct(got, x, w, b, []int{k.sh, k.sw}, []int{k.ph, k.pw}, 1, int(act))
-			tol := max(1e-5, 1e-7*float64(k.c*k.kh*k.kw))
-			if err := closeArrays(got, ref, tol); err != nil {
-				t.Fatalf("Conv2dAct %v act %d: %v", k, act, err)
-			}
-			for i, v := range store[len(want.F32):] {
-				if v != 777 {
-					t.Fatalf("Conv2dAct %v: guard value %d past the output is %v", k, i, v)
-				}
+		const guard = 40
+		store := make([]float32, len(want.F32)+guard)
+		for i := range store {
+			store[i] = 777
+		}
+		got := &Array{DType: Float32, Shape: want.Shape, F32: store[:len(want.F32)]}
+		poisonConvScratch()
+		Conv2dAct(got, x, w, b, []int{k.sh, k.sw}, []int{k.ph, k.pw}, k.groups, int(act))
+		tol := max(1e-5, 1e-7*float64(k.c/k.groups*k.kh*k.kw))
+		if err := closeArrays(got, ref, tol); err != nil {
+			t.Fatalf("Conv2dAct %v act %d: %v", k, act, err)
+		}
+		for i, v := range store[len(want.F32):] {
+			if v != 777 {
+				t.Fatalf("Conv2dAct %v: guard value %d past the output is %v", k, i, v)
 			}
 		}
 	}
@@ -148,33 +156,7 @@ func testConv2dDepthwiseAgainstReference(t *testing.T) {
 		x.F32[len(x.F32)/2] = float32(math.NaN())
 		x.F32[0] = float32(math.Inf(1))
 		w := randArray(r, k.o, 1, k.kh, k.kw)
-		var b *Array
-		if k.bias {
-			b = randArray(r, k.o)
-		}
-		want := convRef(x, w, b, k.sh, k.sw, k.ph, k.pw, k.groups)
-		for _, act := range []Activation{ActNone, ActReLU} {
-			ref := want
-			if act == ActReLU {
-				ref = actRef(want, int(act))
-			}
-			const guard = 40
-			store := make([]float32, len(want.F32)+guard)
-			for i := range store {
-				store[i] = 555
-			}
-			got := &Array{DType: Float32, Shape: want.Shape, F32: store[:len(want.F32)]}
-			poisonConvScratch()
-			Conv2dAct(got, x, w, b, []int{k.sh, k.sw}, []int{k.ph, k.pw}, k.groups, int(act))
-			if err := closeArrays(got, ref, 1e-5); err != nil {
-				t.Fatalf("Conv2dAct %v act %d: %v", k, act, err)
-			}
-			for i, v := range store[len(want.F32):] {
-				if v != 555 {
-					t.Fatalf("Conv2dAct %v: guard value %d past the output is %v", k, i, v)
-				}
-			}
-		}
+		checkConvAct(t, r, k, x, w)
 	}
 	// The same bits on any number of workers.
 	defer SetWorkers(0)
