@@ -135,8 +135,12 @@ func (t *Tensor) Shape() []int {
 	return append([]int{}, t.arr.Shape...)
 }
 
-// Array returns the tensor's data (shared, not copied).
+// Array returns the tensor's data (shared, not copied), or nil for a nil
+// tensor.
 func (t *Tensor) Array() *runtime.Array {
+	if t == nil {
+		return nil // a nil input to compiled code: its input check names it
+	}
 	t.read("Array()")
 	return t.arr
 }

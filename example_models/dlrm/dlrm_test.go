@@ -35,6 +35,7 @@ func TestCompiledMatchesEagerEveryTier(t *testing.T) { compiled.MatchesEagerEver
 func TestCompiledConcurrent(t *testing.T)            { compiled.Concurrent(t) }
 func TestCompiledAllocsEveryTier(t *testing.T)       { compiled.AllocsEveryTier(t) }
 func TestCompiledBuiltBeforeLoad(t *testing.T)       { compiled.BuiltBeforeLoad(t) }
+func TestCompiledNilInputs(t *testing.T)             { compiled.NilInputs(t) }
 
 // TestTrilIndex checks the flat indices i·9+j of DLRM's li, lj: the
 // entries strictly below the diagonal of the 9×9 interactions, row-major.

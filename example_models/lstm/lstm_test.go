@@ -36,6 +36,7 @@ func TestCompiledMatchesEagerEveryTier(t *testing.T) { compiled.MatchesEagerEver
 func TestCompiledConcurrent(t *testing.T)            { compiled.Concurrent(t) }
 func TestCompiledAllocsEveryTier(t *testing.T)       { compiled.AllocsEveryTier(t) }
 func TestCompiledBuiltBeforeLoad(t *testing.T)       { compiled.BuiltBeforeLoad(t) }
+func TestCompiledNilInputs(t *testing.T)             { compiled.NilInputs(t) }
 
 func TestCompiledRejectsBadInput(t *testing.T) {
 	c := NewLSTMCompiled(NewLSTM())

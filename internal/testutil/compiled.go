@@ -233,3 +233,23 @@ func (c *Compiled) BuiltBeforeLoad(t *testing.T) {
 func Unary(f func(x *tensor.Tensor) *tensor.Tensor) Forward {
 	return func(in []*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{f(in[0])} }
 }
+
+// NilInputs checks that the compiled Forward called with each input in
+// turn nil panics with a message naming the input and "got nil", rather
+// than with a nil-pointer dereference.
+func (c *Compiled) NilInputs(t *testing.T) {
+	compiled := c.Compile(c.New())
+	n := len(c.Inputs(1, 1))
+	for i := range n {
+		in := c.Inputs(1, 1)
+		in[i] = nil
+		msg := func() (msg string) {
+			defer func() { msg = fmt.Sprint(recover()) }()
+			compiled(in)
+			return "no panic"
+		}()
+		if !strings.Contains(msg, "got nil") {
+			t.Errorf("input %d nil: panic %q, want one that says the input is nil", i, msg)
+		}
+	}
+}
