@@ -5,6 +5,7 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
+#include "vec_avx2_amd64.h"
 
 // DWROW adds the tap's weight (Y8) times the two input vectors of one
 // output row, at B plus the tap's offset (AX), to YA and YB.
@@ -86,18 +87,11 @@ nobias:
 	DWRELU(Y6, Y7)
 
 norelu:
-	// Y9: the first cnt0 lanes; Y10: the first cnt1 lanes (tailMask: 8
-	// ones, then 8 zeros).
-	MOVQ    cnt0+80(FP), AX
-	MOVQ    cnt1+88(FP), BX
-	LEAQ    ·tailMask+32(SB), R8
-	SHLQ    $2, AX
-	MOVQ    R8, R9
-	SUBQ    AX, R9
-	VMOVDQU (R9), Y9
-	SHLQ    $2, BX
-	SUBQ    BX, R8
-	VMOVDQU (R8), Y10
+	// Y9: the first cnt0 lanes; Y10: the first cnt1 lanes.
+	MOVQ cnt0+80(FP), AX
+	MOVQ cnt1+88(FP), BX
+	LANEMASK(AX, Y9, R8, R9)
+	LANEMASK(BX, Y10, R8, R9)
 
 	MOVQ out+40(FP), DI
 	MOVQ ostep+48(FP), DX

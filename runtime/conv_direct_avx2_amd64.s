@@ -5,6 +5,7 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
+#include "vec_avx2_amd64.h"
 
 // CONVSTEP adds w[o, kk]·(the two input vectors at the offset of kk) to the
 // accumulators of the six channels: Y12 and Y13 hold the input vectors,
@@ -177,16 +178,9 @@ f5:
 	JMP  done
 
 masked:
-	// Y12: the first cnt0 lanes; Y13: the first cnt1 lanes (tailMask: 8
-	// ones, then 8 zeros).
-	LEAQ    ·tailMask+32(SB), R8
-	SHLQ    $2, AX
-	MOVQ    R8, R9
-	SUBQ    AX, R9
-	VMOVDQU (R9), Y12
-	SHLQ    $2, BX
-	SUBQ    BX, R8
-	VMOVDQU (R8), Y13
+	// Y12: the first cnt0 lanes; Y13: the first cnt1 lanes.
+	LANEMASK(AX, Y12, R8, R9)
+	LANEMASK(BX, Y13, R8, R9)
 
 	CMPQ CX, $0
 	JGT  m1

@@ -308,7 +308,7 @@ func (j *elemJob) chunk(s *elemScratch, a, b int) {
 			case inScalar:
 				r.mScalar, r.mScalarV = true, in.b[0]
 			default:
-				r.m = wrapBool(s.mask[i][:n], in.b, a)
+				r.m = wrapped(s.mask[i][:n], in.b, a)
 			}
 			continue
 		}
@@ -318,7 +318,7 @@ func (j *elemJob) chunk(s *elemScratch, a, b int) {
 		case inScalar:
 			r.scalar, r.s = true, in.f32[0]
 		default:
-			r.v = wrapF32(s.regs[i][:n], in.f32, a)
+			r.v = wrapped(s.regs[i][:n], in.f32, a)
 		}
 	}
 	for k, st := range p.steps {
@@ -332,23 +332,9 @@ func (j *elemJob) chunk(s *elemScratch, a, b int) {
 	}
 }
 
-// wrapF32 returns x's elements for positions [a, a+len(buf)) of an array
+// wrapped returns x's elements for positions [a, a+len(buf)) of an array
 // that repeats x: a slice of x when they do not wrap, else copied into buf.
-func wrapF32(buf, x []float32, a int) []float32 {
-	off := a % len(x)
-	if off+len(buf) <= len(x) {
-		return x[off : off+len(buf)]
-	}
-	for i := 0; i < len(buf); {
-		c := copy(buf[i:], x[off:])
-		i += c
-		off = 0
-	}
-	return buf
-}
-
-// wrapBool is wrapF32 for a mask.
-func wrapBool(buf, x []bool, a int) []bool {
+func wrapped[T float32 | bool](buf, x []T, a int) []T {
 	off := a % len(x)
 	if off+len(buf) <= len(x) {
 		return x[off : off+len(buf)]

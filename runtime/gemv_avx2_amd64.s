@@ -4,6 +4,7 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
+#include "vec_avx2_amd64.h"
 
 // GEMVSTEP(OFF, BR, ACC0, ACC1) adds a[OFF/4]·(16 floats of B at BX) to
 // ACC0:ACC1, broadcasting into BR, and steps BX to the next row of B.
@@ -35,26 +36,7 @@ TEXT ·gemvRow256(SB), NOSPLIT, $0-72
 	MOVQ cols+64(FP), DX
 
 	// Y14: lanes < min(cols, 8); Y15: lanes < cols-8.
-	LEAQ ·tailMask+32(SB), R8
-	MOVQ DX, R9
-	CMPQ R9, $8
-	JLE  masklo
-	MOVQ $8, R9
-
-masklo:
-	SHLQ $2, R9
-	MOVQ R8, R10
-	SUBQ R9, R10
-	VMOVDQU (R10), Y14
-	MOVQ DX, R9
-	SUBQ $8, R9
-	JGE  maskhi
-	XORQ R9, R9
-
-maskhi:
-	SHLQ $2, R9
-	SUBQ R9, R8
-	VMOVDQU (R8), Y15
+	LANEMASK16(DX, Y14, Y15, R8, R9)
 
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
@@ -219,10 +201,7 @@ one:
 tail:
 	TESTQ CX, CX
 	JEQ   reduce
-	LEAQ ·tailMask+32(SB), BX
-	SHLQ $2, CX
-	SUBQ CX, BX
-	VMOVDQU (BX), Y10
+	LANEMASK(CX, Y10, BX, R12)
 	VMASKMOVPS (AX)(DX*1), Y10, Y8
 	VMASKMOVPS (R8)(DX*1), Y10, Y9
 	VFMADD231PS Y9, Y8, Y4

@@ -4,6 +4,7 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
+#include "vec_avx2_amd64.h"
 
 // func narrowRowsAVX2(rows, k int, x, w, bias, out *float32, n, flags int)
 // For r < rows and j < n ≤ 16:
@@ -24,27 +25,8 @@ TEXT ·narrowRowsAVX2(SB), NOSPLIT, $0-64
 	MOVQ n+48(FP), DX
 	MOVQ flags+56(FP), R10
 
-	// Y14: lanes < min(n, 8); Y15: lanes < n-8 (tailMask: 8 ones, 8 zeros).
-	LEAQ ·tailMask+32(SB), R8
-	MOVQ DX, R9
-	CMPQ R9, $8
-	JLE  masklo
-	MOVQ $8, R9
-
-masklo:
-	SHLQ $2, R9
-	MOVQ R8, R13
-	SUBQ R9, R13
-	VMOVDQU (R13), Y14
-	MOVQ DX, R9
-	SUBQ $8, R9
-	JGE  maskhi
-	XORQ R9, R9
-
-maskhi:
-	SHLQ $2, R9
-	SUBQ R9, R8
-	VMOVDQU (R8), Y15
+	// Y14: lanes < min(n, 8); Y15: lanes < n-8.
+	LANEMASK16(DX, Y14, Y15, R8, R9)
 
 	VXORPS Y13, Y13, Y13 // zero, for the ReLU
 	VMOVUPS (R12), Y10   // bias, 16 columns

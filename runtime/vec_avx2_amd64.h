@@ -1,14 +1,34 @@
 // Macros shared by the AVX2 kernels of this package.
 
+// LANEMASK sets the 8-lane float32 mask Y to its first N lanes (N a
+// register holding 0 to 8, left as it is) from the tailMask table, with T
+// and U as scratch.
+#define LANEMASK(N, Y, T, U) \
+	LEAQ    ·tailMask+32(SB), T; \
+	MOVQ    N, U; \
+	SHLQ    $2, U; \
+	SUBQ    U, T; \
+	VMOVDQU (T), Y
+
+// LANEMASK16 sets the masks of the first N (0 to 16) lanes of a pair of
+// 8-lane registers: YLO to lanes < min(N, 8), YHI to lanes < N-8 (none
+// when N ≤ 8); N is left as it is, T and U are scratch.
+#define LANEMASK16(N, YLO, YHI, T, U) \
+	MOVQ    $8, U; \
+	CMPQ    N, U; \
+	CMOVQLT N, U; \
+	LANEMASK(U, YLO, T, U); \
+	MOVQ    N, U; \
+	SUBQ    $8, U; \
+	XORQ    T, T; \
+	CMPQ    U, T; \
+	CMOVQLT T, U; \
+	LANEMASK(U, YHI, T, U)
+
 // TAILMASK8 sets the 8-lane float32 mask Y to the low CX lanes (CX < 8)
-// from the tailMask table, with AX and BX as scratch. Its low half, the
-// X register of the same number, is the mask of the low min(CX, 4) lanes.
-#define TAILMASK8(Y) \
-	LEAQ ·tailMask+32(SB), AX; \
-	MOVQ CX, BX; \
-	SHLQ $2, BX; \
-	SUBQ BX, AX; \
-	VMOVDQU (AX), Y
+// with AX and BX as scratch. Its low half, the X register of the same
+// number, is the mask of the low min(CX, 4) lanes.
+#define TAILMASK8(Y) LANEMASK(CX, Y, AX, BX)
 
 // HSUMPD4 sets the low lane of X0 to the sum of the four float64 lanes of
 // Y0, with X1 as scratch.
