@@ -66,3 +66,5 @@
 //	}
 //	outs, err := ir.NewInterpreter(g).Run(runtime.NewArray(ir.Float32, 2, 4))
 package ir
+
+//go:generate go run ../internal/gen/opgen -root ..

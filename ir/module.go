@@ -57,7 +57,6 @@ func ModuleKinds() []*ModuleKind {
 
 func init() {
 	RegisterModuleKind(&ModuleKind{Name: "Linear", Op: "linear", Params: []string{"weight", "bias"}})
-	RegisterModuleKind(&ModuleKind{Name: "ReLU", Op: "relu"})
 	RegisterModuleKind(&ModuleKind{Name: "Flatten", Op: "flatten"})
 }
 

@@ -13,45 +13,6 @@ const (
 
 func kw(name string, v any) ir.Kwarg { return ir.Kwarg{Name: name, Value: v} }
 
-// Add returns t + other with broadcasting.
-func (t *Tensor) Add(other *Tensor) *Tensor { return apply1(method, "add", []any{t, other}) }
-
-// Sub returns t - other with broadcasting.
-func (t *Tensor) Sub(other *Tensor) *Tensor { return apply1(method, "sub", []any{t, other}) }
-
-// Mul returns t * other with broadcasting.
-func (t *Tensor) Mul(other *Tensor) *Tensor { return apply1(method, "mul", []any{t, other}) }
-
-// Div returns t / other with broadcasting (float32 result).
-func (t *Tensor) Div(other *Tensor) *Tensor { return apply1(method, "div", []any{t, other}) }
-
-// Gt returns the bool tensor t > other with broadcasting.
-func (t *Tensor) Gt(other *Tensor) *Tensor { return apply1(method, "gt", []any{t, other}) }
-
-// AddScalar returns t + s.
-func (t *Tensor) AddScalar(s float64) *Tensor { return apply1(method, "add", []any{t, s}) }
-
-// SubScalar returns t - s.
-func (t *Tensor) SubScalar(s float64) *Tensor { return apply1(method, "sub", []any{t, s}) }
-
-// MulScalar returns t * s.
-func (t *Tensor) MulScalar(s float64) *Tensor { return apply1(method, "mul", []any{t, s}) }
-
-// DivScalar returns t / s.
-func (t *Tensor) DivScalar(s float64) *Tensor { return apply1(method, "div", []any{t, s}) }
-
-// GtScalar returns the bool tensor t > s.
-func (t *Tensor) GtScalar(s float64) *Tensor { return apply1(method, "gt", []any{t, s}) }
-
-// Relu returns max(t, 0).
-func (t *Tensor) Relu() *Tensor { return apply1(method, "relu", []any{t}) }
-
-// Neg returns -t.
-func (t *Tensor) Neg() *Tensor { return apply1(method, "neg", []any{t}) }
-
-// Sqrt returns √t.
-func (t *Tensor) Sqrt() *Tensor { return apply1(method, "sqrt", []any{t}) }
-
 // Sum returns the sum over dims (over everything when none are given).
 func (t *Tensor) Sum(dims ...int) *Tensor {
 	return apply1(method, "sum", []any{t}, sumKwargs(dims, false)...)
@@ -99,30 +60,6 @@ func (t *Tensor) Flatten(startDim, endDim int) *Tensor {
 // Matmul returns the matrix product t·other over the last two dims,
 // broadcasting leading dims.
 func (t *Tensor) Matmul(other *Tensor) *Tensor { return apply1(method, "matmul", []any{t, other}) }
-
-// Add returns a + b with broadcasting.
-func Add(a, b *Tensor) *Tensor { return apply1(function, "add", []any{a, b}) }
-
-// Sub returns a - b with broadcasting.
-func Sub(a, b *Tensor) *Tensor { return apply1(function, "sub", []any{a, b}) }
-
-// Mul returns a * b with broadcasting.
-func Mul(a, b *Tensor) *Tensor { return apply1(function, "mul", []any{a, b}) }
-
-// Div returns a / b with broadcasting.
-func Div(a, b *Tensor) *Tensor { return apply1(function, "div", []any{a, b}) }
-
-// Gt returns the bool tensor a > b.
-func Gt(a, b *Tensor) *Tensor { return apply1(function, "gt", []any{a, b}) }
-
-// Relu returns max(x, 0).
-func Relu(x *Tensor) *Tensor { return apply1(function, "relu", []any{x}) }
-
-// Neg returns -x.
-func Neg(x *Tensor) *Tensor { return apply1(function, "neg", []any{x}) }
-
-// Sqrt returns √x.
-func Sqrt(x *Tensor) *Tensor { return apply1(function, "sqrt", []any{x}) }
 
 // Sum returns the sum of x over dims (over everything when none are given).
 func Sum(x *Tensor, dims ...int) *Tensor {

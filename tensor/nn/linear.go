@@ -33,19 +33,6 @@ func (l *Linear) Forward(x *tensor.Tensor) *tensor.Tensor {
 	}, x)[0]
 }
 
-// ReLU is the module form of tensor.Relu. Its one unexported byte gives
-// every ReLU its own address: Go may give all zero-size values the same
-// one, and the tracer tells modules apart by address, so that a ReLU
-// reused within a block (as in torchvision's ResNets) keeps its own name.
-type ReLU struct{ _ byte }
-
-// Forward returns max(x, 0).
-func (r *ReLU) Forward(x *tensor.Tensor) *tensor.Tensor {
-	return tensor.CallModule(r, "ReLU", nil, func(a []*tensor.Tensor) []*tensor.Tensor {
-		return []*tensor.Tensor{tensor.Relu(a[0])}
-	}, x)[0]
-}
-
 // Flatten is the module form of tensor.Flatten, by default from dim 1.
 type Flatten struct{ StartDim, EndDim int }
 

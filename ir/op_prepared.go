@@ -1,0 +1,70 @@
+// This file holds prepared operands: an operand an alternative kernel takes
+// in a form prepared once (a packed weight).
+
+package ir
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// Prepared declares that operand Operand of an op can be prepared once by
+// the runtime function Prepare, a func(*runtime.Array) P, into a value of
+// type P (a pointer type, such as *runtime.PackedB) that Kernel, an
+// alternative kernel, takes in that operand's place; every other parameter
+// of Kernel is the op kernel's. Generated code uses it when the operand
+// depends on no input (a parameter, or work hoisted from parameters): the
+// compiled module's constructor calls Prepare and Forward calls Kernel,
+// which must compute what the op's kernel computes. Eager execution and the
+// interpreter keep calling the op's kernel.
+type Prepared struct {
+	Operand int
+	Prepare any
+	Kernel  any
+}
+
+// CheckPrepared verifies op.Prepared against the op's kernel: Operand is a
+// tensor operand, Prepare is a func(*runtime.Array) P of a pointer type P
+// other than *runtime.Array, and Kernel has the op kernel's parameters but
+// P for that operand. It returns nil when op.Prepared is nil.
+func (op *Op) CheckPrepared() error {
+	pr := op.Prepared
+	if pr == nil {
+		return nil
+	}
+	if op.Kernel == nil || op.listResults {
+		return fmt.Errorf("prepared operand: the op needs a kernel with one parameter per result")
+	}
+	if pr.Operand < 0 || pr.Operand >= len(op.Operands) || op.Operands[pr.Operand].Kind != TensorOperand {
+		return fmt.Errorf("prepared operand %d is not a tensor operand", pr.Operand)
+	}
+	pt := reflect.TypeOf(pr.Prepare)
+	if pt == nil || pt.Kind() != reflect.Func || pt.NumIn() != 1 || pt.In(0) != arrayPtrType || pt.NumOut() != 1 ||
+		pt.Out(0).Kind() != reflect.Pointer || pt.Out(0) == arrayPtrType {
+		return fmt.Errorf("prepare function %T, want func(*runtime.Array) P for a pointer type P", pr.Prepare)
+	}
+	prepared := pt.Out(0)
+	kt, at := reflect.TypeOf(op.Kernel), reflect.TypeOf(pr.Kernel)
+	if at == nil || at.Kind() != reflect.Func || at.NumOut() != 0 || at.NumIn() != kt.NumIn() {
+		return fmt.Errorf("prepared kernel %T, want the parameters of %v with %v for operand %d", pr.Kernel, kt, prepared, pr.Operand)
+	}
+	at0 := op.KernelResults() + pr.Operand
+	for i := 0; i < kt.NumIn(); i++ {
+		want := kt.In(i)
+		if i == at0 {
+			want = prepared
+		}
+		if at.In(i) != want {
+			return fmt.Errorf("prepared kernel %v: parameter %d is %v, want %v", at, i, at.In(i), want)
+		}
+	}
+	return nil
+}
+
+// PreparedNames returns the package paths and names of the prepare
+// function and the prepared kernel of op, which must have Prepared.
+func (op *Op) PreparedNames() (preparePkg, prepare, kernelPkg, kernel string) {
+	preparePkg, prepare = funcName(op.Prepared.Prepare)
+	kernelPkg, kernel = funcName(op.Prepared.Kernel)
+	return
+}
