@@ -52,6 +52,8 @@ func kernelCaller(k any) kernelCall {
 		}
 	case func(*runtime.Array, *runtime.Array, []int, bool):
 		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.attrs[0].([]int), a.attrs[1].(bool)) }
+	case func(*runtime.Array, *runtime.Array, float64, float64):
+		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.attrs[0].(float64), a.attrs[1].(float64)) }
 	case func(*runtime.Array, *runtime.Array, int):
 		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.attrs[0].(int)) }
 	case func(*runtime.Array, *runtime.Array, int, int):

@@ -6,6 +6,8 @@ package ir
 // names a node's target: a misspelt constant fails to compile, a
 // misspelt string only at run time.
 const (
+	// OpAbs is abs(x) is |x|.
+	OpAbs = "abs"
 	// OpAdaptiveAvgPool2d is adaptive_avg_pool2d(x, output_size) averages the last two dims of x [N,C,H,W] or [C,H,W] over the windows of an output_size grid, as torch's adaptive pooling.
 	OpAdaptiveAvgPool2d = "adaptive_avg_pool2d"
 	// OpAdd is add(a, b) is a + b with broadcasting.
@@ -18,24 +20,40 @@ const (
 	OpCat = "cat"
 	// OpChunk is chunk(x, chunks, dim) cuts x along dim into chunks pieces of ⌈size/chunks⌉ (the last may be smaller, and there may be fewer), one result each.
 	OpChunk = "chunk"
+	// OpClamp is clamp(x, min, max) is min(max(x, min), max); NaN stays NaN, max wins when min > max.
+	OpClamp = "clamp"
 	// OpConv2d is conv2d(x, weight, bias, stride, padding, groups) is the 2-D cross-correlation of x [N,C,H,W] with weight [O,C/groups,KH,KW] plus bias [O] (optional), zero padding, dilation 1: [N,O,OH,OW].
 	OpConv2d = "conv2d"
 	// OpConv2dAct is conv2d_act(x, weight, bias, stride, padding, groups, act) is act(conv2d(...)) in one kernel, act 0 none, 1 relu, 2 gelu (made by the fuse-activation pass).
 	OpConv2dAct = "conv2d_act"
 	// OpDiv is div(a, b) is a / b with broadcasting, always float32.
 	OpDiv = "div"
+	// OpDropout is dropout(x, p) is x (a copy): dropout at inference, the op of nn.Dropout.
+	OpDropout = "dropout"
 	// OpEmbedding is embedding(indices, weight) looks up rows of the table weight [num, dim] by the int64 indices: the result is indices.shape + [dim]. An index outside [0, num) is a run-time panic.
 	OpEmbedding = "embedding"
+	// OpExp is exp(x) is e to the x.
+	OpExp = "exp"
 	// OpFlatten is flatten(x, start_dim, end_dim) merges dims start_dim..end_dim into one.
 	OpFlatten = "flatten"
 	// OpFusedElementwise is fused_elementwise(inputs, program, softmax) is a group of elementwise ops evaluated chunk by chunk in one kernel (runtime.ElementwiseProgram; program holds four ints a step: operation, registers A and B, float32 bits of the scalar), followed when softmax is set by a softmax over the last dim; the result is float32 with the inputs' broadcast shape (made by the fuse-elementwise pass).
 	OpFusedElementwise = "fused_elementwise"
 	// OpGelu is gelu(x) is the exact GELU x·Φ(x) = 0.5·x·(1 + erf(x/√2)).
 	OpGelu = "gelu"
+	// OpGeluTanh is gelu_tanh(x) is GELU's tanh approximation 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))).
+	OpGeluTanh = "gelu_tanh"
 	// OpGetitem is getitem(t, index) is result index of the multi-result node t.
 	OpGetitem = "getitem"
 	// OpGt is gt(a, b) is the bool tensor a > b with broadcasting.
 	OpGt = "gt"
+	// OpHardsigmoid is hardsigmoid(x) is relu6(x + 3)/6.
+	OpHardsigmoid = "hardsigmoid"
+	// OpHardswish is hardswish(x) is x·relu6(x + 3)/6.
+	OpHardswish = "hardswish"
+	// OpHardtanh is hardtanh(x, min_val, max_val) is min(max(x, min_val), max_val); NaN stays NaN.
+	OpHardtanh = "hardtanh"
+	// OpIdentity is identity(x) is x (a copy), the op of nn.Identity.
+	OpIdentity = "identity"
 	// OpIndexSelect is index_select(x, index, dim) picks the entries of dim listed by the 1-d int64 index, in its order; an index out of range is a run-time panic.
 	OpIndexSelect = "index_select"
 	// OpLayerNorm is layer_norm(x, weight, bias, normalized_shape, eps) normalizes x over its trailing dims normalized_shape to zero mean and unit (biased) variance, then scales by weight and adds bias (each optional, of shape normalized_shape).
@@ -46,6 +64,8 @@ const (
 	OpLinearAct = "linear_act"
 	// OpLinearResidual is linear_residual(x, weight, bias, residual) is residual + linear(x, weight, bias) in one kernel, the product accumulated into the residual (made by the fuse-residual pass).
 	OpLinearResidual = "linear_residual"
+	// OpLog is log(x) is the natural logarithm (-inf at 0, NaN below).
+	OpLog = "log"
 	// OpMaskedFill is masked_fill(x, mask, value) is x with value wherever the bool mask (broadcast to x's shape) is true.
 	OpMaskedFill = "masked_fill"
 	// OpMatmul is matmul(a, b) is the matrix product over the last two dims, broadcasting the leading (batch) dims.
@@ -54,6 +74,10 @@ const (
 	OpMatmulTransb = "matmul_transb"
 	// OpMaxPool2d is max_pool2d(x, kernel_size, stride, padding) is the maximum over each window of the last two dims of x [N,C,H,W] or [C,H,W], padding read as -inf; stride defaults to kernel_size.
 	OpMaxPool2d = "max_pool2d"
+	// OpMaximum is maximum(a, b) is the elementwise maximum with broadcasting; NaN if either is NaN.
+	OpMaximum = "maximum"
+	// OpMinimum is minimum(a, b) is the elementwise minimum with broadcasting; NaN if either is NaN.
+	OpMinimum = "minimum"
 	// OpMul is mul(a, b) is a * b with broadcasting.
 	OpMul = "mul"
 	// OpNeg is neg(x) is -x.
@@ -62,16 +86,24 @@ const (
 	OpOnes = "ones"
 	// OpPermute is permute(x, dims) reorders the dims: dim i of the result is dim dims[i] of x.
 	OpPermute = "permute"
+	// OpPow is pow(a, b) is a to the power b with broadcasting, float32.
+	OpPow = "pow"
 	// OpRand is rand(shape, seed) is a float32 tensor of uniform values in [0, 1) from a generator seeded with seed.
 	OpRand = "rand"
 	// OpRelu is relu(x) is max(x, 0); NaN stays NaN.
 	OpRelu = "relu"
+	// OpRelu6 is relu6(x) is hardtanh(x, 0, 6) = min(max(x, 0), 6); NaN stays NaN.
+	OpRelu6 = "relu6"
 	// OpReshape is reshape(x, shape) views x with another shape of as many elements; one entry may be -1.
 	OpReshape = "reshape"
+	// OpRsqrt is rsqrt(x) is 1/√x.
+	OpRsqrt = "rsqrt"
 	// OpSelect is select(x, dim, index) is x at position index of dim, which is removed (x[:, index] for dim 1); a negative index counts from the end.
 	OpSelect = "select"
 	// OpSigmoid is sigmoid(x) is 1 / (1 + exp(-x)).
 	OpSigmoid = "sigmoid"
+	// OpSilu is silu(x) is x·sigmoid(x).
+	OpSilu = "silu"
 	// OpSlice is slice(x, dim, start, end, step) is x[.., start:end:step, ..] along dim with Python's rules for negative and out-of-range bounds; step ≥ 1.
 	OpSlice = "slice"
 	// OpSoftmax is softmax(x, dim) is exp(x) / Σ exp(x) along dim, computed stably; a row of all -inf is NaN.

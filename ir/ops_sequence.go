@@ -76,27 +76,6 @@ func init() {
 		},
 		Kernel: runtime.Softmax,
 	})
-	for _, u := range []struct {
-		name, doc string
-		kernel    func(out, x *runtime.Array)
-	}{
-		{"gelu", "gelu(x) is the exact GELU x·Φ(x) = 0.5·x·(1 + erf(x/√2)).", runtime.Gelu},
-		{"sigmoid", "sigmoid(x) is 1 / (1 + exp(-x)).", runtime.Sigmoid},
-		{"tanh", "tanh(x) is the hyperbolic tangent.", runtime.Tanh},
-	} {
-		RegisterOp(&Op{
-			Name:     u.name,
-			Doc:      u.doc,
-			Operands: []Operand{{"input", TensorOperand}},
-			Infer: func(s *Sig) ([]Type, error) {
-				if err := wantFloat(s.Args[0].Type); err != nil {
-					return nil, err
-				}
-				return []Type{s.Args[0].Type}, nil
-			},
-			Kernel: u.kernel,
-		})
-	}
 	RegisterOp(&Op{
 		Name:     "transpose",
 		Doc:      "transpose(x, dim0, dim1) swaps two dims.",

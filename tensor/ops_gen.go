@@ -4,6 +4,16 @@ package tensor
 
 import "github.com/fxgen/fxgen/ir"
 
+// Abs returns |t|, as torch.Tensor.abs.
+func (t *Tensor) Abs() *Tensor {
+	return apply1(method, ir.OpAbs, []any{t})
+}
+
+// Abs returns |input|, as torch.abs.
+func Abs(input *Tensor) *Tensor {
+	return apply1(function, ir.OpAbs, []any{input})
+}
+
 // Add returns t + other with broadcasting, as torch.Tensor.add.
 func (t *Tensor) Add(other *Tensor) *Tensor {
 	return apply1(method, ir.OpAdd, []any{t, other})
@@ -17,6 +27,16 @@ func Add(input, other *Tensor) *Tensor {
 // AddScalar returns t + s with broadcasting for the number s.
 func (t *Tensor) AddScalar(s float64) *Tensor {
 	return apply1(method, ir.OpAdd, []any{t, s})
+}
+
+// Clamp returns t clamped to [min, max] (math.Inf for an open side), NaN kept, as torch.Tensor.clamp.
+func (t *Tensor) Clamp(min, max float64) *Tensor {
+	return apply1(method, ir.OpClamp, []any{t}, kw("min", min), kw("max", max))
+}
+
+// Clamp returns input clamped to [min, max] (math.Inf for an open side), NaN kept, as torch.clamp.
+func Clamp(input *Tensor, min, max float64) *Tensor {
+	return apply1(function, ir.OpClamp, []any{input}, kw("min", min), kw("max", max))
 }
 
 // Div returns t / other with broadcasting (float32 result), as torch.Tensor.div.
@@ -34,6 +54,41 @@ func (t *Tensor) DivScalar(s float64) *Tensor {
 	return apply1(method, ir.OpDiv, []any{t, s})
 }
 
+// Dropout returns input, as dropout does at inference (p is the training-time drop probability), as F.dropout.
+func Dropout(input *Tensor, p float64) *Tensor {
+	return apply1(function, ir.OpDropout, []any{input}, kw("p", p))
+}
+
+// Exp returns e^t, as torch.Tensor.exp.
+func (t *Tensor) Exp() *Tensor {
+	return apply1(method, ir.OpExp, []any{t})
+}
+
+// Exp returns e^input, as torch.exp.
+func Exp(input *Tensor) *Tensor {
+	return apply1(function, ir.OpExp, []any{input})
+}
+
+// Gelu returns the exact GELU 0.5·t·(1 + erf(t/√2)), as F.gelu.
+func (t *Tensor) Gelu() *Tensor {
+	return apply1(method, ir.OpGelu, []any{t})
+}
+
+// Gelu returns the exact GELU 0.5·input·(1 + erf(input/√2)), as F.gelu.
+func Gelu(input *Tensor) *Tensor {
+	return apply1(function, ir.OpGelu, []any{input})
+}
+
+// GeluTanh returns the tanh approximation of GELU, 0.5·t·(1 + tanh(√(2/π)·(t + 0.044715·t³))), as F.gelu(approximate='tanh').
+func (t *Tensor) GeluTanh() *Tensor {
+	return apply1(method, ir.OpGeluTanh, []any{t})
+}
+
+// GeluTanh returns the tanh approximation of GELU, 0.5·input·(1 + tanh(√(2/π)·(input + 0.044715·input³))), as F.gelu(approximate='tanh').
+func GeluTanh(input *Tensor) *Tensor {
+	return apply1(function, ir.OpGeluTanh, []any{input})
+}
+
 // Gt returns the bool tensor t > other with broadcasting, as torch.Tensor.gt.
 func (t *Tensor) Gt(other *Tensor) *Tensor {
 	return apply1(method, ir.OpGt, []any{t, other})
@@ -47,6 +102,66 @@ func Gt(input, other *Tensor) *Tensor {
 // GtScalar returns the bool tensor t > s with broadcasting for the number s.
 func (t *Tensor) GtScalar(s float64) *Tensor {
 	return apply1(method, ir.OpGt, []any{t, s})
+}
+
+// Hardsigmoid returns relu6(t + 3)/6, as F.hardsigmoid.
+func (t *Tensor) Hardsigmoid() *Tensor {
+	return apply1(method, ir.OpHardsigmoid, []any{t})
+}
+
+// Hardsigmoid returns relu6(input + 3)/6, as F.hardsigmoid.
+func Hardsigmoid(input *Tensor) *Tensor {
+	return apply1(function, ir.OpHardsigmoid, []any{input})
+}
+
+// Hardswish returns t·relu6(t + 3)/6, as F.hardswish.
+func (t *Tensor) Hardswish() *Tensor {
+	return apply1(method, ir.OpHardswish, []any{t})
+}
+
+// Hardswish returns input·relu6(input + 3)/6, as F.hardswish.
+func Hardswish(input *Tensor) *Tensor {
+	return apply1(function, ir.OpHardswish, []any{input})
+}
+
+// Hardtanh returns t clamped to [minVal, maxVal], NaN kept, as F.hardtanh.
+func (t *Tensor) Hardtanh(minVal, maxVal float64) *Tensor {
+	return apply1(method, ir.OpHardtanh, []any{t}, kw("min_val", minVal), kw("max_val", maxVal))
+}
+
+// Hardtanh returns input clamped to [minVal, maxVal], NaN kept, as F.hardtanh.
+func Hardtanh(input *Tensor, minVal, maxVal float64) *Tensor {
+	return apply1(function, ir.OpHardtanh, []any{input}, kw("min_val", minVal), kw("max_val", maxVal))
+}
+
+// Log returns ln t (-Inf at 0, NaN below), as torch.Tensor.log.
+func (t *Tensor) Log() *Tensor {
+	return apply1(method, ir.OpLog, []any{t})
+}
+
+// Log returns ln input (-Inf at 0, NaN below), as torch.log.
+func Log(input *Tensor) *Tensor {
+	return apply1(function, ir.OpLog, []any{input})
+}
+
+// Maximum returns the elementwise maximum of t and other with broadcasting (NaN if either is NaN), as torch.Tensor.maximum.
+func (t *Tensor) Maximum(other *Tensor) *Tensor {
+	return apply1(method, ir.OpMaximum, []any{t, other})
+}
+
+// Maximum returns the elementwise maximum of input and other with broadcasting (NaN if either is NaN), as torch.maximum.
+func Maximum(input, other *Tensor) *Tensor {
+	return apply1(function, ir.OpMaximum, []any{input, other})
+}
+
+// Minimum returns the elementwise minimum of t and other with broadcasting (NaN if either is NaN), as torch.Tensor.minimum.
+func (t *Tensor) Minimum(other *Tensor) *Tensor {
+	return apply1(method, ir.OpMinimum, []any{t, other})
+}
+
+// Minimum returns the elementwise minimum of input and other with broadcasting (NaN if either is NaN), as torch.minimum.
+func Minimum(input, other *Tensor) *Tensor {
+	return apply1(function, ir.OpMinimum, []any{input, other})
 }
 
 // Mul returns t * other with broadcasting, as torch.Tensor.mul.
@@ -74,14 +189,69 @@ func Neg(input *Tensor) *Tensor {
 	return apply1(function, ir.OpNeg, []any{input})
 }
 
-// Relu returns max(t, 0), as torch.Tensor.relu.
+// Pow returns t to the power other with broadcasting (float32; at least one operand float32), as torch.Tensor.pow.
+func (t *Tensor) Pow(other *Tensor) *Tensor {
+	return apply1(method, ir.OpPow, []any{t, other})
+}
+
+// Pow returns input to the power other with broadcasting (float32; at least one operand float32), as torch.pow.
+func Pow(input, other *Tensor) *Tensor {
+	return apply1(function, ir.OpPow, []any{input, other})
+}
+
+// PowScalar returns t to the power s with broadcasting (float32; at least one operand float32) for the number s.
+func (t *Tensor) PowScalar(s float64) *Tensor {
+	return apply1(method, ir.OpPow, []any{t, s})
+}
+
+// Relu returns max(t, 0), NaN kept, as torch.Tensor.relu.
 func (t *Tensor) Relu() *Tensor {
 	return apply1(method, ir.OpRelu, []any{t})
 }
 
-// Relu returns max(input, 0), as torch.relu.
+// Relu returns max(input, 0), NaN kept, as torch.relu.
 func Relu(input *Tensor) *Tensor {
 	return apply1(function, ir.OpRelu, []any{input})
+}
+
+// Relu6 returns min(max(t, 0), 6), NaN kept, as F.relu6.
+func (t *Tensor) Relu6() *Tensor {
+	return apply1(method, ir.OpRelu6, []any{t})
+}
+
+// Relu6 returns min(max(input, 0), 6), NaN kept, as F.relu6.
+func Relu6(input *Tensor) *Tensor {
+	return apply1(function, ir.OpRelu6, []any{input})
+}
+
+// Rsqrt returns 1/√t, as torch.Tensor.rsqrt.
+func (t *Tensor) Rsqrt() *Tensor {
+	return apply1(method, ir.OpRsqrt, []any{t})
+}
+
+// Rsqrt returns 1/√input, as torch.rsqrt.
+func Rsqrt(input *Tensor) *Tensor {
+	return apply1(function, ir.OpRsqrt, []any{input})
+}
+
+// Sigmoid returns 1/(1 + exp(-t)), as torch.Tensor.sigmoid.
+func (t *Tensor) Sigmoid() *Tensor {
+	return apply1(method, ir.OpSigmoid, []any{t})
+}
+
+// Sigmoid returns 1/(1 + exp(-input)), as torch.sigmoid.
+func Sigmoid(input *Tensor) *Tensor {
+	return apply1(function, ir.OpSigmoid, []any{input})
+}
+
+// Silu returns t·sigmoid(t), as F.silu.
+func (t *Tensor) Silu() *Tensor {
+	return apply1(method, ir.OpSilu, []any{t})
+}
+
+// Silu returns input·sigmoid(input), as F.silu.
+func Silu(input *Tensor) *Tensor {
+	return apply1(function, ir.OpSilu, []any{input})
 }
 
 // Sqrt returns √t, as torch.Tensor.sqrt.
@@ -112,4 +282,14 @@ func (t *Tensor) SubScalar(s float64) *Tensor {
 // RSub returns s - other with broadcasting for the number s, as Python's s - t on a tensor t.
 func RSub(s float64, other *Tensor) *Tensor {
 	return apply1(function, ir.OpSub, []any{s, other})
+}
+
+// Tanh returns tanh(t), as torch.Tensor.tanh.
+func (t *Tensor) Tanh() *Tensor {
+	return apply1(method, ir.OpTanh, []any{t})
+}
+
+// Tanh returns tanh(input), as torch.tanh.
+func Tanh(input *Tensor) *Tensor {
+	return apply1(function, ir.OpTanh, []any{input})
 }

@@ -21,12 +21,6 @@ func (t *Tensor) Softmax(dim int) *Tensor {
 	return apply1(method, "softmax", []any{t}, kw("dim", dim))
 }
 
-// Sigmoid returns 1/(1+exp(-t)).
-func (t *Tensor) Sigmoid() *Tensor { return apply1(method, "sigmoid", []any{t}) }
-
-// Tanh returns tanh(t).
-func (t *Tensor) Tanh() *Tensor { return apply1(method, "tanh", []any{t}) }
-
 // Chunk cuts t along dim into n pieces of ⌈size/n⌉ (the last may be
 // smaller), as torch.Tensor.chunk; while tracing it is one chunk node and
 // a getitem per piece.
@@ -78,15 +72,6 @@ func Transpose(x *Tensor, dim0, dim1 int) *Tensor {
 func Softmax(x *Tensor, dim int) *Tensor {
 	return apply1(function, "softmax", []any{x}, kw("dim", dim))
 }
-
-// Gelu returns the exact GELU of x, 0.5·x·(1 + erf(x/√2)), as F.gelu.
-func Gelu(x *Tensor) *Tensor { return apply1(function, "gelu", []any{x}) }
-
-// Sigmoid returns 1/(1+exp(-x)), as torch.sigmoid.
-func Sigmoid(x *Tensor) *Tensor { return apply1(function, "sigmoid", []any{x}) }
-
-// Tanh returns tanh(x), as torch.tanh.
-func Tanh(x *Tensor) *Tensor { return apply1(function, "tanh", []any{x}) }
 
 // Chunk cuts x along dim into n pieces, as torch.chunk.
 func Chunk(x *Tensor, n, dim int) []*Tensor {

@@ -2,7 +2,86 @@
 
 package nn
 
-import "github.com/fxgen/fxgen/tensor"
+import (
+	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/tensor"
+)
+
+// Dropout is the module form of tensor.Dropout, as torch.nn.Dropout.
+type Dropout struct {
+	P float64 // the attribute p
+}
+
+// NewDropout returns a Dropout.
+func NewDropout(p float64) *Dropout { return &Dropout{P: p} }
+
+// Forward returns tensor.Dropout of x.
+func (m *Dropout) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.CallModule(m, "Dropout", []ir.Kwarg{{Name: "p", Value: m.P}}, func(a []*tensor.Tensor) []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Dropout(a[0], m.P)}
+	}, x)[0]
+}
+
+// Hardsigmoid is the module form of tensor.Hardsigmoid, as torch.nn.Hardsigmoid.
+// Its one unexported byte gives every value its own address, by which the
+// tracer tells modules apart.
+type Hardsigmoid struct{ _ byte }
+
+// NewHardsigmoid returns a Hardsigmoid.
+func NewHardsigmoid() *Hardsigmoid { return &Hardsigmoid{} }
+
+// Forward returns tensor.Hardsigmoid of x.
+func (m *Hardsigmoid) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.CallModule(m, "Hardsigmoid", nil, func(a []*tensor.Tensor) []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Hardsigmoid(a[0])}
+	}, x)[0]
+}
+
+// Hardswish is the module form of tensor.Hardswish, as torch.nn.Hardswish.
+// Its one unexported byte gives every value its own address, by which the
+// tracer tells modules apart.
+type Hardswish struct{ _ byte }
+
+// NewHardswish returns a Hardswish.
+func NewHardswish() *Hardswish { return &Hardswish{} }
+
+// Forward returns tensor.Hardswish of x.
+func (m *Hardswish) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.CallModule(m, "Hardswish", nil, func(a []*tensor.Tensor) []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Hardswish(a[0])}
+	}, x)[0]
+}
+
+// Hardtanh is the module form of tensor.Hardtanh, as torch.nn.Hardtanh.
+type Hardtanh struct {
+	MinVal float64 // the attribute min_val
+	MaxVal float64 // the attribute max_val
+}
+
+// NewHardtanh returns a Hardtanh.
+func NewHardtanh(minVal, maxVal float64) *Hardtanh { return &Hardtanh{MinVal: minVal, MaxVal: maxVal} }
+
+// Forward returns tensor.Hardtanh of x.
+func (m *Hardtanh) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.CallModule(m, "Hardtanh", []ir.Kwarg{{Name: "min_val", Value: m.MinVal}, {Name: "max_val", Value: m.MaxVal}}, func(a []*tensor.Tensor) []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Hardtanh(a[0], m.MinVal, m.MaxVal)}
+	}, x)[0]
+}
+
+// Identity is the module form of op identity, as torch.nn.Identity.
+// Its one unexported byte gives every value its own address, by which the
+// tracer tells modules apart.
+type Identity struct{ _ byte }
+
+// NewIdentity returns an Identity.
+func NewIdentity() *Identity { return &Identity{} }
+
+// Forward returns op identity of x.
+func (m *Identity) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.CallModule(m, "Identity", nil, func(a []*tensor.Tensor) []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Apply(ir.CallFunction, ir.OpIdentity, []any{a[0]})[0]}
+	}, x)[0]
+}
 
 // ReLU is the module form of tensor.Relu, as torch.nn.ReLU.
 // Its one unexported byte gives every value its own address, by which the
@@ -12,9 +91,69 @@ type ReLU struct{ _ byte }
 // NewReLU returns a ReLU.
 func NewReLU() *ReLU { return &ReLU{} }
 
-// Forward returns tensor.Relu(x).
+// Forward returns tensor.Relu of x.
 func (m *ReLU) Forward(x *tensor.Tensor) *tensor.Tensor {
 	return tensor.CallModule(m, "ReLU", nil, func(a []*tensor.Tensor) []*tensor.Tensor {
 		return []*tensor.Tensor{tensor.Relu(a[0])}
+	}, x)[0]
+}
+
+// ReLU6 is the module form of tensor.Relu6, as torch.nn.ReLU6.
+// Its one unexported byte gives every value its own address, by which the
+// tracer tells modules apart.
+type ReLU6 struct{ _ byte }
+
+// NewReLU6 returns a ReLU6.
+func NewReLU6() *ReLU6 { return &ReLU6{} }
+
+// Forward returns tensor.Relu6 of x.
+func (m *ReLU6) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.CallModule(m, "ReLU6", nil, func(a []*tensor.Tensor) []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Relu6(a[0])}
+	}, x)[0]
+}
+
+// SiLU is the module form of tensor.Silu, as torch.nn.SiLU.
+// Its one unexported byte gives every value its own address, by which the
+// tracer tells modules apart.
+type SiLU struct{ _ byte }
+
+// NewSiLU returns a SiLU.
+func NewSiLU() *SiLU { return &SiLU{} }
+
+// Forward returns tensor.Silu of x.
+func (m *SiLU) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.CallModule(m, "SiLU", nil, func(a []*tensor.Tensor) []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Silu(a[0])}
+	}, x)[0]
+}
+
+// Sigmoid is the module form of tensor.Sigmoid, as torch.nn.Sigmoid.
+// Its one unexported byte gives every value its own address, by which the
+// tracer tells modules apart.
+type Sigmoid struct{ _ byte }
+
+// NewSigmoid returns a Sigmoid.
+func NewSigmoid() *Sigmoid { return &Sigmoid{} }
+
+// Forward returns tensor.Sigmoid of x.
+func (m *Sigmoid) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.CallModule(m, "Sigmoid", nil, func(a []*tensor.Tensor) []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Sigmoid(a[0])}
+	}, x)[0]
+}
+
+// Tanh is the module form of tensor.Tanh, as torch.nn.Tanh.
+// Its one unexported byte gives every value its own address, by which the
+// tracer tells modules apart.
+type Tanh struct{ _ byte }
+
+// NewTanh returns a Tanh.
+func NewTanh() *Tanh { return &Tanh{} }
+
+// Forward returns tensor.Tanh of x.
+func (m *Tanh) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.CallModule(m, "Tanh", nil, func(a []*tensor.Tensor) []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Tanh(a[0])}
 	}, x)[0]
 }

@@ -325,8 +325,8 @@ func nnModules(ops []*ir.Op) (string, error) {
 	for _, name := range names {
 		op := byName[name]
 		m := op.Module
-		if op.Go.Function == "" || op.Go.Hand || len(m.Params) > 0 {
-			return "", fmt.Errorf("module %s: a generated module needs its op's generated function and no parameters", name)
+		if op.Go.Hand || len(m.Params) > 0 {
+			return "", fmt.Errorf("module %s: a generated module needs its op's Go forms generated and no parameters", name)
 		}
 		ps, err := goParams(op)
 		if err != nil {
@@ -340,11 +340,17 @@ func nnModules(ops []*ir.Op) (string, error) {
 		if m.Torch != "" {
 			torch = ", as " + m.Torch
 		}
-		fmt.Fprintf(&b, "\n// %s is the module form of tensor.%s%s.\n", name, op.Go.Function, torch)
+		what, callee := "op "+op.Name, ""
+		if op.Go.Function != "" {
+			what, callee = "tensor."+op.Go.Function, "tensor."+op.Go.Function+"(a[0]"+prefixed(callArgsOf(attrs))+")"
+		} else {
+			callee = fmt.Sprintf("tensor.Apply(ir.CallFunction, ir.%s, []any{a[0]}%s)[0]", constName(op), prefixed(kwargsOf(attrs)))
+		}
+		fmt.Fprintf(&b, "\n// %s is the module form of %s%s.\n", name, what, torch)
 		var fields, kws, callArgs, ctorArgs []string
 		for _, p := range attrs {
 			f := camel(p.attr.Name, true)
-			fields = append(fields, fmt.Sprintf("\t%s %s // %s", f, strings.TrimPrefix(p.typ, "..."), p.attr.Name))
+			fields = append(fields, fmt.Sprintf("\t%s %s // the attribute %s", f, strings.TrimPrefix(p.typ, "..."), p.attr.Name))
 			kws = append(kws, fmt.Sprintf("{Name: %q, Value: m.%s}", p.attr.Name, f))
 			arg := "m." + f
 			if strings.HasPrefix(p.typ, "...") {
@@ -359,21 +365,51 @@ func nnModules(ops []*ir.Op) (string, error) {
 		} else {
 			fmt.Fprintf(&b, "type %s struct {\n%s\n}\n", name, strings.Join(fields, "\n"))
 		}
-		fmt.Fprintf(&b, "\n// New%s returns a %s.\nfunc New%s(%s) *%s { return &%s{%s} }\n",
-			name, name, name, signature(attrs), name, name, strings.Join(ctorArgs, ", "))
+		fmt.Fprintf(&b, "\n// New%s returns %s %s.\nfunc New%s(%s) *%s { return &%s{%s} }\n",
+			name, article(name), name, name, signature(attrs), name, name, strings.Join(ctorArgs, ", "))
 		kwArg := "nil"
 		if len(kws) > 0 {
 			kwArg = "[]ir.Kwarg{" + strings.Join(kws, ", ") + "}"
 		}
-		fmt.Fprintf(&b, "\n// Forward returns tensor.%s(x%s).\nfunc (m *%s) Forward(x *tensor.Tensor) *tensor.Tensor {\n", op.Go.Function, prefixed(callArgs), name)
+		fmt.Fprintf(&b, "\n// Forward returns %s of x.\nfunc (m *%s) Forward(x *tensor.Tensor) *tensor.Tensor {\n", what, name)
 		fmt.Fprintf(&b, "\treturn tensor.CallModule(m, %q, %s, func(a []*tensor.Tensor) []*tensor.Tensor {\n", name, kwArg)
-		fmt.Fprintf(&b, "\t\treturn []*tensor.Tensor{tensor.%s(a[0]%s)}\n\t}, x)[0]\n}\n", op.Go.Function, prefixed(callArgs))
+		fmt.Fprintf(&b, "\t\treturn []*tensor.Tensor{%s}\n\t}, x)[0]\n}\n", callee)
 	}
 	imports := "import \"github.com/fxgen/fxgen/tensor\"\n"
-	if strings.Contains(b.String(), "ir.Kwarg") {
+	if strings.Contains(b.String(), "ir.") {
 		imports = "import (\n\t\"github.com/fxgen/fxgen/ir\"\n\t\"github.com/fxgen/fxgen/tensor\"\n)\n"
 	}
 	return header + "package nn\n\n" + imports + b.String(), nil
+}
+
+// callArgsOf returns the module fields passed for attrs.
+func callArgsOf(attrs []goParam) []string {
+	var out []string
+	for _, p := range attrs {
+		arg := "m." + camel(p.attr.Name, true)
+		if strings.HasPrefix(p.typ, "...") {
+			arg += "..."
+		}
+		out = append(out, arg)
+	}
+	return out
+}
+
+// kwargsOf returns the ir.Kwarg values of the module fields for attrs.
+func kwargsOf(attrs []goParam) []string {
+	var out []string
+	for _, p := range attrs {
+		out = append(out, fmt.Sprintf("ir.Kwarg{Name: %q, Value: m.%s}", p.attr.Name, camel(p.attr.Name, true)))
+	}
+	return out
+}
+
+// article returns the English article for name.
+func article(name string) string {
+	if strings.ContainsRune("AEIOU", rune(name[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 func prefixed(args []string) string {

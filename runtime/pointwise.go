@@ -1,0 +1,225 @@
+// This file holds the portable pointwise kernels of the PyTorch surface:
+// hardtanh, relu6, clamp, hardswish, hardsigmoid, exp, log, rsqrt, abs,
+// and the broadcasting minimum, maximum and pow. They follow PyTorch's
+// semantics, NaN propagation included.
+
+package runtime
+
+import "math"
+
+// Hardtanh sets out = min(max(x, minVal), maxVal) for float32 arrays, as
+// torch.nn.functional.hardtanh; NaN stays NaN. When minVal > maxVal every
+// element is maxVal, as in PyTorch's clamp.
+//
+//	out[i] = x[i] < minVal ? minVal : x[i] > maxVal ? maxVal : x[i]
+func Hardtanh(out, x *Array, minVal, maxVal float64) { clampF32("Hardtanh", out, x, minVal, maxVal) }
+
+// Relu6 sets out = min(max(x, 0), 6) for float32 arrays: Hardtanh(x, 0, 6).
+//
+//	out[i] = x[i] < 0 ? 0 : x[i] > 6 ? 6 : x[i]
+func Relu6(out, x *Array) { clampF32("Relu6", out, x, 0, 6) }
+
+// Clamp sets out = min(max(x, min), max) for float32 arrays, as
+// torch.clamp; NaN stays NaN, a NaN bound makes every element NaN, and
+// when min > max every element is max. Pass ±Inf for an absent bound.
+//
+//	out[i] = x[i] < min ? min : x[i] > max ? max : x[i]
+func Clamp(out, x *Array, min, max float64) { clampF32("Clamp", out, x, min, max) }
+
+func clampF32(name string, out, x *Array, lo, hi float64) {
+	checkUnary(name, out, x)
+	checkDType(name, "x", x, Float32)
+	checkDType(name, "out", out, Float32)
+	o, s := out.F32, x.F32[:len(out.F32)]
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		nan := float32(math.NaN())
+		for i := range o {
+			o[i] = nan
+		}
+		return
+	}
+	l, h := float32(lo), float32(hi)
+	for i, v := range s {
+		if v < l {
+			v = l
+		}
+		if v > h {
+			v = h
+		}
+		o[i] = v
+	}
+}
+
+// Hardswish sets out = x·relu6(x+3)/6 for float32 arrays, as
+// torch.nn.functional.hardswish, in float32 in that order.
+//
+//	out[i] = x[i] * min(max(x[i]+3, 0), 6) / 6
+func Hardswish(out, x *Array) {
+	mapF32("Hardswish", out, x, func(v float32) float32 {
+		r := v + 3
+		if r < 0 {
+			r = 0
+		}
+		if r > 6 {
+			r = 6
+		}
+		return v * r / 6
+	})
+}
+
+// Hardsigmoid sets out = relu6(x+3)/6 for float32 arrays, as
+// torch.nn.functional.hardsigmoid.
+//
+//	out[i] = min(max(x[i]+3, 0), 6) / 6
+func Hardsigmoid(out, x *Array) {
+	mapF32("Hardsigmoid", out, x, func(v float32) float32 {
+		r := v + 3
+		if r < 0 {
+			r = 0
+		}
+		if r > 6 {
+			r = 6
+		}
+		return r / 6
+	})
+}
+
+// Exp sets out = e^x for float32 arrays, rounded from float64.
+//
+//	out[i] = exp(x[i])
+func Exp(out, x *Array) {
+	mapF32("Exp", out, x, func(v float32) float32 { return float32(math.Exp(float64(v))) })
+}
+
+// Log sets out = ln x for float32 arrays (-Inf at 0, NaN below).
+//
+//	out[i] = log(x[i])
+func Log(out, x *Array) {
+	mapF32("Log", out, x, func(v float32) float32 { return float32(math.Log(float64(v))) })
+}
+
+// Rsqrt sets out = 1/√x for float32 arrays (+Inf at 0, NaN below).
+//
+//	out[i] = 1 / sqrt(x[i])
+func Rsqrt(out, x *Array) {
+	mapF32("Rsqrt", out, x, func(v float32) float32 { return float32(1 / math.Sqrt(float64(v))) })
+}
+
+// Abs sets out = |x| for float32 or int64 arrays.
+//
+//	out[i] = |x[i]|
+func Abs(out, x *Array) {
+	checkUnary("Abs", out, x)
+	checkDType("Abs", "out", out, x.DType)
+	switch x.DType {
+	case Float32:
+		o, s := out.F32, x.F32[:len(out.F32)]
+		for i, v := range s {
+			o[i] = float32(math.Abs(float64(v)))
+		}
+	case Int64:
+		o, s := out.I64, x.I64[:len(out.I64)]
+		for i, v := range s {
+			if v < 0 {
+				v = -v
+			}
+			o[i] = v
+		}
+	default:
+		kernelPanic("Abs", "x: got dtype %v, want f32 or i64", x.DType)
+	}
+}
+
+// mapF32 checks a float32 unary kernel's operands and sets out[i] = f(x[i]).
+func mapF32(name string, out, x *Array, f func(float32) float32) {
+	checkUnary(name, out, x)
+	checkDType(name, "x", x, Float32)
+	checkDType(name, "out", out, Float32)
+	o, s := out.F32, x.F32[:len(out.F32)]
+	for i, v := range s {
+		o[i] = f(v)
+	}
+}
+
+// Minimum sets out = min(a, b) elementwise with broadcasting, as
+// torch.minimum: NaN if either is NaN. out is float32 or int64; operands
+// of another dtype are converted.
+//
+//	out[i] = isNaN(a[i]) || isNaN(b[i]) ? NaN : min(a[i], b[i])
+func Minimum(out, a, b *Array) {
+	pointwiseBinary("Minimum", out, a, b, func(x, y float64) float64 {
+		if x != x || y != y {
+			return math.NaN()
+		}
+		return min(x, y)
+	}, func(x, y int64) int64 { return min(x, y) })
+}
+
+// Maximum sets out = max(a, b) elementwise with broadcasting, as
+// torch.maximum: NaN if either is NaN.
+//
+//	out[i] = isNaN(a[i]) || isNaN(b[i]) ? NaN : max(a[i], b[i])
+func Maximum(out, a, b *Array) {
+	pointwiseBinary("Maximum", out, a, b, func(x, y float64) float64 {
+		if x != x || y != y {
+			return math.NaN()
+		}
+		return max(x, y)
+	}, func(x, y int64) int64 { return max(x, y) })
+}
+
+// Pow sets the float32 array out = a^b elementwise with broadcasting, as
+// torch.pow, computed in float64 (math.Pow's special cases: x^0 = 1 even
+// for NaN, 1^y = 1).
+//
+//	out[i] = pow(a[i], b[i])
+func Pow(out, a, b *Array) {
+	checkDType("Pow", "out", out, Float32)
+	pointwiseBinary("Pow", out, a, b, math.Pow, nil)
+}
+
+// pointwiseBinary checks the operands of a broadcasting binary kernel and
+// sets out[i] = f(a[i], b[i]), computed in float64 for a float32 out and
+// with fi for an int64 out.
+func pointwiseBinary(name string, out, a, b *Array, f func(x, y float64) float64, fi func(x, y int64) int64) {
+	if !broadcastsTo(a.Shape, b.Shape, out.Shape) {
+		shape, err := BroadcastShapes(a.Shape, b.Shape)
+		if err != nil {
+			kernelPanic(name, "%v", err)
+		}
+		kernelPanic(name, "out shape %v, want %v", out.Shape, shape)
+	}
+	switch {
+	case out.DType == Float32:
+	case out.DType == Int64 && fi != nil:
+	default:
+		kernelPanic(name, "out: got dtype %v, want f32 or i64", out.DType)
+	}
+	n := out.Len()
+	var sbuf [3][8]int // no allocation up to rank 8
+	sa := broadcastStridesInto(sbuf[0][:0], a.Shape, out.Shape)
+	sb := broadcastStridesInto(sbuf[1][:0], b.Shape, out.Shape)
+	idx := sbuf[2][:0]
+	for range out.Shape {
+		idx = append(idx, 0)
+	}
+	ia, ib := 0, 0
+	for i := 0; i < n; i++ {
+		if out.DType == Int64 {
+			out.I64[i] = fi(intAt(a, ia), intAt(b, ib))
+		} else {
+			out.F32[i] = float32(f(a.At(ia), b.At(ib)))
+		}
+		for d := len(idx) - 1; d >= 0; d-- {
+			idx[d]++
+			ia += sa[d]
+			ib += sb[d]
+			if idx[d] < out.Shape[d] {
+				break
+			}
+			ia -= sa[d] * idx[d]
+			ib -= sb[d] * idx[d]
+			idx[d] = 0
+		}
+	}
+}
