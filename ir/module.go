@@ -55,11 +55,6 @@ func ModuleKinds() []*ModuleKind {
 	return out
 }
 
-func init() {
-	RegisterModuleKind(&ModuleKind{Name: "Linear", Op: "linear", Params: []string{"weight", "bias"}})
-	RegisterModuleKind(&ModuleKind{Name: "Flatten", Op: "flatten"})
-}
-
 // Module is a leaf module called by call_module nodes.
 type Module struct {
 	// Kind names a ModuleKind; empty for an opaque user module.

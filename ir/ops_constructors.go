@@ -21,11 +21,13 @@ func init() {
 		}
 		return []Type{{DType: s.DType("dtype"), Shape: ConstShape(shape...)}}, nil
 	}
-	RegisterOp(&Op{Name: "zeros", Doc: "zeros(shape, dtype) is a tensor of zeros.", Attrs: []Attr{shapeAttr, dtypeAttr}, Infer: fixed, Kernel: runtime.Zeros})
-	RegisterOp(&Op{Name: "ones", Doc: "ones(shape, dtype) is a tensor of ones.", Attrs: []Attr{shapeAttr, dtypeAttr}, Infer: fixed, Kernel: runtime.Ones})
+	RegisterOp(&Op{Name: "zeros", Torch: "torch.zeros", Go: GoForm{Function: "Zeros", Hand: true}, Doc: "zeros(shape, dtype) is a tensor of zeros.", Attrs: []Attr{shapeAttr, dtypeAttr}, Infer: fixed, Kernel: runtime.Zeros})
+	RegisterOp(&Op{Name: "ones", Torch: "torch.ones", Go: GoForm{Function: "Ones", Hand: true}, Doc: "ones(shape, dtype) is a tensor of ones.", Attrs: []Attr{shapeAttr, dtypeAttr}, Infer: fixed, Kernel: runtime.Ones})
 	RegisterOp(&Op{
-		Name: "arange",
-		Doc:  "arange(start, end, step, dtype) is the 1-d tensor start, start+step, ... below end.",
+		Name:  "arange",
+		Torch: "torch.arange",
+		Go:    GoForm{Function: "Arange", Hand: true},
+		Doc:   "arange(start, end, step, dtype) is the 1-d tensor start, start+step, ... below end.",
 		Attrs: []Attr{
 			{Name: "start", Kind: FloatAttr, Default: 0.0},
 			{Name: "end", Kind: FloatAttr, ShapeOnly: true},
@@ -47,6 +49,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:  "rand",
+		Torch: "torch.rand",
+		Go:    GoForm{Function: "Rand", Hand: true},
 		Doc:   "rand(shape, seed) is a float32 tensor of uniform values in [0, 1) from a generator seeded with seed.",
 		Attrs: []Attr{shapeAttr, {Name: "seed", Kind: IntAttr}},
 		Infer: func(s *Sig) ([]Type, error) {

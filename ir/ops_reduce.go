@@ -11,6 +11,8 @@ import (
 func init() {
 	RegisterOp(&Op{
 		Name:     "sum",
+		Torch:    "torch.sum, Tensor.sum",
+		Go:       GoForm{Method: "Sum", Function: "Sum", Hand: true},
 		Doc:      "sum(x, dim, keepdim) sums over dim (every dim when empty).",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntsAttr, Default: []int{}}, {Name: "keepdim", Kind: BoolAttr, Default: false}},
@@ -44,6 +46,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "topk",
+		Torch:    "torch.topk, Tensor.topk",
+		Go:       GoForm{Method: "TopK", Function: "TopK", Hand: true},
 		Doc:      "topk(x, k, dim, largest) is the (values, int64 indices) of the k largest entries along dim.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs: []Attr{
@@ -72,6 +76,7 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "getitem",
+		Torch:    "operator.getitem",
 		Doc:      "getitem(t, index) is result index of the multi-result node t.",
 		Operands: []Operand{{"input", TupleOperand}},
 		Attrs:    []Attr{{Name: "index", Kind: IntAttr}},

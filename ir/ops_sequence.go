@@ -14,6 +14,9 @@ import (
 func init() {
 	RegisterOp(&Op{
 		Name:     "layer_norm",
+		Torch:    "F.layer_norm",
+		Go:       GoForm{Function: "LayerNorm", Hand: true},
+		Module:   &ModuleForm{Name: "LayerNorm", Torch: "torch.nn.LayerNorm", Params: []string{"weight", "bias"}, Hand: true},
 		Doc:      "layer_norm(x, weight, bias, normalized_shape, eps) normalizes x over its trailing dims normalized_shape to zero mean and unit (biased) variance, then scales by weight and adds bias (each optional, of shape normalized_shape).",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", OptionalOperand}, {"bias", OptionalOperand}},
 		Attrs: []Attr{
@@ -45,6 +48,9 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "embedding",
+		Torch:    "F.embedding",
+		Go:       GoForm{Function: "Embedding", Hand: true},
+		Module:   &ModuleForm{Name: "Embedding", Torch: "torch.nn.Embedding", Params: []string{"weight"}, Hand: true},
 		Doc:      "embedding(indices, weight) looks up rows of the table weight [num, dim] by the int64 indices: the result is indices.shape + [dim]. An index outside [0, num) is a run-time panic.",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}},
 		Infer: func(s *Sig) ([]Type, error) {
@@ -61,6 +67,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "softmax",
+		Torch:    "F.softmax, Tensor.softmax",
+		Go:       GoForm{Method: "Softmax", Function: "Softmax", Hand: true},
 		Doc:      "softmax(x, dim) is exp(x) / Σ exp(x) along dim, computed stably; a row of all -inf is NaN.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntAttr}},
@@ -78,6 +86,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "transpose",
+		Torch:    "torch.transpose, Tensor.transpose",
+		Go:       GoForm{Method: "Transpose", Function: "Transpose", Hand: true},
 		Doc:      "transpose(x, dim0, dim1) swaps two dims.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "dim0", Kind: IntAttr}, {Name: "dim1", Kind: IntAttr}},
@@ -99,6 +109,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "permute",
+		Torch:    "torch.permute, Tensor.permute",
+		Go:       GoForm{Method: "Permute", Hand: true},
 		Doc:      "permute(x, dims) reorders the dims: dim i of the result is dim dims[i] of x.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "dims", Kind: IntsAttr}},
@@ -124,6 +136,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "chunk",
+		Torch:    "torch.chunk, Tensor.chunk",
+		Go:       GoForm{Method: "Chunk", Function: "Chunk", Hand: true},
 		Doc:      "chunk(x, chunks, dim) cuts x along dim into chunks pieces of ⌈size/chunks⌉ (the last may be smaller, and there may be fewer), one result each.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "chunks", Kind: IntAttr, ShapeOnly: true}, {Name: "dim", Kind: IntAttr, Default: 0}},
@@ -159,6 +173,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "split",
+		Torch:    "torch.split, Tensor.split",
+		Go:       GoForm{Method: "Split", Hand: true},
 		Doc:      "split(x, split_size_or_sections, dim) cuts x along dim into pieces of one size (the last may be smaller) or, given several, of those sizes, one result each.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "split_size_or_sections", Kind: IntsAttr, ShapeOnly: true}, {Name: "dim", Kind: IntAttr, Default: 0}},
@@ -205,6 +221,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "select",
+		Torch:    "torch.select, Tensor.select",
+		Go:       GoForm{Method: "Select", Hand: true},
 		Doc:      "select(x, dim, index) is x at position index of dim, which is removed (x[:, index] for dim 1); a negative index counts from the end.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntAttr}, {Name: "index", Kind: IntAttr}},
@@ -225,6 +243,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "slice",
+		Torch:    "x[a:b:c] (operator.getitem with a slice)",
+		Go:       GoForm{Method: "Slice", Hand: true},
 		Doc:      "slice(x, dim, start, end, step) is x[.., start:end:step, ..] along dim with Python's rules for negative and out-of-range bounds; step ≥ 1.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs: []Attr{
@@ -259,6 +279,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "index_select",
+		Torch:    "torch.index_select, Tensor.index_select",
+		Go:       GoForm{Method: "IndexSelect", Hand: true},
 		Doc:      "index_select(x, index, dim) picks the entries of dim listed by the 1-d int64 index, in its order; an index out of range is a run-time panic.",
 		Operands: []Operand{{"input", TensorOperand}, {"index", TensorOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntAttr}},
@@ -279,6 +301,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "stack",
+		Torch:    "torch.stack",
+		Go:       GoForm{Function: "Stack", Hand: true},
 		Doc:      "stack(tensors, dim) joins tensors of one shape along a new dim.",
 		Operands: []Operand{{"tensors", ListOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntAttr, Default: 0}},
@@ -304,6 +328,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "cat",
+		Torch:    "torch.cat",
+		Go:       GoForm{Function: "Cat", Hand: true},
 		Doc:      "cat(tensors, dim) joins tensors along dim; they agree on every other dim and on dtype.",
 		Operands: []Operand{{"tensors", ListOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntAttr, Default: 0}},
@@ -336,6 +362,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "masked_fill",
+		Torch:    "torch.masked_fill, Tensor.masked_fill",
+		Go:       GoForm{Method: "MaskedFill", Function: "MaskedFill", Hand: true},
 		Doc:      "masked_fill(x, mask, value) is x with value wherever the bool mask (broadcast to x's shape) is true.",
 		Operands: []Operand{{"input", TensorOperand}, {"mask", TensorOperand}},
 		Attrs:    []Attr{{Name: "value", Kind: FloatAttr}},
@@ -354,6 +382,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "unsqueeze",
+		Torch:    "torch.unsqueeze, Tensor.unsqueeze",
+		Go:       GoForm{Method: "Unsqueeze", Hand: true},
 		Doc:      "unsqueeze(x, dim) inserts a dim of size 1 at dim (negative counts from the end of the result).",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntAttr, ShapeOnly: true}},
@@ -369,8 +399,6 @@ func init() {
 		Kernel: runtime.Copy,
 	})
 
-	RegisterModuleKind(&ModuleKind{Name: "LayerNorm", Op: "layer_norm", Params: []string{"weight", "bias"}})
-	RegisterModuleKind(&ModuleKind{Name: "Embedding", Op: "embedding", Params: []string{"weight"}})
 }
 
 // dimOf normalizes the dim attribute name against shape, whose rank is

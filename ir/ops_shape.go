@@ -11,6 +11,8 @@ import (
 func init() {
 	RegisterOp(&Op{
 		Name:     "reshape",
+		Torch:    "torch.reshape, Tensor.reshape",
+		Go:       GoForm{Method: "Reshape", Function: "Reshape", Hand: true},
 		Doc:      "reshape(x, shape) views x with another shape of as many elements; one entry may be -1.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "shape", Kind: IntsAttr, ShapeOnly: true}},
@@ -26,6 +28,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "view",
+		Torch:    "Tensor.view",
+		Go:       GoForm{Method: "View", Hand: true},
 		Doc:      "view(x, shape) is reshape: tensors are always contiguous.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "shape", Kind: IntsAttr, ShapeOnly: true}},
@@ -34,6 +38,9 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "flatten",
+		Torch:    "torch.flatten, Tensor.flatten",
+		Go:       GoForm{Method: "Flatten", Function: "Flatten", Hand: true},
+		Module:   &ModuleForm{Name: "Flatten", Torch: "torch.nn.Flatten", Hand: true},
 		Doc:      "flatten(x, start_dim, end_dim) merges dims start_dim..end_dim into one.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs: []Attr{

@@ -11,7 +11,10 @@ import (
 
 func init() {
 	RegisterOp(&Op{
-		Name: "conv2d",
+		Name:   "conv2d",
+		Torch:  "F.conv2d",
+		Go:     GoForm{Function: "Conv2d", Hand: true},
+		Module: &ModuleForm{Name: "Conv2d", Torch: "torch.nn.Conv2d", Params: []string{"weight", "bias"}, Hand: true},
 		Doc: "conv2d(x, weight, bias, stride, padding, groups) is the 2-D cross-correlation of x [N,C,H,W] " +
 			"with weight [O,C/groups,KH,KW] plus bias [O] (optional), zero padding, dilation 1: [N,O,OH,OW].",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
@@ -54,7 +57,10 @@ func init() {
 		Kernel: runtime.Conv2d,
 	})
 	RegisterOp(&Op{
-		Name: "batch_norm",
+		Name:   "batch_norm",
+		Torch:  "F.batch_norm",
+		Go:     GoForm{Function: "BatchNorm", Hand: true},
+		Module: &ModuleForm{Name: "BatchNorm2d", Torch: "torch.nn.BatchNorm2d", Params: []string{"weight", "bias", "running_mean", "running_var"}, Hand: true},
 		Doc: "batch_norm(x, weight, bias, running_mean, running_var, eps) normalizes x [N,C,...] per channel " +
 			"with the running statistics (inference): (x - mean)/√(var + eps)·weight + bias; weight and bias are optional.",
 		Operands: []Operand{
@@ -87,7 +93,10 @@ func init() {
 		Kernel: runtime.BatchNorm,
 	})
 	RegisterOp(&Op{
-		Name: "max_pool2d",
+		Name:   "max_pool2d",
+		Torch:  "F.max_pool2d",
+		Go:     GoForm{Function: "MaxPool2d", Hand: true},
+		Module: &ModuleForm{Name: "MaxPool2d", Torch: "torch.nn.MaxPool2d", Hand: true},
 		Doc: "max_pool2d(x, kernel_size, stride, padding) is the maximum over each window of the last two dims " +
 			"of x [N,C,H,W] or [C,H,W], padding read as -inf; stride defaults to kernel_size.",
 		Operands: []Operand{{"input", TensorOperand}},
@@ -115,7 +124,10 @@ func init() {
 		Kernel: runtime.MaxPool2d,
 	})
 	RegisterOp(&Op{
-		Name: "adaptive_avg_pool2d",
+		Name:   "adaptive_avg_pool2d",
+		Torch:  "F.adaptive_avg_pool2d",
+		Go:     GoForm{Function: "AdaptiveAvgPool2d", Hand: true},
+		Module: &ModuleForm{Name: "AdaptiveAvgPool2d", Torch: "torch.nn.AdaptiveAvgPool2d", Hand: true},
 		Doc: "adaptive_avg_pool2d(x, output_size) averages the last two dims of x [N,C,H,W] or [C,H,W] " +
 			"over the windows of an output_size grid, as torch's adaptive pooling.",
 		Operands: []Operand{{"input", TensorOperand}},
@@ -134,10 +146,6 @@ func init() {
 		},
 		Kernel: runtime.AdaptiveAvgPool2d,
 	})
-	RegisterModuleKind(&ModuleKind{Name: "Conv2d", Op: "conv2d", Params: []string{"weight", "bias"}})
-	RegisterModuleKind(&ModuleKind{Name: "BatchNorm2d", Op: "batch_norm", Params: []string{"weight", "bias", "running_mean", "running_var"}})
-	RegisterModuleKind(&ModuleKind{Name: "MaxPool2d", Op: "max_pool2d"})
-	RegisterModuleKind(&ModuleKind{Name: "AdaptiveAvgPool2d", Op: "adaptive_avg_pool2d"})
 }
 
 // pair reads a spatial attribute given as one value or two (height,
