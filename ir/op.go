@@ -187,7 +187,8 @@ type GoForm struct {
 // exported field per attribute, a constructor NewName taking them in
 // order, and a Forward that calls the op's package function.
 type ModuleForm struct {
-	Name   string   // the Go type and module kind, e.g. "ReLU6"
+	Name   string   // the module kind, and the Go type unless GoType says, e.g. "ReLU6"
+	GoType string   // the Go type when it is not Name (GELU for kind GELUTanh)
 	Torch  string   // the PyTorch module, e.g. "torch.nn.ReLU6"
 	Params []string // parameter names, e.g. "weight", "bias"
 	Hand   bool     // written by hand in package nn

@@ -53,7 +53,7 @@ var elementwiseOps = []*Op{
 		&ModuleForm{Name: "GELU", Torch: "torch.nn.GELU", Hand: true}, FuseEpilogue, ActGELU),
 	unaryOp("gelu_tanh", "F.gelu(approximate='tanh')", "gelu_tanh(x) is GELU's tanh approximation 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))).", runtime.GeluTanh,
 		"the tanh approximation of GELU, 0.5·input·(1 + tanh(√(2/π)·(input + 0.044715·input³)))",
-		&ModuleForm{Name: "GELUTanh", Torch: "torch.nn.GELU(approximate='tanh')", Hand: true}, FusePointwise, 0),
+		&ModuleForm{Name: "GELUTanh", GoType: "GELU", Torch: "torch.nn.GELU(approximate='tanh')", Hand: true}, FusePointwise, 0),
 	unaryOp("silu", "F.silu", "silu(x) is x·sigmoid(x).", runtime.Silu, "input·sigmoid(input)",
 		&ModuleForm{Name: "SiLU", Torch: "torch.nn.SiLU"}, FusePointwise, 0),
 	unaryOp("hardswish", "F.hardswish", "hardswish(x) is x·relu6(x + 3)/6.", runtime.Hardswish, "input·relu6(input + 3)/6",

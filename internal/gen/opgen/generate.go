@@ -445,14 +445,17 @@ func reference(ops []*ir.Op) string {
 	b.WriteString("\n## Modules\n\n")
 	b.WriteString("The standard leaf modules of package `nn`: each is one `call_module` node\n")
 	b.WriteString("while tracing and runs its op.\n\n")
-	b.WriteString("| module | PyTorch | op | parameters |\n| --- | --- | --- | --- |\n")
+	b.WriteString("| module | kind | PyTorch | op | parameters |\n| --- | --- | --- | --- | --- |\n")
 	for _, k := range ir.ModuleKinds() {
 		op := ir.LookupOp(k.Op)
-		torch := ""
+		torch, goType := "", k.Name
 		if op != nil && op.Module != nil && op.Module.Name == k.Name {
 			torch = torchCode(op.Module.Torch)
+			if op.Module.GoType != "" {
+				goType = op.Module.GoType
+			}
 		}
-		fmt.Fprintf(&b, "| `nn.%s` | %s | `%s` | %s |\n", k.Name, torch, k.Op, strings.Join(k.Params, ", "))
+		fmt.Fprintf(&b, "| `nn.%s` | %s | %s | `%s` | %s |\n", goType, k.Name, torch, k.Op, strings.Join(k.Params, ", "))
 	}
 	return b.String()
 }
