@@ -1,0 +1,227 @@
+// This file lists the samples: the calls every op of the table is checked
+// on.
+
+package conformance
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/runtime"
+)
+
+// Sample is one call of an op: its operands (Input markers, lists of them,
+// number literals, nil), attributes and the types of its input tensors,
+// whose dims may use the symbol N.
+type Sample struct {
+	Name   string // unique, a Go identifier: the compiled type is Name+"Compiled"
+	Op     string
+	Args   []any
+	Kwargs []ir.Kwarg
+	Inputs []string // input types, such as "f32[N,3,5]"
+	// Ranges draws int64 input i from [lo, hi); the default is [-5, 6).
+	Ranges map[int][2]int64
+	// Positive draws the float32 inputs listed from (0.1, 3).
+	Positive []int
+	// Specials mixes NaN, ±Inf, ±0 and the ops' thresholds into the
+	// float32 inputs.
+	Specials bool
+	// NoCompile leaves the sample out of the compiled check.
+	NoCompile bool
+}
+
+// Types returns the parsed input types.
+func (s *Sample) Types() []ir.Type {
+	ts := make([]ir.Type, len(s.Inputs))
+	for i, in := range s.Inputs {
+		t, err := ir.ParseType(in)
+		if err != nil {
+			panic("conformance: sample " + s.Name + ": " + err.Error())
+		}
+		ts[i] = t
+	}
+	return ts
+}
+
+// coveredBy names the samples that cover an op without samples of its
+// own: getitem picks results of multi-result ops.
+var coveredBy = map[string]string{"getitem": "topk, chunk, split (the interpreter and compiled code pick their results with getitem)"}
+
+// Samples returns every sample, pointwise ones generated from the op
+// table, in a fixed order.
+func Samples() []*Sample {
+	var out []*Sample
+	for _, op := range ir.Ops() {
+		if op.Fusion != ir.FuseNone {
+			out = append(out, pointwiseSamples(op)...)
+		}
+		for i, s := range specialSamples[op.Name] {
+			s := *s
+			s.Op = op.Name
+			s.Name = goName(op.Name) + "_" + fmt.Sprint(i)
+			out = append(out, &s)
+		}
+	}
+	return out
+}
+
+// goName turns an op name into a Go identifier part: layer_norm →
+// LayerNorm.
+func goName(s string) string {
+	var b strings.Builder
+	for _, p := range strings.Split(s, "_") {
+		if p != "" {
+			b.WriteString(strings.ToUpper(p[:1]) + p[1:])
+		}
+	}
+	return b.String()
+}
+
+// pointwiseKwargs are attribute variants of pointwise ops, besides their
+// defaults.
+var pointwiseKwargs = map[string][][]ir.Kwarg{
+	"hardtanh": {{{Name: "min_val", Value: -2.0}, {Name: "max_val", Value: 2.5}}, {{Name: "min_val", Value: 1.0}, {Name: "max_val", Value: -1.0}}},
+	"clamp":    {{{Name: "min", Value: -1.0}, {Name: "max", Value: 0.5}}, {{Name: "min", Value: 0.0}}, {{Name: "max", Value: 3.0}}, {{Name: "min", Value: math.NaN()}}},
+}
+
+// pointwiseSamples derives samples of a pointwise op from its type rule:
+// for every dtype the rule accepts for all operands, the op on one input
+// (a unary op), or on two inputs of one shape, two broadcasting shapes, and
+// an input and a number either side (a binary op), and with every
+// attribute variant; for a binary op also mixed f32 and i64 operands.
+func pointwiseSamples(op *ir.Op) []*Sample {
+	var out []*Sample
+	accepts := func(ds ...ir.DType) bool {
+		args := make([]ir.ArgType, len(ds))
+		for i, d := range ds {
+			args[i].Type = ir.Type{DType: d, Shape: ir.ConstShape(2)}
+		}
+		_, err := op.InferTypes(args, nil)
+		return err == nil
+	}
+	kwVariants := append([][]ir.Kwarg{nil}, pointwiseKwargs[op.Name]...)
+	// The compiled check takes each dtype's first variant and float32's
+	// broadcasting and number forms: the generated code of the others
+	// differs only in its input checks.
+	add := func(variant string, args []any, inputs ...string) {
+		compile := !strings.Contains(variant, "_") || strings.HasPrefix(variant, "f32_") && variant != "f32_i64"
+		for k, kw := range kwVariants {
+			name := goName(op.Name) + "_" + variant
+			if k > 0 {
+				name += fmt.Sprint("_kw", k)
+			}
+			out = append(out, &Sample{Name: name, Op: op.Name, Args: args, Kwargs: kw, Inputs: inputs, Specials: true, NoCompile: !compile})
+		}
+	}
+	dts := []ir.DType{ir.Float32, ir.Int64, ir.Bool}
+	switch len(op.Operands) {
+	case 1:
+		for _, d := range dts {
+			if accepts(d) {
+				add(d.String(), []any{Input(0)}, d.String()+"[N,3,5]")
+			}
+		}
+	case 2:
+		for _, d := range dts {
+			if !accepts(d, d) {
+				continue
+			}
+			ds := d.String()
+			add(ds, []any{Input(0), Input(1)}, ds+"[N,3,5]", ds+"[N,3,5]")
+			add(ds+"_broadcast", []any{Input(0), Input(1)}, ds+"[N,1,5]", ds+"[3,1]")
+			if op.Operands[1].Kind == ir.NumberOperand {
+				add(ds+"_number", []any{Input(0), number(d)}, ds+"[N,4]")
+			}
+			if op.Operands[0].Kind == ir.NumberOperand {
+				add(ds+"_rnumber", []any{number(d), Input(0)}, ds+"[N,4]")
+			}
+		}
+		if accepts(ir.Float32, ir.Int64) {
+			add("f32_i64", []any{Input(0), Input(1)}, "f32[N,3,5]", "i64[5]")
+		}
+	default:
+		panic("conformance: pointwise op " + op.Name + " with " + fmt.Sprint(len(op.Operands)) + " operands")
+	}
+	return out
+}
+
+// number returns a number operand of dtype d's kind.
+func number(d ir.DType) any {
+	if d == ir.Float32 {
+		return 1.5
+	}
+	return 2
+}
+
+func kw(name string, v any) ir.Kwarg { return ir.Kwarg{Name: name, Value: v} }
+
+// program encodes fused_elementwise steps (operation, A, B, scalar).
+func program(steps ...runtime.ElementwiseStep) []int {
+	var out []int
+	for _, s := range steps {
+		out = append(out, int(s.Op), s.A, s.B, int(math.Float32bits(s.C)))
+	}
+	return out
+}
+
+// specialSamples are the samples of the ops that are not pointwise, and
+// extra ones of pointwise ops; Op and Name are filled in by Samples.
+var specialSamples = map[string][]*Sample{
+	"identity": {{Args: []any{Input(0)}, Inputs: []string{"f32[N,3]"}}, {Args: []any{Input(0)}, Inputs: []string{"i64[N,3]"}}},
+	"dropout":  {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("p", 0.1)}, Inputs: []string{"f32[N,3]"}}},
+	"linear": {
+		{Args: []any{Input(0), Input(1), Input(2)}, Inputs: []string{"f32[N,5]", "f32[4,5]", "f32[4]"}},
+		{Args: []any{Input(0), Input(1), nil}, Inputs: []string{"f32[N,2,5]", "f32[3,5]"}},
+	},
+	"linear_act": {
+		{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("act", ir.ActReLU)}, Inputs: []string{"f32[N,5]", "f32[4,5]", "f32[4]"}},
+		{Args: []any{Input(0), Input(1), nil}, Kwargs: []ir.Kwarg{kw("act", ir.ActGELU)}, Inputs: []string{"f32[N,5]", "f32[4,5]"}},
+	},
+	"linear_residual": {{Args: []any{Input(0), Input(1), Input(2), Input(3)}, Inputs: []string{"f32[N,5]", "f32[4,5]", "f32[4]", "f32[N,4]"}}},
+	"matmul":          {{Args: []any{Input(0), Input(1)}, Inputs: []string{"f32[N,3,4]", "f32[4,5]"}}},
+	"matmul_transb":   {{Args: []any{Input(0), Input(1)}, Inputs: []string{"f32[N,3,4]", "f32[N,5,4]"}}},
+	"conv2d": {
+		{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("padding", []int{1, 1})}, Inputs: []string{"f32[N,3,6,6]", "f32[4,3,3,3]", "f32[4]"}},
+		{Args: []any{Input(0), Input(1), nil}, Kwargs: []ir.Kwarg{kw("stride", []int{2, 2}), kw("groups", 2)}, Inputs: []string{"f32[N,4,7,7]", "f32[4,2,3,3]"}},
+	},
+	"conv2d_act":          {{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("act", ir.ActReLU)}, Inputs: []string{"f32[N,3,5,5]", "f32[4,3,3,3]", "f32[4]"}}},
+	"batch_norm":          {{Args: []any{Input(0), Input(1), Input(2), Input(3), Input(4)}, Inputs: []string{"f32[N,3,4,4]", "f32[3]", "f32[3]", "f32[3]", "f32[3]"}, Positive: []int{4}}},
+	"max_pool2d":          {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("kernel_size", []int{2, 2})}, Inputs: []string{"f32[N,2,6,6]"}}},
+	"adaptive_avg_pool2d": {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("output_size", []int{2, 3})}, Inputs: []string{"f32[N,2,6,7]"}}},
+	"sum": {
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", []int{1}), kw("keepdim", true)}, Inputs: []string{"f32[N,3,4]"}},
+		{Args: []any{Input(0)}, Inputs: []string{"i64[N,3]"}},
+	},
+	"topk":         {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("k", 2)}, Inputs: []string{"f32[N,6]"}}},
+	"layer_norm":   {{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("normalized_shape", []int{4})}, Inputs: []string{"f32[N,3,4]", "f32[4]", "f32[4]"}}},
+	"embedding":    {{Args: []any{Input(0), Input(1)}, Inputs: []string{"i64[N,3]", "f32[5,4]"}, Ranges: map[int][2]int64{0: {0, 5}}}},
+	"softmax":      {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", -1)}, Inputs: []string{"f32[N,3,5]"}}, {Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,3,5]"}}},
+	"transpose":    {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim0", 1), kw("dim1", 2)}, Inputs: []string{"f32[N,3,4]"}}},
+	"permute":      {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dims", []int{2, 0, 1})}, Inputs: []string{"f32[N,3,4]"}}},
+	"chunk":        {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("chunks", 3), kw("dim", 1)}, Inputs: []string{"f32[N,6]"}}},
+	"split":        {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("split_size_or_sections", []int{3}), kw("dim", 1)}, Inputs: []string{"f32[N,7]"}}},
+	"select":       {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 1), kw("index", 2)}, Inputs: []string{"f32[N,3,4]"}}},
+	"slice":        {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 1), kw("start", 1), kw("end", 5), kw("step", 2)}, Inputs: []string{"f32[N,6]"}}},
+	"index_select": {{Args: []any{Input(0), Input(1)}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,5]", "i64[3]"}, Ranges: map[int][2]int64{1: {0, 5}}}},
+	"stack":        {{Args: []any{[]Input{0, 1}}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,3]", "f32[N,3]"}}},
+	"cat":          {{Args: []any{[]Input{0, 1}}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,3]", "f32[N,2]"}}},
+	"masked_fill":  {{Args: []any{Input(0), Input(1)}, Kwargs: []ir.Kwarg{kw("value", -1e9)}, Inputs: []string{"f32[N,3,4]", "bool[3,4]"}}},
+	"unsqueeze":    {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,3]"}}},
+	"reshape":      {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("shape", []int{-1, 12})}, Inputs: []string{"f32[N,3,4]"}}},
+	"view":         {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("shape", []int{-1, 2, 6})}, Inputs: []string{"i64[N,3,4]"}}},
+	"flatten":      {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("start_dim", 1), kw("end_dim", -1)}, Inputs: []string{"f32[N,3,4]"}}},
+	"zeros":        {{Kwargs: []ir.Kwarg{kw("shape", []int{2, 3})}, NoCompile: true}},
+	"ones":         {{Kwargs: []ir.Kwarg{kw("shape", []int{2, 3}), kw("dtype", ir.Int64)}, NoCompile: true}},
+	"arange":       {{Kwargs: []ir.Kwarg{kw("end", 5.0)}, NoCompile: true}},
+	"rand":         {{Kwargs: []ir.Kwarg{kw("shape", []int{2, 3}), kw("seed", 7)}, NoCompile: true}},
+	"fused_elementwise": {{
+		Args: []any{[]Input{0, 1}}, Inputs: []string{"f32[N,4]", "f32[4]"},
+		Kwargs: []ir.Kwarg{kw("program", program(
+			runtime.ElementwiseStep{Op: runtime.ElemAdd, A: 0, B: 1},
+			runtime.ElementwiseStep{Op: runtime.ElemRelu, A: 2},
+			runtime.ElementwiseStep{Op: runtime.ElemMulScalar, A: 3, C: 0.5},
+		))},
+	}},
+}
