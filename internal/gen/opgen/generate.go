@@ -39,6 +39,15 @@ func generate() (map[string][]byte, error) {
 		}
 		files[name] = out
 	}
+	src, err := formsTable(ops)
+	if err != nil {
+		return nil, err
+	}
+	out, err := format.Source([]byte(src))
+	if err != nil {
+		return nil, fmt.Errorf("tensor/forms_gen_test.go: %v\n%s", err, src)
+	}
+	files["tensor/forms_gen_test.go"] = out
 	files["docs/ops.md"] = []byte(reference(ops))
 	return files, nil
 }
@@ -530,4 +539,34 @@ func sampleKwargs(op *ir.Op) []ir.Kwarg {
 		kws = append(kws, ir.Kwarg{Name: a.Name, Value: v})
 	}
 	return kws
+}
+
+// formsTable renders the table of the generated Go forms that
+// tensor/forms_test.go checks against the ops they call.
+func formsTable(ops []*ir.Op) (string, error) {
+	var b strings.Builder
+	b.WriteString(header + "package tensor_test\n\nimport \"github.com/fxgen/fxgen/tensor\"\n\n")
+	b.WriteString("// generatedForms are the generated Go forms of each op.\nvar generatedForms = map[string]goForms{\n")
+	for _, op := range ops {
+		g := op.Go
+		if g.Hand || g.Method == "" && g.Function == "" && g.Scalar == "" && g.ScalarFirst == "" {
+			continue
+		}
+		var fields []string
+		if g.Method != "" {
+			fields = append(fields, "Method: (*tensor.Tensor)."+g.Method)
+		}
+		if g.Function != "" {
+			fields = append(fields, "Function: tensor."+g.Function)
+		}
+		if g.Scalar != "" {
+			fields = append(fields, "Scalar: (*tensor.Tensor)."+g.Scalar)
+		}
+		if g.ScalarFirst != "" {
+			fields = append(fields, "ScalarFirst: tensor."+g.ScalarFirst)
+		}
+		fmt.Fprintf(&b, "\t%q: {%s},\n", op.Name, strings.Join(fields, ", "))
+	}
+	b.WriteString("}\n")
+	return b.String(), nil
 }
