@@ -25,12 +25,20 @@
 // EliminateDeadCode, Copy and FindNodes cover the usual bookkeeping, and
 // Lint checks every invariant, naming the node at fault and the fix.
 //
-// # The op vocabulary
+// # The op table
 //
-// Each op (add, relu, linear, reshape, sum, topk, ...) is declared once as
-// an Op: its operands, attributes, type rule and runtime kernel. Graph
-// construction infers types from it, the Interpreter and eager tensors run
-// its kernel, and the emitter generates calls to it. See Ops and LookupOp.
+// Each op (add, relu, linear, reshape, sum, topk, ...) is declared once, as
+// one Op entry of the table in the ops_*.go files (one family a file): its
+// PyTorch name, operands, attributes with defaults, type rule, runtime
+// kernel, Go method and function names, module form and fusion class.
+// Graph construction infers types from it, the Interpreter and eager
+// tensors run its kernel, and the emitter generates calls to it. `go
+// generate ./ir` (internal/gen/opgen) writes from the table the op name
+// constants (OpRelu, ...), the typed kernel calls eager execution uses
+// instead of reflection, the methods and functions of package tensor, the
+// activation modules of package nn and docs/ops.md; a test fails when any
+// of them is stale. Adding an op is one entry and its runtime kernel.
+// See Ops and LookupOp.
 //
 // # Running and transforming
 //

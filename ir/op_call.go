@@ -191,7 +191,7 @@ func (op *Op) Eval(args []any, kwargs []Kwarg) ([]*runtime.Array, error) {
 			if x == nil {
 				ats[i].Absent = true
 			} else {
-				ats[i].Type = TypeOf(x)
+				ats[i].Type = sc.typeOf(x)
 			}
 		case []*runtime.Array:
 			ats[i].List = make([]Type, len(x))
@@ -215,9 +215,12 @@ func (op *Op) Eval(args []any, kwargs []Kwarg) ([]*runtime.Array, error) {
 	}
 	outs := make([]*runtime.Array, len(types))
 	for i, t := range types {
-		dims, ok := t.Shape.Ints()
-		if !ok {
-			return nil, fmt.Errorf("%s: result %d has symbolic shape %v on concrete inputs", op.Name, i, t.Shape)
+		dims := sc.ints[:0]
+		for _, d := range t.Shape {
+			if !d.IsConst() {
+				return nil, fmt.Errorf("%s: result %d has symbolic shape %v on concrete inputs", op.Name, i, t.Shape)
+			}
+			dims = append(dims, d.Coef)
 		}
 		outs[i] = runtime.NewArray(t.DType, dims...)
 	}
@@ -307,8 +310,26 @@ func (k *kernelArgs) release() {
 // pooled so that a call allocates only its results and its type rule's
 // slices.
 type evalScratch struct {
-	ats [4]ArgType
-	sig Sig
+	ats  [4]ArgType
+	sig  Sig
+	dims [16]Dim // the operands' shapes
+	used int     // dims in use
+	ints [8]int  // a result's sizes
+}
+
+// typeOf is TypeOf(a) with its shape in sc.dims while they last: the
+// shapes of a call's types live only as long as the call.
+func (sc *evalScratch) typeOf(a *runtime.Array) Type {
+	n := len(a.Shape)
+	if sc.used+n > len(sc.dims) {
+		return TypeOf(a)
+	}
+	shape := Shape(sc.dims[sc.used : sc.used+n : sc.used+n])
+	sc.used += n
+	for i, d := range a.Shape {
+		shape[i] = Const(d)
+	}
+	return Type{DType: a.DType, Shape: shape}
 }
 
 var evalScratches = sync.Pool{New: func() any { return new(evalScratch) }}

@@ -12,7 +12,8 @@ import (
 // apply runs the vocabulary op on args, eagerly, or records it when an
 // operand is symbolic, or, on the goroutine of a trace, when an operand is
 // a parameter of the traced model or there is no tensor operand at all (a
-// constructor). args are *Tensor, []*Tensor, numbers or nil.
+// constructor). args are *Tensor, []*Tensor, numbers or nil; apply may
+// overwrite them, so callers pass a slice of their own.
 func apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tensor {
 	if h := hookOf(args); h != nil {
 		return h.Record(opcode, op, args, kwargs)
@@ -22,7 +23,10 @@ func apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tenso
 	if err != nil {
 		panic(fmt.Sprintf("tensor: %s: %v", op, err))
 	}
-	vals := make([]any, len(args))
+	derived := len(openScopes()) > 0 && fromParams(args)
+	// apply owns args (Apply passes a copy) and turns them into arrays in
+	// place.
+	vals := args
 	for i, a := range args {
 		switch x := a.(type) {
 		case *Tensor:
@@ -45,7 +49,6 @@ func apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tenso
 	if err != nil {
 		panic("tensor: " + err.Error())
 	}
-	derived := len(openScopes()) > 0 && fromParams(args)
 	res := make([]*Tensor, len(outs))
 	for i, a := range outs {
 		res[i] = eager(a)
@@ -163,5 +166,5 @@ func CallModule(m any, kind string, attrs []ir.Kwarg, forward func(args []*Tenso
 // or nil), or records it while tracing, as every method of Tensor does. It
 // is for ops added to the vocabulary outside this package.
 func Apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tensor {
-	return apply(opcode, op, args, kwargs...)
+	return apply(opcode, op, append([]any(nil), args...), kwargs...)
 }
