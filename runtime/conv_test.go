@@ -43,15 +43,27 @@ func convRef(x, w, bias *Array, sh, sw, ph, pw, groups int) *Array {
 }
 
 // closeArrays returns an error naming the first element of got that differs
-// from want by more than tol·max(1, |want|).
+// from want: floats by more than tol·max(1, |want|) (NaN only matching
+// NaN), integers and bools at all.
 func closeArrays(got, want *Array, tol float64) error {
-	if !equalInts(got.Shape, want.Shape) {
-		return fmt.Errorf("got shape %v, want %v", got.Shape, want.Shape)
+	if got.DType != want.DType || !equalInts(got.Shape, want.Shape) {
+		return fmt.Errorf("got %v%v, want %v%v", got.DType, got.Shape, want.DType, want.Shape)
 	}
-	for i := range want.F32 {
-		g, w := float64(got.F32[i]), float64(want.F32[i])
-		if math.IsNaN(g) != math.IsNaN(w) || math.Abs(g-w) > tol*math.Max(1, math.Abs(w)) {
-			return fmt.Errorf("element %d (index %v): got %v, want %v", i, unravel(i, want.Shape), g, w)
+	for i := 0; i < want.Len(); i++ {
+		switch want.DType {
+		case Float32:
+			g, w := float64(got.F32[i]), float64(want.F32[i])
+			if math.IsNaN(g) != math.IsNaN(w) || math.Abs(g-w) > tol*math.Max(1, math.Abs(w)) {
+				return fmt.Errorf("element %d (index %v): got %v, want %v", i, unravel(i, want.Shape), g, w)
+			}
+		case Int64:
+			if got.I64[i] != want.I64[i] {
+				return fmt.Errorf("element %d (index %v): got %d, want %d", i, unravel(i, want.Shape), got.I64[i], want.I64[i])
+			}
+		case Bool:
+			if got.B[i] != want.B[i] {
+				return fmt.Errorf("element %d (index %v): got %v, want %v", i, unravel(i, want.Shape), got.B[i], want.B[i])
+			}
 		}
 	}
 	return nil
