@@ -120,3 +120,38 @@ func TestStatsOpsReject(t *testing.T) {
 		}
 	}
 }
+
+// TestConv1dAgainstReference checks Conv1d, grouped and strided, against
+// the loop of its doc comment.
+func TestConv1dAgainstReference(t *testing.T) { forEachISA(t, testConv1dAgainstReference) }
+
+func testConv1dAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct{ n, cin, l, o, k, s, p, g int }{
+		{2, 4, 17, 6, 3, 1, 1, 1}, {1, 6, 30, 6, 5, 2, 2, 3}, {3, 8, 9, 8, 3, 1, 0, 8}, {1, 3, 64, 16, 7, 3, 3, 1},
+	} {
+		x, w, b := randArray(r, c.n, c.cin, c.l), randArray(r, c.o, c.cin/c.g, c.k), randArray(r, c.o)
+		ol := (c.l+2*c.p-c.k)/c.s + 1
+		got, want := nanArray(c.n, c.o, ol), NewArray(Float32, c.n, c.o, ol)
+		cg, og := c.cin/c.g, c.o/c.g
+		for n := 0; n < c.n; n++ {
+			for o := 0; o < c.o; o++ {
+				for j := 0; j < ol; j++ {
+					s := float64(b.F32[o])
+					for ci := 0; ci < cg; ci++ {
+						for q := 0; q < c.k; q++ {
+							if z := j*c.s - c.p + q; z >= 0 && z < c.l {
+								s += float64(x.F32[(n*c.cin+(o/og)*cg+ci)*c.l+z]) * float64(w.F32[(o*cg+ci)*c.k+q])
+							}
+						}
+					}
+					want.F32[(n*c.o+o)*ol+j] = float32(s)
+				}
+			}
+		}
+		Conv1d(got, x, w, b, c.s, c.p, c.g)
+		if err := closeArrays(got, want, 1e-5); err != nil {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+}
