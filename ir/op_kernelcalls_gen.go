@@ -36,10 +36,16 @@ func kernelCaller(k any) kernelCall {
 		}
 	case func(*runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, int):
 		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.arrays[2], a.arrays[3], a.attrs[0].(int)) }
+	case func(*runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, int, int, int):
+		return func(a *kernelArgs) {
+			k(a.arrays[0], a.arrays[1], a.arrays[2], a.arrays[3], a.attrs[0].(int), a.attrs[1].(int), a.attrs[2].(int))
+		}
 	case func(*runtime.Array, *runtime.Array, *runtime.Array, float64):
 		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.arrays[2], a.attrs[0].(float64)) }
 	case func(*runtime.Array, *runtime.Array, *runtime.Array, int):
 		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.arrays[2], a.attrs[0].(int)) }
+	case func(*runtime.Array, *runtime.Array, *runtime.Array, int, bool):
+		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.arrays[2], a.attrs[0].(int), a.attrs[1].(bool)) }
 	case func(*runtime.Array, *runtime.Array, *runtime.Array, int, int, bool):
 		return func(a *kernelArgs) {
 			k(a.arrays[0], a.arrays[1], a.arrays[2], a.attrs[0].(int), a.attrs[1].(int), a.attrs[2].(bool))
@@ -50,12 +56,26 @@ func kernelCaller(k any) kernelCall {
 		return func(a *kernelArgs) {
 			k(a.arrays[0], a.arrays[1], a.attrs[0].([]int), a.attrs[1].([]int), a.attrs[2].([]int))
 		}
+	case func(*runtime.Array, *runtime.Array, []int, []int, []int, bool, bool):
+		return func(a *kernelArgs) {
+			k(a.arrays[0], a.arrays[1], a.attrs[0].([]int), a.attrs[1].([]int), a.attrs[2].([]int), a.attrs[3].(bool), a.attrs[4].(bool))
+		}
 	case func(*runtime.Array, *runtime.Array, []int, bool):
 		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.attrs[0].([]int), a.attrs[1].(bool)) }
+	case func(*runtime.Array, *runtime.Array, []int, int, bool):
+		return func(a *kernelArgs) {
+			k(a.arrays[0], a.arrays[1], a.attrs[0].([]int), a.attrs[1].(int), a.attrs[2].(bool))
+		}
+	case func(*runtime.Array, *runtime.Array, bool, float64, float64):
+		return func(a *kernelArgs) {
+			k(a.arrays[0], a.arrays[1], a.attrs[0].(bool), a.attrs[1].(float64), a.attrs[2].(float64))
+		}
 	case func(*runtime.Array, *runtime.Array, float64, float64):
 		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.attrs[0].(float64), a.attrs[1].(float64)) }
 	case func(*runtime.Array, *runtime.Array, int):
 		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.attrs[0].(int)) }
+	case func(*runtime.Array, *runtime.Array, int, bool):
+		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.attrs[0].(int), a.attrs[1].(bool)) }
 	case func(*runtime.Array, *runtime.Array, int, int):
 		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.attrs[0].(int), a.attrs[1].(int)) }
 	case func(*runtime.Array, *runtime.Array, int, int, int, int):

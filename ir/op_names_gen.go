@@ -14,6 +14,12 @@ const (
 	OpAdd = "add"
 	// OpArange is arange(start, end, step, dtype) is the 1-d tensor start, start+step, ... below end.
 	OpArange = "arange"
+	// OpArgmax is argmax(x, dim, keepdim) is the int64 position of the largest entry along dim (the first NaN, else the first maximum).
+	OpArgmax = "argmax"
+	// OpArgmin is argmin(x, dim, keepdim) is the int64 position of the smallest entry along dim (the first NaN, else the first minimum).
+	OpArgmin = "argmin"
+	// OpAvgPool2d is avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad) is the mean over each window of the last two dims of x [N,C,H,W] or [C,H,W]; stride defaults to kernel_size; count_include_pad counts the padding in the divisor; ceil_mode keeps a last partial window that starts inside the input or its left padding.
+	OpAvgPool2d = "avg_pool2d"
 	// OpBatchNorm is batch_norm(x, weight, bias, running_mean, running_var, eps) normalizes x [N,C,...] per channel with the running statistics (inference): (x - mean)/√(var + eps)·weight + bias; weight and bias are optional.
 	OpBatchNorm = "batch_norm"
 	// OpCat is cat(tensors, dim) joins tensors along dim; they agree on every other dim and on dtype.
@@ -22,6 +28,8 @@ const (
 	OpChunk = "chunk"
 	// OpClamp is clamp(x, min, max) is min(max(x, min), max); NaN stays NaN, max wins when min > max.
 	OpClamp = "clamp"
+	// OpConv1d is conv1d(x, weight, bias, stride, padding, groups) is the 1-D cross-correlation of x [N,C,L] with weight [O,C/groups,K] plus bias [O] (optional), zero padding, dilation 1: [N,O,OL].
+	OpConv1d = "conv1d"
 	// OpConv2d is conv2d(x, weight, bias, stride, padding, groups) is the 2-D cross-correlation of x [N,C,H,W] with weight [O,C/groups,KH,KW] plus bias [O] (optional), zero padding, dilation 1: [N,O,OH,OW].
 	OpConv2d = "conv2d"
 	// OpConv2dAct is conv2d_act(x, weight, bias, stride, padding, groups, act) is act(conv2d(...)) in one kernel, act 0 none, 1 relu, 2 gelu (made by the fuse-activation pass).
@@ -32,12 +40,16 @@ const (
 	OpDropout = "dropout"
 	// OpEmbedding is embedding(indices, weight) looks up rows of the table weight [num, dim] by the int64 indices: the result is indices.shape + [dim]. An index outside [0, num) is a run-time panic.
 	OpEmbedding = "embedding"
+	// OpEmbeddingBag is embedding_bag(indices, offsets, weight, mode) reduces bags of rows of weight [num, dim]: with offsets, indices is 1-D and bag b starts at offsets[b]; without, indices is [bags, length]. mode is runtime.EmbeddingBagSum, Mean or Max; an empty bag gives zeros. The result is [bags, dim].
+	OpEmbeddingBag = "embedding_bag"
 	// OpExp is exp(x) is e to the x.
 	OpExp = "exp"
 	// OpFlatten is flatten(x, start_dim, end_dim) merges dims start_dim..end_dim into one.
 	OpFlatten = "flatten"
 	// OpFusedElementwise is fused_elementwise(inputs, program, softmax) is a group of elementwise ops evaluated chunk by chunk in one kernel (runtime.ElementwiseProgram; program holds four ints a step: operation, registers A and B, float32 bits of the scalar), followed when softmax is set by a softmax over the last dim; the result is float32 with the inputs' broadcast shape (made by the fuse-elementwise pass).
 	OpFusedElementwise = "fused_elementwise"
+	// OpGather is gather(x, index, dim) picks entries of x along dim by the int64 index, of x's rank: out[i][j] = x[index[i][j]][j] for dim 0.
+	OpGather = "gather"
 	// OpGelu is gelu(x) is the exact GELU x·Φ(x) = 0.5·x·(1 + erf(x/√2)).
 	OpGelu = "gelu"
 	// OpGeluTanh is gelu_tanh(x) is GELU's tanh approximation 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))).
@@ -72,10 +84,16 @@ const (
 	OpMatmul = "matmul"
 	// OpMatmulTransb is matmul_transb(a, b) is matmul(a, b with its last two dims swapped), without the transpose (made by the fold-transpose pass).
 	OpMatmulTransb = "matmul_transb"
+	// OpMaxDim is max_dim(x, dim, keepdim) is the (values, int64 indices) of the largest entries along dim; NaN is the largest, ties keep the first.
+	OpMaxDim = "max_dim"
 	// OpMaxPool2d is max_pool2d(x, kernel_size, stride, padding) is the maximum over each window of the last two dims of x [N,C,H,W] or [C,H,W], padding read as -inf; stride defaults to kernel_size.
 	OpMaxPool2d = "max_pool2d"
 	// OpMaximum is maximum(a, b) is the elementwise maximum with broadcasting; NaN if either is NaN.
 	OpMaximum = "maximum"
+	// OpMean is mean(x, dim, keepdim) is the mean over dim (every dim when empty), summed in float64.
+	OpMean = "mean"
+	// OpMinDim is min_dim(x, dim, keepdim) is the (values, int64 indices) of the smallest entries along dim; NaN wins, ties keep the first.
+	OpMinDim = "min_dim"
 	// OpMinimum is minimum(a, b) is the elementwise minimum with broadcasting; NaN if either is NaN.
 	OpMinimum = "minimum"
 	// OpMul is mul(a, b) is a * b with broadcasting.
@@ -126,8 +144,16 @@ const (
 	OpTranspose = "transpose"
 	// OpUnsqueeze is unsqueeze(x, dim) inserts a dim of size 1 at dim (negative counts from the end of the result).
 	OpUnsqueeze = "unsqueeze"
+	// OpUpsampleBilinear2d is upsample_bilinear2d(x, output_size, align_corners, scales_h, scales_w) resamples the last two dims of x [N,C,H,W] or [C,H,W] to output_size by bilinear interpolation, as PyTorch's interpolate with the same align_corners.
+	OpUpsampleBilinear2d = "upsample_bilinear2d"
+	// OpUpsampleNearest2d is upsample_nearest2d(x, output_size, scales_h, scales_w) resamples the last two dims of x [N,C,H,W] or [C,H,W] to output_size by nearest neighbour; a scale factor given (non-zero) maps indices by 1/scale, else by H/OH, as PyTorch.
+	OpUpsampleNearest2d = "upsample_nearest2d"
+	// OpVar is var(x, dim, correction, keepdim) is the variance over dim (every dim when empty): squared deviations summed in float64 and divided by count - correction (1: unbiased, PyTorch's default).
+	OpVar = "var"
 	// OpView is view(x, shape) is reshape: tensors are always contiguous.
 	OpView = "view"
+	// OpWhere is where(condition, x, y) is x where the bool condition holds and y elsewhere, broadcasting the three; x and y may be numbers.
+	OpWhere = "where"
 	// OpZeros is zeros(shape, dtype) is a tensor of zeros.
 	OpZeros = "zeros"
 )

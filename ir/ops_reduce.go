@@ -18,23 +18,9 @@ func init() {
 		Attrs:    []Attr{{Name: "dim", Kind: IntsAttr, Default: []int{}}, {Name: "keepdim", Kind: BoolAttr, Default: false}},
 		Infer: func(s *Sig) ([]Type, error) {
 			x := s.Args[0].Type
-			dims, keep := s.Ints("dim"), s.Bool("keepdim")
-			reduced := make([]bool, len(x.Shape))
-			for _, d := range dims {
-				nd, ok := runtime.NormalizeDim(d, len(x.Shape))
-				if !ok {
-					return nil, fmt.Errorf("dim %d out of range for %v", d, x.Shape)
-				}
-				reduced[nd] = true
-			}
-			out := Shape{}
-			for i, d := range x.Shape {
-				switch {
-				case !reduced[i] && len(dims) > 0:
-					out = append(out, d)
-				case keep:
-					out = append(out, Const(1))
-				}
+			out, err := reducedShape(x.Shape, s.Ints("dim"), s.Bool("keepdim"))
+			if err != nil {
+				return nil, err
 			}
 			dt := Int64
 			if x.DType == Float32 {
@@ -88,4 +74,27 @@ func init() {
 			return []Type{tup[i]}, nil
 		},
 	})
+}
+
+// reducedShape returns the shape of a reduction of a tensor of shape x
+// over dims (every dim when empty), keeping them with size 1 when keep.
+func reducedShape(x Shape, dims []int, keep bool) (Shape, error) {
+	reduced := make([]bool, len(x))
+	for _, d := range dims {
+		nd, ok := runtime.NormalizeDim(d, len(x))
+		if !ok {
+			return nil, fmt.Errorf("dim %d out of range for %v", d, x)
+		}
+		reduced[nd] = true
+	}
+	out := Shape{}
+	for i, d := range x {
+		switch {
+		case !reduced[i] && len(dims) > 0:
+			out = append(out, d)
+		case keep:
+			out = append(out, Const(1))
+		}
+	}
+	return out, nil
 }

@@ -12,14 +12,15 @@ const (
 
 // EmbeddingBag sets out [B, dim] to the sum, mean or maximum (mode) of the
 // rows of weight [num, dim] picked by each bag of int64 indices, as
-// torch.nn.functional.embedding_bag without per-sample weights: with
+// torch.nn.functional.embedding_bag(indices, weight, offsets, mode=mode)
+// without per-sample weights: with
 // offsets nil, indices is [B, L] and each row is a bag; else indices is
 // 1-D and bag b is indices[offsets[b]:offsets[b+1]] (the last one runs to
 // the end). An empty bag gives zeros. Offsets must start at 0 and not
 // decrease, and every index must be in [0, num); a violation panics.
 //
 //	out[b, :] = reduce over k in bag b of weight[indices[k], :]
-func EmbeddingBag(out, indices, weight, offsets *Array, mode int) {
+func EmbeddingBag(out, indices, offsets, weight *Array, mode int) {
 	const name = "EmbeddingBag"
 	checkDType(name, "indices", indices, Int64)
 	checkDType(name, "weight", weight, Float32)

@@ -55,14 +55,15 @@ func Gather(out, x, index *Array, dim int) {
 }
 
 // Where sets out to x where cond is true and y elsewhere, broadcasting the
-// three, as torch.where(cond, x, y): cond is bool, x and y of out's dtype.
+// three, as torch.where(cond, x, y): cond is bool; x or y of another
+// dtype than out (an int64 0 beside float32 values) is converted.
 //
 //	out[i..] = cond[i..] ? x[i..] : y[i..]
 func Where(out, cond, x, y *Array) {
 	const name = "Where"
 	checkDType(name, "cond", cond, Bool)
-	if x.DType != out.DType || y.DType != out.DType {
-		kernelPanic(name, "x %v and y %v, want out's dtype %v", x.DType, y.DType, out.DType)
+	if out.DType == Invalid || x.DType == Invalid || y.DType == Invalid || out.DType == Int64 && (x.DType == Float32 || y.DType == Float32) {
+		kernelPanic(name, "x %v and y %v do not fit out %v", x.DType, y.DType, out.DType)
 	}
 	cx, err := BroadcastShapes(cond.Shape, x.Shape)
 	var want []int
@@ -94,8 +95,20 @@ func Where(out, cond, x, y *Array) {
 	}
 }
 
-// copyElements sets dst[i] to src[j], both of one dtype.
+// copyElements sets dst[i] to src[j], converting a bool or int64 source.
 func copyElements(dst *Array, i int, src *Array, j int) {
+	if src.DType != dst.DType {
+		v := src.At(j)
+		switch dst.DType {
+		case Float32:
+			dst.F32[i] = float32(v)
+		case Int64:
+			dst.I64[i] = int64(v)
+		case Bool:
+			dst.B[i] = v != 0
+		}
+		return
+	}
 	switch dst.DType {
 	case Float32:
 		dst.F32[i] = src.F32[j]

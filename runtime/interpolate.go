@@ -6,19 +6,20 @@ package runtime
 import "math"
 
 // InterpolateNearest sets out to x resampled to out's last two dims by
-// nearest neighbour, as torch.nn.functional.interpolate(mode="nearest"):
-// x is [..., H, W] (rank 3 or 4) and out [..., OH, OW]. scales holds the
-// scale factors (OH/H, OW/W) the caller asked for, or is empty (or 0 for a
-// dim) when it asked for a size; as in PyTorch, a given scale maps indices
-// by 1/scale, else by H/OH. The arithmetic is float32, as PyTorch's.
+// nearest neighbour, as torch.nn.functional.interpolate(mode="nearest")
+// (ATen's upsample_nearest2d): x is [..., H, W] (rank 3 or 4) and out
+// [..., OH, OW]. scaleH and scaleW are the scale factors the caller asked
+// for, or 0 when it asked for a size; as in PyTorch, a given scale maps
+// indices by 1/scale, else by H/OH. The arithmetic is float32, as
+// PyTorch's.
 //
-//	out[i, j] = x[min(⌊i·sh⌋, H-1), min(⌊j·sw⌋, W-1)]  // sh = 1/scales[0] or H/OH
-func InterpolateNearest(out, x *Array, scales []float64) {
+//	out[i, j] = x[min(⌊i·sh⌋, H-1), min(⌊j·sw⌋, W-1)]  // sh = 1/scaleH or H/OH
+func InterpolateNearest(out, x *Array, scaleH, scaleW float64) {
 	const name = "InterpolateNearest"
 	planes, h, w, oh, ow := resampleShapes(name, out, x)
 	rows := make([]int, oh)
 	cols := make([]int, ow)
-	sh, sw := resampleScale(name, scales, 0, h, oh), resampleScale(name, scales, 1, w, ow)
+	sh, sw := resampleScale(scaleH, h, oh), resampleScale(scaleW, w, ow)
 	for i := range rows {
 		rows[i] = min(int(float32(math.Floor(float64(float32(i)*sh)))), h-1)
 	}
@@ -39,16 +40,17 @@ func InterpolateNearest(out, x *Array, scales []float64) {
 
 // InterpolateBilinear sets out to x resampled to out's last two dims by
 // bilinear interpolation, as torch.nn.functional.interpolate(
-// mode="bilinear", align_corners=alignCorners): x is [..., H, W] (rank 3
-// or 4) and out [..., OH, OW]; scales is as for InterpolateNearest. With
+// mode="bilinear", align_corners=alignCorners) (ATen's
+// upsample_bilinear2d): x is [..., H, W] (rank 3 or 4) and out [..., OH,
+// OW]; scaleH and scaleW are as for InterpolateNearest. With
 // alignCorners the corner pixels' centres match (source index
 // i·(H-1)/(OH-1)); without, the corners of the images (source index
 // (i+½)·sh - ½, at least 0). The arithmetic is float32, as PyTorch's.
-func InterpolateBilinear(out, x *Array, alignCorners bool, scales []float64) {
+func InterpolateBilinear(out, x *Array, alignCorners bool, scaleH, scaleW float64) {
 	const name = "InterpolateBilinear"
 	planes, h, w, oh, ow := resampleShapes(name, out, x)
-	ry := bilinearTaps(name, scales, 0, h, oh, alignCorners)
-	rz := bilinearTaps(name, scales, 1, w, ow, alignCorners)
+	ry := bilinearTaps(scaleH, h, oh, alignCorners)
+	rz := bilinearTaps(scaleW, w, ow, alignCorners)
 	for pl := 0; pl < planes; pl++ {
 		src := x.F32[pl*h*w : (pl+1)*h*w]
 		dst := out.F32[pl*oh*ow : (pl+1)*oh*ow]
@@ -69,15 +71,15 @@ type bilinearTap struct {
 	l0, l1 float32
 }
 
-// bilinearTaps returns the taps of the n outputs of dim d resampled from
-// in inputs.
-func bilinearTaps(name string, scales []float64, d, in, n int, alignCorners bool) []bilinearTap {
+// bilinearTaps returns the taps of n outputs resampled from in inputs
+// with the scale factor scale (0: none given).
+func bilinearTaps(scale0 float64, in, n int, alignCorners bool) []bilinearTap {
 	var scale float32
 	switch {
 	case alignCorners && n > 1:
 		scale = float32(in-1) / float32(n-1)
 	case !alignCorners:
-		scale = resampleScale(name, scales, d, in, n)
+		scale = resampleScale(scale0, in, n)
 	}
 	taps := make([]bilinearTap, n)
 	for i := range taps {
@@ -107,14 +109,11 @@ func resampleShapes(name string, out, x *Array) (planes, h, w, oh, ow int) {
 	return planes, h, w, out.Shape[r-2], out.Shape[r-1]
 }
 
-// resampleScale returns the source step of dim d: 1/scales[d] when the
-// caller gave a scale factor, else in/n.
-func resampleScale(name string, scales []float64, d, in, n int) float32 {
-	if len(scales) != 0 && len(scales) != 2 {
-		kernelPanic(name, "scales %v, want none or one per spatial dim", scales)
-	}
-	if len(scales) == 2 && scales[d] > 0 {
-		return float32(1 / scales[d])
+// resampleScale returns the source step of a dim of in inputs resampled
+// to n: 1/scale when the caller gave a scale factor, else in/n.
+func resampleScale(scale float64, in, n int) float32 {
+	if scale > 0 {
+		return float32(1 / scale)
 	}
 	return float32(in) / float32(n)
 }

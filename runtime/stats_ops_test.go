@@ -96,17 +96,17 @@ func TestStatsOpsReject(t *testing.T) {
 		fn   func()
 		want string
 	}{
-		{func() { EmbeddingBag(f32(1, 2), ix, w, i64(0), EmbeddingBagSum) }, "index 4 at position 2"},
-		{func() { EmbeddingBag(f32(2, 2), i64(0, 1), w, i64(1, 2), EmbeddingBagSum) }, "want 0 first"},
-		{func() { EmbeddingBag(f32(2, 2), i64(0, 1), w, i64(0, 3), EmbeddingBagSum) }, "at most 2"},
-		{func() { EmbeddingBag(f32(1, 2), i64(0, 1), w, i64(0), 3) }, "mode 3"},
+		{func() { EmbeddingBag(f32(1, 2), ix, i64(0), w, EmbeddingBagSum) }, "index 4 at position 2"},
+		{func() { EmbeddingBag(f32(2, 2), i64(0, 1), i64(1, 2), w, EmbeddingBagSum) }, "want 0 first"},
+		{func() { EmbeddingBag(f32(2, 2), i64(0, 1), i64(0, 3), w, EmbeddingBagSum) }, "at most 2"},
+		{func() { EmbeddingBag(f32(1, 2), i64(0, 1), i64(0), w, 3) }, "mode 3"},
 		{func() { Gather(f32(3), f32(3), i64(0, 3, 1), 0) }, "index 3 at position 1"},
 		{func() { Gather(f32(3), f32(2), i64(0, 1, 1), 0) }, ""}, // index may be larger only in dim
 		{func() { ArgMax(NewArray(Int64, 2), f32(2, 0), 1, false) }, "is empty"},
 		{func() { Mean(f32(2), f32(2, 3), []int{2}, false) }, "dim 2 out of range"},
 		{func() { Where(f32(3), &Array{DType: Bool, Shape: []int{2}, B: make([]bool, 2)}, f32(3), f32(3)) }, "do not broadcast"},
 		{func() { AvgPool2d(f32(1, 1, 1, 1), f32(1, 1, 4, 4), []int{2}, nil, []int{2}, false, true) }, "padding at most half"},
-		{func() { InterpolateBilinear(f32(1, 2, 3, 3), f32(1, 1, 2, 2), false, nil) }, "does not resample"},
+		{func() { InterpolateBilinear(f32(1, 2, 3, 3), f32(1, 1, 2, 2), false, 0, 0) }, "does not resample"},
 	} {
 		got := panicText(c.fn)
 		if c.want == "" {

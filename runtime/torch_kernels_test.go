@@ -98,11 +98,11 @@ func TestKernelsMatchPyTorch(t *testing.T) {
 		case "AvgPool2d":
 			AvgPool2d(got[0], in[0], at.KernelSize, at.Stride, at.Padding, at.CeilMode, at.CountIncludePad)
 		case "InterpolateNearest":
-			InterpolateNearest(got[0], in[0], at.Scales)
+			InterpolateNearest(got[0], in[0], scale(at.Scales, 0), scale(at.Scales, 1))
 		case "InterpolateBilinear":
-			InterpolateBilinear(got[0], in[0], at.AlignCorners, at.Scales)
+			InterpolateBilinear(got[0], in[0], at.AlignCorners, scale(at.Scales, 0), scale(at.Scales, 1))
 		case "EmbeddingBag":
-			EmbeddingBag(got[0], in[0], in[1], in[2], at.Mode)
+			EmbeddingBag(got[0], in[0], in[2], in[1], at.Mode)
 		case "Var":
 			Var(got[0], in[0], at.Dims, at.Correction, false)
 		case "Mean":
@@ -132,4 +132,12 @@ func TestKernelsMatchPyTorch(t *testing.T) {
 	if len(seen) != 12 {
 		t.Errorf("fixture covers %d kernels, want 12: %v", len(seen), seen)
 	}
+}
+
+// scale returns scales[i], or 0 when no scales are given.
+func scale(scales []float64, i int) float64 {
+	if len(scales) == 0 {
+		return 0
+	}
+	return scales[i]
 }

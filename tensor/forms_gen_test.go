@@ -8,10 +8,13 @@ import "github.com/fxgen/fxgen/tensor"
 var generatedForms = map[string]goForms{
 	"abs":         {Method: (*tensor.Tensor).Abs, Function: tensor.Abs},
 	"add":         {Method: (*tensor.Tensor).Add, Function: tensor.Add, Scalar: (*tensor.Tensor).AddScalar},
+	"argmax":      {Method: (*tensor.Tensor).Argmax, Function: tensor.Argmax},
+	"argmin":      {Method: (*tensor.Tensor).Argmin, Function: tensor.Argmin},
 	"clamp":       {Method: (*tensor.Tensor).Clamp, Function: tensor.Clamp},
 	"div":         {Method: (*tensor.Tensor).Div, Function: tensor.Div, Scalar: (*tensor.Tensor).DivScalar},
 	"dropout":     {Function: tensor.Dropout},
 	"exp":         {Method: (*tensor.Tensor).Exp, Function: tensor.Exp},
+	"gather":      {Method: (*tensor.Tensor).Gather, Function: tensor.Gather},
 	"gelu":        {Method: (*tensor.Tensor).Gelu, Function: tensor.Gelu},
 	"gelu_tanh":   {Method: (*tensor.Tensor).GeluTanh, Function: tensor.GeluTanh},
 	"gt":          {Method: (*tensor.Tensor).Gt, Function: tensor.Gt, Scalar: (*tensor.Tensor).GtScalar},
@@ -32,4 +35,5 @@ var generatedForms = map[string]goForms{
 	"sqrt":        {Method: (*tensor.Tensor).Sqrt, Function: tensor.Sqrt},
 	"sub":         {Method: (*tensor.Tensor).Sub, Function: tensor.Sub, Scalar: (*tensor.Tensor).SubScalar, ScalarFirst: tensor.RSub},
 	"tanh":        {Method: (*tensor.Tensor).Tanh, Function: tensor.Tanh},
+	"where":       {Function: tensor.Where},
 }

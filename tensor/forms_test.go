@@ -47,8 +47,12 @@ func TestGeneratedForms(t *testing.T) {
 				ins[i] = tensor.FromFloat32(v, dims...)
 			case ir.Int64:
 				v := make([]int64, n)
+				lo, hi := int64(-4), int64(5)
+				if rg, ok := s.Ranges[i]; ok { // indices: in range
+					lo, hi = rg[0], rg[1]
+				}
 				for j := range v {
-					v[j] = r.Int64N(9) - 4
+					v[j] = lo + r.Int64N(hi-lo)
 				}
 				ins[i] = tensor.FromInt64(v, dims...)
 			default:

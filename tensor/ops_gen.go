@@ -29,6 +29,26 @@ func (t *Tensor) AddScalar(s float64) *Tensor {
 	return apply1(method, ir.OpAdd, []any{t, s})
 }
 
+// Argmax returns the int64 position of the largest entry of t along dim, as torch.Tensor.argmax.
+func (t *Tensor) Argmax(dim int, keepdim bool) *Tensor {
+	return apply1(method, ir.OpArgmax, []any{t}, kw("dim", dim), kw("keepdim", keepdim))
+}
+
+// Argmax returns the int64 position of the largest entry of input along dim, as torch.argmax.
+func Argmax(input *Tensor, dim int, keepdim bool) *Tensor {
+	return apply1(function, ir.OpArgmax, []any{input}, kw("dim", dim), kw("keepdim", keepdim))
+}
+
+// Argmin returns the int64 position of the smallest entry of t along dim, as torch.Tensor.argmin.
+func (t *Tensor) Argmin(dim int, keepdim bool) *Tensor {
+	return apply1(method, ir.OpArgmin, []any{t}, kw("dim", dim), kw("keepdim", keepdim))
+}
+
+// Argmin returns the int64 position of the smallest entry of input along dim, as torch.argmin.
+func Argmin(input *Tensor, dim int, keepdim bool) *Tensor {
+	return apply1(function, ir.OpArgmin, []any{input}, kw("dim", dim), kw("keepdim", keepdim))
+}
+
 // Clamp returns t clamped to [min, max] (math.Inf for an open side), NaN kept, as torch.Tensor.clamp.
 func (t *Tensor) Clamp(min, max float64) *Tensor {
 	return apply1(method, ir.OpClamp, []any{t}, kw("min", min), kw("max", max))
@@ -67,6 +87,16 @@ func (t *Tensor) Exp() *Tensor {
 // Exp returns e^input, as torch.exp.
 func Exp(input *Tensor) *Tensor {
 	return apply1(function, ir.OpExp, []any{input})
+}
+
+// Gather returns the entries of t picked along dim by the int64 index (index's shape; an index out of range is a run-time panic), as torch.Tensor.gather.
+func (t *Tensor) Gather(index *Tensor, dim int) *Tensor {
+	return apply1(method, ir.OpGather, []any{t, index}, kw("dim", dim))
+}
+
+// Gather returns the entries of input picked along dim by the int64 index (index's shape; an index out of range is a run-time panic), as torch.gather.
+func Gather(input, index *Tensor, dim int) *Tensor {
+	return apply1(function, ir.OpGather, []any{input, index}, kw("dim", dim))
 }
 
 // Gelu returns the exact GELU 0.5·t·(1 + erf(t/√2)), as F.gelu.
@@ -292,4 +322,9 @@ func (t *Tensor) Tanh() *Tensor {
 // Tanh returns tanh(input), as torch.tanh.
 func Tanh(input *Tensor) *Tensor {
 	return apply1(function, ir.OpTanh, []any{input})
+}
+
+// Where returns input where condition is true and other elsewhere, broadcasting the three, as torch.where(condition.
+func Where(condition, input, other *Tensor) *Tensor {
+	return apply1(function, ir.OpWhere, []any{condition, input, other})
 }

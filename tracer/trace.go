@@ -301,7 +301,9 @@ func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([
 	t.g.Modules[info.Name] = mod
 	nodeArgs := make([]ir.Arg, len(args))
 	for i, a := range args {
-		nodeArgs[i] = t.node(a)
+		if a != nil { // nil: an absent optional operand (no offsets)
+			nodeArgs[i] = t.node(a)
+		}
 	}
 	n, err := t.g.CallModule(info.Name, nodeArgs...)
 	if err != nil {

@@ -47,6 +47,26 @@ func init() {
 		c := NewAdd_boolCompiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
 	}
+	Compiled["Argmax_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewArgmax_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Argmax_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewArgmax_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Argmin_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewArgmin_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["AvgPool2d_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewAvgPool2d_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["AvgPool2d_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewAvgPool2d_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
 	Compiled["BatchNorm_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewBatchNorm_0Compiled(m.(*Model5))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2], ins[3], ins[4]) }
@@ -78,6 +98,14 @@ func init() {
 	Compiled["Clamp_f32_kw4"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewClamp_f32_kw4Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Conv1d_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewConv1d_0Compiled(m.(*Model3))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2]) }
+	}
+	Compiled["Conv1d_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewConv1d_1Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
 	}
 	Compiled["Conv2d_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewConv2d_0Compiled(m.(*Model3))
@@ -123,6 +151,18 @@ func init() {
 		c := NewEmbedding_0Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
 	}
+	Compiled["EmbeddingBag_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewEmbeddingBag_0Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
+	Compiled["EmbeddingBag_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewEmbeddingBag_1Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
+	Compiled["EmbeddingBag_2"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewEmbeddingBag_2Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
 	Compiled["Exp_f32"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewExp_f32Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
@@ -133,6 +173,14 @@ func init() {
 	}
 	Compiled["FusedElementwise_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewFusedElementwise_0Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
+	Compiled["Gather_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewGather_0Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
+	Compiled["Gather_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewGather_1Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
 	}
 	Compiled["Gelu_f32"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
@@ -239,6 +287,14 @@ func init() {
 		c := NewMatmulTransb_0Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
 	}
+	Compiled["MaxDim_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewMaxDim_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["MaxDim_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewMaxDim_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
 	Compiled["MaxPool2d_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewMaxPool2d_0Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
@@ -262,6 +318,18 @@ func init() {
 	Compiled["Maximum_i64"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewMaximum_i64Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
+	Compiled["Mean_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewMean_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Mean_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewMean_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["MinDim_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewMinDim_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
 	}
 	Compiled["Minimum_f32"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewMinimum_f32Compiled(m.(*Model2))
@@ -435,9 +503,45 @@ func init() {
 		c := NewUnsqueeze_0Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
 	}
+	Compiled["UpsampleBilinear2d_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewUpsampleBilinear2d_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["UpsampleBilinear2d_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewUpsampleBilinear2d_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["UpsampleNearest2d_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewUpsampleNearest2d_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["UpsampleNearest2d_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewUpsampleNearest2d_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Var_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewVar_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Var_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewVar_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
 	Compiled["View_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewView_0Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Where_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewWhere_0Compiled(m.(*Model3))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2]) }
+	}
+	Compiled["Where_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewWhere_1Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
+	Compiled["Where_2"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewWhere_2Compiled(m.(*Model3))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2]) }
 	}
 }
 
@@ -928,6 +1032,266 @@ func (c *Add_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	return tensor.FromArray(add)
 }
 
+// Argmax_0: argmax
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Argmax_0Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Argmax_0Compiled struct {
+	frames runtime.Frames[argmax_0CompiledFrame] // the free per-call workspaces
+}
+
+// argmax_0CompiledFrame is the state of one Argmax_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type argmax_0CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewArgmax_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewArgmax_0Compiled(m *Model1) *Argmax_0Compiled {
+	c := &Argmax_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *argmax_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,5].
+func (c *Argmax_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Argmax_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 5)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: argmax = call_function argmax(a, dim=1)
+	argmax := runtime.NewArray(runtime.Int64, N)
+	runtime.ArgMax(argmax, aArr, 1, false)
+	c.frames.Put(fr)
+	return tensor.FromArray(argmax)
+}
+
+// Argmax_1: argmax
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Argmax_1Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Argmax_1Compiled struct {
+	frames runtime.Frames[argmax_1CompiledFrame] // the free per-call workspaces
+}
+
+// argmax_1CompiledFrame is the state of one Argmax_1Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type argmax_1CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewArgmax_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewArgmax_1Compiled(m *Model1) *Argmax_1Compiled {
+	c := &Argmax_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *argmax_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a i64[N,3].
+func (c *Argmax_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Argmax_1Compiled.Forward", "a", aArr, runtime.Int64, -1, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: argmax = call_function argmax(a, dim=0, keepdim=true)
+	argmax := runtime.NewArray(runtime.Int64, 1, 3)
+	runtime.ArgMax(argmax, aArr, 0, true)
+	c.frames.Put(fr)
+	return tensor.FromArray(argmax)
+}
+
+// Argmin_0: argmin
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Argmin_0Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Argmin_0Compiled struct {
+	frames runtime.Frames[argmin_0CompiledFrame] // the free per-call workspaces
+}
+
+// argmin_0CompiledFrame is the state of one Argmin_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type argmin_0CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewArgmin_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewArgmin_0Compiled(m *Model1) *Argmin_0Compiled {
+	c := &Argmin_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *argmin_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,2,5].
+func (c *Argmin_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Argmin_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 2, 5)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: argmin = call_function argmin(a, dim=-1)
+	argmin := runtime.NewArray(runtime.Int64, N, 2)
+	runtime.ArgMin(argmin, aArr, -1, false)
+	c.frames.Put(fr)
+	return tensor.FromArray(argmin)
+}
+
+// AvgPool2d_0: avg_pool2d
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// AvgPool2d_0Compiled is Model1 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type AvgPool2d_0Compiled struct {
+	frames runtime.Frames[avgPool2d_0CompiledFrame] // the free per-call workspaces
+}
+
+// avgPool2d_0CompiledFrame is the state of one AvgPool2d_0Compiled.Forward
+// call: the workspace and the arrays bound to it.
+type avgPool2d_0CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewAvgPool2d_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewAvgPool2d_0Compiled(m *Model1) *AvgPool2d_0Compiled {
+	c := &AvgPool2d_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *avgPool2d_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,2,7,6].
+func (c *AvgPool2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("AvgPool2d_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 2, 7, 6)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: avg_pool2d = call_function avg_pool2d(a, kernel_size=[3], stride=[2], padding=[1], ceil_mode=true, count_include_pad=false)
+	avg_pool2d := runtime.NewArray(runtime.Float32, N, 2, 4, 4)
+	runtime.AvgPool2d(avg_pool2d, aArr, []int{3}, []int{2}, []int{1}, true, false)
+	c.frames.Put(fr)
+	return tensor.FromArray(avg_pool2d)
+}
+
+// AvgPool2d_1: avg_pool2d
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// AvgPool2d_1Compiled is Model1 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type AvgPool2d_1Compiled struct {
+	frames runtime.Frames[avgPool2d_1CompiledFrame] // the free per-call workspaces
+}
+
+// avgPool2d_1CompiledFrame is the state of one AvgPool2d_1Compiled.Forward
+// call: the workspace and the arrays bound to it.
+type avgPool2d_1CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewAvgPool2d_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewAvgPool2d_1Compiled(m *Model1) *AvgPool2d_1Compiled {
+	c := &AvgPool2d_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *avgPool2d_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,3,6,6].
+func (c *AvgPool2d_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("AvgPool2d_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 3, 6, 6)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: avg_pool2d = call_function avg_pool2d(a, kernel_size=[2])
+	avg_pool2d := runtime.NewArray(runtime.Float32, N, 3, 3, 3)
+	runtime.AvgPool2d(avg_pool2d, aArr, []int{2}, []int{}, []int{0, 0}, false, true)
+	c.frames.Put(fr)
+	return tensor.FromArray(avg_pool2d)
+}
+
 // BatchNorm_0: batch_norm
 
 // Regenerate this file if Model5.Forward's signature changes: this line stops stale code from building.
@@ -1363,6 +1727,116 @@ func (c *Clamp_f32_kw4Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	runtime.Clamp(clamp, aArr, math.NaN(), math.Inf(1))
 	c.frames.Put(fr)
 	return tensor.FromArray(clamp)
+}
+
+// Conv1d_0: conv1d
+
+// Regenerate this file if Model3.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model3).Forward
+
+// Conv1d_0Compiled is Model3 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Conv1d_0Compiled struct {
+	frames runtime.Frames[conv1d_0CompiledFrame] // the free per-call workspaces
+}
+
+// conv1d_0CompiledFrame is the state of one Conv1d_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type conv1d_0CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewConv1d_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewConv1d_0Compiled(m *Model3) *Conv1d_0Compiled {
+	c1 := &Conv1d_0Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *conv1d_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model3.Forward for a f32[N,3,9], b f32[4,3,3], c f32[4].
+func (c1 *Conv1d_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Conv1d_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 3, 9)
+	bArr := b.Array()
+	runtime.CheckInput("Conv1d_0Compiled.Forward", "b", bArr, runtime.Float32, 4, 3, 3)
+	cArr := c.Array()
+	runtime.CheckInput("Conv1d_0Compiled.Forward", "c", cArr, runtime.Float32, 4)
+	N := aArr.Shape[0]
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:35: conv1d = call_function conv1d(a, b, c, padding=1)
+	conv1d := runtime.NewArray(runtime.Float32, N, 4, 9)
+	runtime.Conv1d(conv1d, aArr, bArr, cArr, 1, 1, 1)
+	c1.frames.Put(fr)
+	return tensor.FromArray(conv1d)
+}
+
+// Conv1d_1: conv1d
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// Conv1d_1Compiled is Model2 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Conv1d_1Compiled struct {
+	frames runtime.Frames[conv1d_1CompiledFrame] // the free per-call workspaces
+}
+
+// conv1d_1CompiledFrame is the state of one Conv1d_1Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type conv1d_1CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewConv1d_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewConv1d_1Compiled(m *Model2) *Conv1d_1Compiled {
+	c := &Conv1d_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *conv1d_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a f32[N,4,11], b f32[6,2,5].
+func (c *Conv1d_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Conv1d_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 4, 11)
+	bArr := b.Array()
+	runtime.CheckInput("Conv1d_1Compiled.Forward", "b", bArr, runtime.Float32, 6, 2, 5)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: conv1d = call_function conv1d(a, b, nil, stride=2, groups=2)
+	conv1d := runtime.NewArray(runtime.Float32, N, 6, 4)
+	runtime.Conv1d(conv1d, aArr, bArr, nil, 2, 0, 2)
+	c.frames.Put(fr)
+	return tensor.FromArray(conv1d)
 }
 
 // Conv2d_0: conv2d
@@ -1967,6 +2441,171 @@ func (c *Embedding_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	return tensor.FromArray(embedding)
 }
 
+// EmbeddingBag_0: embedding_bag
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// EmbeddingBag_0Compiled is Model2 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type EmbeddingBag_0Compiled struct {
+	frames runtime.Frames[embeddingBag_0CompiledFrame] // the free per-call workspaces
+}
+
+// embeddingBag_0CompiledFrame is the state of one
+// EmbeddingBag_0Compiled.Forward call: the workspace and the arrays bound to
+// it.
+type embeddingBag_0CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewEmbeddingBag_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewEmbeddingBag_0Compiled(m *Model2) *EmbeddingBag_0Compiled {
+	c := &EmbeddingBag_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *embeddingBag_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a i64[N,3], b f32[6,4].
+func (c *EmbeddingBag_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("EmbeddingBag_0Compiled.Forward", "a", aArr, runtime.Int64, -1, 3)
+	bArr := b.Array()
+	runtime.CheckInput("EmbeddingBag_0Compiled.Forward", "b", bArr, runtime.Float32, 6, 4)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: embedding_bag = call_function embedding_bag(a, nil, b, mode=0)
+	embedding_bag := runtime.NewArray(runtime.Float32, N, 4)
+	runtime.EmbeddingBag(embedding_bag, aArr, nil, bArr, 0)
+	c.frames.Put(fr)
+	return tensor.FromArray(embedding_bag)
+}
+
+// EmbeddingBag_1: embedding_bag
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// EmbeddingBag_1Compiled is Model2 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type EmbeddingBag_1Compiled struct {
+	frames runtime.Frames[embeddingBag_1CompiledFrame] // the free per-call workspaces
+}
+
+// embeddingBag_1CompiledFrame is the state of one
+// EmbeddingBag_1Compiled.Forward call: the workspace and the arrays bound to
+// it.
+type embeddingBag_1CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewEmbeddingBag_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewEmbeddingBag_1Compiled(m *Model2) *EmbeddingBag_1Compiled {
+	c := &EmbeddingBag_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *embeddingBag_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a i64[N,2], b f32[5,3].
+func (c *EmbeddingBag_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("EmbeddingBag_1Compiled.Forward", "a", aArr, runtime.Int64, -1, 2)
+	bArr := b.Array()
+	runtime.CheckInput("EmbeddingBag_1Compiled.Forward", "b", bArr, runtime.Float32, 5, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: embedding_bag = call_function embedding_bag(a, nil, b, mode=2)
+	embedding_bag := runtime.NewArray(runtime.Float32, N, 3)
+	runtime.EmbeddingBag(embedding_bag, aArr, nil, bArr, 2)
+	c.frames.Put(fr)
+	return tensor.FromArray(embedding_bag)
+}
+
+// EmbeddingBag_2: embedding_bag
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// EmbeddingBag_2Compiled is Model2 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type EmbeddingBag_2Compiled struct {
+	frames runtime.Frames[embeddingBag_2CompiledFrame] // the free per-call workspaces
+}
+
+// embeddingBag_2CompiledFrame is the state of one
+// EmbeddingBag_2Compiled.Forward call: the workspace and the arrays bound to
+// it.
+type embeddingBag_2CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewEmbeddingBag_2Compiled compiles m, checking that its parameters have the traced shapes.
+func NewEmbeddingBag_2Compiled(m *Model2) *EmbeddingBag_2Compiled {
+	c := &EmbeddingBag_2Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *embeddingBag_2CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a i64[N,4], b f32[7,2].
+func (c *EmbeddingBag_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("EmbeddingBag_2Compiled.Forward", "a", aArr, runtime.Int64, -1, 4)
+	bArr := b.Array()
+	runtime.CheckInput("EmbeddingBag_2Compiled.Forward", "b", bArr, runtime.Float32, 7, 2)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: embedding_bag = call_function embedding_bag(a, nil, b)
+	embedding_bag := runtime.NewArray(runtime.Float32, N, 2)
+	runtime.EmbeddingBag(embedding_bag, aArr, nil, bArr, 1)
+	c.frames.Put(fr)
+	return tensor.FromArray(embedding_bag)
+}
+
 // Exp_f32: exp
 
 // Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
@@ -2130,6 +2769,112 @@ func (c *FusedElementwise_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor)
 	c.fused_elementwise_program.Run(fused_elementwise, []*runtime.Array{aArr, bArr})
 	c.frames.Put(fr)
 	return tensor.FromArray(fused_elementwise)
+}
+
+// Gather_0: gather
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// Gather_0Compiled is Model2 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Gather_0Compiled struct {
+	frames runtime.Frames[gather_0CompiledFrame] // the free per-call workspaces
+}
+
+// gather_0CompiledFrame is the state of one Gather_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type gather_0CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewGather_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewGather_0Compiled(m *Model2) *Gather_0Compiled {
+	c := &Gather_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *gather_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a f32[N,5,3], b i64[N,4,3].
+func (c *Gather_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Gather_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 5, 3)
+	bArr := b.Array()
+	runtime.CheckInput("Gather_0Compiled.Forward", "b", bArr, runtime.Int64, -1, 4, 3)
+	N := aArr.Shape[0]
+	runtime.CheckDim("Gather_0Compiled.Forward", "b", bArr, 0, N, "N")
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: gather = call_function gather(a, b, dim=1)
+	gather := runtime.NewArray(runtime.Float32, N, 4, 3)
+	runtime.Gather(gather, aArr, bArr, 1)
+	c.frames.Put(fr)
+	return tensor.FromArray(gather)
+}
+
+// Gather_1: gather
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// Gather_1Compiled is Model2 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Gather_1Compiled struct {
+	frames runtime.Frames[gather_1CompiledFrame] // the free per-call workspaces
+}
+
+// gather_1CompiledFrame is the state of one Gather_1Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type gather_1CompiledFrame struct {
+	ready bool // whether the workspace is allocated
+}
+
+// NewGather_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewGather_1Compiled(m *Model2) *Gather_1Compiled {
+	c := &Gather_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *gather_1CompiledFrame) reserve() {
+	if fr.ready {
+		return
+	}
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a i64[4,3], b i64[2,3].
+func (c *Gather_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Gather_1Compiled.Forward", "a", aArr, runtime.Int64, 4, 3)
+	bArr := b.Array()
+	runtime.CheckInput("Gather_1Compiled.Forward", "b", bArr, runtime.Int64, 2, 3)
+	fr := c.frames.Get()
+	fr.reserve()
+	// models.go:35: gather = call_function gather(a, b, dim=0)
+	gather := runtime.NewArray(runtime.Int64, 2, 3)
+	runtime.Gather(gather, aArr, bArr, 0)
+	c.frames.Put(fr)
+	return tensor.FromArray(gather)
 }
 
 // Gelu_f32: gelu
@@ -3538,6 +4283,122 @@ func (c *MatmulTransb_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *te
 	return tensor.FromArray(matmul_transb)
 }
 
+// MaxDim_0: max_dim
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// MaxDim_0Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type MaxDim_0Compiled struct {
+	frames runtime.Frames[maxDim_0CompiledFrame] // the free per-call workspaces
+}
+
+// maxDim_0CompiledFrame is the state of one MaxDim_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type maxDim_0CompiledFrame struct {
+	max_dim_1 runtime.Array     // max_dim i64[N,3], in workspace slot 0
+	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
+	dimN      int               // the size N the workspace is sized for
+	ready     bool              // whether the workspace is allocated
+}
+
+// NewMaxDim_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewMaxDim_0Compiled(m *Model1) *MaxDim_0Compiled {
+	c := &MaxDim_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *maxDim_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	// 1 values share 1 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(3 * N)
+	fr.workspace.Reserve(0, slot0, 0)
+	fr.workspace.Bind(&fr.max_dim_1, runtime.Int64, 0, N, 3)
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,5,3].
+func (c *MaxDim_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("MaxDim_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 5, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: max_dim = call_function max_dim(a, dim=1)
+	max_dim_0 := runtime.NewArray(runtime.Float32, N, 3)
+	runtime.MaxDim(max_dim_0, &fr.max_dim_1, aArr, 1, false)
+	c.frames.Put(fr)
+	return tensor.FromArray(max_dim_0)
+}
+
+// MaxDim_1: max_dim
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// MaxDim_1Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type MaxDim_1Compiled struct {
+	frames runtime.Frames[maxDim_1CompiledFrame] // the free per-call workspaces
+}
+
+// maxDim_1CompiledFrame is the state of one MaxDim_1Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type maxDim_1CompiledFrame struct {
+	max_dim_1 runtime.Array     // max_dim i64[N,1], in workspace slot 0
+	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
+	dimN      int               // the size N the workspace is sized for
+	ready     bool              // whether the workspace is allocated
+}
+
+// NewMaxDim_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewMaxDim_1Compiled(m *Model1) *MaxDim_1Compiled {
+	c := &MaxDim_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *maxDim_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	// 1 values share 1 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(N)
+	fr.workspace.Reserve(0, slot0, 0)
+	fr.workspace.Bind(&fr.max_dim_1, runtime.Int64, 0, N, 1)
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a i64[N,4].
+func (c *MaxDim_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("MaxDim_1Compiled.Forward", "a", aArr, runtime.Int64, -1, 4)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: max_dim = call_function max_dim(a, dim=-1, keepdim=true)
+	max_dim_0 := runtime.NewArray(runtime.Int64, N, 1)
+	runtime.MaxDim(max_dim_0, &fr.max_dim_1, aArr, -1, true)
+	c.frames.Put(fr)
+	return tensor.FromArray(max_dim_0)
+}
+
 // MaxPool2d_0: max_pool2d
 
 // Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
@@ -3863,6 +4724,168 @@ func (c *Maximum_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	runtime.Maximum(maximum, aArr, bArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(maximum)
+}
+
+// Mean_0: mean
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Mean_0Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Mean_0Compiled struct {
+	frames runtime.Frames[mean_0CompiledFrame] // the free per-call workspaces
+}
+
+// mean_0CompiledFrame is the state of one Mean_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type mean_0CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewMean_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewMean_0Compiled(m *Model1) *Mean_0Compiled {
+	c := &Mean_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *mean_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,3,4].
+func (c *Mean_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Mean_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 3, 4)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: mean = call_function mean(a, dim=[1, 2], keepdim=true)
+	mean := runtime.NewArray(runtime.Float32, N, 1, 1)
+	runtime.Mean(mean, aArr, []int{1, 2}, true)
+	c.frames.Put(fr)
+	return tensor.FromArray(mean)
+}
+
+// Mean_1: mean
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Mean_1Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Mean_1Compiled struct {
+	frames runtime.Frames[mean_1CompiledFrame] // the free per-call workspaces
+}
+
+// mean_1CompiledFrame is the state of one Mean_1Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type mean_1CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewMean_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewMean_1Compiled(m *Model1) *Mean_1Compiled {
+	c := &Mean_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *mean_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,3].
+func (c *Mean_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Mean_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: mean = call_function mean(a)
+	mean := runtime.NewArray(runtime.Float32)
+	runtime.Mean(mean, aArr, []int{}, false)
+	c.frames.Put(fr)
+	return tensor.FromArray(mean)
+}
+
+// MinDim_0: min_dim
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// MinDim_0Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type MinDim_0Compiled struct {
+	frames runtime.Frames[minDim_0CompiledFrame] // the free per-call workspaces
+}
+
+// minDim_0CompiledFrame is the state of one MinDim_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type minDim_0CompiledFrame struct {
+	min_dim_1 runtime.Array     // min_dim i64[N,2,1], in workspace slot 0
+	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
+	dimN      int               // the size N the workspace is sized for
+	ready     bool              // whether the workspace is allocated
+}
+
+// NewMinDim_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewMinDim_0Compiled(m *Model1) *MinDim_0Compiled {
+	c := &MinDim_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *minDim_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	// 1 values share 1 workspace slots; each slot is as large as its largest value.
+	slot0 := runtime.SlotSize(2 * N)
+	fr.workspace.Reserve(0, slot0, 0)
+	fr.workspace.Bind(&fr.min_dim_1, runtime.Int64, 0, N, 2, 1)
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,2,6].
+func (c *MinDim_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("MinDim_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 2, 6)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: min_dim = call_function min_dim(a, dim=2, keepdim=true)
+	min_dim_0 := runtime.NewArray(runtime.Float32, N, 2, 1)
+	runtime.MinDim(min_dim_0, &fr.min_dim_1, aArr, 2, true)
+	c.frames.Put(fr)
+	return tensor.FromArray(min_dim_0)
 }
 
 // Minimum_f32: minimum
@@ -6183,6 +7206,322 @@ func (c *Unsqueeze_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	return tensor.FromArray(unsqueeze)
 }
 
+// UpsampleBilinear2d_0: upsample_bilinear2d
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// UpsampleBilinear2d_0Compiled is Model1 compiled by fxgen: Forward runs the
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type UpsampleBilinear2d_0Compiled struct {
+	frames runtime.Frames[upsampleBilinear2d_0CompiledFrame] // the free per-call workspaces
+}
+
+// upsampleBilinear2d_0CompiledFrame is the state of one
+// UpsampleBilinear2d_0Compiled.Forward call: the workspace and the arrays
+// bound to it.
+type upsampleBilinear2d_0CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewUpsampleBilinear2d_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewUpsampleBilinear2d_0Compiled(m *Model1) *UpsampleBilinear2d_0Compiled {
+	c := &UpsampleBilinear2d_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *upsampleBilinear2d_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,2,3,4].
+func (c *UpsampleBilinear2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("UpsampleBilinear2d_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 2, 3, 4)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: upsample_bilinear2d = call_function upsample_bilinear2d(a, output_size=[7, 5], align_corners=true)
+	upsample_bilinear2d := runtime.NewArray(runtime.Float32, N, 2, 7, 5)
+	runtime.InterpolateBilinear(upsample_bilinear2d, aArr, true, 0.0, 0.0)
+	c.frames.Put(fr)
+	return tensor.FromArray(upsample_bilinear2d)
+}
+
+// UpsampleBilinear2d_1: upsample_bilinear2d
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// UpsampleBilinear2d_1Compiled is Model1 compiled by fxgen: Forward runs the
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type UpsampleBilinear2d_1Compiled struct {
+	frames runtime.Frames[upsampleBilinear2d_1CompiledFrame] // the free per-call workspaces
+}
+
+// upsampleBilinear2d_1CompiledFrame is the state of one
+// UpsampleBilinear2d_1Compiled.Forward call: the workspace and the arrays
+// bound to it.
+type upsampleBilinear2d_1CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewUpsampleBilinear2d_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewUpsampleBilinear2d_1Compiled(m *Model1) *UpsampleBilinear2d_1Compiled {
+	c := &UpsampleBilinear2d_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *upsampleBilinear2d_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,2,3,4].
+func (c *UpsampleBilinear2d_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("UpsampleBilinear2d_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 2, 3, 4)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: upsample_bilinear2d = call_function upsample_bilinear2d(a, output_size=[6, 8], scales_h=2.0, scales_w=2.0)
+	upsample_bilinear2d := runtime.NewArray(runtime.Float32, N, 2, 6, 8)
+	runtime.InterpolateBilinear(upsample_bilinear2d, aArr, false, 2.0, 2.0)
+	c.frames.Put(fr)
+	return tensor.FromArray(upsample_bilinear2d)
+}
+
+// UpsampleNearest2d_0: upsample_nearest2d
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// UpsampleNearest2d_0Compiled is Model1 compiled by fxgen: Forward runs the
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type UpsampleNearest2d_0Compiled struct {
+	frames runtime.Frames[upsampleNearest2d_0CompiledFrame] // the free per-call workspaces
+}
+
+// upsampleNearest2d_0CompiledFrame is the state of one
+// UpsampleNearest2d_0Compiled.Forward call: the workspace and the arrays bound
+// to it.
+type upsampleNearest2d_0CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewUpsampleNearest2d_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewUpsampleNearest2d_0Compiled(m *Model1) *UpsampleNearest2d_0Compiled {
+	c := &UpsampleNearest2d_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *upsampleNearest2d_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,2,3,4].
+func (c *UpsampleNearest2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("UpsampleNearest2d_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 2, 3, 4)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: upsample_nearest2d = call_function upsample_nearest2d(a, output_size=[6, 8], scales_h=2.0, scales_w=2.0)
+	upsample_nearest2d := runtime.NewArray(runtime.Float32, N, 2, 6, 8)
+	runtime.InterpolateNearest(upsample_nearest2d, aArr, 2.0, 2.0)
+	c.frames.Put(fr)
+	return tensor.FromArray(upsample_nearest2d)
+}
+
+// UpsampleNearest2d_1: upsample_nearest2d
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// UpsampleNearest2d_1Compiled is Model1 compiled by fxgen: Forward runs the
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type UpsampleNearest2d_1Compiled struct {
+	frames runtime.Frames[upsampleNearest2d_1CompiledFrame] // the free per-call workspaces
+}
+
+// upsampleNearest2d_1CompiledFrame is the state of one
+// UpsampleNearest2d_1Compiled.Forward call: the workspace and the arrays bound
+// to it.
+type upsampleNearest2d_1CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewUpsampleNearest2d_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewUpsampleNearest2d_1Compiled(m *Model1) *UpsampleNearest2d_1Compiled {
+	c := &UpsampleNearest2d_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *upsampleNearest2d_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,2,3,4].
+func (c *UpsampleNearest2d_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("UpsampleNearest2d_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 2, 3, 4)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: upsample_nearest2d = call_function upsample_nearest2d(a, output_size=[5, 3])
+	upsample_nearest2d := runtime.NewArray(runtime.Float32, N, 2, 5, 3)
+	runtime.InterpolateNearest(upsample_nearest2d, aArr, 0.0, 0.0)
+	c.frames.Put(fr)
+	return tensor.FromArray(upsample_nearest2d)
+}
+
+// Var_0: var
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Var_0Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Var_0Compiled struct {
+	frames runtime.Frames[var_0CompiledFrame] // the free per-call workspaces
+}
+
+// var_0CompiledFrame is the state of one Var_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type var_0CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewVar_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewVar_0Compiled(m *Model1) *Var_0Compiled {
+	c := &Var_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *var_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,3,5].
+func (c *Var_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Var_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 3, 5)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: var = call_function var(a, dim=[-1])
+	var_ := runtime.NewArray(runtime.Float32, N, 3)
+	runtime.Var(var_, aArr, []int{-1}, 1, false)
+	c.frames.Put(fr)
+	return tensor.FromArray(var_)
+}
+
+// Var_1: var
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Var_1Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Var_1Compiled struct {
+	frames runtime.Frames[var_1CompiledFrame] // the free per-call workspaces
+}
+
+// var_1CompiledFrame is the state of one Var_1Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type var_1CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewVar_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewVar_1Compiled(m *Model1) *Var_1Compiled {
+	c := &Var_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *var_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,4].
+func (c *Var_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Var_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 4)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: var = call_function var(a, dim=[0], correction=0, keepdim=true)
+	var_ := runtime.NewArray(runtime.Float32, 1, 4)
+	runtime.Var(var_, aArr, []int{0}, 0, true)
+	c.frames.Put(fr)
+	return tensor.FromArray(var_)
+}
+
 // View_0: view
 
 // Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
@@ -6233,4 +7572,176 @@ func (c *View_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	runtime.Copy(view, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(view)
+}
+
+// Where_0: where
+
+// Regenerate this file if Model3.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model3).Forward
+
+// Where_0Compiled is Model3 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Where_0Compiled struct {
+	frames runtime.Frames[where_0CompiledFrame] // the free per-call workspaces
+}
+
+// where_0CompiledFrame is the state of one Where_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type where_0CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewWhere_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewWhere_0Compiled(m *Model3) *Where_0Compiled {
+	c1 := &Where_0Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *where_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model3.Forward for a bool[N,1,4], b f32[N,3,4], c f32[4].
+func (c1 *Where_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Where_0Compiled.Forward", "a", aArr, runtime.Bool, -1, 1, 4)
+	bArr := b.Array()
+	runtime.CheckInput("Where_0Compiled.Forward", "b", bArr, runtime.Float32, -1, 3, 4)
+	cArr := c.Array()
+	runtime.CheckInput("Where_0Compiled.Forward", "c", cArr, runtime.Float32, 4)
+	N := aArr.Shape[0]
+	runtime.CheckDim("Where_0Compiled.Forward", "b", bArr, 0, N, "N")
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:35: where = call_function where(a, b, c)
+	where := runtime.NewArray(runtime.Float32, N, 3, 4)
+	runtime.Where(where, aArr, bArr, cArr)
+	c1.frames.Put(fr)
+	return tensor.FromArray(where)
+}
+
+// Where_1: where
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// Where_1Compiled is Model2 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Where_1Compiled struct {
+	const0 *runtime.Array                       // the number 0.0
+	frames runtime.Frames[where_1CompiledFrame] // the free per-call workspaces
+}
+
+// where_1CompiledFrame is the state of one Where_1Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type where_1CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewWhere_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewWhere_1Compiled(m *Model2) *Where_1Compiled {
+	c := &Where_1Compiled{}
+	c.const0 = runtime.Float32Scalar(float32(0))
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *where_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a bool[N,3], b f32[N,3].
+func (c *Where_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Where_1Compiled.Forward", "a", aArr, runtime.Bool, -1, 3)
+	bArr := b.Array()
+	runtime.CheckInput("Where_1Compiled.Forward", "b", bArr, runtime.Float32, -1, 3)
+	N := aArr.Shape[0]
+	runtime.CheckDim("Where_1Compiled.Forward", "b", bArr, 0, N, "N")
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:35: where = call_function where(a, b, 0.0)
+	where := runtime.NewArray(runtime.Float32, N, 3)
+	runtime.Where(where, aArr, bArr, c.const0)
+	c.frames.Put(fr)
+	return tensor.FromArray(where)
+}
+
+// Where_2: where
+
+// Regenerate this file if Model3.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model3).Forward
+
+// Where_2Compiled is Model3 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Where_2Compiled struct {
+	frames runtime.Frames[where_2CompiledFrame] // the free per-call workspaces
+}
+
+// where_2CompiledFrame is the state of one Where_2Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type where_2CompiledFrame struct {
+	dimN  int  // the size N the workspace is sized for
+	ready bool // whether the workspace is allocated
+}
+
+// NewWhere_2Compiled compiles m, checking that its parameters have the traced shapes.
+func NewWhere_2Compiled(m *Model3) *Where_2Compiled {
+	c1 := &Where_2Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *where_2CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model3.Forward for a bool[N,2], b i64[N,2], c i64[N,2].
+func (c1 *Where_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Where_2Compiled.Forward", "a", aArr, runtime.Bool, -1, 2)
+	bArr := b.Array()
+	runtime.CheckInput("Where_2Compiled.Forward", "b", bArr, runtime.Int64, -1, 2)
+	cArr := c.Array()
+	runtime.CheckInput("Where_2Compiled.Forward", "c", cArr, runtime.Int64, -1, 2)
+	N := aArr.Shape[0]
+	runtime.CheckDim("Where_2Compiled.Forward", "b", bArr, 0, N, "N")
+	runtime.CheckDim("Where_2Compiled.Forward", "c", cArr, 0, N, "N")
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:35: where = call_function where(a, b, c)
+	where := runtime.NewArray(runtime.Int64, N, 2)
+	runtime.Where(where, aArr, bArr, cArr)
+	c1.frames.Put(fr)
+	return tensor.FromArray(where)
 }

@@ -194,7 +194,49 @@ var specialSamples = map[string][]*Sample{
 		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", []int{1}), kw("keepdim", true)}, Inputs: []string{"f32[N,3,4]"}},
 		{Args: []any{Input(0)}, Inputs: []string{"i64[N,3]"}},
 	},
-	"topk":         {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("k", 2)}, Inputs: []string{"f32[N,6]"}}},
+	"topk": {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("k", 2)}, Inputs: []string{"f32[N,6]"}}},
+	"mean": {
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", []int{1, 2}), kw("keepdim", true)}, Inputs: []string{"f32[N,3,4]"}},
+		{Args: []any{Input(0)}, Inputs: []string{"f32[N,3]"}},
+	},
+	"var": {
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", []int{-1})}, Inputs: []string{"f32[N,3,5]"}},
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", []int{0}), kw("correction", 0), kw("keepdim", true)}, Inputs: []string{"f32[N,4]"}},
+	},
+	"max_dim": {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,5,3]"}}, {Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", -1), kw("keepdim", true)}, Inputs: []string{"i64[N,4]"}}},
+	"min_dim": {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 2), kw("keepdim", true)}, Inputs: []string{"f32[N,2,6]"}}},
+	"argmax":  {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,5]"}}, {Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 0), kw("keepdim", true)}, Inputs: []string{"i64[N,3]"}}},
+	"argmin":  {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", -1)}, Inputs: []string{"f32[N,2,5]"}}},
+	"gather": {
+		{Args: []any{Input(0), Input(1)}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,5,3]", "i64[N,4,3]"}, Ranges: map[int][2]int64{1: {0, 5}}},
+		{Args: []any{Input(0), Input(1)}, Kwargs: []ir.Kwarg{kw("dim", 0)}, Inputs: []string{"i64[4,3]", "i64[2,3]"}, Ranges: map[int][2]int64{1: {0, 4}}},
+	},
+	"where": {
+		{Args: []any{Input(0), Input(1), Input(2)}, Inputs: []string{"bool[N,1,4]", "f32[N,3,4]", "f32[4]"}},
+		{Args: []any{Input(0), Input(1), 0.0}, Inputs: []string{"bool[N,3]", "f32[N,3]"}},
+		{Args: []any{Input(0), Input(1), Input(2)}, Inputs: []string{"bool[N,2]", "i64[N,2]", "i64[N,2]"}},
+	},
+	"embedding_bag": {
+		{Args: []any{Input(0), nil, Input(1)}, Kwargs: []ir.Kwarg{kw("mode", runtime.EmbeddingBagSum)}, Inputs: []string{"i64[N,3]", "f32[6,4]"}, Ranges: map[int][2]int64{0: {0, 6}}},
+		{Args: []any{Input(0), nil, Input(1)}, Kwargs: []ir.Kwarg{kw("mode", runtime.EmbeddingBagMax)}, Inputs: []string{"i64[N,2]", "f32[5,3]"}, Ranges: map[int][2]int64{0: {0, 5}}},
+		{Args: []any{Input(0), nil, Input(1)}, Inputs: []string{"i64[N,4]", "f32[7,2]"}, Ranges: map[int][2]int64{0: {0, 7}}},
+	},
+	"conv1d": {
+		{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("padding", 1)}, Inputs: []string{"f32[N,3,9]", "f32[4,3,3]", "f32[4]"}},
+		{Args: []any{Input(0), Input(1), nil}, Kwargs: []ir.Kwarg{kw("stride", 2), kw("groups", 2)}, Inputs: []string{"f32[N,4,11]", "f32[6,2,5]"}},
+	},
+	"avg_pool2d": {
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("kernel_size", []int{3}), kw("stride", []int{2}), kw("padding", []int{1}), kw("ceil_mode", true), kw("count_include_pad", false)}, Inputs: []string{"f32[N,2,7,6]"}},
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("kernel_size", []int{2})}, Inputs: []string{"f32[N,3,6,6]"}},
+	},
+	"upsample_nearest2d": {
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("output_size", []int{6, 8}), kw("scales_h", 2.0), kw("scales_w", 2.0)}, Inputs: []string{"f32[N,2,3,4]"}},
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("output_size", []int{5, 3})}, Inputs: []string{"f32[N,2,3,4]"}},
+	},
+	"upsample_bilinear2d": {
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("output_size", []int{7, 5}), kw("align_corners", true)}, Inputs: []string{"f32[N,2,3,4]"}},
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("output_size", []int{6, 8}), kw("scales_h", 2.0), kw("scales_w", 2.0)}, Inputs: []string{"f32[N,2,3,4]"}},
+	},
 	"layer_norm":   {{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("normalized_shape", []int{4})}, Inputs: []string{"f32[N,3,4]", "f32[4]", "f32[4]"}}},
 	"embedding":    {{Args: []any{Input(0), Input(1)}, Inputs: []string{"i64[N,3]", "f32[5,4]"}, Ranges: map[int][2]int64{0: {0, 5}}}},
 	"softmax":      {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", -1)}, Inputs: []string{"f32[N,3,5]"}}, {Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,3,5]"}}},

@@ -3,6 +3,8 @@
 package nn
 
 import (
+	"fmt"
+
 	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/tensor"
 )
@@ -42,9 +44,34 @@ func NewBatchNorm2d(c int, opts ...Option) *BatchNorm2d {
 }
 
 // Forward normalizes x [N, C, ...].
-func (b *BatchNorm2d) Forward(x *tensor.Tensor) *tensor.Tensor {
+func (b *BatchNorm2d) Forward(x *tensor.Tensor) *tensor.Tensor { return b.forward(b, x) }
+
+// forward records or runs the normalization as a module call of m (b, or
+// the BatchNorm1d that holds it).
+func (b *BatchNorm2d) forward(m any, x *tensor.Tensor) *tensor.Tensor {
 	attrs := []ir.Kwarg{{Name: "eps", Value: b.Eps}}
-	return tensor.CallModule(b, "BatchNorm2d", attrs, func(a []*tensor.Tensor) []*tensor.Tensor {
+	return tensor.CallModule(m, "BatchNorm2d", attrs, func(a []*tensor.Tensor) []*tensor.Tensor {
 		return []*tensor.Tensor{tensor.BatchNorm(a[0], b.Weight, b.Bias, b.RunningMean, b.RunningVar, b.Eps)}
 	}, x)[0]
+}
+
+// BatchNorm1d is torch.nn.BatchNorm1d in inference mode: BatchNorm2d's
+// normalization of each channel of x [N, C] or [N, C, L]. It is the same
+// op, so it traces as a module of kind BatchNorm2d.
+type BatchNorm1d struct {
+	BatchNorm2d `fx:",inline"`
+}
+
+// NewBatchNorm1d returns a BatchNorm1d over c channels with PyTorch's
+// initialisation; it takes the option Eps.
+func NewBatchNorm1d(c int, opts ...Option) *BatchNorm1d {
+	return &BatchNorm1d{*NewBatchNorm2d(c, opts...)}
+}
+
+// Forward normalizes x [N, C] or [N, C, L].
+func (b *BatchNorm1d) Forward(x *tensor.Tensor) *tensor.Tensor {
+	if r := x.NumDims(); r != 2 && r != 3 {
+		panic(fmt.Sprintf("nn: BatchNorm1d: input of rank %d, want [N, C] or [N, C, L]", r))
+	}
+	return b.BatchNorm2d.forward(b, x)
 }

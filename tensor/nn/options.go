@@ -22,6 +22,8 @@ type config struct {
 	stride, padding, groups int
 	bias                    bool
 	eps                     float64
+	ceilMode                bool
+	countIncludePad         bool
 }
 
 // Stride sets a convolution's or pooling's stride (PyTorch stride=s).
@@ -48,6 +50,18 @@ func Bias(on bool) Option {
 // Eps sets the value a normalization adds to the variance (PyTorch eps=e).
 func Eps(e float64) Option {
 	return Option{"Eps", func(c *config) { c.eps = e }}
+}
+
+// CeilMode makes a pooling keep a last partial window (PyTorch
+// ceil_mode=on).
+func CeilMode(on bool) Option {
+	return Option{"CeilMode", func(c *config) { c.ceilMode = on }}
+}
+
+// CountIncludePad says whether an average pooling divides by the padding
+// it covers too (PyTorch count_include_pad=on, its default).
+func CountIncludePad(on bool) Option {
+	return Option{"CountIncludePad", func(c *config) { c.countIncludePad = on }}
 }
 
 // configure applies opts over defaults for the constructor named ctor,

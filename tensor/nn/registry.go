@@ -39,7 +39,7 @@ func registerType(t reflect.Type) {
 
 // ownModules are this package's modules that hold tensors (a test checks
 // the list), registered at init.
-var ownModules = []any{&Linear{}, &Conv2d{}, &BatchNorm2d{}, &LayerNorm{}, &Embedding{}}
+var ownModules = []any{&Linear{}, &Conv2d{}, &Conv1d{}, &BatchNorm2d{}, &BatchNorm1d{}, &LayerNorm{}, &Embedding{}, &EmbeddingBag{}}
 
 func init() {
 	for _, m := range ownModules {
