@@ -69,10 +69,13 @@ func TestGolden(t *testing.T) {
 			}
 			compareGolden(t, m.name+".graph.txt", []byte(g.Tabular()+"\n"+g.String()))
 			// go generate runs the default pipeline on the traced graph.
-			if err := passes.Run(g, passes.Default, passes.Options{Debug: true}); err != nil {
+			res, err := passes.Run(g, passes.Default, passes.Options{Debug: true})
+			if err != nil {
 				t.Fatal(err)
 			}
-			src, err := emit.Generate(g, m.cfg)
+			cfg := m.cfg
+			cfg.Plan = res.Plan()
+			src, err := emit.Generate(g, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,10 +93,12 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := passes.Run(g2, passes.Default, passes.Options{Debug: true}); err != nil {
+			res2, err := passes.Run(g2, passes.Default, passes.Options{Debug: true})
+			if err != nil {
 				t.Fatal(err)
 			}
-			src2, err := emit.Generate(g2, m.cfg)
+			cfg.Plan = res2.Plan()
+			src2, err := emit.Generate(g2, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

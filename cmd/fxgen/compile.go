@@ -42,10 +42,11 @@ func compileGraph(data []byte, m *model, o *options) (*outputs, error) {
 		}
 	}
 	popts := passes.Options{Debug: true, DumpAfter: o.DumpAfter}
-	if err := passes.Run(g, pipeline, popts); err != nil {
+	res, err := passes.Run(g, pipeline, popts)
+	if err != nil {
 		return nil, err
 	}
-	out.Go, err = emit.Generate(g, emit.Config{Package: m.Pkg.Name, PackagePath: m.Pkg.PkgPath, Type: o.Type, Command: o.command()})
+	out.Go, err = emit.Generate(g, emit.Config{Package: m.Pkg.Name, PackagePath: m.Pkg.PkgPath, Type: o.Type, Command: o.command(), Plan: res.Plan()})
 	if err != nil {
 		return nil, err
 	}
