@@ -15,6 +15,7 @@ import (
 // has succeeded.
 type outputs struct {
 	Go    []byte // the generated file
+	Graph []byte // the graph file: the optimised graph for review (emit.GraphFile)
 	Table string // the traced graph as a table, with -print
 	Dot   string // the traced graph in DOT, with -dot
 }
@@ -46,9 +47,11 @@ func compileGraph(data []byte, m *model, o *options) (*outputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Go, err = emit.Generate(g, emit.Config{Package: m.Pkg.Name, PackagePath: m.Pkg.PkgPath, Type: o.Type, Command: o.command(), Plan: res.Plan()})
+	p := res.Plan()
+	out.Go, err = emit.Generate(g, emit.Config{Package: m.Pkg.Name, PackagePath: m.Pkg.PkgPath, Type: o.Type, Command: o.command(), Plan: p})
 	if err != nil {
 		return nil, err
 	}
+	out.Graph = emit.GraphFile(g, p, m.Pkg.Name+"."+o.Type)
 	return &out, nil
 }

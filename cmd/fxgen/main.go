@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -175,44 +176,67 @@ func generate(ctx context.Context, o *options) (err error) {
 	if o.Print {
 		os.Stdout.WriteString(out.Table)
 	}
+	graphPath := graphFile(outPath)
 	if o.Check {
-		diff, err := staleDiff(outPath, out.Go)
-		if err != nil {
-			return err
+		var diffs string
+		for _, f := range []outFile{{outPath, out.Go}, {graphPath, out.Graph}} {
+			diff, err := staleDiff(f.path, f.data)
+			if err != nil {
+				return err
+			}
+			diffs += diff
 		}
-		if diff != "" {
-			return &staleError{diff: diff + "run go generate to update it\n"}
+		if diffs != "" {
+			return &staleError{diff: diffs + "run go generate to update it\n"}
 		}
 		return nil
 	}
 	// Stage every output, then rename them into place: a failure to write
 	// one changes none.
-	if err := checkOverwrite(outPath); err != nil {
-		return err
-	}
-	var dot *staged
-	if o.Dot != "" {
-		if dot, err = stage(absPath(o.Dot), []byte(out.Dot)); err != nil {
+	for _, p := range []string{outPath, graphPath} {
+		if err := checkOverwrite(p); err != nil {
 			return err
 		}
 	}
-	gen, err := stage(outPath, out.Go)
-	if err != nil {
-		if dot != nil {
-			dot.abort()
-		}
-		return err
+	writes := []outFile{{graphPath, out.Graph}, {outPath, out.Go}}
+	if o.Dot != "" {
+		writes = append(writes, outFile{absPath(o.Dot), []byte(out.Dot)})
 	}
-	if err := gen.commit(); err != nil {
-		if dot != nil {
-			dot.abort()
+	var all []*staged
+	abort := func() {
+		for _, st := range all {
+			st.abort()
 		}
-		return err
 	}
-	if dot != nil {
-		return dot.commit()
+	for _, f := range writes {
+		st, err := stage(f.path, f.data)
+		if err != nil {
+			abort()
+			return err
+		}
+		all = append(all, st)
+	}
+	for i, st := range all {
+		if err := st.commit(); err != nil {
+			for _, rest := range all[i+1:] {
+				rest.abort()
+			}
+			return err
+		}
 	}
 	return nil
+}
+
+// outFile is one output of a run and its path.
+type outFile struct {
+	path string
+	data []byte
+}
+
+// graphFile returns the path of the graph file beside the generated file
+// at path: mlp_fx.go → mlp_fx.graph.
+func graphFile(path string) string {
+	return strings.TrimSuffix(path, ".go") + ".graph"
 }
 
 // directivePos returns the position of the //go:generate line under go
