@@ -127,10 +127,10 @@ func TestGenerateRejectsStalePlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := out.SetArgs([]ir.Arg{[]ir.Arg{out.Args()[0], extra}}); err != nil {
+	if err := out.SetArgs([]ir.Arg{out.Args()[0], extra}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := emit.Generate(g, emit.Config{Package: "p", Type: "Model", Plan: p}); err == nil || !strings.Contains(err.Error(), "memory plan") {
-		t.Errorf("Generate with a stale plan: got %v, want a memory plan error", err)
+	if _, err := emit.Generate(g, emit.Config{Package: "p", Type: "Model", Plan: p}); err == nil || !strings.Contains(err.Error(), "memory plan") || !strings.Contains(err.Error(), "overwrites") {
+		t.Errorf("Generate with a stale plan: got %v, want a memory plan error (overwrites)", err)
 	}
 }

@@ -84,6 +84,19 @@
 //	-dump-after NAME
 //		print the graph to standard error after the pass NAME, which must
 //		be in the pipeline.
+//	-pass importpath.Name
+//		run a pass of the user's own: Name is an exported variable of type
+//		*passes.Pass (github.com/fxgen/fxgen/passes) in the package
+//		importpath of the user's module, e.g. -pass
+//		example.com/m/mypasses.Fold; repeatable, run in the order given.
+//		The driver, built in the user's module where the user's code is,
+//		runs these passes on the traced graph (twice, on the two traces,
+//		which must then agree), before the built-in pipeline: the graph
+//		reaches fxgen as data, while the built-in passes' results (the
+//		memory plan, which must come last) reach the emitter as values, so
+//		the user's passes see the graph as traced (call_module nodes, as
+//		torch.fx does) and the built-in passes optimise what they made.
+//		Recorded in the generated file's header.
 //	-timeout DURATION
 //		end the driver (building and tracing the model) after DURATION,
 //		default 3m, and report where the model's goroutine was.

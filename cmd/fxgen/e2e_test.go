@@ -311,6 +311,29 @@ func TestEndToEndTiny(t *testing.T) {
 	snapshot(t, mod)
 }
 
+// TestEndToEndUserPass runs a user's pass, from a package of the user's
+// module, inside fxgen (-pass): it runs in the driver on the traced graph,
+// before the built-in passes, and the header records it.
+func TestEndToEndUserPass(t *testing.T) {
+	needFxgen(t)
+	mod := newModule(t, "tiny", "userpass")
+	pkg := filepath.Join(mod, "tiny")
+	r := fxgen(t, pkg, "-type", "Tiny", "-input", "x=f32[N,4]", "-concrete", "double=true", "-pass", "example.com/fxtest/userpass.Triple")
+	wantCode(t, r, 0, "fxgen -pass")
+	gen := readFile(t, filepath.Join(pkg, "tiny_fx.go"))
+	if !strings.Contains(gen, "-pass example.com/fxtest/userpass.Triple") {
+		t.Errorf("the header does not record -pass:\n%s", gen)
+	}
+	// The pass made the scale by 2 a scale by 3; the built-in passes then
+	// fused the ReLU into the linear layer.
+	if !strings.Contains(gen, "c.f32_3 = runtime.Float32Scalar(") || strings.Contains(gen, "f32_2") || !strings.Contains(gen, "runtime.ActReLU") {
+		t.Errorf("the generated code does not scale by 3, or the built-in passes did not run after the user's:\n%s", gen)
+	}
+	if graph := readFile(t, filepath.Join(pkg, "tiny_fx.graph")); !strings.Contains(graph, "mul(fc, 3.0)") {
+		t.Errorf("the graph file lacks the multiplication by 3:\n%s", graph)
+	}
+}
+
 func TestEndToEndDynamicControlFlow(t *testing.T) {
 	needFxgen(t)
 	mod := newModule(t, "dynamic")
