@@ -148,7 +148,13 @@ func (e *gen) build() error {
 	if err := e.emitInputs(); err != nil {
 		return err
 	}
-	paramOnly := plan.ParamOnly(e.g)
+	var paramOnly map[*ir.Node]bool
+	if e.cfg.Plan != nil {
+		paramOnly = e.cfg.Plan.ParamOnly
+	}
+	if paramOnly == nil {
+		paramOnly = plan.ParamOnly(e.g)
+	}
 	if err := e.mem.Verify(e.g, paramOnly); err != nil {
 		return fmt.Errorf("emit: the memory plan does not fit the graph: %v", err)
 	}
