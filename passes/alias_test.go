@@ -74,6 +74,6 @@ func TestPlanMemoryViews(t *testing.T) {
 		}
 	}
 	if err := p.Memory.Verify(after, plan.ParamOnly(after)); err == nil || !strings.Contains(err.Error(), "view") {
-		t.Errorf("VerifyPlan with a view as output: got %v, want an error", err)
+		t.Errorf("Memory.Verify with a view as output: got %v, want an error", err)
 	}
 }

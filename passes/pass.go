@@ -179,13 +179,3 @@ func runOne(c *Context, p *Pass) (res any, err error) {
 	}()
 	return p.Run(c)
 }
-
-// Apply runs the single pass p on g (with the analyses it requires) and
-// returns its result: Run without a pipeline, for tests and tools.
-func Apply(g *ir.Graph, p *Pass) (any, error) {
-	r, err := Run(g, []*Pass{p}, Options{})
-	if err != nil {
-		return nil, err
-	}
-	return r.Of(p), nil
-}

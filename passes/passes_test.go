@@ -188,7 +188,7 @@ func TestPlanMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := p.Memory.Verify(after, plan.ParamOnly(after)); err == nil || !strings.Contains(err.Error(), "still used") {
-		t.Errorf("VerifyPlan after extending conv1's life: got %v, want an overwrite error", err)
+		t.Errorf("Memory.Verify after extending conv1's life: got %v, want an overwrite error", err)
 	}
 }
 
