@@ -154,7 +154,7 @@ func generate(ctx context.Context, o *options) (err error) {
 		return err
 	}
 	if err := buildDriver(ctx, m, files, buildFlags); err != nil {
-		return err
+		return userPassHint(err, o)
 	}
 	if err := runDriver(ctx, m, files, o); err != nil {
 		return err
@@ -248,4 +248,18 @@ func directivePos() token.Position {
 		return token.Position{}
 	}
 	return token.Position{Filename: absPath(file), Line: n}
+}
+
+// userPassHint adds to a failed driver build what -pass needs, when the
+// user named passes: their names are Go code in the driver, so a wrong
+// one is a compile error there.
+func userPassHint(err error, o *options) error {
+	if len(o.UserPasses) == 0 || errors.Is(err, context.Canceled) {
+		return err
+	}
+	var names []string
+	for _, p := range o.UserPasses {
+		names = append(names, p.String())
+	}
+	return fmt.Errorf("%v\n(-pass %s: each must name an exported variable of type *passes.Pass in a package the model's module provides)", err, strings.Join(names, ", -pass "))
 }
