@@ -398,3 +398,15 @@ func TestConcreteExpr(t *testing.T) {
 		t.Errorf("inputs (-want +got):\n%s", diff)
 	}
 }
+
+func TestUserPassHint(t *testing.T) {
+	build := errors.New("building the driver: undefined: fxgenpass0.Nope")
+	o := &options{UserPasses: []userPass{{"example.com/m/p", "Nope"}, {"example.com/m/q", "Fold"}}}
+	got := userPassHint(build, o).Error()
+	if !strings.HasPrefix(got, build.Error()) || !strings.Contains(got, "-pass example.com/m/p.Nope, -pass example.com/m/q.Fold: each must name an exported variable of type *passes.Pass") {
+		t.Errorf("userPassHint: got %q", got)
+	}
+	if got := userPassHint(build, &options{}); got != build {
+		t.Errorf("without -pass: got %v, want the build error as is", got)
+	}
+}
