@@ -1,6 +1,6 @@
 // This file holds ParamOnly, the analysis of which nodes depend on no input.
 
-package passes
+package plan
 
 import "github.com/fxgen/fxgen/ir"
 
