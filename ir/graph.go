@@ -267,7 +267,16 @@ func argTypes(args []Arg) []ArgType {
 			for _, e := range x {
 				if m, ok := e.(*Node); ok && len(m.Types) == 1 {
 					out[i].List = append(out[i].List, m.Types[0])
+				} else if _, ok := e.(int); ok {
+					out[i].List = append(out[i].List, NumberType(e))
+				} else {
+					continue
 				}
+				var size *Dim
+				if d, ok := sizeArg(e); ok {
+					size = &d
+				}
+				out[i].Sizes = append(out[i].Sizes, size)
 			}
 		case nil:
 			out[i].Absent = true

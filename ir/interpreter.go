@@ -133,7 +133,8 @@ func flatten(vs []Value) []Value {
 }
 
 // values maps node args to their values: nodes to Env entries, lists of
-// nodes to []*runtime.Array (or []Value when they are not all arrays).
+// nodes (and of sizes, whose ints become 0-d int64 arrays) to
+// []*runtime.Array (or []Value when they are not all arrays).
 func (it *Interpreter) values(args []Arg) []Value {
 	out := make([]Value, len(args))
 	for i, a := range args {
@@ -144,6 +145,9 @@ func (it *Interpreter) values(args []Arg) []Value {
 			vs := it.values(x)
 			arrs := make([]*runtime.Array, 0, len(vs))
 			for _, v := range vs {
+				if n, ok := v.(int); ok {
+					v = runtime.Int64Scalar(int64(n)) // an int in a list of sizes
+				}
 				if arr, ok := v.(*runtime.Array); ok {
 					arrs = append(arrs, arr)
 				}

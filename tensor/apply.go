@@ -12,7 +12,8 @@ import (
 // apply runs the vocabulary op on args, eagerly, or records it when an
 // operand is symbolic, or, on the goroutine of a trace, when an operand is
 // a parameter of the traced model or there is no tensor operand at all (a
-// constructor). args are *Tensor, []*Tensor, numbers or nil.
+// constructor). args are *Tensor, []*Tensor, numbers, nil, or []any
+// lists of sizes (ints and 0-d int64 tensors).
 func apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tensor {
 	if h := hookOf(args); h != nil {
 		return h.Record(opcode, op, args, kwargs)
@@ -35,6 +36,19 @@ func apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tenso
 			arrs := make([]*runtime.Array, len(x))
 			for j, t := range x {
 				arrs[j] = t.arr
+			}
+			vals[i] = arrs
+		case []any: // a list of sizes: ints (and eager tensors)
+			arrs := make([]*runtime.Array, len(x))
+			for j, e := range x {
+				switch y := e.(type) {
+				case int:
+					arrs[j] = runtime.Int64Scalar(int64(y))
+				case *Tensor:
+					arrs[j] = y.arr
+				default:
+					panic(fmt.Sprintf("tensor: %s: list element %v (%T), want an int or a tensor", op, e, e))
+				}
 			}
 			vals[i] = arrs
 		default:
@@ -73,6 +87,12 @@ func hookOf(args []any) Hook {
 			for _, t := range x {
 				tensors = true
 				if t.sym != nil {
+					return t.sym.Tracer
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if t, ok := e.(*Tensor); ok && t != nil && t.sym != nil {
 					return t.sym.Tracer
 				}
 			}

@@ -219,6 +219,16 @@ func (t *tracer) args(args []any) []ir.Arg {
 				l[j] = t.node(e)
 			}
 			out[i] = l
+		case []any: // a list of sizes: ints and size tensors
+			l := make([]ir.Arg, len(x))
+			for j, e := range x {
+				if y, ok := e.(*tensor.Tensor); ok {
+					l[j] = t.node(y)
+				} else {
+					l[j] = e
+				}
+			}
+			out[i] = l
 		default:
 			out[i] = a
 		}
@@ -339,9 +349,16 @@ func (t *tracer) Concretize(x *tensor.Tensor, what string) {
 	if p := n.Pos.String(); p != "" {
 		from += " from " + p
 	}
+	if strings.HasPrefix(what, "Int() of the symbolic size") {
+		panic(errorAt("%s (%s) turns a size that is only known when the model runs into a Go int: control flow on it cannot be traced. "+
+			"Remedies: pass the Size itself to View, Reshape, Expand, Zeros, Ones and Full, and compute with its Mul, Div, Add and Sub; "+
+			"trace with a constant size in the input spec; make the enclosing module a leaf (tracer.Leaf, fxgen -leaf); "+
+			"or wrap the function (tracer.Wrap)", what, from))
+	}
 	if n.Op == ir.Placeholder || !isValueRead(what) {
 		panic(errorAt("%s of the traced tensor %s (%v) needs a value that is only known when the model runs. "+
-			"Remedies: use -1 in Reshape/View instead of reading a symbolic size; trace with a constant size in the input spec; "+
+			"Remedies: read the size with x.Size(i), which View, Reshape, Expand and the constructors take, or use -1 in Reshape/View; "+
+			"trace with a constant size in the input spec; "+
 			"make the enclosing module a leaf (tracer.Leaf, fxgen -leaf); or wrap the function (tracer.Wrap)", what, from, x.Type()))
 	}
 	panic(errorAt("%s reads the value of the traced tensor %s (%v): control flow that depends on tensor values cannot be traced. "+

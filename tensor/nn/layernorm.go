@@ -21,8 +21,8 @@ type LayerNorm struct {
 // PyTorch's defaults: eps 1e-5, weight 1 and bias 0.
 func NewLayerNorm(shape ...int) *LayerNorm {
 	return &LayerNorm{
-		Weight:          tensor.Ones(shape...),
-		Bias:            tensor.Zeros(shape...),
+		Weight:          tensor.Ones(tensor.Dims(shape)...),
+		Bias:            tensor.Zeros(tensor.Dims(shape)...),
 		NormalizedShape: append([]int{}, shape...),
 		Eps:             1e-5,
 	}
