@@ -200,7 +200,7 @@ func (t *tracer) addParam(name, goPath string, x *tensor.Tensor) {
 }
 
 func (t *tracer) setPos(n *ir.Node) {
-	file, line := callerPos()
+	file, line := nodePos()
 	n.Pos = ir.Pos{File: baseName(file), Line: line}
 }
 
