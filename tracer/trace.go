@@ -24,7 +24,9 @@ type tracer struct {
 	attrs  map[*tensor.Tensor]*ir.Node
 	consts int
 	start  tensor.Mark // tensors made before it are the model's, or foreign
-	opaque bool        // tracing an opaque leaf's forward for its types only
+	// leafOnly are the user module types all of whose instances are
+	// leaves, each with a path (see checkDirectLeafCall).
+	leafOnly map[string]string
 	// modelMade is when the model's first parameter was made (nil for a
 	// model without parameters); see checkConstant.
 	modelMade *tensor.Mark
@@ -55,6 +57,7 @@ func Trace(root any, inputs []Input, opts ...Option) (*ir.Graph, error) {
 	if err := t.w.checkLeaves(t.opts.Leaves); err != nil {
 		return nil, err
 	}
+	t.leafOnly = t.leafOnlyTypes()
 	args, sig, err := t.bindArgs(fwd.Type(), inputs)
 	if err != nil {
 		return nil, err
@@ -165,14 +168,12 @@ func (t *tracer) node(x *tensor.Tensor) *ir.Node {
 	name, goPath := "", ""
 	if p, ok := t.w.param(x); ok {
 		name, goPath = p.Name, p.GoPath
-	} else if path, ok := t.w.hiddenPath(x); ok && !t.opaque {
+	} else if path, ok := t.w.hiddenPath(x); ok {
 		panic(errorAt("%s", hiddenMsg(x, path, "is used")))
 	} else if x.FromParams() {
 		panic(errorAt("%s", fromParamsMsg(x, "is used")))
 	} else {
-		if !t.opaque {
-			t.checkConstant(x)
-		}
+		t.checkConstant(x)
 		for {
 			name = fmt.Sprintf("_tensor_constant%d", t.consts)
 			t.consts++
@@ -238,6 +239,7 @@ func (t *tracer) args(args []any) []ir.Arg {
 
 // Record implements tensor.Hook.
 func (t *tracer) Record(opcode ir.Opcode, op string, args []any, kwargs []ir.Kwarg) []*tensor.Tensor {
+	t.checkDirectLeafCall()
 	n, err := t.g.CreateNode(opcode, op, t.args(args), kwargs, "")
 	if err != nil {
 		panic(errorAt("%v", err))
@@ -266,6 +268,7 @@ func (t *tracer) results(n *ir.Node) []*tensor.Tensor {
 
 // CallModule implements tensor.Hook.
 func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([]*tensor.Tensor) []*tensor.Tensor, args []*tensor.Tensor) []*tensor.Tensor {
+	t.checkDirectLeafCall()
 	info, known := t.w.module(m)
 	if !known {
 		t.checkUnnamed(m)
@@ -291,7 +294,7 @@ func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([
 			mod.Params = append(mod.Params, name)
 		}
 	} else {
-		types, err := t.opaqueResults(forward, args)
+		types, err := t.leafTypes(m, info.Name, info.TypeName, forward, args)
 		if err != nil {
 			panic(errorAt("leaf module %s (%s): %v", info.Name, mod.GoType, err))
 		}
@@ -319,23 +322,6 @@ func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([
 	}
 	t.setPos(n)
 	return t.results(n)
-}
-
-// opaqueResults finds the result types of an opaque leaf module by tracing
-// its forward into a scratch graph.
-func (t *tracer) opaqueResults(forward func([]*tensor.Tensor) []*tensor.Tensor, args []*tensor.Tensor) ([]ir.Type, error) {
-	scratch := &tracer{g: ir.NewGraph(), opts: Options{}, w: t.w, attrs: map[*tensor.Tensor]*ir.Node{}, start: t.start, opaque: true}
-	in := make([]*tensor.Tensor, len(args))
-	for i, a := range args {
-		in[i] = tensor.NewSymbolic(scratch.g.Placeholder(fmt.Sprintf("arg%d", i), a.Type()), scratch)
-	}
-	end := tensor.BeginTrace(scratch)
-	defer end()
-	var types []ir.Type
-	for _, r := range forward(in) {
-		types = append(types, r.Type())
-	}
-	return types, nil
 }
 
 // Concretize implements tensor.Hook: turning a symbolic value into a Go
