@@ -427,6 +427,27 @@ func (g *Graph) Copy() *Graph {
 	return c
 }
 
+// DeclareForward gives a hand-built graph the Go signature emit compiles
+// it with, and returns it: one *tensor.Tensor parameter per placeholder,
+// named after it, in order, and one *tensor.Tensor result per value the
+// output node returns. A traced graph has its signature already (with
+// its concrete parameters); set g.Forward directly for other signatures.
+func (g *Graph) DeclareForward() (*Signature, error) {
+	out := g.OutputNode()
+	if out == nil || len(out.args) != 1 {
+		return nil, fmt.Errorf("ir: DeclareForward: the graph has no output node returning one value or a list")
+	}
+	sig := &Signature{Results: 1}
+	if l, ok := out.args[0].([]Arg); ok {
+		sig.Results = len(l)
+	}
+	for _, ph := range g.Placeholders() {
+		sig.Params = append(sig.Params, SigParam{Name: ph.Name, GoType: "*tensor.Tensor", Tensor: true})
+	}
+	g.Forward = sig
+	return sig, nil
+}
+
 // EliminateDeadCode erases nodes whose results are unused, except
 // placeholders and the output, and returns how many it erased.
 func (g *Graph) EliminateDeadCode() int {
