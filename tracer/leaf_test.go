@@ -5,6 +5,7 @@ package tracer_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/fxgen/fxgen/internal/testutil"
@@ -147,5 +148,24 @@ func TestLeafCalledDirectlyIsTraceError(t *testing.T) {
 	// through, and a frame cannot tell the two apart, so no error.
 	if _, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"), tracer.Leaf("a")); err != nil {
 		t.Errorf("leaf by path with a traced-through twin: %v", err)
+	}
+}
+
+type valueScale struct{ K *tensor.Tensor }
+
+func (s valueScale) Forward(x *tensor.Tensor) *tensor.Tensor { return x.Mul(s.K) }
+
+type byValueLeaf struct{ Sub valueScale }
+
+func (m *byValueLeaf) Forward(x *tensor.Tensor) *tensor.Tensor { return nn.Call(m.Sub, x) } // by value
+
+// TestLeafByValueIsTraceError: a leaf passed to nn.Call by value is a
+// copy the tracer cannot name; the error says to pass a pointer.
+func TestLeafByValueIsTraceError(t *testing.T) {
+	m := &byValueLeaf{Sub: valueScale{K: tensor.FromFloat32([]float32{2}, 1)}}
+	_, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"), tracer.Leaf("sub"))
+	var te *tracer.TraceError
+	if !errors.As(err, &te) || te.Line != lineOfIn(t, "leaf_test.go", "// by value") || !strings.Contains(te.Msg, "by pointer") {
+		t.Errorf("got %v, want a TraceError at the nn.Call line asking for a pointer", err)
 	}
 }

@@ -271,6 +271,12 @@ func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([
 	t.checkDirectLeafCall()
 	info, known := t.w.module(m)
 	if !known {
+		if rt := reflect.TypeOf(m); rt != nil && rt.Kind() != reflect.Pointer {
+			if path, leaf := t.leafOnly[rt.PkgPath()+"."+rt.Name()]; leaf {
+				panic(errorAt("module %s (%v) is a leaf, but it is passed by value, a copy the tracer cannot tell from other modules: "+
+					"hold it by pointer (*%s) and pass the pointer to nn.Call", path, rt, rt.Name()))
+			}
+		}
 		t.checkUnnamed(m)
 	}
 	if !known || !t.opts.leaf(info.Name, info.TypeName, kind != "") {
