@@ -221,3 +221,31 @@ func ExampleTensor_Size() {
 	// call_method size, get_attr cls, call_method expand, call_function cat, call_method view
 	// f32[N,16]
 }
+
+type addRelu struct{}
+
+func (addRelu) Forward(a, b *tensor.Tensor) *tensor.Tensor { return tensor.Relu(tensor.Add(a, b)) }
+
+type mulPair struct{}
+
+func (mulPair) Forward(a, b *tensor.Tensor) *tensor.Tensor { return tensor.Mul(a, b) }
+
+type methodSpelling struct{}
+
+func (methodSpelling) Forward(x, y *tensor.Tensor) *tensor.Tensor { return x.Add(y).Relu().Neg() }
+
+// Patterns for the subgraph rewriter are traced from Go functions, and
+// match the method and the function spelling of an op alike: the pattern
+// written tensor.Relu(tensor.Add(a, b)) matches x.Add(y).Relu().
+func Example_replacePattern() {
+	in := tracer.MustParseInputs("a=f32[N,4]", "b=f32[N,4]")
+	pattern, _ := tracer.Trace(addRelu{}, in)
+	replacement, _ := tracer.Trace(mulPair{}, in)
+	g, _ := tracer.Trace(methodSpelling{}, in)
+	matches, err := ir.ReplacePattern(g, pattern, replacement)
+	fmt.Println(len(matches), err)
+	fmt.Println(targets(g))
+	// Output:
+	// 1 <nil>
+	// call_function mul, call_method neg
+}
