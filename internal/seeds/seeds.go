@@ -170,3 +170,24 @@ func (DynamicGate) Forward(x *tensor.Tensor) *tensor.Tensor {
 	}
 	return x
 }
+
+//go:generate go tool fxgen -type HeadSplit -input "x=f32[N,8,16]"
+
+// HeadSplit splits 16 features into 4 heads by sizes read from its input,
+// the PyTorch way: x.Size(0) and x.Size(1) in View, Reshape and Ones, and
+// arithmetic on them.
+type HeadSplit struct{ FC *nn.Linear }
+
+// NewHeadSplit returns a HeadSplit.
+func NewHeadSplit() *HeadSplit { return &HeadSplit{FC: nn.NewLinear(16, 16)} }
+
+// Forward returns fc(x) split into heads [N*4,8,4], times ones, flattened
+// per sample: [N,128].
+func (m *HeadSplit) Forward(x *tensor.Tensor) *tensor.Tensor {
+	b, t := x.Size(0), x.Size(1)
+	h := m.FC.Forward(x)
+	h = h.View(b, t, 4, 4).Transpose(1, 2)
+	h = h.Reshape(b.Mul(4), t, 4)
+	h = h.Mul(tensor.Ones(b.Mul(4), t, 1))
+	return h.Reshape(b, -1)
+}

@@ -70,7 +70,7 @@ func TestCompiledSeeds(t *testing.T) {
 // TestCompiledSizesAndDynamicLeaf: ClsToken reads its batch size the
 // PyTorch way, and its gate, a leaf, branches and loops on values: the
 // compiled model takes the same branches as eager on inputs that send the
-// gate each way.
+// gate each way. HeadSplit computes with sizes.
 func TestCompiledSizesAndDynamicLeaf(t *testing.T) {
 	m := NewClsToken()
 	c := NewClsTokenCompiled(m)
@@ -80,6 +80,14 @@ func TestCompiledSizesAndDynamicLeaf(t *testing.T) {
 			if err := testutil.Close(c.Forward(x), m.Forward(x), tolerance); err != nil {
 				t.Errorf("N=%d, x scaled by %v: %v", n, scale, err)
 			}
+		}
+	}
+	h := NewHeadSplit()
+	hc := NewHeadSplitCompiled(h)
+	for _, n := range []int{1, 5, 2} {
+		x := testutil.RandFloat32(uint64(n), n, 8, 16)
+		if err := testutil.Close(hc.Forward(x), h.Forward(x), tolerance); err != nil {
+			t.Errorf("HeadSplit N=%d: %v", n, err)
 		}
 	}
 }

@@ -12,22 +12,8 @@ import (
 	"github.com/fxgen/fxgen/internal/testutil"
 	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/tensor"
-	"github.com/fxgen/fxgen/tensor/nn"
 	"github.com/fxgen/fxgen/tracer"
 )
-
-// headSplit splits features into heads by sizes read from its input, as
-// HeadSplit of torchfx_counts.py.
-type headSplit struct{ FC *nn.Linear }
-
-func (m *headSplit) Forward(x *tensor.Tensor) *tensor.Tensor {
-	b, t := x.Size(0), x.Size(1)
-	h := m.FC.Forward(x)
-	h = h.View(b, t, 4, 4).Transpose(1, 2)
-	h = h.Reshape(b.Mul(4), t, 4)
-	h = h.Mul(tensor.Ones(b.Mul(4), t, 1))
-	return h.Reshape(b, -1)
-}
 
 func TestNodeCountsMatchTorchFX(t *testing.T) {
 	raw, err := os.ReadFile("testdata/torchfx_counts.json")
@@ -45,7 +31,7 @@ func TestNodeCountsMatchTorchFX(t *testing.T) {
 		opts   []tracer.Option
 	}{
 		{"ClsToken", NewClsToken(), "x=f32[N,3,4]", []tracer.Option{tracer.Leaf("gate")}},
-		{"HeadSplit", &headSplit{FC: nn.NewLinear(16, 16)}, "x=f32[N,8,16]", nil},
+		{"HeadSplit", NewHeadSplit(), "x=f32[N,8,16]", nil},
 	} {
 		var fx struct{ Nodes int }
 		if err := json.Unmarshal(want[c.name], &fx); err != nil || fx.Nodes == 0 {
@@ -62,7 +48,7 @@ func TestNodeCountsMatchTorchFX(t *testing.T) {
 }
 
 func TestHeadSplitMatchesEager(t *testing.T) {
-	m := &headSplit{FC: nn.NewLinear(16, 16)}
+	m := NewHeadSplit()
 	g, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,8,16]"))
 	if err != nil {
 		t.Fatal(err)
