@@ -12,8 +12,7 @@ import (
 // apply runs the vocabulary op on args, eagerly, or records it when an
 // operand is symbolic, or, on the goroutine of a trace, when an operand is
 // a parameter of the traced model or there is no tensor operand at all (a
-// constructor). args are *Tensor, []*Tensor, numbers, nil, or []any
-// lists of sizes (ints and 0-d int64 tensors).
+// constructor). args are *Tensor, []*Tensor, numbers or nil.
 func apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tensor {
 	if h := hookOf(args); h != nil {
 		return h.Record(opcode, op, args, kwargs)
@@ -38,7 +37,7 @@ func apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tenso
 				arrs[j] = t.arr
 			}
 			vals[i] = arrs
-		case []any: // a list of sizes: ints (and eager tensors)
+		case []any: // a list of sizes (see Size): ints and 0-d int64 tensors
 			arrs := make([]*runtime.Array, len(x))
 			for j, e := range x {
 				switch y := e.(type) {
