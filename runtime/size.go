@@ -27,9 +27,13 @@ func FloorDiv(out, a, b *Array) {
 	if !broadcastsTo(a.Shape, b.Shape, out.Shape) {
 		kernelPanic("FloorDiv", "shapes %v and %v do not broadcast to %v", a.Shape, b.Shape, out.Shape)
 	}
-	sa := broadcastStrides(a.Shape, out.Shape)
-	sb := broadcastStrides(b.Shape, out.Shape)
-	idx := make([]int, len(out.Shape))
+	var buf [3][8]int // no allocation up to rank 8
+	sa := broadcastStridesInto(buf[0][:0], a.Shape, out.Shape)
+	sb := broadcastStridesInto(buf[1][:0], b.Shape, out.Shape)
+	idx := buf[2][:0]
+	for range out.Shape {
+		idx = append(idx, 0)
+	}
 	for i := range out.I64 {
 		ia, ib := 0, 0
 		for d, x := range idx {
@@ -103,7 +107,8 @@ func broadcastCopy(kernel string, out, x *Array) {
 	}
 	// Copy x's innermost run of dims that are not broadcast as a block.
 	shape := out.Shape
-	st := broadcastStrides(x.Shape, shape)
+	var buf [2][8]int // no allocation up to rank 8
+	st := broadcastStridesInto(buf[0][:0], x.Shape, shape)
 	inner, k := 1, len(shape)
 	for k > 0 {
 		j := k - 1 - (len(shape) - len(x.Shape))
@@ -114,7 +119,10 @@ func broadcastCopy(kernel string, out, x *Array) {
 		k--
 	}
 	outer := shape[:k]
-	idx := make([]int, k)
+	idx := buf[1][:0]
+	for range k {
+		idx = append(idx, 0)
+	}
 	for o := 0; o < n; o += inner {
 		src := 0
 		for d, v := range idx {

@@ -35,3 +35,22 @@ func TestFloorDivAndSizeOf(t *testing.T) {
 		t.Errorf("SizeOf(dim -1 of [5,7]) = %d, want 7", s.I64[0])
 	}
 }
+
+// TestSizeKernelsDoNotAllocate: compiled models call these kernels on
+// every Forward.
+func TestSizeKernelsDoNotAllocate(t *testing.T) {
+	x, out := NewArray(Float32, 3, 1, 4), NewArray(Float32, 2, 3, 5, 4)
+	sizes := []*Array{Int64Scalar(2), Int64Scalar(-1), Int64Scalar(5), Int64Scalar(-1)}
+	a, b, q := NewArray(Int64, 4, 3), NewArray(Int64, 3), NewArray(Int64, 4, 3)
+	Fill(b, 2)
+	s := NewArray(Int64)
+	if n := testing.AllocsPerRun(10, func() {
+		Expand(out, x, sizes)
+		ExpandAs(out, x, out)
+		FloorDiv(q, a, b)
+		Full(out, []*Array{Int64Scalar(2), Int64Scalar(3), Int64Scalar(5), Int64Scalar(4)}, 1)
+		SizeOf(s, out, 2)
+	}); n != 0 {
+		t.Errorf("%v allocations per run, want 0", n)
+	}
+}
