@@ -108,7 +108,7 @@ type gen struct {
 // Generate returns the gofmt'd Go source of the compiled form of g.
 func Generate(g *ir.Graph, cfg Config) ([]byte, error) {
 	if g.Forward == nil {
-		return nil, fmt.Errorf("emit: graph has no Forward signature (trace it with tracer.Trace)")
+		return nil, fmt.Errorf("emit: graph has no Forward signature: trace it with tracer.Trace, or declare one for a hand-built graph (Graph.DeclareForward)")
 	}
 	if cfg.Compiled == "" {
 		cfg.Compiled = cfg.Type + "Compiled"

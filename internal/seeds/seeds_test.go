@@ -49,6 +49,31 @@ func TestCompiledSeeds(t *testing.T) {
 	}
 }
 
+// TestCompiledSizesAndDynamicLeaf: ClsToken reads its batch size the
+// PyTorch way, and its gate, a leaf, branches and loops on values: the
+// compiled model takes the same branches as eager on inputs that send the
+// gate each way. HeadSplit computes with sizes.
+func TestCompiledSizesAndDynamicLeaf(t *testing.T) {
+	m := NewClsToken()
+	c := NewClsTokenCompiled(m)
+	for _, n := range []int{1, 7, 2} {
+		for _, scale := range []float64{-20, -1, 1, 20} {
+			x := testutil.RandFloat32(uint64(n), n, 3, 4).MulScalar(scale)
+			if err := testutil.Close(c.Forward(x), m.Forward(x), tolerance); err != nil {
+				t.Errorf("N=%d, x scaled by %v: %v", n, scale, err)
+			}
+		}
+	}
+	h := NewHeadSplit()
+	hc := NewHeadSplitCompiled(h)
+	for _, n := range []int{1, 5, 2} {
+		x := testutil.RandFloat32(uint64(n), n, 8, 16)
+		if err := testutil.Close(hc.Forward(x), h.Forward(x), tolerance); err != nil {
+			t.Errorf("HeadSplit N=%d: %v", n, err)
+		}
+	}
+}
+
 func TestCompiledConcreteArgMismatchPanics(t *testing.T) {
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(r.(string), "traced with flag = true") {
