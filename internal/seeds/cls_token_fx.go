@@ -21,35 +21,53 @@ var _ func(*ClsToken, *tensor.Tensor) *tensor.Tensor = (*ClsToken).Forward
 // those parameters, Forward panics saying to build a new ClsTokenCompiled,
 // rather than mix old and new weights. Forward returns fresh tensors.
 type ClsTokenCompiled struct {
-	model                *ClsToken                             // the model, whose own Go code Forward calls
-	cls                  *runtime.Array                        // cls f32[1,1,4]
-	proj_bias            *runtime.Array                        // proj.bias f32[4]
-	proj_weight          *runtime.Array                        // proj.weight f32[4,4]
-	const0               *runtime.Array                        // the number -1
-	proj_weight_prepared *runtime.PackedB                      // proj.weight prepared by PackLinear, computed by the constructor
-	const1               *runtime.Array                        // the number 16
-	snapshot             runtime.Snapshot                      // versions of the parameters the constructor computed from
-	frames               runtime.Frames[clsTokenCompiledFrame] // the free per-call workspaces
+	// the model, whose own Go code Forward calls
+	model *ClsToken
+	// cls f32[1,1,4]
+	cls *runtime.Array
+	// proj.bias f32[4]
+	proj_bias *runtime.Array
+	// the number -1
+	i64_m1 *runtime.Array
+	// proj.weight prepared by PackLinear, computed by the constructor
+	proj_weight_prepared *runtime.PackedB
+	// the number 16
+	i64_16 *runtime.Array
+	// versions of the parameters the constructor computed from
+	snapshot runtime.Snapshot
+	// the free per-call workspaces
+	frames runtime.Frames[clsTokenCompiledFrame]
 }
 
 // clsTokenCompiledFrame is the state of one ClsTokenCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type clsTokenCompiledFrame struct {
-	size      runtime.Array     // size i64[], in workspace slot 0
-	expand    runtime.Array     // expand f32[N,1,4], in workspace slot 1
-	cat       runtime.Array     // cat f32[N,4,4], in workspace slot 2
-	proj      runtime.Array     // proj f32[N,4,4], in workspace slot 1
-	gate      runtime.Array     // gate f32[N,4,4], in workspace slot 2
-	view      runtime.Array     // view f32[N,16], a view of gate
-	full      runtime.Array     // full f32[N,16], in workspace slot 1
-	workspace runtime.Workspace // storage of the 3 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// size i64[]
+	size runtime.Array
+	// expand f32[N,1,4]
+	expand runtime.Array
+	// cat f32[N,4,4]
+	cat runtime.Array
+	// proj f32[N,4,4]
+	proj runtime.Array
+	// gate f32[N,4,4]
+	gate runtime.Array
+	// view f32[N,16], a view of gate
+	view runtime.Array
+	// full f32[N,16]
+	full runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewClsTokenCompiled compiles m, checking that its parameters have the traced
-// shapes. Build it after loading m's weights: it computes from proj.weight
-// once, and Forward panics if a load changes them later.
+// shapes. Build it after loading m's weights: it computes from some of them
+// once (those it records in its snapshot), and Forward panics if a load
+// changes them later.
 func NewClsTokenCompiled(m *ClsToken) *ClsTokenCompiled {
 	c := &ClsTokenCompiled{}
 	c.model = m
@@ -57,12 +75,12 @@ func NewClsTokenCompiled(m *ClsToken) *ClsTokenCompiled {
 	runtime.CheckInput("NewClsTokenCompiled", "cls", c.cls, runtime.Float32, 1, 1, 4)
 	c.proj_bias = m.Proj.Bias.Array()
 	runtime.CheckInput("NewClsTokenCompiled", "proj.bias", c.proj_bias, runtime.Float32, 4)
-	c.proj_weight = m.Proj.Weight.Array()
-	runtime.CheckInput("NewClsTokenCompiled", "proj.weight", c.proj_weight, runtime.Float32, 4, 4)
-	c.snapshot.Record("proj.weight", c.proj_weight)
-	c.const0 = runtime.Int64Scalar(-1)
-	c.proj_weight_prepared = runtime.PackLinear(c.proj_weight)
-	c.const1 = runtime.Int64Scalar(16)
+	proj_weight := m.Proj.Weight.Array()
+	runtime.CheckInput("NewClsTokenCompiled", "proj.weight", proj_weight, runtime.Float32, 4, 4)
+	c.snapshot.Record("proj.weight", proj_weight)
+	c.i64_m1 = runtime.Int64Scalar(-1)
+	c.proj_weight_prepared = runtime.PackLinear(proj_weight)
+	c.i64_16 = runtime.Int64Scalar(16)
 	return c
 }
 
@@ -71,18 +89,15 @@ func (fr *clsTokenCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 6 values share 3 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(1)
-	slot1 := runtime.SlotSize(max(4*N, 16*N))
-	slot2 := runtime.SlotSize(16 * N)
-	at2 := slot1
-	fr.workspace.Reserve(at2+slot2, slot0, 0)
-	fr.workspace.Bind(&fr.size, runtime.Int64, 0)
-	fr.workspace.Bind(&fr.expand, runtime.Float32, 0, N, 1, 4)
-	fr.workspace.Bind(&fr.cat, runtime.Float32, at2, N, 4, 4)
-	fr.workspace.Bind(&fr.proj, runtime.Float32, 0, N, 4, 4)
-	fr.workspace.Bind(&fr.gate, runtime.Float32, at2, N, 4, 4)
-	fr.workspace.Bind(&fr.full, runtime.Float32, 0, N, 16)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.size, runtime.Int64)
+	layout.Own(&fr.expand, runtime.Float32, N, 1, 4)
+	layout.Own(&fr.cat, runtime.Float32, N, 4, 4)
+	layout.Reuse(&fr.proj, &fr.expand, runtime.Float32, N, 4, 4)
+	layout.Reuse(&fr.gate, &fr.cat, runtime.Float32, N, 4, 4)
+	layout.Reuse(&fr.full, &fr.proj, runtime.Float32, N, 16)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -98,7 +113,7 @@ func (c *ClsTokenCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// seeds.go:149: size = call_method size(x, dim=0)
 	runtime.SizeOf(&fr.size, xArr, 0)
 	// seeds.go:150: expand = call_method expand(cls, [size, -1, -1])
-	runtime.Expand(&fr.expand, c.cls, []*runtime.Array{&fr.size, c.const0, c.const0})
+	runtime.Expand(&fr.expand, c.cls, []*runtime.Array{&fr.size, c.i64_m1, c.i64_m1})
 	// seeds.go:151: cat = call_function cat([expand, x], dim=1)
 	runtime.Cat(&fr.cat, []*runtime.Array{&fr.expand, xArr}, 1)
 	// seeds.go:151: proj = call_function linear(cat, proj_weight, proj_bias)
@@ -108,7 +123,7 @@ func (c *ClsTokenCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// seeds.go:153: view = call_method view(gate, shape=[-1, 16])
 	runtime.View(&fr.view, &fr.gate, N, 16)
 	// seeds.go:153: full = call_function full([size, 16], fill_value=0.0)
-	runtime.Full(&fr.full, []*runtime.Array{&fr.size, c.const1}, 0.0)
+	runtime.Full(&fr.full, []*runtime.Array{&fr.size, c.i64_16}, 0.0)
 	// seeds.go:153: add = call_method add(view, full)
 	add := runtime.NewArray(runtime.Float32, N, 16)
 	runtime.Add(add, &fr.view, &fr.full)

@@ -22,45 +22,63 @@ var _ func(*HeadSplit, *tensor.Tensor) *tensor.Tensor = (*HeadSplit).Forward
 // HeadSplitCompiled, rather than mix old and new weights. Forward returns
 // fresh tensors.
 type HeadSplitCompiled struct {
-	fc_bias            *runtime.Array                         // fc.bias f32[16]
-	fc_weight          *runtime.Array                         // fc.weight f32[16,16]
-	fc_weight_prepared *runtime.PackedB                       // fc.weight prepared by PackLinear, computed by the constructor
-	const0             *runtime.Array                         // the number 4
-	const1             *runtime.Array                         // the number 1
-	snapshot           runtime.Snapshot                       // versions of the parameters the constructor computed from
-	frames             runtime.Frames[headSplitCompiledFrame] // the free per-call workspaces
+	// fc.bias f32[16]
+	fc_bias *runtime.Array
+	// fc.weight prepared by PackLinear, computed by the constructor
+	fc_weight_prepared *runtime.PackedB
+	// the number 4
+	i64_4 *runtime.Array
+	// the number 1
+	i64_1 *runtime.Array
+	// versions of the parameters the constructor computed from
+	snapshot runtime.Snapshot
+	// the free per-call workspaces
+	frames runtime.Frames[headSplitCompiledFrame]
 }
 
 // headSplitCompiledFrame is the state of one HeadSplitCompiled.Forward call:
 // the workspace and the arrays bound to it.
 type headSplitCompiledFrame struct {
-	size      runtime.Array     // size i64[], in workspace slot 0
-	size_1    runtime.Array     // size_1 i64[], in workspace slot 1
-	fc        runtime.Array     // fc f32[N,8,16], in workspace slot 2
-	view      runtime.Array     // view f32[N,8,4,4], a view of fc
-	transpose runtime.Array     // transpose f32[N,4,8,4], in workspace slot 3
-	reshape   runtime.Array     // reshape f32[4*N,8,4], a view of transpose
-	mul_1     runtime.Array     // mul_1 i64[], in workspace slot 4
-	full      runtime.Array     // full f32[4*N,8,1], in workspace slot 2
-	mul_2     runtime.Array     // mul_2 f32[4*N,8,4], in workspace slot 5
-	workspace runtime.Workspace // storage of the 6 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// size i64[]
+	size runtime.Array
+	// size_1 i64[]
+	size_1 runtime.Array
+	// fc f32[N,8,16]
+	fc runtime.Array
+	// view f32[N,8,4,4], a view of fc
+	view runtime.Array
+	// transpose f32[N,4,8,4]
+	transpose runtime.Array
+	// reshape f32[4*N,8,4], a view of transpose
+	reshape runtime.Array
+	// mul_1 i64[]
+	mul_1 runtime.Array
+	// full f32[4*N,8,1]
+	full runtime.Array
+	// mul_2 f32[4*N,8,4]
+	mul_2 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewHeadSplitCompiled compiles m, checking that its parameters have the
-// traced shapes. Build it after loading m's weights: it computes from
-// fc.weight once, and Forward panics if a load changes them later.
+// traced shapes. Build it after loading m's weights: it computes from some of
+// them once (those it records in its snapshot), and Forward panics if a load
+// changes them later.
 func NewHeadSplitCompiled(m *HeadSplit) *HeadSplitCompiled {
 	c := &HeadSplitCompiled{}
 	c.fc_bias = m.FC.Bias.Array()
 	runtime.CheckInput("NewHeadSplitCompiled", "fc.bias", c.fc_bias, runtime.Float32, 16)
-	c.fc_weight = m.FC.Weight.Array()
-	runtime.CheckInput("NewHeadSplitCompiled", "fc.weight", c.fc_weight, runtime.Float32, 16, 16)
-	c.snapshot.Record("fc.weight", c.fc_weight)
-	c.fc_weight_prepared = runtime.PackLinear(c.fc_weight)
-	c.const0 = runtime.Int64Scalar(4)
-	c.const1 = runtime.Int64Scalar(1)
+	fc_weight := m.FC.Weight.Array()
+	runtime.CheckInput("NewHeadSplitCompiled", "fc.weight", fc_weight, runtime.Float32, 16, 16)
+	c.snapshot.Record("fc.weight", fc_weight)
+	c.fc_weight_prepared = runtime.PackLinear(fc_weight)
+	c.i64_4 = runtime.Int64Scalar(4)
+	c.i64_1 = runtime.Int64Scalar(1)
 	return c
 }
 
@@ -69,25 +87,16 @@ func (fr *headSplitCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 7 values share 6 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(1)
-	slot1 := runtime.SlotSize(1)
-	at1 := slot0
-	slot2 := runtime.SlotSize(max(128*N, 32*N))
-	slot3 := runtime.SlotSize(128 * N)
-	at3 := slot2
-	slot4 := runtime.SlotSize(1)
-	at4 := at1 + slot1
-	slot5 := runtime.SlotSize(128 * N)
-	at5 := at3 + slot3
-	fr.workspace.Reserve(at5+slot5, at4+slot4, 0)
-	fr.workspace.Bind(&fr.size, runtime.Int64, 0)
-	fr.workspace.Bind(&fr.size_1, runtime.Int64, at1)
-	fr.workspace.Bind(&fr.fc, runtime.Float32, 0, N, 8, 16)
-	fr.workspace.Bind(&fr.transpose, runtime.Float32, at3, N, 4, 8, 4)
-	fr.workspace.Bind(&fr.mul_1, runtime.Int64, at4)
-	fr.workspace.Bind(&fr.full, runtime.Float32, 0, 4*N, 8, 1)
-	fr.workspace.Bind(&fr.mul_2, runtime.Float32, at5, 4*N, 8, 4)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.size, runtime.Int64)
+	layout.Own(&fr.size_1, runtime.Int64)
+	layout.Own(&fr.fc, runtime.Float32, N, 8, 16)
+	layout.Own(&fr.transpose, runtime.Float32, N, 4, 8, 4)
+	layout.Own(&fr.mul_1, runtime.Int64)
+	layout.Reuse(&fr.full, &fr.fc, runtime.Float32, 4*N, 8, 1)
+	layout.Own(&fr.mul_2, runtime.Float32, 4*N, 8, 4)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -113,9 +122,9 @@ func (c *HeadSplitCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// seeds.go:190: reshape = call_method reshape(transpose, shape=[-1, 8, 4])
 	runtime.View(&fr.reshape, &fr.transpose, 4*N, 8, 4)
 	// seeds.go:191: mul_1 = call_function mul(size, 4)
-	runtime.Mul(&fr.mul_1, &fr.size, c.const0)
+	runtime.Mul(&fr.mul_1, &fr.size, c.i64_4)
 	// seeds.go:191: full = call_function full([mul_1, size_1, 1], fill_value=1.0)
-	runtime.Full(&fr.full, []*runtime.Array{&fr.mul_1, &fr.size_1, c.const1}, 1.0)
+	runtime.Full(&fr.full, []*runtime.Array{&fr.mul_1, &fr.size_1, c.i64_1}, 1.0)
 	// seeds.go:191: mul_2 = call_method mul(reshape, full)
 	runtime.Mul(&fr.mul_2, &fr.reshape, &fr.full)
 	// seeds.go:192: reshape_1 = call_method reshape(mul_2, shape=[-1, 128])
