@@ -167,9 +167,37 @@ func init() {
 		c := NewExp_f32Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
 	}
+	Compiled["Expand_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewExpand_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Expand_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewExpand_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["ExpandAs_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewExpandAs_0Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
+	Compiled["ExpandAs_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewExpandAs_1Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
 	Compiled["Flatten_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewFlatten_0Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Floordiv_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewFloordiv_0Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
+	Compiled["Floordiv_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewFloordiv_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Full_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewFull_0Compiled(m.(*Model0))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward() }
 	}
 	Compiled["FusedElementwise_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewFusedElementwise_0Compiled(m.(*Model2))
@@ -431,6 +459,14 @@ func init() {
 		c := NewSilu_f32Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
 	}
+	Compiled["Size_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewSize_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Size_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewSize_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
 	Compiled["Slice_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewSlice_0Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
@@ -558,14 +594,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Abs_f32Compiled struct {
-	frames runtime.Frames[abs_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[abs_f32CompiledFrame]
 }
 
 // abs_f32CompiledFrame is the state of one Abs_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type abs_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAbs_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -590,7 +629,7 @@ func (c *Abs_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: abs = call_function abs(a)
+	// models.go:57: abs = call_function abs(a)
 	abs := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Abs(abs, aArr)
 	c.frames.Put(fr)
@@ -610,14 +649,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Abs_i64Compiled struct {
-	frames runtime.Frames[abs_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[abs_i64CompiledFrame]
 }
 
 // abs_i64CompiledFrame is the state of one Abs_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type abs_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAbs_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -642,7 +684,7 @@ func (c *Abs_i64Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: abs = call_function abs(a)
+	// models.go:57: abs = call_function abs(a)
 	abs := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Abs(abs, aArr)
 	c.frames.Put(fr)
@@ -662,15 +704,18 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type AdaptiveAvgPool2d_0Compiled struct {
-	frames runtime.Frames[adaptiveAvgPool2d_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[adaptiveAvgPool2d_0CompiledFrame]
 }
 
 // adaptiveAvgPool2d_0CompiledFrame is the state of one
 // AdaptiveAvgPool2d_0Compiled.Forward call: the workspace and the arrays bound
 // to it.
 type adaptiveAvgPool2d_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdaptiveAvgPool2d_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -695,7 +740,7 @@ func (c *AdaptiveAvgPool2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: adaptive_avg_pool2d = call_function adaptive_avg_pool2d(a, output_size=[2, 3])
+	// models.go:57: adaptive_avg_pool2d = call_function adaptive_avg_pool2d(a, output_size=[2, 3])
 	adaptive_avg_pool2d := runtime.NewArray(runtime.Float32, N, 2, 2, 3)
 	runtime.AdaptiveAvgPool2d(adaptive_avg_pool2d, aArr)
 	c.frames.Put(fr)
@@ -715,14 +760,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Add_f32Compiled struct {
-	frames runtime.Frames[add_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[add_f32CompiledFrame]
 }
 
 // add_f32CompiledFrame is the state of one Add_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type add_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdd_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -750,7 +798,7 @@ func (c *Add_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Add_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: add = call_function add(a, b)
+	// models.go:69: add = call_function add(a, b)
 	add := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Add(add, aArr, bArr)
 	c.frames.Put(fr)
@@ -770,15 +818,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Add_f32_broadcastCompiled struct {
-	frames runtime.Frames[add_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[add_f32_broadcastCompiledFrame]
 }
 
 // add_f32_broadcastCompiledFrame is the state of one
 // Add_f32_broadcastCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type add_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdd_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -805,7 +856,7 @@ func (c *Add_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: add = call_function add(a, b)
+	// models.go:69: add = call_function add(a, b)
 	add := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Add(add, aArr, bArr)
 	c.frames.Put(fr)
@@ -825,22 +876,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Add_f32_numberCompiled struct {
-	const0 *runtime.Array                              // the number 1.5
-	frames runtime.Frames[add_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[add_f32_numberCompiledFrame]
 }
 
 // add_f32_numberCompiledFrame is the state of one
 // Add_f32_numberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type add_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdd_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewAdd_f32_numberCompiled(m *Model1) *Add_f32_numberCompiled {
 	c := &Add_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -860,9 +915,9 @@ func (c *Add_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: add = call_function add(a, 1.5)
+	// models.go:57: add = call_function add(a, 1.5)
 	add := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Add(add, aArr, c.const0)
+	runtime.Add(add, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(add)
 }
@@ -880,22 +935,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Add_f32_rnumberCompiled struct {
-	const0 *runtime.Array                               // the number 1.5
-	frames runtime.Frames[add_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[add_f32_rnumberCompiledFrame]
 }
 
 // add_f32_rnumberCompiledFrame is the state of one
 // Add_f32_rnumberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type add_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdd_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewAdd_f32_rnumberCompiled(m *Model1) *Add_f32_rnumberCompiled {
 	c := &Add_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -915,9 +974,9 @@ func (c *Add_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: add = call_function add(1.5, a)
+	// models.go:57: add = call_function add(1.5, a)
 	add := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Add(add, c.const0, aArr)
+	runtime.Add(add, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(add)
 }
@@ -935,14 +994,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Add_i64Compiled struct {
-	frames runtime.Frames[add_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[add_i64CompiledFrame]
 }
 
 // add_i64CompiledFrame is the state of one Add_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type add_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdd_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -970,7 +1032,7 @@ func (c *Add_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Add_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: add = call_function add(a, b)
+	// models.go:69: add = call_function add(a, b)
 	add := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Add(add, aArr, bArr)
 	c.frames.Put(fr)
@@ -990,14 +1052,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Add_boolCompiled struct {
-	frames runtime.Frames[add_boolCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[add_boolCompiledFrame]
 }
 
 // add_boolCompiledFrame is the state of one Add_boolCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type add_boolCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdd_boolCompiled compiles m, checking that its parameters have the traced shapes.
@@ -1025,7 +1090,7 @@ func (c *Add_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	runtime.CheckDim("Add_boolCompiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: add = call_function add(a, b)
+	// models.go:69: add = call_function add(a, b)
 	add := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Add(add, aArr, bArr)
 	c.frames.Put(fr)
@@ -1045,14 +1110,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Argmax_0Compiled struct {
-	frames runtime.Frames[argmax_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[argmax_0CompiledFrame]
 }
 
 // argmax_0CompiledFrame is the state of one Argmax_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type argmax_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewArgmax_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1077,7 +1145,7 @@ func (c *Argmax_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: argmax = call_function argmax(a, dim=1)
+	// models.go:57: argmax = call_function argmax(a, dim=1)
 	argmax := runtime.NewArray(runtime.Int64, N)
 	runtime.ArgMax(argmax, aArr, 1, false)
 	c.frames.Put(fr)
@@ -1097,14 +1165,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Argmax_1Compiled struct {
-	frames runtime.Frames[argmax_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[argmax_1CompiledFrame]
 }
 
 // argmax_1CompiledFrame is the state of one Argmax_1Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type argmax_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewArgmax_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1129,7 +1200,7 @@ func (c *Argmax_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: argmax = call_function argmax(a, dim=0, keepdim=true)
+	// models.go:57: argmax = call_function argmax(a, dim=0, keepdim=true)
 	argmax := runtime.NewArray(runtime.Int64, 1, 3)
 	runtime.ArgMax(argmax, aArr, 0, true)
 	c.frames.Put(fr)
@@ -1149,14 +1220,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Argmin_0Compiled struct {
-	frames runtime.Frames[argmin_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[argmin_0CompiledFrame]
 }
 
 // argmin_0CompiledFrame is the state of one Argmin_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type argmin_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewArgmin_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1181,7 +1255,7 @@ func (c *Argmin_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: argmin = call_function argmin(a, dim=-1)
+	// models.go:57: argmin = call_function argmin(a, dim=-1)
 	argmin := runtime.NewArray(runtime.Int64, N, 2)
 	runtime.ArgMin(argmin, aArr, -1, false)
 	c.frames.Put(fr)
@@ -1201,14 +1275,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type AvgPool2d_0Compiled struct {
-	frames runtime.Frames[avgPool2d_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[avgPool2d_0CompiledFrame]
 }
 
 // avgPool2d_0CompiledFrame is the state of one AvgPool2d_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type avgPool2d_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAvgPool2d_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1233,7 +1310,7 @@ func (c *AvgPool2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: avg_pool2d = call_function avg_pool2d(a, kernel_size=[3], stride=[2], padding=[1], ceil_mode=true, count_include_pad=false)
+	// models.go:57: avg_pool2d = call_function avg_pool2d(a, kernel_size=[3], stride=[2], padding=[1], ceil_mode=true, count_include_pad=false)
 	avg_pool2d := runtime.NewArray(runtime.Float32, N, 2, 4, 4)
 	runtime.AvgPool2d(avg_pool2d, aArr, []int{3}, []int{2}, []int{1}, true, false)
 	c.frames.Put(fr)
@@ -1253,14 +1330,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type AvgPool2d_1Compiled struct {
-	frames runtime.Frames[avgPool2d_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[avgPool2d_1CompiledFrame]
 }
 
 // avgPool2d_1CompiledFrame is the state of one AvgPool2d_1Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type avgPool2d_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAvgPool2d_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1285,7 +1365,7 @@ func (c *AvgPool2d_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: avg_pool2d = call_function avg_pool2d(a, kernel_size=[2])
+	// models.go:57: avg_pool2d = call_function avg_pool2d(a, kernel_size=[2])
 	avg_pool2d := runtime.NewArray(runtime.Float32, N, 3, 3, 3)
 	runtime.AvgPool2d(avg_pool2d, aArr, []int{2}, []int{}, []int{0, 0}, false, true)
 	c.frames.Put(fr)
@@ -1305,14 +1385,17 @@ var _ func(*Model5, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type BatchNorm_0Compiled struct {
-	frames runtime.Frames[batchNorm_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[batchNorm_0CompiledFrame]
 }
 
 // batchNorm_0CompiledFrame is the state of one BatchNorm_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type batchNorm_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewBatchNorm_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1345,7 +1428,7 @@ func (c1 *BatchNorm_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	N := aArr.Shape[0]
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: batch_norm = call_function batch_norm(a, b, c, d, e)
+	// models.go:105: batch_norm = call_function batch_norm(a, b, c, d, e)
 	batch_norm := runtime.NewArray(runtime.Float32, N, 3, 4, 4)
 	runtime.BatchNorm(batch_norm, aArr, bArr, cArr, dArr, eArr, 1e-05)
 	c1.frames.Put(fr)
@@ -1365,14 +1448,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Cat_0Compiled struct {
-	frames runtime.Frames[cat_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[cat_0CompiledFrame]
 }
 
 // cat_0CompiledFrame is the state of one Cat_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type cat_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewCat_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1400,7 +1486,7 @@ func (c *Cat_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tens
 	runtime.CheckDim("Cat_0Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: cat = call_function cat([a, b], dim=1)
+	// models.go:69: cat = call_function cat([a, b], dim=1)
 	cat := runtime.NewArray(runtime.Float32, N, 5)
 	runtime.Cat(cat, []*runtime.Array{aArr, bArr}, 1)
 	c.frames.Put(fr)
@@ -1420,17 +1506,23 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Chunk_0Compiled struct {
-	frames runtime.Frames[chunk_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[chunk_0CompiledFrame]
 }
 
 // chunk_0CompiledFrame is the state of one Chunk_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type chunk_0CompiledFrame struct {
-	chunk_1   runtime.Array     // chunk f32[N,2], in workspace slot 0
-	chunk_2   runtime.Array     // chunk f32[N,2], in workspace slot 1
-	workspace runtime.Workspace // storage of the 2 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// chunk_r1 f32[N,2]
+	chunk_r1 runtime.Array
+	// chunk_r2 f32[N,2]
+	chunk_r2 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewChunk_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1444,13 +1536,11 @@ func (fr *chunk_0CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 2 values share 2 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(2 * N)
-	slot1 := runtime.SlotSize(2 * N)
-	at1 := slot0
-	fr.workspace.Reserve(at1+slot1, 0, 0)
-	fr.workspace.Bind(&fr.chunk_1, runtime.Float32, 0, N, 2)
-	fr.workspace.Bind(&fr.chunk_2, runtime.Float32, at1, N, 2)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.chunk_r1, runtime.Float32, N, 2)
+	layout.Own(&fr.chunk_r2, runtime.Float32, N, 2)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -1462,11 +1552,11 @@ func (c *Chunk_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: chunk = call_function chunk(a, chunks=3, dim=1)
-	chunk_0 := runtime.NewArray(runtime.Float32, N, 2)
-	runtime.Split([]*runtime.Array{chunk_0, &fr.chunk_1, &fr.chunk_2}, aArr, 1)
+	// models.go:57: chunk = call_function chunk(a, chunks=3, dim=1)
+	chunk_r0 := runtime.NewArray(runtime.Float32, N, 2)
+	runtime.Split([]*runtime.Array{chunk_r0, &fr.chunk_r1, &fr.chunk_r2}, aArr, 1)
 	c.frames.Put(fr)
-	return tensor.FromArray(chunk_0)
+	return tensor.FromArray(chunk_r0)
 }
 
 // Clamp_f32: clamp
@@ -1482,14 +1572,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Clamp_f32Compiled struct {
-	frames runtime.Frames[clamp_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[clamp_f32CompiledFrame]
 }
 
 // clamp_f32CompiledFrame is the state of one Clamp_f32Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type clamp_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewClamp_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1514,7 +1607,7 @@ func (c *Clamp_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: clamp = call_function clamp(a)
+	// models.go:57: clamp = call_function clamp(a)
 	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, math.Inf(-1), math.Inf(1))
 	c.frames.Put(fr)
@@ -1534,14 +1627,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Clamp_f32_kw1Compiled struct {
-	frames runtime.Frames[clamp_f32_kw1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[clamp_f32_kw1CompiledFrame]
 }
 
 // clamp_f32_kw1CompiledFrame is the state of one Clamp_f32_kw1Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type clamp_f32_kw1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewClamp_f32_kw1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1566,7 +1662,7 @@ func (c *Clamp_f32_kw1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: clamp = call_function clamp(a, min=-1.0, max=0.5)
+	// models.go:57: clamp = call_function clamp(a, min=-1.0, max=0.5)
 	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, -1.0, 0.5)
 	c.frames.Put(fr)
@@ -1586,14 +1682,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Clamp_f32_kw2Compiled struct {
-	frames runtime.Frames[clamp_f32_kw2CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[clamp_f32_kw2CompiledFrame]
 }
 
 // clamp_f32_kw2CompiledFrame is the state of one Clamp_f32_kw2Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type clamp_f32_kw2CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewClamp_f32_kw2Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1618,7 +1717,7 @@ func (c *Clamp_f32_kw2Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: clamp = call_function clamp(a, min=0.0)
+	// models.go:57: clamp = call_function clamp(a, min=0.0)
 	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, 0.0, math.Inf(1))
 	c.frames.Put(fr)
@@ -1638,14 +1737,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Clamp_f32_kw3Compiled struct {
-	frames runtime.Frames[clamp_f32_kw3CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[clamp_f32_kw3CompiledFrame]
 }
 
 // clamp_f32_kw3CompiledFrame is the state of one Clamp_f32_kw3Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type clamp_f32_kw3CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewClamp_f32_kw3Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1670,7 +1772,7 @@ func (c *Clamp_f32_kw3Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: clamp = call_function clamp(a, max=3.0)
+	// models.go:57: clamp = call_function clamp(a, max=3.0)
 	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, math.Inf(-1), 3.0)
 	c.frames.Put(fr)
@@ -1690,14 +1792,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Clamp_f32_kw4Compiled struct {
-	frames runtime.Frames[clamp_f32_kw4CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[clamp_f32_kw4CompiledFrame]
 }
 
 // clamp_f32_kw4CompiledFrame is the state of one Clamp_f32_kw4Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type clamp_f32_kw4CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewClamp_f32_kw4Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1722,7 +1827,7 @@ func (c *Clamp_f32_kw4Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: clamp = call_function clamp(a, min=NaN.0)
+	// models.go:57: clamp = call_function clamp(a, min=NaN.0)
 	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, math.NaN(), math.Inf(1))
 	c.frames.Put(fr)
@@ -1742,14 +1847,17 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Conv1d_0Compiled struct {
-	frames runtime.Frames[conv1d_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[conv1d_0CompiledFrame]
 }
 
 // conv1d_0CompiledFrame is the state of one Conv1d_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type conv1d_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewConv1d_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1778,7 +1886,7 @@ func (c1 *Conv1d_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tenso
 	N := aArr.Shape[0]
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: conv1d = call_function conv1d(a, b, c, padding=1)
+	// models.go:81: conv1d = call_function conv1d(a, b, c, padding=1)
 	conv1d := runtime.NewArray(runtime.Float32, N, 4, 9)
 	runtime.Conv1d(conv1d, aArr, bArr, cArr, 1, 1, 1)
 	c1.frames.Put(fr)
@@ -1798,14 +1906,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Conv1d_1Compiled struct {
-	frames runtime.Frames[conv1d_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[conv1d_1CompiledFrame]
 }
 
 // conv1d_1CompiledFrame is the state of one Conv1d_1Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type conv1d_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewConv1d_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1832,7 +1943,7 @@ func (c *Conv1d_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: conv1d = call_function conv1d(a, b, nil, stride=2, groups=2)
+	// models.go:69: conv1d = call_function conv1d(a, b, nil, stride=2, groups=2)
 	conv1d := runtime.NewArray(runtime.Float32, N, 6, 4)
 	runtime.Conv1d(conv1d, aArr, bArr, nil, 2, 0, 2)
 	c.frames.Put(fr)
@@ -1852,14 +1963,17 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Conv2d_0Compiled struct {
-	frames runtime.Frames[conv2d_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[conv2d_0CompiledFrame]
 }
 
 // conv2d_0CompiledFrame is the state of one Conv2d_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type conv2d_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewConv2d_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1888,7 +2002,7 @@ func (c1 *Conv2d_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tenso
 	N := aArr.Shape[0]
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: conv2d = call_function conv2d(a, b, c, padding=[1, 1])
+	// models.go:81: conv2d = call_function conv2d(a, b, c, padding=[1, 1])
 	conv2d := runtime.NewArray(runtime.Float32, N, 4, 6, 6)
 	runtime.Conv2d(conv2d, aArr, bArr, cArr, []int{1, 1}, []int{1, 1}, 1)
 	c1.frames.Put(fr)
@@ -1908,14 +2022,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Conv2d_1Compiled struct {
-	frames runtime.Frames[conv2d_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[conv2d_1CompiledFrame]
 }
 
 // conv2d_1CompiledFrame is the state of one Conv2d_1Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type conv2d_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewConv2d_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1942,7 +2059,7 @@ func (c *Conv2d_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: conv2d = call_function conv2d(a, b, nil, stride=[2, 2], groups=2)
+	// models.go:69: conv2d = call_function conv2d(a, b, nil, stride=[2, 2], groups=2)
 	conv2d := runtime.NewArray(runtime.Float32, N, 4, 3, 3)
 	runtime.Conv2d(conv2d, aArr, bArr, nil, []int{2, 2}, []int{0, 0}, 2)
 	c.frames.Put(fr)
@@ -1962,14 +2079,17 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Conv2dAct_0Compiled struct {
-	frames runtime.Frames[conv2dAct_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[conv2dAct_0CompiledFrame]
 }
 
 // conv2dAct_0CompiledFrame is the state of one Conv2dAct_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type conv2dAct_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewConv2dAct_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1998,9 +2118,9 @@ func (c1 *Conv2dAct_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	N := aArr.Shape[0]
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: conv2d_act = call_function conv2d_act(a, b, c, act=1)
+	// models.go:81: conv2d_act = call_function conv2d_act(a, b, c, act=1)
 	conv2d_act := runtime.NewArray(runtime.Float32, N, 4, 3, 3)
-	runtime.Conv2dAct(conv2d_act, aArr, bArr, cArr, []int{1, 1}, []int{0, 0}, 1, 1)
+	runtime.Conv2dAct(conv2d_act, aArr, bArr, cArr, []int{1, 1}, []int{0, 0}, 1, runtime.ActReLU)
 	c1.frames.Put(fr)
 	return tensor.FromArray(conv2d_act)
 }
@@ -2018,14 +2138,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Div_f32Compiled struct {
-	frames runtime.Frames[div_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[div_f32CompiledFrame]
 }
 
 // div_f32CompiledFrame is the state of one Div_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type div_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDiv_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2053,7 +2176,7 @@ func (c *Div_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Div_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: div = call_function div(a, b)
+	// models.go:69: div = call_function div(a, b)
 	div := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Div(div, aArr, bArr)
 	c.frames.Put(fr)
@@ -2073,15 +2196,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Div_f32_broadcastCompiled struct {
-	frames runtime.Frames[div_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[div_f32_broadcastCompiledFrame]
 }
 
 // div_f32_broadcastCompiledFrame is the state of one
 // Div_f32_broadcastCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type div_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDiv_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -2108,7 +2234,7 @@ func (c *Div_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: div = call_function div(a, b)
+	// models.go:69: div = call_function div(a, b)
 	div := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Div(div, aArr, bArr)
 	c.frames.Put(fr)
@@ -2128,22 +2254,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Div_f32_numberCompiled struct {
-	const0 *runtime.Array                              // the number 1.5
-	frames runtime.Frames[div_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[div_f32_numberCompiledFrame]
 }
 
 // div_f32_numberCompiledFrame is the state of one
 // Div_f32_numberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type div_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDiv_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewDiv_f32_numberCompiled(m *Model1) *Div_f32_numberCompiled {
 	c := &Div_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -2163,9 +2293,9 @@ func (c *Div_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: div = call_function div(a, 1.5)
+	// models.go:57: div = call_function div(a, 1.5)
 	div := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Div(div, aArr, c.const0)
+	runtime.Div(div, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(div)
 }
@@ -2183,22 +2313,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Div_f32_rnumberCompiled struct {
-	const0 *runtime.Array                               // the number 1.5
-	frames runtime.Frames[div_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[div_f32_rnumberCompiledFrame]
 }
 
 // div_f32_rnumberCompiledFrame is the state of one
 // Div_f32_rnumberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type div_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDiv_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewDiv_f32_rnumberCompiled(m *Model1) *Div_f32_rnumberCompiled {
 	c := &Div_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -2218,9 +2352,9 @@ func (c *Div_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: div = call_function div(1.5, a)
+	// models.go:57: div = call_function div(1.5, a)
 	div := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Div(div, c.const0, aArr)
+	runtime.Div(div, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(div)
 }
@@ -2238,14 +2372,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Div_i64Compiled struct {
-	frames runtime.Frames[div_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[div_i64CompiledFrame]
 }
 
 // div_i64CompiledFrame is the state of one Div_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type div_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDiv_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2273,7 +2410,7 @@ func (c *Div_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Div_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: div = call_function div(a, b)
+	// models.go:69: div = call_function div(a, b)
 	div := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Div(div, aArr, bArr)
 	c.frames.Put(fr)
@@ -2293,14 +2430,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Div_boolCompiled struct {
-	frames runtime.Frames[div_boolCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[div_boolCompiledFrame]
 }
 
 // div_boolCompiledFrame is the state of one Div_boolCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type div_boolCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDiv_boolCompiled compiles m, checking that its parameters have the traced shapes.
@@ -2328,7 +2468,7 @@ func (c *Div_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	runtime.CheckDim("Div_boolCompiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: div = call_function div(a, b)
+	// models.go:69: div = call_function div(a, b)
 	div := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Div(div, aArr, bArr)
 	c.frames.Put(fr)
@@ -2348,14 +2488,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Dropout_0Compiled struct {
-	frames runtime.Frames[dropout_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[dropout_0CompiledFrame]
 }
 
 // dropout_0CompiledFrame is the state of one Dropout_0Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type dropout_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDropout_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2380,7 +2523,7 @@ func (c *Dropout_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: dropout = call_function dropout(a, p=0.1)
+	// models.go:57: dropout = call_function dropout(a, p=0.1)
 	dropout := runtime.NewArray(runtime.Float32, N, 3)
 	runtime.Copy(dropout, aArr)
 	c.frames.Put(fr)
@@ -2400,14 +2543,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Embedding_0Compiled struct {
-	frames runtime.Frames[embedding_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[embedding_0CompiledFrame]
 }
 
 // embedding_0CompiledFrame is the state of one Embedding_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type embedding_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewEmbedding_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2434,7 +2580,7 @@ func (c *Embedding_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: embedding = call_function embedding(a, b)
+	// models.go:69: embedding = call_function embedding(a, b)
 	embedding := runtime.NewArray(runtime.Float32, N, 3, 4)
 	runtime.Embedding(embedding, aArr, bArr)
 	c.frames.Put(fr)
@@ -2454,15 +2600,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type EmbeddingBag_0Compiled struct {
-	frames runtime.Frames[embeddingBag_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[embeddingBag_0CompiledFrame]
 }
 
 // embeddingBag_0CompiledFrame is the state of one
 // EmbeddingBag_0Compiled.Forward call: the workspace and the arrays bound to
 // it.
 type embeddingBag_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewEmbeddingBag_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2489,7 +2638,7 @@ func (c *EmbeddingBag_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *te
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: embedding_bag = call_function embedding_bag(a, nil, b, mode=0)
+	// models.go:69: embedding_bag = call_function embedding_bag(a, nil, b, mode=0)
 	embedding_bag := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.EmbeddingBag(embedding_bag, aArr, nil, bArr, 0)
 	c.frames.Put(fr)
@@ -2509,15 +2658,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type EmbeddingBag_1Compiled struct {
-	frames runtime.Frames[embeddingBag_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[embeddingBag_1CompiledFrame]
 }
 
 // embeddingBag_1CompiledFrame is the state of one
 // EmbeddingBag_1Compiled.Forward call: the workspace and the arrays bound to
 // it.
 type embeddingBag_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewEmbeddingBag_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2544,7 +2696,7 @@ func (c *EmbeddingBag_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *te
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: embedding_bag = call_function embedding_bag(a, nil, b, mode=2)
+	// models.go:69: embedding_bag = call_function embedding_bag(a, nil, b, mode=2)
 	embedding_bag := runtime.NewArray(runtime.Float32, N, 3)
 	runtime.EmbeddingBag(embedding_bag, aArr, nil, bArr, 2)
 	c.frames.Put(fr)
@@ -2564,15 +2716,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type EmbeddingBag_2Compiled struct {
-	frames runtime.Frames[embeddingBag_2CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[embeddingBag_2CompiledFrame]
 }
 
 // embeddingBag_2CompiledFrame is the state of one
 // EmbeddingBag_2Compiled.Forward call: the workspace and the arrays bound to
 // it.
 type embeddingBag_2CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewEmbeddingBag_2Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2599,7 +2754,7 @@ func (c *EmbeddingBag_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *te
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: embedding_bag = call_function embedding_bag(a, nil, b)
+	// models.go:69: embedding_bag = call_function embedding_bag(a, nil, b)
 	embedding_bag := runtime.NewArray(runtime.Float32, N, 2)
 	runtime.EmbeddingBag(embedding_bag, aArr, nil, bArr, 1)
 	c.frames.Put(fr)
@@ -2619,14 +2774,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Exp_f32Compiled struct {
-	frames runtime.Frames[exp_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[exp_f32CompiledFrame]
 }
 
 // exp_f32CompiledFrame is the state of one Exp_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type exp_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewExp_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2651,11 +2809,251 @@ func (c *Exp_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: exp = call_function exp(a)
+	// models.go:57: exp = call_function exp(a)
 	exp := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Exp(exp, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(exp)
+}
+
+// Expand_0: expand
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Expand_0Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Expand_0Compiled struct {
+	// the number -1
+	i64_m1 *runtime.Array
+	// the number 2
+	i64_2 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[expand_0CompiledFrame]
+}
+
+// expand_0CompiledFrame is the state of one Expand_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type expand_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewExpand_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewExpand_0Compiled(m *Model1) *Expand_0Compiled {
+	c := &Expand_0Compiled{}
+	c.i64_m1 = runtime.Int64Scalar(-1)
+	c.i64_2 = runtime.Int64Scalar(2)
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *expand_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,1,3].
+func (c *Expand_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Expand_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 1, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: expand = call_function expand(a, [-1, 2, -1])
+	expand := runtime.NewArray(runtime.Float32, N, 2, 3)
+	runtime.Expand(expand, aArr, []*runtime.Array{c.i64_m1, c.i64_2, c.i64_m1})
+	c.frames.Put(fr)
+	return tensor.FromArray(expand)
+}
+
+// Expand_1: expand
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Expand_1Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Expand_1Compiled struct {
+	// the number 2
+	i64_2 *runtime.Array
+	// the number -1
+	i64_m1 *runtime.Array
+	// the number 3
+	i64_3 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[expand_1CompiledFrame]
+}
+
+// expand_1CompiledFrame is the state of one Expand_1Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type expand_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewExpand_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewExpand_1Compiled(m *Model1) *Expand_1Compiled {
+	c := &Expand_1Compiled{}
+	c.i64_2 = runtime.Int64Scalar(2)
+	c.i64_m1 = runtime.Int64Scalar(-1)
+	c.i64_3 = runtime.Int64Scalar(3)
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *expand_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,1].
+func (c *Expand_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Expand_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 1)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: expand = call_function expand(a, [2, -1, 3])
+	expand := runtime.NewArray(runtime.Float32, 2, N, 3)
+	runtime.Expand(expand, aArr, []*runtime.Array{c.i64_2, c.i64_m1, c.i64_3})
+	c.frames.Put(fr)
+	return tensor.FromArray(expand)
+}
+
+// ExpandAs_0: expand_as
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// ExpandAs_0Compiled is Model2 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type ExpandAs_0Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[expandAs_0CompiledFrame]
+}
+
+// expandAs_0CompiledFrame is the state of one ExpandAs_0Compiled.Forward call:
+// the workspace and the arrays bound to it.
+type expandAs_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewExpandAs_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewExpandAs_0Compiled(m *Model2) *ExpandAs_0Compiled {
+	c := &ExpandAs_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *expandAs_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a f32[1,3], b f32[N,3].
+func (c *ExpandAs_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("ExpandAs_0Compiled.Forward", "a", aArr, runtime.Float32, 1, 3)
+	bArr := b.Array()
+	runtime.CheckInput("ExpandAs_0Compiled.Forward", "b", bArr, runtime.Float32, -1, 3)
+	N := bArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:69: expand_as = call_function expand_as(a, b)
+	expand_as := runtime.NewArray(runtime.Float32, N, 3)
+	runtime.ExpandAs(expand_as, aArr, bArr)
+	c.frames.Put(fr)
+	return tensor.FromArray(expand_as)
+}
+
+// ExpandAs_1: expand_as
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// ExpandAs_1Compiled is Model2 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type ExpandAs_1Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[expandAs_1CompiledFrame]
+}
+
+// expandAs_1CompiledFrame is the state of one ExpandAs_1Compiled.Forward call:
+// the workspace and the arrays bound to it.
+type expandAs_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewExpandAs_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewExpandAs_1Compiled(m *Model2) *ExpandAs_1Compiled {
+	c := &ExpandAs_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *expandAs_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a i64[N,1], b f32[N,4].
+func (c *ExpandAs_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("ExpandAs_1Compiled.Forward", "a", aArr, runtime.Int64, -1, 1)
+	bArr := b.Array()
+	runtime.CheckInput("ExpandAs_1Compiled.Forward", "b", bArr, runtime.Float32, -1, 4)
+	N := aArr.Shape[0]
+	runtime.CheckDim("ExpandAs_1Compiled.Forward", "b", bArr, 0, N, "N")
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:69: expand_as = call_function expand_as(a, b)
+	expand_as := runtime.NewArray(runtime.Int64, N, 4)
+	runtime.ExpandAs(expand_as, aArr, bArr)
+	c.frames.Put(fr)
+	return tensor.FromArray(expand_as)
 }
 
 // Flatten_0: flatten
@@ -2671,14 +3069,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Flatten_0Compiled struct {
-	frames runtime.Frames[flatten_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[flatten_0CompiledFrame]
 }
 
 // flatten_0CompiledFrame is the state of one Flatten_0Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type flatten_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewFlatten_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2703,11 +3104,181 @@ func (c *Flatten_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: flatten = call_function flatten(a, start_dim=1, end_dim=-1)
+	// models.go:57: flatten = call_function flatten(a, start_dim=1, end_dim=-1)
 	flatten := runtime.NewArray(runtime.Float32, N, 12)
 	runtime.Copy(flatten, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(flatten)
+}
+
+// Floordiv_0: floordiv
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// Floordiv_0Compiled is Model2 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Floordiv_0Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[floordiv_0CompiledFrame]
+}
+
+// floordiv_0CompiledFrame is the state of one Floordiv_0Compiled.Forward call:
+// the workspace and the arrays bound to it.
+type floordiv_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewFloordiv_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewFloordiv_0Compiled(m *Model2) *Floordiv_0Compiled {
+	c := &Floordiv_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *floordiv_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a i64[N,3], b i64[3].
+func (c *Floordiv_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Floordiv_0Compiled.Forward", "a", aArr, runtime.Int64, -1, 3)
+	bArr := b.Array()
+	runtime.CheckInput("Floordiv_0Compiled.Forward", "b", bArr, runtime.Int64, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:69: floordiv = call_function floordiv(a, b)
+	floordiv := runtime.NewArray(runtime.Int64, N, 3)
+	runtime.FloorDiv(floordiv, aArr, bArr)
+	c.frames.Put(fr)
+	return tensor.FromArray(floordiv)
+}
+
+// Floordiv_1: floordiv
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Floordiv_1Compiled is Model1 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Floordiv_1Compiled struct {
+	// the number 2
+	i64_2 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[floordiv_1CompiledFrame]
+}
+
+// floordiv_1CompiledFrame is the state of one Floordiv_1Compiled.Forward call:
+// the workspace and the arrays bound to it.
+type floordiv_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewFloordiv_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewFloordiv_1Compiled(m *Model1) *Floordiv_1Compiled {
+	c := &Floordiv_1Compiled{}
+	c.i64_2 = runtime.Int64Scalar(2)
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *floordiv_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a i64[N,3].
+func (c *Floordiv_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Floordiv_1Compiled.Forward", "a", aArr, runtime.Int64, -1, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: floordiv = call_function floordiv(a, 2)
+	floordiv := runtime.NewArray(runtime.Int64, N, 3)
+	runtime.FloorDiv(floordiv, aArr, c.i64_2)
+	c.frames.Put(fr)
+	return tensor.FromArray(floordiv)
+}
+
+// Full_0: full
+
+// Regenerate this file if Model0.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model0) *tensor.Tensor = (*Model0).Forward
+
+// Full_0Compiled is Model0 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Full_0Compiled struct {
+	// full f32[2,3], computed by the constructor
+	full *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[full_0CompiledFrame]
+}
+
+// full_0CompiledFrame is the state of one Full_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type full_0CompiledFrame struct {
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewFull_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewFull_0Compiled(m *Model0) *Full_0Compiled {
+	c := &Full_0Compiled{}
+	i64_2 := runtime.Int64Scalar(2)
+	i64_3 := runtime.Int64Scalar(3)
+	// models.go:46: full = call_function full([2, 3], fill_value=1.5)
+	c.full = runtime.NewArray(runtime.Float32, 2, 3)
+	runtime.Full(c.full, []*runtime.Array{i64_2, i64_3}, 1.5)
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *full_0CompiledFrame) reserve() {
+	if fr.ready {
+		return
+	}
+	fr.ready = true
+}
+
+// Forward computes Model0.Forward for .
+func (c *Full_0Compiled) Forward() *tensor.Tensor {
+	fr := c.frames.Get()
+	fr.reserve()
+	full1 := runtime.NewArray(runtime.Float32, 2, 3)
+	runtime.Copy(full1, c.full)
+	c.frames.Put(fr)
+	return tensor.FromArray(full1)
 }
 
 // FusedElementwise_0: fused_elementwise
@@ -2723,16 +3294,20 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type FusedElementwise_0Compiled struct {
-	fused_elementwise_program *runtime.ElementwiseProgram                     // the 3 ops fused into fused_elementwise
-	frames                    runtime.Frames[fusedElementwise_0CompiledFrame] // the free per-call workspaces
+	// the 3 ops fused into fused_elementwise
+	fused_elementwise_program *runtime.ElementwiseProgram
+	// the free per-call workspaces
+	frames runtime.Frames[fusedElementwise_0CompiledFrame]
 }
 
 // fusedElementwise_0CompiledFrame is the state of one
 // FusedElementwise_0Compiled.Forward call: the workspace and the arrays bound
 // to it.
 type fusedElementwise_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewFusedElementwise_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2764,7 +3339,7 @@ func (c *FusedElementwise_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor)
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: fused_elementwise = 3 fused elementwise ops (fused_elementwise_program):
+	// models.go:69: fused_elementwise = 3 fused elementwise ops (fused_elementwise_program):
 	fused_elementwise := runtime.NewArray(runtime.Float32, N, 4)
 	c.fused_elementwise_program.Run(fused_elementwise, []*runtime.Array{aArr, bArr})
 	c.frames.Put(fr)
@@ -2784,14 +3359,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gather_0Compiled struct {
-	frames runtime.Frames[gather_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[gather_0CompiledFrame]
 }
 
 // gather_0CompiledFrame is the state of one Gather_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type gather_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGather_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2819,7 +3397,7 @@ func (c *Gather_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	runtime.CheckDim("Gather_0Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gather = call_function gather(a, b, dim=1)
+	// models.go:69: gather = call_function gather(a, b, dim=1)
 	gather := runtime.NewArray(runtime.Float32, N, 4, 3)
 	runtime.Gather(gather, aArr, bArr, 1)
 	c.frames.Put(fr)
@@ -2839,13 +3417,15 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gather_1Compiled struct {
-	frames runtime.Frames[gather_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[gather_1CompiledFrame]
 }
 
 // gather_1CompiledFrame is the state of one Gather_1Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type gather_1CompiledFrame struct {
-	ready bool // whether the workspace is allocated
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGather_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2870,7 +3450,7 @@ func (c *Gather_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	runtime.CheckInput("Gather_1Compiled.Forward", "b", bArr, runtime.Int64, 2, 3)
 	fr := c.frames.Get()
 	fr.reserve()
-	// models.go:35: gather = call_function gather(a, b, dim=0)
+	// models.go:69: gather = call_function gather(a, b, dim=0)
 	gather := runtime.NewArray(runtime.Int64, 2, 3)
 	runtime.Gather(gather, aArr, bArr, 0)
 	c.frames.Put(fr)
@@ -2890,14 +3470,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gelu_f32Compiled struct {
-	frames runtime.Frames[gelu_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[gelu_f32CompiledFrame]
 }
 
 // gelu_f32CompiledFrame is the state of one Gelu_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type gelu_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGelu_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2922,7 +3505,7 @@ func (c *Gelu_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gelu = call_function gelu(a)
+	// models.go:57: gelu = call_function gelu(a)
 	gelu := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Gelu(gelu, aArr)
 	c.frames.Put(fr)
@@ -2942,14 +3525,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type GeluTanh_f32Compiled struct {
-	frames runtime.Frames[geluTanh_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[geluTanh_f32CompiledFrame]
 }
 
 // geluTanh_f32CompiledFrame is the state of one GeluTanh_f32Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type geluTanh_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGeluTanh_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2974,7 +3560,7 @@ func (c *GeluTanh_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gelu_tanh = call_function gelu_tanh(a)
+	// models.go:57: gelu_tanh = call_function gelu_tanh(a)
 	gelu_tanh := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.GeluTanh(gelu_tanh, aArr)
 	c.frames.Put(fr)
@@ -2994,14 +3580,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gt_f32Compiled struct {
-	frames runtime.Frames[gt_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[gt_f32CompiledFrame]
 }
 
 // gt_f32CompiledFrame is the state of one Gt_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type gt_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGt_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3029,7 +3618,7 @@ func (c *Gt_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Ten
 	runtime.CheckDim("Gt_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gt = call_function gt(a, b)
+	// models.go:69: gt = call_function gt(a, b)
 	gt := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Gt(gt, aArr, bArr)
 	c.frames.Put(fr)
@@ -3049,15 +3638,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gt_f32_broadcastCompiled struct {
-	frames runtime.Frames[gt_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[gt_f32_broadcastCompiledFrame]
 }
 
 // gt_f32_broadcastCompiledFrame is the state of one
 // Gt_f32_broadcastCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type gt_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGt_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -3084,7 +3676,7 @@ func (c *Gt_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gt = call_function gt(a, b)
+	// models.go:69: gt = call_function gt(a, b)
 	gt := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Gt(gt, aArr, bArr)
 	c.frames.Put(fr)
@@ -3104,21 +3696,25 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gt_f32_numberCompiled struct {
-	const0 *runtime.Array                             // the number 1.5
-	frames runtime.Frames[gt_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[gt_f32_numberCompiledFrame]
 }
 
 // gt_f32_numberCompiledFrame is the state of one Gt_f32_numberCompiled.Forward
 // call: the workspace and the arrays bound to it.
 type gt_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGt_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewGt_f32_numberCompiled(m *Model1) *Gt_f32_numberCompiled {
 	c := &Gt_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -3138,9 +3734,9 @@ func (c *Gt_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gt = call_function gt(a, 1.5)
+	// models.go:57: gt = call_function gt(a, 1.5)
 	gt := runtime.NewArray(runtime.Bool, N, 4)
-	runtime.Gt(gt, aArr, c.const0)
+	runtime.Gt(gt, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(gt)
 }
@@ -3158,22 +3754,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gt_f32_rnumberCompiled struct {
-	const0 *runtime.Array                              // the number 1.5
-	frames runtime.Frames[gt_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[gt_f32_rnumberCompiledFrame]
 }
 
 // gt_f32_rnumberCompiledFrame is the state of one
 // Gt_f32_rnumberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type gt_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGt_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewGt_f32_rnumberCompiled(m *Model1) *Gt_f32_rnumberCompiled {
 	c := &Gt_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -3193,9 +3793,9 @@ func (c *Gt_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gt = call_function gt(1.5, a)
+	// models.go:57: gt = call_function gt(1.5, a)
 	gt := runtime.NewArray(runtime.Bool, N, 4)
-	runtime.Gt(gt, c.const0, aArr)
+	runtime.Gt(gt, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(gt)
 }
@@ -3213,14 +3813,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gt_i64Compiled struct {
-	frames runtime.Frames[gt_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[gt_i64CompiledFrame]
 }
 
 // gt_i64CompiledFrame is the state of one Gt_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type gt_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGt_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3248,7 +3851,7 @@ func (c *Gt_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Ten
 	runtime.CheckDim("Gt_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gt = call_function gt(a, b)
+	// models.go:69: gt = call_function gt(a, b)
 	gt := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Gt(gt, aArr, bArr)
 	c.frames.Put(fr)
@@ -3268,14 +3871,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gt_boolCompiled struct {
-	frames runtime.Frames[gt_boolCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[gt_boolCompiledFrame]
 }
 
 // gt_boolCompiledFrame is the state of one Gt_boolCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type gt_boolCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGt_boolCompiled compiles m, checking that its parameters have the traced shapes.
@@ -3303,7 +3909,7 @@ func (c *Gt_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Gt_boolCompiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gt = call_function gt(a, b)
+	// models.go:69: gt = call_function gt(a, b)
 	gt := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Gt(gt, aArr, bArr)
 	c.frames.Put(fr)
@@ -3323,15 +3929,18 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Hardsigmoid_f32Compiled struct {
-	frames runtime.Frames[hardsigmoid_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[hardsigmoid_f32CompiledFrame]
 }
 
 // hardsigmoid_f32CompiledFrame is the state of one
 // Hardsigmoid_f32Compiled.Forward call: the workspace and the arrays bound to
 // it.
 type hardsigmoid_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewHardsigmoid_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3356,7 +3965,7 @@ func (c *Hardsigmoid_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: hardsigmoid = call_function hardsigmoid(a)
+	// models.go:57: hardsigmoid = call_function hardsigmoid(a)
 	hardsigmoid := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Hardsigmoid(hardsigmoid, aArr)
 	c.frames.Put(fr)
@@ -3376,14 +3985,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Hardswish_f32Compiled struct {
-	frames runtime.Frames[hardswish_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[hardswish_f32CompiledFrame]
 }
 
 // hardswish_f32CompiledFrame is the state of one Hardswish_f32Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type hardswish_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewHardswish_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3408,7 +4020,7 @@ func (c *Hardswish_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: hardswish = call_function hardswish(a)
+	// models.go:57: hardswish = call_function hardswish(a)
 	hardswish := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Hardswish(hardswish, aArr)
 	c.frames.Put(fr)
@@ -3428,14 +4040,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Hardtanh_f32Compiled struct {
-	frames runtime.Frames[hardtanh_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[hardtanh_f32CompiledFrame]
 }
 
 // hardtanh_f32CompiledFrame is the state of one Hardtanh_f32Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type hardtanh_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewHardtanh_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3460,7 +4075,7 @@ func (c *Hardtanh_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: hardtanh = call_function hardtanh(a)
+	// models.go:57: hardtanh = call_function hardtanh(a)
 	hardtanh := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Hardtanh(hardtanh, aArr, -1.0, 1.0)
 	c.frames.Put(fr)
@@ -3480,15 +4095,18 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Hardtanh_f32_kw1Compiled struct {
-	frames runtime.Frames[hardtanh_f32_kw1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[hardtanh_f32_kw1CompiledFrame]
 }
 
 // hardtanh_f32_kw1CompiledFrame is the state of one
 // Hardtanh_f32_kw1Compiled.Forward call: the workspace and the arrays bound to
 // it.
 type hardtanh_f32_kw1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewHardtanh_f32_kw1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3513,7 +4131,7 @@ func (c *Hardtanh_f32_kw1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: hardtanh = call_function hardtanh(a, min_val=-2.0, max_val=2.5)
+	// models.go:57: hardtanh = call_function hardtanh(a, min_val=-2.0, max_val=2.5)
 	hardtanh := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Hardtanh(hardtanh, aArr, -2.0, 2.5)
 	c.frames.Put(fr)
@@ -3533,15 +4151,18 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Hardtanh_f32_kw2Compiled struct {
-	frames runtime.Frames[hardtanh_f32_kw2CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[hardtanh_f32_kw2CompiledFrame]
 }
 
 // hardtanh_f32_kw2CompiledFrame is the state of one
 // Hardtanh_f32_kw2Compiled.Forward call: the workspace and the arrays bound to
 // it.
 type hardtanh_f32_kw2CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewHardtanh_f32_kw2Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3566,7 +4187,7 @@ func (c *Hardtanh_f32_kw2Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: hardtanh = call_function hardtanh(a, min_val=1.0, max_val=-1.0)
+	// models.go:57: hardtanh = call_function hardtanh(a, min_val=1.0, max_val=-1.0)
 	hardtanh := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Hardtanh(hardtanh, aArr, 1.0, -1.0)
 	c.frames.Put(fr)
@@ -3586,14 +4207,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Identity_0Compiled struct {
-	frames runtime.Frames[identity_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[identity_0CompiledFrame]
 }
 
 // identity_0CompiledFrame is the state of one Identity_0Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type identity_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewIdentity_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3618,7 +4242,7 @@ func (c *Identity_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: identity = call_function identity(a)
+	// models.go:57: identity = call_function identity(a)
 	identity := runtime.NewArray(runtime.Float32, N, 3)
 	runtime.Copy(identity, aArr)
 	c.frames.Put(fr)
@@ -3638,14 +4262,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Identity_1Compiled struct {
-	frames runtime.Frames[identity_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[identity_1CompiledFrame]
 }
 
 // identity_1CompiledFrame is the state of one Identity_1Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type identity_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewIdentity_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3670,7 +4297,7 @@ func (c *Identity_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: identity = call_function identity(a)
+	// models.go:57: identity = call_function identity(a)
 	identity := runtime.NewArray(runtime.Int64, N, 3)
 	runtime.Copy(identity, aArr)
 	c.frames.Put(fr)
@@ -3690,14 +4317,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type IndexSelect_0Compiled struct {
-	frames runtime.Frames[indexSelect_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[indexSelect_0CompiledFrame]
 }
 
 // indexSelect_0CompiledFrame is the state of one IndexSelect_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type indexSelect_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewIndexSelect_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3724,7 +4354,7 @@ func (c *IndexSelect_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *ten
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: index_select = call_function index_select(a, b, dim=1)
+	// models.go:69: index_select = call_function index_select(a, b, dim=1)
 	index_select := runtime.NewArray(runtime.Float32, N, 3)
 	runtime.IndexSelect(index_select, aArr, bArr, 1)
 	c.frames.Put(fr)
@@ -3744,14 +4374,17 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type LayerNorm_0Compiled struct {
-	frames runtime.Frames[layerNorm_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[layerNorm_0CompiledFrame]
 }
 
 // layerNorm_0CompiledFrame is the state of one LayerNorm_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type layerNorm_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLayerNorm_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3780,7 +4413,7 @@ func (c1 *LayerNorm_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	N := aArr.Shape[0]
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: layer_norm = call_function layer_norm(a, b, c, normalized_shape=[4])
+	// models.go:81: layer_norm = call_function layer_norm(a, b, c, normalized_shape=[4])
 	layer_norm := runtime.NewArray(runtime.Float32, N, 3, 4)
 	runtime.LayerNorm(layer_norm, aArr, bArr, cArr, []int{4}, 1e-05)
 	c1.frames.Put(fr)
@@ -3800,14 +4433,17 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Linear_0Compiled struct {
-	frames runtime.Frames[linear_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[linear_0CompiledFrame]
 }
 
 // linear_0CompiledFrame is the state of one Linear_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type linear_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLinear_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3836,7 +4472,7 @@ func (c1 *Linear_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tenso
 	N := aArr.Shape[0]
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: linear = call_function linear(a, b, c)
+	// models.go:81: linear = call_function linear(a, b, c)
 	linear := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.Linear(linear, aArr, bArr, cArr)
 	c1.frames.Put(fr)
@@ -3856,14 +4492,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Linear_1Compiled struct {
-	frames runtime.Frames[linear_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[linear_1CompiledFrame]
 }
 
 // linear_1CompiledFrame is the state of one Linear_1Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type linear_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLinear_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3890,7 +4529,7 @@ func (c *Linear_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: linear = call_function linear(a, b, nil)
+	// models.go:69: linear = call_function linear(a, b, nil)
 	linear := runtime.NewArray(runtime.Float32, N, 2, 3)
 	runtime.Linear(linear, aArr, bArr, nil)
 	c.frames.Put(fr)
@@ -3910,14 +4549,17 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type LinearAct_0Compiled struct {
-	frames runtime.Frames[linearAct_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[linearAct_0CompiledFrame]
 }
 
 // linearAct_0CompiledFrame is the state of one LinearAct_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type linearAct_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLinearAct_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3946,9 +4588,9 @@ func (c1 *LinearAct_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	N := aArr.Shape[0]
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: linear_act = call_function linear_act(a, b, c, act=1)
+	// models.go:81: linear_act = call_function linear_act(a, b, c, act=1)
 	linear_act := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.LinearAct(linear_act, aArr, bArr, cArr, 1)
+	runtime.LinearAct(linear_act, aArr, bArr, cArr, runtime.ActReLU)
 	c1.frames.Put(fr)
 	return tensor.FromArray(linear_act)
 }
@@ -3966,14 +4608,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type LinearAct_1Compiled struct {
-	frames runtime.Frames[linearAct_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[linearAct_1CompiledFrame]
 }
 
 // linearAct_1CompiledFrame is the state of one LinearAct_1Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type linearAct_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLinearAct_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4000,9 +4645,9 @@ func (c *LinearAct_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: linear_act = call_function linear_act(a, b, nil, act=2)
+	// models.go:69: linear_act = call_function linear_act(a, b, nil, act=2)
 	linear_act := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.LinearAct(linear_act, aArr, bArr, nil, 2)
+	runtime.LinearAct(linear_act, aArr, bArr, nil, runtime.ActGELU)
 	c.frames.Put(fr)
 	return tensor.FromArray(linear_act)
 }
@@ -4020,15 +4665,18 @@ var _ func(*Model4, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type LinearResidual_0Compiled struct {
-	frames runtime.Frames[linearResidual_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[linearResidual_0CompiledFrame]
 }
 
 // linearResidual_0CompiledFrame is the state of one
 // LinearResidual_0Compiled.Forward call: the workspace and the arrays bound to
 // it.
 type linearResidual_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLinearResidual_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4060,7 +4708,7 @@ func (c1 *LinearResidual_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, 
 	runtime.CheckDim("LinearResidual_0Compiled.Forward", "d", dArr, 0, N, "N")
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: linear_residual = call_function linear_residual(a, b, c, d)
+	// models.go:93: linear_residual = call_function linear_residual(a, b, c, d)
 	linear_residual := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.LinearResidual(linear_residual, aArr, bArr, cArr, dArr)
 	c1.frames.Put(fr)
@@ -4080,14 +4728,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Log_f32Compiled struct {
-	frames runtime.Frames[log_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[log_f32CompiledFrame]
 }
 
 // log_f32CompiledFrame is the state of one Log_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type log_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLog_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4112,7 +4763,7 @@ func (c *Log_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: log = call_function log(a)
+	// models.go:57: log = call_function log(a)
 	log := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Log(log, aArr)
 	c.frames.Put(fr)
@@ -4132,14 +4783,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type MaskedFill_0Compiled struct {
-	frames runtime.Frames[maskedFill_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[maskedFill_0CompiledFrame]
 }
 
 // maskedFill_0CompiledFrame is the state of one MaskedFill_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type maskedFill_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaskedFill_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4166,7 +4820,7 @@ func (c *MaskedFill_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tens
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: masked_fill = call_function masked_fill(a, b, value=-1e+09)
+	// models.go:69: masked_fill = call_function masked_fill(a, b, value=-1e+09)
 	masked_fill := runtime.NewArray(runtime.Float32, N, 3, 4)
 	runtime.MaskedFill(masked_fill, aArr, bArr, -1e+09)
 	c.frames.Put(fr)
@@ -4186,14 +4840,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Matmul_0Compiled struct {
-	frames runtime.Frames[matmul_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[matmul_0CompiledFrame]
 }
 
 // matmul_0CompiledFrame is the state of one Matmul_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type matmul_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMatmul_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4220,7 +4877,7 @@ func (c *Matmul_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: matmul = call_function matmul(a, b)
+	// models.go:69: matmul = call_function matmul(a, b)
 	matmul := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Matmul(matmul, aArr, bArr)
 	c.frames.Put(fr)
@@ -4240,15 +4897,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type MatmulTransb_0Compiled struct {
-	frames runtime.Frames[matmulTransb_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[matmulTransb_0CompiledFrame]
 }
 
 // matmulTransb_0CompiledFrame is the state of one
 // MatmulTransb_0Compiled.Forward call: the workspace and the arrays bound to
 // it.
 type matmulTransb_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMatmulTransb_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4276,7 +4936,7 @@ func (c *MatmulTransb_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *te
 	runtime.CheckDim("MatmulTransb_0Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: matmul_transb = call_function matmul_transb(a, b)
+	// models.go:69: matmul_transb = call_function matmul_transb(a, b)
 	matmul_transb := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.MatmulTransB(matmul_transb, aArr, bArr)
 	c.frames.Put(fr)
@@ -4296,16 +4956,21 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type MaxDim_0Compiled struct {
-	frames runtime.Frames[maxDim_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[maxDim_0CompiledFrame]
 }
 
 // maxDim_0CompiledFrame is the state of one MaxDim_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type maxDim_0CompiledFrame struct {
-	max_dim_1 runtime.Array     // max_dim i64[N,3], in workspace slot 0
-	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// max_dim_r1 i64[N,3]
+	max_dim_r1 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaxDim_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4319,10 +4984,10 @@ func (fr *maxDim_0CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 1 values share 1 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(3 * N)
-	fr.workspace.Reserve(0, slot0, 0)
-	fr.workspace.Bind(&fr.max_dim_1, runtime.Int64, 0, N, 3)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.max_dim_r1, runtime.Int64, N, 3)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -4334,11 +4999,11 @@ func (c *MaxDim_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: max_dim = call_function max_dim(a, dim=1)
-	max_dim_0 := runtime.NewArray(runtime.Float32, N, 3)
-	runtime.MaxDim(max_dim_0, &fr.max_dim_1, aArr, 1, false)
+	// models.go:57: max_dim = call_function max_dim(a, dim=1)
+	max_dim_r0 := runtime.NewArray(runtime.Float32, N, 3)
+	runtime.MaxDim(max_dim_r0, &fr.max_dim_r1, aArr, 1, false)
 	c.frames.Put(fr)
-	return tensor.FromArray(max_dim_0)
+	return tensor.FromArray(max_dim_r0)
 }
 
 // MaxDim_1: max_dim
@@ -4354,16 +5019,21 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type MaxDim_1Compiled struct {
-	frames runtime.Frames[maxDim_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[maxDim_1CompiledFrame]
 }
 
 // maxDim_1CompiledFrame is the state of one MaxDim_1Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type maxDim_1CompiledFrame struct {
-	max_dim_1 runtime.Array     // max_dim i64[N,1], in workspace slot 0
-	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// max_dim_r1 i64[N,1]
+	max_dim_r1 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaxDim_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4377,10 +5047,10 @@ func (fr *maxDim_1CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 1 values share 1 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(N)
-	fr.workspace.Reserve(0, slot0, 0)
-	fr.workspace.Bind(&fr.max_dim_1, runtime.Int64, 0, N, 1)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.max_dim_r1, runtime.Int64, N, 1)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -4392,11 +5062,11 @@ func (c *MaxDim_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: max_dim = call_function max_dim(a, dim=-1, keepdim=true)
-	max_dim_0 := runtime.NewArray(runtime.Int64, N, 1)
-	runtime.MaxDim(max_dim_0, &fr.max_dim_1, aArr, -1, true)
+	// models.go:57: max_dim = call_function max_dim(a, dim=-1, keepdim=true)
+	max_dim_r0 := runtime.NewArray(runtime.Int64, N, 1)
+	runtime.MaxDim(max_dim_r0, &fr.max_dim_r1, aArr, -1, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(max_dim_0)
+	return tensor.FromArray(max_dim_r0)
 }
 
 // MaxPool2d_0: max_pool2d
@@ -4412,14 +5082,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type MaxPool2d_0Compiled struct {
-	frames runtime.Frames[maxPool2d_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[maxPool2d_0CompiledFrame]
 }
 
 // maxPool2d_0CompiledFrame is the state of one MaxPool2d_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type maxPool2d_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaxPool2d_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4444,7 +5117,7 @@ func (c *MaxPool2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: max_pool2d = call_function max_pool2d(a, kernel_size=[2, 2])
+	// models.go:57: max_pool2d = call_function max_pool2d(a, kernel_size=[2, 2])
 	max_pool2d := runtime.NewArray(runtime.Float32, N, 2, 3, 3)
 	runtime.MaxPool2d(max_pool2d, aArr, []int{2, 2}, []int{}, []int{0, 0})
 	c.frames.Put(fr)
@@ -4464,14 +5137,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Maximum_f32Compiled struct {
-	frames runtime.Frames[maximum_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[maximum_f32CompiledFrame]
 }
 
 // maximum_f32CompiledFrame is the state of one Maximum_f32Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type maximum_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaximum_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4499,7 +5175,7 @@ func (c *Maximum_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	runtime.CheckDim("Maximum_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: maximum = call_function maximum(a, b)
+	// models.go:69: maximum = call_function maximum(a, b)
 	maximum := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Maximum(maximum, aArr, bArr)
 	c.frames.Put(fr)
@@ -4519,15 +5195,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Maximum_f32_broadcastCompiled struct {
-	frames runtime.Frames[maximum_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[maximum_f32_broadcastCompiledFrame]
 }
 
 // maximum_f32_broadcastCompiledFrame is the state of one
 // Maximum_f32_broadcastCompiled.Forward call: the workspace and the arrays
 // bound to it.
 type maximum_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaximum_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -4554,7 +5233,7 @@ func (c *Maximum_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: maximum = call_function maximum(a, b)
+	// models.go:69: maximum = call_function maximum(a, b)
 	maximum := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Maximum(maximum, aArr, bArr)
 	c.frames.Put(fr)
@@ -4574,22 +5253,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Maximum_f32_numberCompiled struct {
-	const0 *runtime.Array                                  // the number 1.5
-	frames runtime.Frames[maximum_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[maximum_f32_numberCompiledFrame]
 }
 
 // maximum_f32_numberCompiledFrame is the state of one
 // Maximum_f32_numberCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type maximum_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaximum_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewMaximum_f32_numberCompiled(m *Model1) *Maximum_f32_numberCompiled {
 	c := &Maximum_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -4609,9 +5292,9 @@ func (c *Maximum_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: maximum = call_function maximum(a, 1.5)
+	// models.go:57: maximum = call_function maximum(a, 1.5)
 	maximum := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Maximum(maximum, aArr, c.const0)
+	runtime.Maximum(maximum, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(maximum)
 }
@@ -4629,22 +5312,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Maximum_f32_rnumberCompiled struct {
-	const0 *runtime.Array                                   // the number 1.5
-	frames runtime.Frames[maximum_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[maximum_f32_rnumberCompiledFrame]
 }
 
 // maximum_f32_rnumberCompiledFrame is the state of one
 // Maximum_f32_rnumberCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type maximum_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaximum_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewMaximum_f32_rnumberCompiled(m *Model1) *Maximum_f32_rnumberCompiled {
 	c := &Maximum_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -4664,9 +5351,9 @@ func (c *Maximum_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: maximum = call_function maximum(1.5, a)
+	// models.go:57: maximum = call_function maximum(1.5, a)
 	maximum := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Maximum(maximum, c.const0, aArr)
+	runtime.Maximum(maximum, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(maximum)
 }
@@ -4684,14 +5371,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Maximum_i64Compiled struct {
-	frames runtime.Frames[maximum_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[maximum_i64CompiledFrame]
 }
 
 // maximum_i64CompiledFrame is the state of one Maximum_i64Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type maximum_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaximum_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4719,7 +5409,7 @@ func (c *Maximum_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	runtime.CheckDim("Maximum_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: maximum = call_function maximum(a, b)
+	// models.go:69: maximum = call_function maximum(a, b)
 	maximum := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Maximum(maximum, aArr, bArr)
 	c.frames.Put(fr)
@@ -4739,14 +5429,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mean_0Compiled struct {
-	frames runtime.Frames[mean_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[mean_0CompiledFrame]
 }
 
 // mean_0CompiledFrame is the state of one Mean_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type mean_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMean_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4771,7 +5464,7 @@ func (c *Mean_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mean = call_function mean(a, dim=[1, 2], keepdim=true)
+	// models.go:57: mean = call_function mean(a, dim=[1, 2], keepdim=true)
 	mean := runtime.NewArray(runtime.Float32, N, 1, 1)
 	runtime.Mean(mean, aArr, []int{1, 2}, true)
 	c.frames.Put(fr)
@@ -4791,14 +5484,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mean_1Compiled struct {
-	frames runtime.Frames[mean_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[mean_1CompiledFrame]
 }
 
 // mean_1CompiledFrame is the state of one Mean_1Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type mean_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMean_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4823,7 +5519,7 @@ func (c *Mean_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mean = call_function mean(a)
+	// models.go:57: mean = call_function mean(a)
 	mean := runtime.NewArray(runtime.Float32)
 	runtime.Mean(mean, aArr, []int{}, false)
 	c.frames.Put(fr)
@@ -4843,16 +5539,21 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type MinDim_0Compiled struct {
-	frames runtime.Frames[minDim_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[minDim_0CompiledFrame]
 }
 
 // minDim_0CompiledFrame is the state of one MinDim_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type minDim_0CompiledFrame struct {
-	min_dim_1 runtime.Array     // min_dim i64[N,2,1], in workspace slot 0
-	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// min_dim_r1 i64[N,2,1]
+	min_dim_r1 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMinDim_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4866,10 +5567,10 @@ func (fr *minDim_0CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 1 values share 1 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(2 * N)
-	fr.workspace.Reserve(0, slot0, 0)
-	fr.workspace.Bind(&fr.min_dim_1, runtime.Int64, 0, N, 2, 1)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.min_dim_r1, runtime.Int64, N, 2, 1)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -4881,11 +5582,11 @@ func (c *MinDim_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: min_dim = call_function min_dim(a, dim=2, keepdim=true)
-	min_dim_0 := runtime.NewArray(runtime.Float32, N, 2, 1)
-	runtime.MinDim(min_dim_0, &fr.min_dim_1, aArr, 2, true)
+	// models.go:57: min_dim = call_function min_dim(a, dim=2, keepdim=true)
+	min_dim_r0 := runtime.NewArray(runtime.Float32, N, 2, 1)
+	runtime.MinDim(min_dim_r0, &fr.min_dim_r1, aArr, 2, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(min_dim_0)
+	return tensor.FromArray(min_dim_r0)
 }
 
 // Minimum_f32: minimum
@@ -4901,14 +5602,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Minimum_f32Compiled struct {
-	frames runtime.Frames[minimum_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[minimum_f32CompiledFrame]
 }
 
 // minimum_f32CompiledFrame is the state of one Minimum_f32Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type minimum_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMinimum_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4936,7 +5640,7 @@ func (c *Minimum_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	runtime.CheckDim("Minimum_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: minimum = call_function minimum(a, b)
+	// models.go:69: minimum = call_function minimum(a, b)
 	minimum := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Minimum(minimum, aArr, bArr)
 	c.frames.Put(fr)
@@ -4956,15 +5660,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Minimum_f32_broadcastCompiled struct {
-	frames runtime.Frames[minimum_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[minimum_f32_broadcastCompiledFrame]
 }
 
 // minimum_f32_broadcastCompiledFrame is the state of one
 // Minimum_f32_broadcastCompiled.Forward call: the workspace and the arrays
 // bound to it.
 type minimum_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMinimum_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -4991,7 +5698,7 @@ func (c *Minimum_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: minimum = call_function minimum(a, b)
+	// models.go:69: minimum = call_function minimum(a, b)
 	minimum := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Minimum(minimum, aArr, bArr)
 	c.frames.Put(fr)
@@ -5011,22 +5718,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Minimum_f32_numberCompiled struct {
-	const0 *runtime.Array                                  // the number 1.5
-	frames runtime.Frames[minimum_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[minimum_f32_numberCompiledFrame]
 }
 
 // minimum_f32_numberCompiledFrame is the state of one
 // Minimum_f32_numberCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type minimum_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMinimum_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewMinimum_f32_numberCompiled(m *Model1) *Minimum_f32_numberCompiled {
 	c := &Minimum_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -5046,9 +5757,9 @@ func (c *Minimum_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: minimum = call_function minimum(a, 1.5)
+	// models.go:57: minimum = call_function minimum(a, 1.5)
 	minimum := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Minimum(minimum, aArr, c.const0)
+	runtime.Minimum(minimum, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(minimum)
 }
@@ -5066,22 +5777,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Minimum_f32_rnumberCompiled struct {
-	const0 *runtime.Array                                   // the number 1.5
-	frames runtime.Frames[minimum_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[minimum_f32_rnumberCompiledFrame]
 }
 
 // minimum_f32_rnumberCompiledFrame is the state of one
 // Minimum_f32_rnumberCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type minimum_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMinimum_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewMinimum_f32_rnumberCompiled(m *Model1) *Minimum_f32_rnumberCompiled {
 	c := &Minimum_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -5101,9 +5816,9 @@ func (c *Minimum_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: minimum = call_function minimum(1.5, a)
+	// models.go:57: minimum = call_function minimum(1.5, a)
 	minimum := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Minimum(minimum, c.const0, aArr)
+	runtime.Minimum(minimum, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(minimum)
 }
@@ -5121,14 +5836,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Minimum_i64Compiled struct {
-	frames runtime.Frames[minimum_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[minimum_i64CompiledFrame]
 }
 
 // minimum_i64CompiledFrame is the state of one Minimum_i64Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type minimum_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMinimum_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5156,7 +5874,7 @@ func (c *Minimum_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	runtime.CheckDim("Minimum_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: minimum = call_function minimum(a, b)
+	// models.go:69: minimum = call_function minimum(a, b)
 	minimum := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Minimum(minimum, aArr, bArr)
 	c.frames.Put(fr)
@@ -5176,14 +5894,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mul_f32Compiled struct {
-	frames runtime.Frames[mul_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[mul_f32CompiledFrame]
 }
 
 // mul_f32CompiledFrame is the state of one Mul_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type mul_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMul_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5211,7 +5932,7 @@ func (c *Mul_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Mul_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mul = call_function mul(a, b)
+	// models.go:69: mul = call_function mul(a, b)
 	mul := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Mul(mul, aArr, bArr)
 	c.frames.Put(fr)
@@ -5231,15 +5952,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mul_f32_broadcastCompiled struct {
-	frames runtime.Frames[mul_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[mul_f32_broadcastCompiledFrame]
 }
 
 // mul_f32_broadcastCompiledFrame is the state of one
 // Mul_f32_broadcastCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type mul_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMul_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -5266,7 +5990,7 @@ func (c *Mul_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mul = call_function mul(a, b)
+	// models.go:69: mul = call_function mul(a, b)
 	mul := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Mul(mul, aArr, bArr)
 	c.frames.Put(fr)
@@ -5286,22 +6010,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mul_f32_numberCompiled struct {
-	const0 *runtime.Array                              // the number 1.5
-	frames runtime.Frames[mul_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[mul_f32_numberCompiledFrame]
 }
 
 // mul_f32_numberCompiledFrame is the state of one
 // Mul_f32_numberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type mul_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMul_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewMul_f32_numberCompiled(m *Model1) *Mul_f32_numberCompiled {
 	c := &Mul_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -5321,9 +6049,9 @@ func (c *Mul_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mul = call_function mul(a, 1.5)
+	// models.go:57: mul = call_function mul(a, 1.5)
 	mul := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Mul(mul, aArr, c.const0)
+	runtime.Mul(mul, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(mul)
 }
@@ -5341,22 +6069,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mul_f32_rnumberCompiled struct {
-	const0 *runtime.Array                               // the number 1.5
-	frames runtime.Frames[mul_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[mul_f32_rnumberCompiledFrame]
 }
 
 // mul_f32_rnumberCompiledFrame is the state of one
 // Mul_f32_rnumberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type mul_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMul_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewMul_f32_rnumberCompiled(m *Model1) *Mul_f32_rnumberCompiled {
 	c := &Mul_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -5376,9 +6108,9 @@ func (c *Mul_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mul = call_function mul(1.5, a)
+	// models.go:57: mul = call_function mul(1.5, a)
 	mul := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Mul(mul, c.const0, aArr)
+	runtime.Mul(mul, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(mul)
 }
@@ -5396,14 +6128,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mul_i64Compiled struct {
-	frames runtime.Frames[mul_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[mul_i64CompiledFrame]
 }
 
 // mul_i64CompiledFrame is the state of one Mul_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type mul_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMul_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5431,7 +6166,7 @@ func (c *Mul_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Mul_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mul = call_function mul(a, b)
+	// models.go:69: mul = call_function mul(a, b)
 	mul := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Mul(mul, aArr, bArr)
 	c.frames.Put(fr)
@@ -5451,14 +6186,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mul_boolCompiled struct {
-	frames runtime.Frames[mul_boolCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[mul_boolCompiledFrame]
 }
 
 // mul_boolCompiledFrame is the state of one Mul_boolCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type mul_boolCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMul_boolCompiled compiles m, checking that its parameters have the traced shapes.
@@ -5486,7 +6224,7 @@ func (c *Mul_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	runtime.CheckDim("Mul_boolCompiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mul = call_function mul(a, b)
+	// models.go:69: mul = call_function mul(a, b)
 	mul := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Mul(mul, aArr, bArr)
 	c.frames.Put(fr)
@@ -5506,14 +6244,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Neg_f32Compiled struct {
-	frames runtime.Frames[neg_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[neg_f32CompiledFrame]
 }
 
 // neg_f32CompiledFrame is the state of one Neg_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type neg_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewNeg_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5538,7 +6279,7 @@ func (c *Neg_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: neg = call_function neg(a)
+	// models.go:57: neg = call_function neg(a)
 	neg := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Neg(neg, aArr)
 	c.frames.Put(fr)
@@ -5558,14 +6299,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Neg_i64Compiled struct {
-	frames runtime.Frames[neg_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[neg_i64CompiledFrame]
 }
 
 // neg_i64CompiledFrame is the state of one Neg_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type neg_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewNeg_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5590,7 +6334,7 @@ func (c *Neg_i64Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: neg = call_function neg(a)
+	// models.go:57: neg = call_function neg(a)
 	neg := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Neg(neg, aArr)
 	c.frames.Put(fr)
@@ -5610,14 +6354,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Permute_0Compiled struct {
-	frames runtime.Frames[permute_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[permute_0CompiledFrame]
 }
 
 // permute_0CompiledFrame is the state of one Permute_0Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type permute_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewPermute_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5642,7 +6389,7 @@ func (c *Permute_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: permute = call_function permute(a, dims=[2, 0, 1])
+	// models.go:57: permute = call_function permute(a, dims=[2, 0, 1])
 	permute := runtime.NewArray(runtime.Float32, 4, N, 3)
 	runtime.Permute(permute, aArr, []int{2, 0, 1})
 	c.frames.Put(fr)
@@ -5662,14 +6409,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Pow_f32Compiled struct {
-	frames runtime.Frames[pow_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[pow_f32CompiledFrame]
 }
 
 // pow_f32CompiledFrame is the state of one Pow_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type pow_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewPow_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5697,7 +6447,7 @@ func (c *Pow_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Pow_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: pow = call_function pow(a, b)
+	// models.go:69: pow = call_function pow(a, b)
 	pow := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Pow(pow, aArr, bArr)
 	c.frames.Put(fr)
@@ -5717,15 +6467,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Pow_f32_broadcastCompiled struct {
-	frames runtime.Frames[pow_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[pow_f32_broadcastCompiledFrame]
 }
 
 // pow_f32_broadcastCompiledFrame is the state of one
 // Pow_f32_broadcastCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type pow_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewPow_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -5752,7 +6505,7 @@ func (c *Pow_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: pow = call_function pow(a, b)
+	// models.go:69: pow = call_function pow(a, b)
 	pow := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Pow(pow, aArr, bArr)
 	c.frames.Put(fr)
@@ -5772,22 +6525,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Pow_f32_numberCompiled struct {
-	const0 *runtime.Array                              // the number 1.5
-	frames runtime.Frames[pow_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[pow_f32_numberCompiledFrame]
 }
 
 // pow_f32_numberCompiledFrame is the state of one
 // Pow_f32_numberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type pow_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewPow_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewPow_f32_numberCompiled(m *Model1) *Pow_f32_numberCompiled {
 	c := &Pow_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -5807,9 +6564,9 @@ func (c *Pow_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: pow = call_function pow(a, 1.5)
+	// models.go:57: pow = call_function pow(a, 1.5)
 	pow := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Pow(pow, aArr, c.const0)
+	runtime.Pow(pow, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(pow)
 }
@@ -5827,22 +6584,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Pow_f32_rnumberCompiled struct {
-	const0 *runtime.Array                               // the number 1.5
-	frames runtime.Frames[pow_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[pow_f32_rnumberCompiledFrame]
 }
 
 // pow_f32_rnumberCompiledFrame is the state of one
 // Pow_f32_rnumberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type pow_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewPow_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewPow_f32_rnumberCompiled(m *Model1) *Pow_f32_rnumberCompiled {
 	c := &Pow_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -5862,9 +6623,9 @@ func (c *Pow_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: pow = call_function pow(1.5, a)
+	// models.go:57: pow = call_function pow(1.5, a)
 	pow := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Pow(pow, c.const0, aArr)
+	runtime.Pow(pow, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(pow)
 }
@@ -5882,14 +6643,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Relu_f32Compiled struct {
-	frames runtime.Frames[relu_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[relu_f32CompiledFrame]
 }
 
 // relu_f32CompiledFrame is the state of one Relu_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type relu_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewRelu_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5914,7 +6678,7 @@ func (c *Relu_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: relu = call_function relu(a)
+	// models.go:57: relu = call_function relu(a)
 	relu := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Relu(relu, aArr)
 	c.frames.Put(fr)
@@ -5934,14 +6698,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Relu6_f32Compiled struct {
-	frames runtime.Frames[relu6_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[relu6_f32CompiledFrame]
 }
 
 // relu6_f32CompiledFrame is the state of one Relu6_f32Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type relu6_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewRelu6_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5966,7 +6733,7 @@ func (c *Relu6_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: relu6 = call_function relu6(a)
+	// models.go:57: relu6 = call_function relu6(a)
 	relu6 := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Relu6(relu6, aArr)
 	c.frames.Put(fr)
@@ -5986,14 +6753,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Reshape_0Compiled struct {
-	frames runtime.Frames[reshape_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[reshape_0CompiledFrame]
 }
 
 // reshape_0CompiledFrame is the state of one Reshape_0Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type reshape_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewReshape_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6018,7 +6788,7 @@ func (c *Reshape_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: reshape = call_function reshape(a, shape=[-1, 12])
+	// models.go:57: reshape = call_function reshape(a, shape=[-1, 12])
 	reshape := runtime.NewArray(runtime.Float32, N, 12)
 	runtime.Copy(reshape, aArr)
 	c.frames.Put(fr)
@@ -6038,14 +6808,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Rsqrt_f32Compiled struct {
-	frames runtime.Frames[rsqrt_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[rsqrt_f32CompiledFrame]
 }
 
 // rsqrt_f32CompiledFrame is the state of one Rsqrt_f32Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type rsqrt_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewRsqrt_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6070,7 +6843,7 @@ func (c *Rsqrt_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: rsqrt = call_function rsqrt(a)
+	// models.go:57: rsqrt = call_function rsqrt(a)
 	rsqrt := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Rsqrt(rsqrt, aArr)
 	c.frames.Put(fr)
@@ -6090,14 +6863,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Select_0Compiled struct {
-	frames runtime.Frames[select_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[select_0CompiledFrame]
 }
 
 // select_0CompiledFrame is the state of one Select_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type select_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSelect_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6122,7 +6898,7 @@ func (c *Select_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: select = call_function select(a, dim=1, index=2)
+	// models.go:57: select = call_function select(a, dim=1, index=2)
 	select_ := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.Select(select_, aArr, 1, 2)
 	c.frames.Put(fr)
@@ -6142,14 +6918,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sigmoid_f32Compiled struct {
-	frames runtime.Frames[sigmoid_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sigmoid_f32CompiledFrame]
 }
 
 // sigmoid_f32CompiledFrame is the state of one Sigmoid_f32Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type sigmoid_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSigmoid_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6174,7 +6953,7 @@ func (c *Sigmoid_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sigmoid = call_function sigmoid(a)
+	// models.go:57: sigmoid = call_function sigmoid(a)
 	sigmoid := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Sigmoid(sigmoid, aArr)
 	c.frames.Put(fr)
@@ -6194,14 +6973,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Silu_f32Compiled struct {
-	frames runtime.Frames[silu_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[silu_f32CompiledFrame]
 }
 
 // silu_f32CompiledFrame is the state of one Silu_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type silu_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSilu_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6226,11 +7008,121 @@ func (c *Silu_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: silu = call_function silu(a)
+	// models.go:57: silu = call_function silu(a)
 	silu := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Silu(silu, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(silu)
+}
+
+// Size_0: size
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Size_0Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Size_0Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[size_0CompiledFrame]
+}
+
+// size_0CompiledFrame is the state of one Size_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type size_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewSize_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewSize_0Compiled(m *Model1) *Size_0Compiled {
+	c := &Size_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *size_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,3].
+func (c *Size_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Size_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: size = call_function size(a, dim=0)
+	size := runtime.NewArray(runtime.Int64)
+	runtime.SizeOf(size, aArr, 0)
+	c.frames.Put(fr)
+	return tensor.FromArray(size)
+}
+
+// Size_1: size
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Size_1Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Size_1Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[size_1CompiledFrame]
+}
+
+// size_1CompiledFrame is the state of one Size_1Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type size_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewSize_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewSize_1Compiled(m *Model1) *Size_1Compiled {
+	c := &Size_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *size_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a i64[N,3].
+func (c *Size_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Size_1Compiled.Forward", "a", aArr, runtime.Int64, -1, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: size = call_function size(a, dim=-1)
+	size := runtime.NewArray(runtime.Int64)
+	runtime.SizeOf(size, aArr, -1)
+	c.frames.Put(fr)
+	return tensor.FromArray(size)
 }
 
 // Slice_0: slice
@@ -6246,14 +7138,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Slice_0Compiled struct {
-	frames runtime.Frames[slice_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[slice_0CompiledFrame]
 }
 
 // slice_0CompiledFrame is the state of one Slice_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type slice_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSlice_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6278,7 +7173,7 @@ func (c *Slice_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: slice = call_function slice(a, dim=1, start=1, end=5, step=2)
+	// models.go:57: slice = call_function slice(a, dim=1, start=1, end=5, step=2)
 	slice := runtime.NewArray(runtime.Float32, N, 2)
 	runtime.Slice(slice, aArr, 1, 1, 5, 2)
 	c.frames.Put(fr)
@@ -6298,14 +7193,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Softmax_0Compiled struct {
-	frames runtime.Frames[softmax_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[softmax_0CompiledFrame]
 }
 
 // softmax_0CompiledFrame is the state of one Softmax_0Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type softmax_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSoftmax_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6330,7 +7228,7 @@ func (c *Softmax_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: softmax = call_function softmax(a, dim=-1)
+	// models.go:57: softmax = call_function softmax(a, dim=-1)
 	softmax := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Softmax(softmax, aArr, -1)
 	c.frames.Put(fr)
@@ -6350,14 +7248,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Softmax_1Compiled struct {
-	frames runtime.Frames[softmax_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[softmax_1CompiledFrame]
 }
 
 // softmax_1CompiledFrame is the state of one Softmax_1Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type softmax_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSoftmax_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6382,7 +7283,7 @@ func (c *Softmax_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: softmax = call_function softmax(a, dim=1)
+	// models.go:57: softmax = call_function softmax(a, dim=1)
 	softmax := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Softmax(softmax, aArr, 1)
 	c.frames.Put(fr)
@@ -6402,17 +7303,23 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Split_0Compiled struct {
-	frames runtime.Frames[split_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[split_0CompiledFrame]
 }
 
 // split_0CompiledFrame is the state of one Split_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type split_0CompiledFrame struct {
-	split_1   runtime.Array     // split f32[N,3], in workspace slot 0
-	split_2   runtime.Array     // split f32[N,1], in workspace slot 1
-	workspace runtime.Workspace // storage of the 2 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// split_r1 f32[N,3]
+	split_r1 runtime.Array
+	// split_r2 f32[N,1]
+	split_r2 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSplit_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6426,13 +7333,11 @@ func (fr *split_0CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 2 values share 2 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(3 * N)
-	slot1 := runtime.SlotSize(N)
-	at1 := slot0
-	fr.workspace.Reserve(at1+slot1, 0, 0)
-	fr.workspace.Bind(&fr.split_1, runtime.Float32, 0, N, 3)
-	fr.workspace.Bind(&fr.split_2, runtime.Float32, at1, N, 1)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.split_r1, runtime.Float32, N, 3)
+	layout.Own(&fr.split_r2, runtime.Float32, N, 1)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -6444,11 +7349,11 @@ func (c *Split_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: split = call_function split(a, split_size_or_sections=[3], dim=1)
-	split_0 := runtime.NewArray(runtime.Float32, N, 3)
-	runtime.Split([]*runtime.Array{split_0, &fr.split_1, &fr.split_2}, aArr, 1)
+	// models.go:57: split = call_function split(a, split_size_or_sections=[3], dim=1)
+	split_r0 := runtime.NewArray(runtime.Float32, N, 3)
+	runtime.Split([]*runtime.Array{split_r0, &fr.split_r1, &fr.split_r2}, aArr, 1)
 	c.frames.Put(fr)
-	return tensor.FromArray(split_0)
+	return tensor.FromArray(split_r0)
 }
 
 // Sqrt_f32: sqrt
@@ -6464,14 +7369,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sqrt_f32Compiled struct {
-	frames runtime.Frames[sqrt_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sqrt_f32CompiledFrame]
 }
 
 // sqrt_f32CompiledFrame is the state of one Sqrt_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type sqrt_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSqrt_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6496,7 +7404,7 @@ func (c *Sqrt_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sqrt = call_function sqrt(a)
+	// models.go:57: sqrt = call_function sqrt(a)
 	sqrt := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Sqrt(sqrt, aArr)
 	c.frames.Put(fr)
@@ -6516,14 +7424,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Stack_0Compiled struct {
-	frames runtime.Frames[stack_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[stack_0CompiledFrame]
 }
 
 // stack_0CompiledFrame is the state of one Stack_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type stack_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewStack_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6551,7 +7462,7 @@ func (c *Stack_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Stack_0Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: stack = call_function stack([a, b], dim=1)
+	// models.go:69: stack = call_function stack([a, b], dim=1)
 	stack := runtime.NewArray(runtime.Float32, N, 2, 3)
 	runtime.Stack(stack, []*runtime.Array{aArr, bArr}, 1)
 	c.frames.Put(fr)
@@ -6571,14 +7482,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sub_f32Compiled struct {
-	frames runtime.Frames[sub_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sub_f32CompiledFrame]
 }
 
 // sub_f32CompiledFrame is the state of one Sub_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type sub_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSub_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6606,7 +7520,7 @@ func (c *Sub_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Sub_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sub = call_function sub(a, b)
+	// models.go:69: sub = call_function sub(a, b)
 	sub := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Sub(sub, aArr, bArr)
 	c.frames.Put(fr)
@@ -6626,15 +7540,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sub_f32_broadcastCompiled struct {
-	frames runtime.Frames[sub_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sub_f32_broadcastCompiledFrame]
 }
 
 // sub_f32_broadcastCompiledFrame is the state of one
 // Sub_f32_broadcastCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type sub_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSub_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -6661,7 +7578,7 @@ func (c *Sub_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sub = call_function sub(a, b)
+	// models.go:69: sub = call_function sub(a, b)
 	sub := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Sub(sub, aArr, bArr)
 	c.frames.Put(fr)
@@ -6681,22 +7598,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sub_f32_numberCompiled struct {
-	const0 *runtime.Array                              // the number 1.5
-	frames runtime.Frames[sub_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[sub_f32_numberCompiledFrame]
 }
 
 // sub_f32_numberCompiledFrame is the state of one
 // Sub_f32_numberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type sub_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSub_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewSub_f32_numberCompiled(m *Model1) *Sub_f32_numberCompiled {
 	c := &Sub_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -6716,9 +7637,9 @@ func (c *Sub_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sub = call_function sub(a, 1.5)
+	// models.go:57: sub = call_function sub(a, 1.5)
 	sub := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Sub(sub, aArr, c.const0)
+	runtime.Sub(sub, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(sub)
 }
@@ -6736,22 +7657,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sub_f32_rnumberCompiled struct {
-	const0 *runtime.Array                               // the number 1.5
-	frames runtime.Frames[sub_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[sub_f32_rnumberCompiledFrame]
 }
 
 // sub_f32_rnumberCompiledFrame is the state of one
 // Sub_f32_rnumberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type sub_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSub_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewSub_f32_rnumberCompiled(m *Model1) *Sub_f32_rnumberCompiled {
 	c := &Sub_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -6771,9 +7696,9 @@ func (c *Sub_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sub = call_function sub(1.5, a)
+	// models.go:57: sub = call_function sub(1.5, a)
 	sub := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Sub(sub, c.const0, aArr)
+	runtime.Sub(sub, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(sub)
 }
@@ -6791,14 +7716,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sub_i64Compiled struct {
-	frames runtime.Frames[sub_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sub_i64CompiledFrame]
 }
 
 // sub_i64CompiledFrame is the state of one Sub_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type sub_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSub_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6826,7 +7754,7 @@ func (c *Sub_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Sub_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sub = call_function sub(a, b)
+	// models.go:69: sub = call_function sub(a, b)
 	sub := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Sub(sub, aArr, bArr)
 	c.frames.Put(fr)
@@ -6846,14 +7774,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sub_boolCompiled struct {
-	frames runtime.Frames[sub_boolCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sub_boolCompiledFrame]
 }
 
 // sub_boolCompiledFrame is the state of one Sub_boolCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type sub_boolCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSub_boolCompiled compiles m, checking that its parameters have the traced shapes.
@@ -6881,7 +7812,7 @@ func (c *Sub_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	runtime.CheckDim("Sub_boolCompiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sub = call_function sub(a, b)
+	// models.go:69: sub = call_function sub(a, b)
 	sub := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Sub(sub, aArr, bArr)
 	c.frames.Put(fr)
@@ -6901,14 +7832,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sum_0Compiled struct {
-	frames runtime.Frames[sum_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sum_0CompiledFrame]
 }
 
 // sum_0CompiledFrame is the state of one Sum_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type sum_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSum_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6933,7 +7867,7 @@ func (c *Sum_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sum = call_function sum(a, dim=[1], keepdim=true)
+	// models.go:57: sum = call_function sum(a, dim=[1], keepdim=true)
 	sum := runtime.NewArray(runtime.Float32, N, 1, 4)
 	runtime.Sum(sum, aArr, []int{1}, true)
 	c.frames.Put(fr)
@@ -6953,14 +7887,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sum_1Compiled struct {
-	frames runtime.Frames[sum_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sum_1CompiledFrame]
 }
 
 // sum_1CompiledFrame is the state of one Sum_1Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type sum_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSum_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6985,7 +7922,7 @@ func (c *Sum_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sum = call_function sum(a)
+	// models.go:57: sum = call_function sum(a)
 	sum := runtime.NewArray(runtime.Int64)
 	runtime.Sum(sum, aArr, []int{}, false)
 	c.frames.Put(fr)
@@ -7005,14 +7942,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Tanh_f32Compiled struct {
-	frames runtime.Frames[tanh_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[tanh_f32CompiledFrame]
 }
 
 // tanh_f32CompiledFrame is the state of one Tanh_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type tanh_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewTanh_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -7037,7 +7977,7 @@ func (c *Tanh_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: tanh = call_function tanh(a)
+	// models.go:57: tanh = call_function tanh(a)
 	tanh := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Tanh(tanh, aArr)
 	c.frames.Put(fr)
@@ -7057,16 +7997,21 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Topk_0Compiled struct {
-	frames runtime.Frames[topk_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[topk_0CompiledFrame]
 }
 
 // topk_0CompiledFrame is the state of one Topk_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type topk_0CompiledFrame struct {
-	topk_1    runtime.Array     // topk i64[N,2], in workspace slot 0
-	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// topk_r1 i64[N,2]
+	topk_r1 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewTopk_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -7080,10 +8025,10 @@ func (fr *topk_0CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 1 values share 1 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(2 * N)
-	fr.workspace.Reserve(0, slot0, 0)
-	fr.workspace.Bind(&fr.topk_1, runtime.Int64, 0, N, 2)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.topk_r1, runtime.Int64, N, 2)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -7095,11 +8040,11 @@ func (c *Topk_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: topk = call_function topk(a, k=2)
-	topk_0 := runtime.NewArray(runtime.Float32, N, 2)
-	runtime.TopK(topk_0, &fr.topk_1, aArr, 2, -1, true)
+	// models.go:57: topk = call_function topk(a, k=2)
+	topk_r0 := runtime.NewArray(runtime.Float32, N, 2)
+	runtime.TopK(topk_r0, &fr.topk_r1, aArr, 2, -1, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(topk_0)
+	return tensor.FromArray(topk_r0)
 }
 
 // Transpose_0: transpose
@@ -7115,14 +8060,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Transpose_0Compiled struct {
-	frames runtime.Frames[transpose_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[transpose_0CompiledFrame]
 }
 
 // transpose_0CompiledFrame is the state of one Transpose_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type transpose_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewTranspose_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -7147,7 +8095,7 @@ func (c *Transpose_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: transpose = call_function transpose(a, dim0=1, dim1=2)
+	// models.go:57: transpose = call_function transpose(a, dim0=1, dim1=2)
 	transpose := runtime.NewArray(runtime.Float32, N, 4, 3)
 	runtime.Transpose(transpose, aArr, 1, 2)
 	c.frames.Put(fr)
@@ -7167,14 +8115,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Unsqueeze_0Compiled struct {
-	frames runtime.Frames[unsqueeze_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[unsqueeze_0CompiledFrame]
 }
 
 // unsqueeze_0CompiledFrame is the state of one Unsqueeze_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type unsqueeze_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewUnsqueeze_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -7199,7 +8150,7 @@ func (c *Unsqueeze_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: unsqueeze = call_function unsqueeze(a, dim=1)
+	// models.go:57: unsqueeze = call_function unsqueeze(a, dim=1)
 	unsqueeze := runtime.NewArray(runtime.Float32, N, 1, 3)
 	runtime.Copy(unsqueeze, aArr)
 	c.frames.Put(fr)
@@ -7219,15 +8170,18 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type UpsampleBilinear2d_0Compiled struct {
-	frames runtime.Frames[upsampleBilinear2d_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[upsampleBilinear2d_0CompiledFrame]
 }
 
 // upsampleBilinear2d_0CompiledFrame is the state of one
 // UpsampleBilinear2d_0Compiled.Forward call: the workspace and the arrays
 // bound to it.
 type upsampleBilinear2d_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewUpsampleBilinear2d_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -7252,7 +8206,7 @@ func (c *UpsampleBilinear2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor 
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: upsample_bilinear2d = call_function upsample_bilinear2d(a, output_size=[7, 5], align_corners=true)
+	// models.go:57: upsample_bilinear2d = call_function upsample_bilinear2d(a, output_size=[7, 5], align_corners=true)
 	upsample_bilinear2d := runtime.NewArray(runtime.Float32, N, 2, 7, 5)
 	runtime.InterpolateBilinear(upsample_bilinear2d, aArr, true, 0.0, 0.0)
 	c.frames.Put(fr)
@@ -7272,15 +8226,18 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type UpsampleBilinear2d_1Compiled struct {
-	frames runtime.Frames[upsampleBilinear2d_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[upsampleBilinear2d_1CompiledFrame]
 }
 
 // upsampleBilinear2d_1CompiledFrame is the state of one
 // UpsampleBilinear2d_1Compiled.Forward call: the workspace and the arrays
 // bound to it.
 type upsampleBilinear2d_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewUpsampleBilinear2d_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -7305,7 +8262,7 @@ func (c *UpsampleBilinear2d_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor 
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: upsample_bilinear2d = call_function upsample_bilinear2d(a, output_size=[6, 8], scales_h=2.0, scales_w=2.0)
+	// models.go:57: upsample_bilinear2d = call_function upsample_bilinear2d(a, output_size=[6, 8], scales_h=2.0, scales_w=2.0)
 	upsample_bilinear2d := runtime.NewArray(runtime.Float32, N, 2, 6, 8)
 	runtime.InterpolateBilinear(upsample_bilinear2d, aArr, false, 2.0, 2.0)
 	c.frames.Put(fr)
@@ -7325,15 +8282,18 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type UpsampleNearest2d_0Compiled struct {
-	frames runtime.Frames[upsampleNearest2d_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[upsampleNearest2d_0CompiledFrame]
 }
 
 // upsampleNearest2d_0CompiledFrame is the state of one
 // UpsampleNearest2d_0Compiled.Forward call: the workspace and the arrays bound
 // to it.
 type upsampleNearest2d_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewUpsampleNearest2d_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -7358,7 +8318,7 @@ func (c *UpsampleNearest2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: upsample_nearest2d = call_function upsample_nearest2d(a, output_size=[6, 8], scales_h=2.0, scales_w=2.0)
+	// models.go:57: upsample_nearest2d = call_function upsample_nearest2d(a, output_size=[6, 8], scales_h=2.0, scales_w=2.0)
 	upsample_nearest2d := runtime.NewArray(runtime.Float32, N, 2, 6, 8)
 	runtime.InterpolateNearest(upsample_nearest2d, aArr, 2.0, 2.0)
 	c.frames.Put(fr)
@@ -7378,15 +8338,18 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type UpsampleNearest2d_1Compiled struct {
-	frames runtime.Frames[upsampleNearest2d_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[upsampleNearest2d_1CompiledFrame]
 }
 
 // upsampleNearest2d_1CompiledFrame is the state of one
 // UpsampleNearest2d_1Compiled.Forward call: the workspace and the arrays bound
 // to it.
 type upsampleNearest2d_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewUpsampleNearest2d_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -7411,7 +8374,7 @@ func (c *UpsampleNearest2d_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: upsample_nearest2d = call_function upsample_nearest2d(a, output_size=[5, 3])
+	// models.go:57: upsample_nearest2d = call_function upsample_nearest2d(a, output_size=[5, 3])
 	upsample_nearest2d := runtime.NewArray(runtime.Float32, N, 2, 5, 3)
 	runtime.InterpolateNearest(upsample_nearest2d, aArr, 0.0, 0.0)
 	c.frames.Put(fr)
@@ -7431,14 +8394,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Var_0Compiled struct {
-	frames runtime.Frames[var_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[var_0CompiledFrame]
 }
 
 // var_0CompiledFrame is the state of one Var_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type var_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewVar_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -7463,7 +8429,7 @@ func (c *Var_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: var = call_function var(a, dim=[-1])
+	// models.go:57: var = call_function var(a, dim=[-1])
 	var_ := runtime.NewArray(runtime.Float32, N, 3)
 	runtime.Var(var_, aArr, []int{-1}, 1, false)
 	c.frames.Put(fr)
@@ -7483,14 +8449,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Var_1Compiled struct {
-	frames runtime.Frames[var_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[var_1CompiledFrame]
 }
 
 // var_1CompiledFrame is the state of one Var_1Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type var_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewVar_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -7515,7 +8484,7 @@ func (c *Var_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: var = call_function var(a, dim=[0], correction=0, keepdim=true)
+	// models.go:57: var = call_function var(a, dim=[0], correction=0, keepdim=true)
 	var_ := runtime.NewArray(runtime.Float32, 1, 4)
 	runtime.Var(var_, aArr, []int{0}, 0, true)
 	c.frames.Put(fr)
@@ -7535,14 +8504,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type View_0Compiled struct {
-	frames runtime.Frames[view_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[view_0CompiledFrame]
 }
 
 // view_0CompiledFrame is the state of one View_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type view_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewView_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -7567,7 +8539,7 @@ func (c *View_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: view = call_function view(a, shape=[-1, 2, 6])
+	// models.go:57: view = call_function view(a, shape=[-1, 2, 6])
 	view := runtime.NewArray(runtime.Int64, N, 2, 6)
 	runtime.Copy(view, aArr)
 	c.frames.Put(fr)
@@ -7587,14 +8559,17 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Where_0Compiled struct {
-	frames runtime.Frames[where_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[where_0CompiledFrame]
 }
 
 // where_0CompiledFrame is the state of one Where_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type where_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewWhere_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -7624,7 +8599,7 @@ func (c1 *Where_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor
 	runtime.CheckDim("Where_0Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: where = call_function where(a, b, c)
+	// models.go:81: where = call_function where(a, b, c)
 	where := runtime.NewArray(runtime.Float32, N, 3, 4)
 	runtime.Where(where, aArr, bArr, cArr)
 	c1.frames.Put(fr)
@@ -7644,21 +8619,25 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Where_1Compiled struct {
-	const0 *runtime.Array                       // the number 0.0
-	frames runtime.Frames[where_1CompiledFrame] // the free per-call workspaces
+	// the number 0.0
+	f32_0 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[where_1CompiledFrame]
 }
 
 // where_1CompiledFrame is the state of one Where_1Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type where_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewWhere_1Compiled compiles m, checking that its parameters have the traced shapes.
 func NewWhere_1Compiled(m *Model2) *Where_1Compiled {
 	c := &Where_1Compiled{}
-	c.const0 = runtime.Float32Scalar(float32(0))
+	c.f32_0 = runtime.Float32Scalar(float32(0))
 	return c
 }
 
@@ -7681,9 +8660,9 @@ func (c *Where_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Where_1Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: where = call_function where(a, b, 0.0)
+	// models.go:69: where = call_function where(a, b, 0.0)
 	where := runtime.NewArray(runtime.Float32, N, 3)
-	runtime.Where(where, aArr, bArr, c.const0)
+	runtime.Where(where, aArr, bArr, c.f32_0)
 	c.frames.Put(fr)
 	return tensor.FromArray(where)
 }
@@ -7701,14 +8680,17 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Where_2Compiled struct {
-	frames runtime.Frames[where_2CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[where_2CompiledFrame]
 }
 
 // where_2CompiledFrame is the state of one Where_2Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type where_2CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewWhere_2Compiled compiles m, checking that its parameters have the traced shapes.
@@ -7739,7 +8721,7 @@ func (c1 *Where_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor
 	runtime.CheckDim("Where_2Compiled.Forward", "c", cArr, 0, N, "N")
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: where = call_function where(a, b, c)
+	// models.go:81: where = call_function where(a, b, c)
 	where := runtime.NewArray(runtime.Int64, N, 2)
 	runtime.Where(where, aArr, bArr, cArr)
 	c1.frames.Put(fr)

@@ -44,8 +44,8 @@ func newLayerNorm(ctor string, shape []int, opts []Option) *LayerNorm {
 		panic("nn." + ctor + ": empty normalized shape")
 	}
 	return &LayerNorm{
-		Weight:          tensor.Ones(shape...),
-		Bias:            tensor.Zeros(shape...),
+		Weight:          tensor.Ones(tensor.Dims(shape)...),
+		Bias:            tensor.Zeros(tensor.Dims(shape)...),
 		NormalizedShape: append([]int{}, shape...),
 		Eps:             cfg.eps,
 	}
