@@ -72,6 +72,8 @@ func kernelCaller(k any) kernelCall {
 		return func(a *kernelArgs) {
 			k(a.arrays[0], a.arrays[1], a.attrs[0].(bool), a.attrs[1].(float64), a.attrs[2].(float64))
 		}
+	case func(*runtime.Array, *runtime.Array, float64):
+		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.attrs[0].(float64)) }
 	case func(*runtime.Array, *runtime.Array, float64, float64):
 		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.attrs[0].(float64), a.attrs[1].(float64)) }
 	case func(*runtime.Array, *runtime.Array, int):

@@ -54,6 +54,8 @@ const (
 	OpFloordiv = "floordiv"
 	// OpFull is full(size, fill_value, dtype) is a tensor of size (ints or size values) filled with fill_value.
 	OpFull = "full"
+	// OpFullLike is full_like(x, fill_value) is a tensor of x's dtype and shape filled with fill_value; x's values are not read.
+	OpFullLike = "full_like"
 	// OpFusedElementwise is fused_elementwise(inputs, program, softmax) is a group of elementwise ops evaluated chunk by chunk in one kernel (runtime.ElementwiseProgram; program holds four ints a step: operation, registers A and B, float32 bits of the scalar), followed when softmax is set by a softmax over the last dim; the result is float32 with the inputs' broadcast shape (made by the fuse-elementwise pass).
 	OpFusedElementwise = "fused_elementwise"
 	// OpGather is gather(x, index, dim) picks entries of x along dim by the int64 index, of x's rank: out[i][j] = x[index[i][j]][j] for dim 0.
@@ -140,6 +142,8 @@ const (
 	OpSplit = "split"
 	// OpSqrt is sqrt(x) is the square root of x.
 	OpSqrt = "sqrt"
+	// OpSqueeze is squeeze(x, dim) removes the dims of size 1 among dim (every dim of constant size 1 when empty); a dim of another size, or symbolic, stays, as in PyTorch.
+	OpSqueeze = "squeeze"
 	// OpStack is stack(tensors, dim) joins tensors of one shape along a new dim.
 	OpStack = "stack"
 	// OpSub is sub(a, b) is a - b with broadcasting.

@@ -67,3 +67,14 @@ func Rand(out *Array, seed int) {
 		out.F32[i] = r.Float32()
 	}
 }
+
+// FullLike fills out, of x's dtype and size, with v; x's values are not
+// read. It is torch.full_like.
+//
+//	out[i] = v
+func FullLike(out, x *Array, v float64) {
+	if out.DType != x.DType || out.Len() != x.Len() {
+		kernelPanic("FullLike", "out %v%v does not match x %v%v", out.DType, out.Shape, x.DType, x.Shape)
+	}
+	Fill(out, v)
+}

@@ -89,6 +89,11 @@ func Exp(input *Tensor) *Tensor {
 	return apply1(function, ir.OpExp, []any{input})
 }
 
+// FullLike returns a tensor of input's type filled with fillValue (input's values are not read), as torch.full_like.
+func FullLike(input *Tensor, fillValue float64) *Tensor {
+	return apply1(function, ir.OpFullLike, []any{input}, kw("fill_value", fillValue))
+}
+
 // Gather returns the entries of t picked along dim by the int64 index (index's shape; an index out of range is a run-time panic), as torch.Tensor.gather.
 func (t *Tensor) Gather(index *Tensor, dim int) *Tensor {
 	return apply1(method, ir.OpGather, []any{t, index}, kw("dim", dim))
@@ -292,6 +297,16 @@ func (t *Tensor) Sqrt() *Tensor {
 // Sqrt returns √input, as torch.sqrt.
 func Sqrt(input *Tensor) *Tensor {
 	return apply1(function, ir.OpSqrt, []any{input})
+}
+
+// Squeeze returns t without its dims of size 1 among dim (every one when dim is empty); a symbolic dim is kept, as torch.Tensor.squeeze.
+func (t *Tensor) Squeeze(dim ...int) *Tensor {
+	return apply1(method, ir.OpSqueeze, []any{t}, kw("dim", dim))
+}
+
+// Squeeze returns input without its dims of size 1 among dim (every one when dim is empty); a symbolic dim is kept, as torch.squeeze.
+func Squeeze(input *Tensor, dim ...int) *Tensor {
+	return apply1(function, ir.OpSqueeze, []any{input}, kw("dim", dim))
 }
 
 // Sub returns t - other with broadcasting, as torch.Tensor.sub.

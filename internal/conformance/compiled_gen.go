@@ -199,6 +199,14 @@ func init() {
 		c := NewFull_0Compiled(m.(*Model0))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward() }
 	}
+	Compiled["FullLike_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewFullLike_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["FullLike_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewFullLike_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
 	Compiled["FusedElementwise_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewFusedElementwise_0Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
@@ -485,6 +493,14 @@ func init() {
 	}
 	Compiled["Sqrt_f32"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewSqrt_f32Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Squeeze_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewSqueeze_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Squeeze_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewSqueeze_1Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
 	}
 	Compiled["Stack_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
@@ -3279,6 +3295,116 @@ func (c *Full_0Compiled) Forward() *tensor.Tensor {
 	runtime.Copy(full1, c.full)
 	c.frames.Put(fr)
 	return tensor.FromArray(full1)
+}
+
+// FullLike_0: full_like
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// FullLike_0Compiled is Model1 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type FullLike_0Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[fullLike_0CompiledFrame]
+}
+
+// fullLike_0CompiledFrame is the state of one FullLike_0Compiled.Forward call:
+// the workspace and the arrays bound to it.
+type fullLike_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewFullLike_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewFullLike_0Compiled(m *Model1) *FullLike_0Compiled {
+	c := &FullLike_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *fullLike_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,3].
+func (c *FullLike_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("FullLike_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: full_like = call_function full_like(a, fill_value=2.5)
+	full_like := runtime.NewArray(runtime.Float32, N, 3)
+	runtime.FullLike(full_like, aArr, 2.5)
+	c.frames.Put(fr)
+	return tensor.FromArray(full_like)
+}
+
+// FullLike_1: full_like
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// FullLike_1Compiled is Model1 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type FullLike_1Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[fullLike_1CompiledFrame]
+}
+
+// fullLike_1CompiledFrame is the state of one FullLike_1Compiled.Forward call:
+// the workspace and the arrays bound to it.
+type fullLike_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewFullLike_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewFullLike_1Compiled(m *Model1) *FullLike_1Compiled {
+	c := &FullLike_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *fullLike_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a bool[N,2].
+func (c *FullLike_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("FullLike_1Compiled.Forward", "a", aArr, runtime.Bool, -1, 2)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: full_like = call_function full_like(a, fill_value=1.0)
+	full_like := runtime.NewArray(runtime.Bool, N, 2)
+	runtime.FullLike(full_like, aArr, 1.0)
+	c.frames.Put(fr)
+	return tensor.FromArray(full_like)
 }
 
 // FusedElementwise_0: fused_elementwise
@@ -7409,6 +7535,116 @@ func (c *Sqrt_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	runtime.Sqrt(sqrt, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(sqrt)
+}
+
+// Squeeze_0: squeeze
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Squeeze_0Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Squeeze_0Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[squeeze_0CompiledFrame]
+}
+
+// squeeze_0CompiledFrame is the state of one Squeeze_0Compiled.Forward call:
+// the workspace and the arrays bound to it.
+type squeeze_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewSqueeze_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewSqueeze_0Compiled(m *Model1) *Squeeze_0Compiled {
+	c := &Squeeze_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *squeeze_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,1,3,1].
+func (c *Squeeze_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Squeeze_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 1, 3, 1)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: squeeze = call_function squeeze(a)
+	squeeze := runtime.NewArray(runtime.Float32, N, 3)
+	runtime.Copy(squeeze, aArr)
+	c.frames.Put(fr)
+	return tensor.FromArray(squeeze)
+}
+
+// Squeeze_1: squeeze
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Squeeze_1Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Squeeze_1Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[squeeze_1CompiledFrame]
+}
+
+// squeeze_1CompiledFrame is the state of one Squeeze_1Compiled.Forward call:
+// the workspace and the arrays bound to it.
+type squeeze_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewSqueeze_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewSqueeze_1Compiled(m *Model1) *Squeeze_1Compiled {
+	c := &Squeeze_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *squeeze_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a i64[N,3,1].
+func (c *Squeeze_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Squeeze_1Compiled.Forward", "a", aArr, runtime.Int64, -1, 3, 1)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: squeeze = call_function squeeze(a, dim=[-1, 1])
+	squeeze := runtime.NewArray(runtime.Int64, N, 3)
+	runtime.Copy(squeeze, aArr)
+	c.frames.Put(fr)
+	return tensor.FromArray(squeeze)
 }
 
 // Stack_0: stack

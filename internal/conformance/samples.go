@@ -207,6 +207,14 @@ var specialSamples = map[string][]*Sample{
 	"min_dim": {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 2), kw("keepdim", true)}, Inputs: []string{"f32[N,2,6]"}}},
 	"argmax":  {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,5]"}}, {Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 0), kw("keepdim", true)}, Inputs: []string{"i64[N,3]"}}},
 	"argmin":  {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", -1)}, Inputs: []string{"f32[N,2,5]"}}},
+	"squeeze": {
+		{Args: []any{Input(0)}, Inputs: []string{"f32[N,1,3,1]"}},
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", []int{-1, 1})}, Inputs: []string{"i64[N,3,1]"}},
+	},
+	"full_like": {
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("fill_value", 2.5)}, Inputs: []string{"f32[N,3]"}},
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("fill_value", 1.0)}, Inputs: []string{"bool[N,2]"}},
+	},
 	"gather": {
 		{Args: []any{Input(0), Input(1)}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,5,3]", "i64[N,4,3]"}, Ranges: map[int][2]int64{1: {0, 5}}},
 		{Args: []any{Input(0), Input(1)}, Kwargs: []ir.Kwarg{kw("dim", 0)}, Inputs: []string{"i64[4,3]", "i64[2,3]"}, Ranges: map[int][2]int64{1: {0, 4}}},
