@@ -69,6 +69,7 @@ func init() {
 		Name:     "softmax",
 		Torch:    "F.softmax, Tensor.softmax",
 		Go:       GoForm{Method: "Softmax", Function: "Softmax", Returns: "the softmax of input along dim"},
+		Module:   &ModuleForm{Name: "Softmax", Torch: "torch.nn.Softmax"},
 		Doc:      "softmax(x, dim) is exp(x) / Σ exp(x) along dim, computed stably; a row of all -inf is NaN.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntAttr}},
