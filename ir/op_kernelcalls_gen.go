@@ -44,6 +44,8 @@ func kernelCaller(k any) kernelCall {
 		return func(a *kernelArgs) {
 			k(a.arrays[0], a.arrays[1], a.arrays[2], a.attrs[0].(int), a.attrs[1].(int), a.attrs[2].(bool))
 		}
+	case func(*runtime.Array, *runtime.Array, []*runtime.Array):
+		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.lists[0]) }
 	case func(*runtime.Array, *runtime.Array, []int):
 		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.attrs[0].([]int)) }
 	case func(*runtime.Array, *runtime.Array, []int, []int, []int):
@@ -64,6 +66,8 @@ func kernelCaller(k any) kernelCall {
 		}
 	case func(*runtime.Array, []*runtime.Array, []int, bool):
 		return func(a *kernelArgs) { k(a.arrays[0], a.lists[0], a.attrs[0].([]int), a.attrs[1].(bool)) }
+	case func(*runtime.Array, []*runtime.Array, float64):
+		return func(a *kernelArgs) { k(a.arrays[0], a.lists[0], a.attrs[0].(float64)) }
 	case func(*runtime.Array, []*runtime.Array, int):
 		return func(a *kernelArgs) { k(a.arrays[0], a.lists[0], a.attrs[0].(int)) }
 	case func(*runtime.Array, float64, float64):

@@ -34,8 +34,16 @@ const (
 	OpEmbedding = "embedding"
 	// OpExp is exp(x) is e to the x.
 	OpExp = "exp"
+	// OpExpand is expand(x, size) is x broadcast to size (PyTorch's expand, computed as a copy): size may have more dims than x, each is an int or a size value, and -1 keeps x's dim.
+	OpExpand = "expand"
+	// OpExpandAs is expand_as(x, other) is x broadcast to the shape of other (other's values are not read).
+	OpExpandAs = "expand_as"
 	// OpFlatten is flatten(x, start_dim, end_dim) merges dims start_dim..end_dim into one.
 	OpFlatten = "flatten"
+	// OpFloordiv is floordiv(a, b) is a // b, rounded toward negative infinity, on int64 values with broadcasting.
+	OpFloordiv = "floordiv"
+	// OpFull is full(size, fill_value, dtype) is a tensor of size (ints or size values) filled with fill_value.
+	OpFull = "full"
 	// OpFusedElementwise is fused_elementwise(inputs, program, softmax) is a group of elementwise ops evaluated chunk by chunk in one kernel (runtime.ElementwiseProgram; program holds four ints a step: operation, registers A and B, float32 bits of the scalar), followed when softmax is set by a softmax over the last dim; the result is float32 with the inputs' broadcast shape (made by the fuse-elementwise pass).
 	OpFusedElementwise = "fused_elementwise"
 	// OpGelu is gelu(x) is the exact GELU x·Φ(x) = 0.5·x·(1 + erf(x/√2)).
@@ -104,6 +112,8 @@ const (
 	OpSigmoid = "sigmoid"
 	// OpSilu is silu(x) is x·sigmoid(x).
 	OpSilu = "silu"
+	// OpSize is size(x, dim) is the size of dimension dim of x as a 0-d int64 value (torch.fx's x.size(dim)); its static value is the dim of x's type.
+	OpSize = "size"
 	// OpSlice is slice(x, dim, start, end, step) is x[.., start:end:step, ..] along dim with Python's rules for negative and out-of-range bounds; step ≥ 1.
 	OpSlice = "slice"
 	// OpSoftmax is softmax(x, dim) is exp(x) / Σ exp(x) along dim, computed stably; a row of all -inf is NaN.

@@ -19,7 +19,12 @@
 //
 // running "go generate" in that directory writes mlp_fx.go, holding the
 // type MLPCompiled, its constructor and a Forward with the same signature as
-// the model's. (For "go tool fxgen" the model's go.mod needs the line
+// the model's, and beside it mlp_fx.graph, the graph file: the optimised
+// graph as short, stable text, one line per node (name, opcode, target,
+// inputs, type, source position) and then totals (nodes, parameters,
+// FLOPs and workspace bytes at every symbolic size 1), so that a pull
+// request shows what a model change did to the computation. Check both
+// in. (For "go tool fxgen" the model's go.mod needs the line
 // "tool github.com/fxgen/fxgen/cmd/fxgen"; "go run
 // github.com/fxgen/fxgen/cmd/fxgen" works too.)
 //
@@ -58,16 +63,17 @@
 //		the file to write; default <snake_case(T)>_fx.go in the package
 //		directory (MLP: mlp_fx.go, ResNet18: res_net18_fx.go). A relative
 //		FILE is relative to the current directory. It must be a .go file
-//		(not _test.go) in the package directory.
+//		(not _test.go) in the package directory. The graph file is FILE
+//		with .graph for .go.
 //	-print
 //		also print the graph as a table to standard output: the traced
 //		graph, before any pass, comparable with torch.fx's print_tabular.
 //	-dot FILE
 //		also write the graph in Graphviz DOT to FILE.
 //	-check
-//		write nothing; report whether the output file is up to date. If it
-//		is missing or differs from what fxgen would write, print a diff and
-//		exit with status 1.
+//		write nothing; report whether the output file and the graph file
+//		are up to date. If one is missing or differs from what fxgen would
+//		write, print a diff and exit with status 1.
 //	-passes list
 //		the graph passes run between tracing and emitting: a comma-separated
 //		list of pass names run in that order, "none", or "default" (the
@@ -78,6 +84,19 @@
 //	-dump-after NAME
 //		print the graph to standard error after the pass NAME, which must
 //		be in the pipeline.
+//	-pass importpath.Name
+//		run a pass of the user's own: Name is an exported variable of type
+//		*passes.Pass (github.com/fxgen/fxgen/passes) in the package
+//		importpath of the user's module, e.g. -pass
+//		example.com/m/mypasses.Fold; repeatable, run in the order given.
+//		The driver, built in the user's module where the user's code is,
+//		runs these passes on the traced graph (twice, on the two traces,
+//		which must then agree), before the built-in pipeline: the graph
+//		reaches fxgen as data, while the built-in passes' results (the
+//		memory plan, which must come last) reach the emitter as values, so
+//		the user's passes see the graph as traced (call_module nodes, as
+//		torch.fx does) and the built-in passes optimise what they made.
+//		Recorded in the generated file's header.
 //	-timeout DURATION
 //		end the driver (building and tracing the model) after DURATION,
 //		default 3m, and report where the model's goroutine was.
@@ -137,10 +156,10 @@
 // type-checks the package with the new file; code that would not compile
 // is never written.
 //
-// The output is written atomically (a temporary file in the same directory,
-// then a rename); the same model always
+// The outputs are written atomically (each to a temporary file in the same
+// directory, then renamed once all are written); the same model always
 // gives the same bytes. Fxgen refuses to overwrite an existing file that does
-// not begin with the generated-code header. When anything fails no file is
+// not begin with the generated-code header (the graph file has it too). When anything fails no file is
 // changed; -dot is written last, only when everything else succeeded.
 //
 // Exit status: 0 on success (and, with -check, when the file is up to date);

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -153,7 +154,7 @@ func generate(ctx context.Context, o *options) (err error) {
 		return err
 	}
 	if err := buildDriver(ctx, m, files, buildFlags); err != nil {
-		return err
+		return userPassHint(err, o)
 	}
 	if err := runDriver(ctx, m, files, o); err != nil {
 		return err
@@ -175,44 +176,67 @@ func generate(ctx context.Context, o *options) (err error) {
 	if o.Print {
 		os.Stdout.WriteString(out.Table)
 	}
+	graphPath := graphFile(outPath)
 	if o.Check {
-		diff, err := staleDiff(outPath, out.Go)
-		if err != nil {
-			return err
+		var diffs string
+		for _, f := range []outFile{{outPath, out.Go}, {graphPath, out.Graph}} {
+			diff, err := staleDiff(f.path, f.data)
+			if err != nil {
+				return err
+			}
+			diffs += diff
 		}
-		if diff != "" {
-			return &staleError{diff: diff + "run go generate to update it\n"}
+		if diffs != "" {
+			return &staleError{diff: diffs + "run go generate to update it\n"}
 		}
 		return nil
 	}
 	// Stage every output, then rename them into place: a failure to write
 	// one changes none.
-	if err := checkOverwrite(outPath); err != nil {
-		return err
-	}
-	var dot *staged
-	if o.Dot != "" {
-		if dot, err = stage(absPath(o.Dot), []byte(out.Dot)); err != nil {
+	for _, p := range []string{outPath, graphPath} {
+		if err := checkOverwrite(p); err != nil {
 			return err
 		}
 	}
-	gen, err := stage(outPath, out.Go)
-	if err != nil {
-		if dot != nil {
-			dot.abort()
-		}
-		return err
+	writes := []outFile{{graphPath, out.Graph}, {outPath, out.Go}}
+	if o.Dot != "" {
+		writes = append(writes, outFile{absPath(o.Dot), []byte(out.Dot)})
 	}
-	if err := gen.commit(); err != nil {
-		if dot != nil {
-			dot.abort()
+	var all []*staged
+	abort := func() {
+		for _, st := range all {
+			st.abort()
 		}
-		return err
 	}
-	if dot != nil {
-		return dot.commit()
+	for _, f := range writes {
+		st, err := stage(f.path, f.data)
+		if err != nil {
+			abort()
+			return err
+		}
+		all = append(all, st)
+	}
+	for i, st := range all {
+		if err := st.commit(); err != nil {
+			for _, rest := range all[i+1:] {
+				rest.abort()
+			}
+			return err
+		}
 	}
 	return nil
+}
+
+// outFile is one output of a run and its path.
+type outFile struct {
+	path string
+	data []byte
+}
+
+// graphFile returns the path of the graph file beside the generated file
+// at path: mlp_fx.go → mlp_fx.graph.
+func graphFile(path string) string {
+	return strings.TrimSuffix(path, ".go") + ".graph"
 }
 
 // directivePos returns the position of the //go:generate line under go
@@ -224,4 +248,18 @@ func directivePos() token.Position {
 		return token.Position{}
 	}
 	return token.Position{Filename: absPath(file), Line: n}
+}
+
+// userPassHint adds to a failed driver build what -pass needs, when the
+// user named passes: their names are Go code in the driver, so a wrong
+// one is a compile error there.
+func userPassHint(err error, o *options) error {
+	if len(o.UserPasses) == 0 || errors.Is(err, context.Canceled) {
+		return err
+	}
+	var names []string
+	for _, p := range o.UserPasses {
+		names = append(names, p.String())
+	}
+	return fmt.Errorf("%v\n(-pass %s: each must name an exported variable of type *passes.Pass in a package the model's module provides)", err, strings.Join(names, ", -pass "))
 }

@@ -127,8 +127,28 @@ func init() {
 		c := NewExp_f32Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
 	}
+	Compiled["Expand_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewExpand_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Expand_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewExpand_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["ExpandAs_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewExpandAs_0Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
 	Compiled["Flatten_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewFlatten_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Floordiv_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewFloordiv_0Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
+	Compiled["Floordiv_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewFloordiv_1Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
 	}
 	Compiled["FusedElementwise_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
@@ -363,6 +383,14 @@ func init() {
 		c := NewSilu_f32Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
 	}
+	Compiled["Size_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewSize_0Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Size_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewSize_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
 	Compiled["Slice_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewSlice_0Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
@@ -454,14 +482,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Abs_f32Compiled struct {
-	frames runtime.Frames[abs_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[abs_f32CompiledFrame]
 }
 
 // abs_f32CompiledFrame is the state of one Abs_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type abs_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAbs_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -486,7 +517,7 @@ func (c *Abs_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: abs = call_function abs(a)
+	// models.go:57: abs = call_function abs(a)
 	abs := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Abs(abs, aArr)
 	c.frames.Put(fr)
@@ -506,14 +537,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Abs_i64Compiled struct {
-	frames runtime.Frames[abs_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[abs_i64CompiledFrame]
 }
 
 // abs_i64CompiledFrame is the state of one Abs_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type abs_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAbs_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -538,7 +572,7 @@ func (c *Abs_i64Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: abs = call_function abs(a)
+	// models.go:57: abs = call_function abs(a)
 	abs := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Abs(abs, aArr)
 	c.frames.Put(fr)
@@ -558,15 +592,18 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type AdaptiveAvgPool2d_0Compiled struct {
-	frames runtime.Frames[adaptiveAvgPool2d_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[adaptiveAvgPool2d_0CompiledFrame]
 }
 
 // adaptiveAvgPool2d_0CompiledFrame is the state of one
 // AdaptiveAvgPool2d_0Compiled.Forward call: the workspace and the arrays bound
 // to it.
 type adaptiveAvgPool2d_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdaptiveAvgPool2d_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -591,7 +628,7 @@ func (c *AdaptiveAvgPool2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: adaptive_avg_pool2d = call_function adaptive_avg_pool2d(a, output_size=[2, 3])
+	// models.go:57: adaptive_avg_pool2d = call_function adaptive_avg_pool2d(a, output_size=[2, 3])
 	adaptive_avg_pool2d := runtime.NewArray(runtime.Float32, N, 2, 2, 3)
 	runtime.AdaptiveAvgPool2d(adaptive_avg_pool2d, aArr)
 	c.frames.Put(fr)
@@ -611,14 +648,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Add_f32Compiled struct {
-	frames runtime.Frames[add_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[add_f32CompiledFrame]
 }
 
 // add_f32CompiledFrame is the state of one Add_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type add_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdd_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -646,7 +686,7 @@ func (c *Add_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Add_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: add = call_function add(a, b)
+	// models.go:69: add = call_function add(a, b)
 	add := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Add(add, aArr, bArr)
 	c.frames.Put(fr)
@@ -666,15 +706,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Add_f32_broadcastCompiled struct {
-	frames runtime.Frames[add_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[add_f32_broadcastCompiledFrame]
 }
 
 // add_f32_broadcastCompiledFrame is the state of one
 // Add_f32_broadcastCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type add_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdd_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -701,7 +744,7 @@ func (c *Add_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: add = call_function add(a, b)
+	// models.go:69: add = call_function add(a, b)
 	add := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Add(add, aArr, bArr)
 	c.frames.Put(fr)
@@ -721,22 +764,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Add_f32_numberCompiled struct {
-	const0 *runtime.Array                              // the number 1.5
-	frames runtime.Frames[add_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[add_f32_numberCompiledFrame]
 }
 
 // add_f32_numberCompiledFrame is the state of one
 // Add_f32_numberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type add_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdd_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewAdd_f32_numberCompiled(m *Model1) *Add_f32_numberCompiled {
 	c := &Add_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -756,9 +803,9 @@ func (c *Add_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: add = call_function add(a, 1.5)
+	// models.go:57: add = call_function add(a, 1.5)
 	add := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Add(add, aArr, c.const0)
+	runtime.Add(add, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(add)
 }
@@ -776,22 +823,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Add_f32_rnumberCompiled struct {
-	const0 *runtime.Array                               // the number 1.5
-	frames runtime.Frames[add_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[add_f32_rnumberCompiledFrame]
 }
 
 // add_f32_rnumberCompiledFrame is the state of one
 // Add_f32_rnumberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type add_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdd_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewAdd_f32_rnumberCompiled(m *Model1) *Add_f32_rnumberCompiled {
 	c := &Add_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -811,9 +862,9 @@ func (c *Add_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: add = call_function add(1.5, a)
+	// models.go:57: add = call_function add(1.5, a)
 	add := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Add(add, c.const0, aArr)
+	runtime.Add(add, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(add)
 }
@@ -831,14 +882,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Add_i64Compiled struct {
-	frames runtime.Frames[add_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[add_i64CompiledFrame]
 }
 
 // add_i64CompiledFrame is the state of one Add_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type add_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdd_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -866,7 +920,7 @@ func (c *Add_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Add_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: add = call_function add(a, b)
+	// models.go:69: add = call_function add(a, b)
 	add := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Add(add, aArr, bArr)
 	c.frames.Put(fr)
@@ -886,14 +940,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Add_boolCompiled struct {
-	frames runtime.Frames[add_boolCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[add_boolCompiledFrame]
 }
 
 // add_boolCompiledFrame is the state of one Add_boolCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type add_boolCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAdd_boolCompiled compiles m, checking that its parameters have the traced shapes.
@@ -921,7 +978,7 @@ func (c *Add_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	runtime.CheckDim("Add_boolCompiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: add = call_function add(a, b)
+	// models.go:69: add = call_function add(a, b)
 	add := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Add(add, aArr, bArr)
 	c.frames.Put(fr)
@@ -941,14 +998,17 @@ var _ func(*Model5, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type BatchNorm_0Compiled struct {
-	frames runtime.Frames[batchNorm_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[batchNorm_0CompiledFrame]
 }
 
 // batchNorm_0CompiledFrame is the state of one BatchNorm_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type batchNorm_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewBatchNorm_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -981,7 +1041,7 @@ func (c1 *BatchNorm_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	N := aArr.Shape[0]
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: batch_norm = call_function batch_norm(a, b, c, d, e)
+	// models.go:105: batch_norm = call_function batch_norm(a, b, c, d, e)
 	batch_norm := runtime.NewArray(runtime.Float32, N, 3, 4, 4)
 	runtime.BatchNorm(batch_norm, aArr, bArr, cArr, dArr, eArr, 1e-05)
 	c1.frames.Put(fr)
@@ -1001,14 +1061,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Cat_0Compiled struct {
-	frames runtime.Frames[cat_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[cat_0CompiledFrame]
 }
 
 // cat_0CompiledFrame is the state of one Cat_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type cat_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewCat_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1036,7 +1099,7 @@ func (c *Cat_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tens
 	runtime.CheckDim("Cat_0Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: cat = call_function cat([a, b], dim=1)
+	// models.go:69: cat = call_function cat([a, b], dim=1)
 	cat := runtime.NewArray(runtime.Float32, N, 5)
 	runtime.Cat(cat, []*runtime.Array{aArr, bArr}, 1)
 	c.frames.Put(fr)
@@ -1056,17 +1119,23 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Chunk_0Compiled struct {
-	frames runtime.Frames[chunk_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[chunk_0CompiledFrame]
 }
 
 // chunk_0CompiledFrame is the state of one Chunk_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type chunk_0CompiledFrame struct {
-	chunk_1   runtime.Array     // chunk f32[N,2], in workspace slot 0
-	chunk_2   runtime.Array     // chunk f32[N,2], in workspace slot 1
-	workspace runtime.Workspace // storage of the 2 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// chunk_r1 f32[N,2]
+	chunk_r1 runtime.Array
+	// chunk_r2 f32[N,2]
+	chunk_r2 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewChunk_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1080,13 +1149,11 @@ func (fr *chunk_0CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 2 values share 2 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(2 * N)
-	slot1 := runtime.SlotSize(2 * N)
-	at1 := slot0
-	fr.workspace.Reserve(at1+slot1, 0, 0)
-	fr.workspace.Bind(&fr.chunk_1, runtime.Float32, 0, N, 2)
-	fr.workspace.Bind(&fr.chunk_2, runtime.Float32, at1, N, 2)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.chunk_r1, runtime.Float32, N, 2)
+	layout.Own(&fr.chunk_r2, runtime.Float32, N, 2)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -1098,11 +1165,11 @@ func (c *Chunk_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: chunk = call_function chunk(a, chunks=3, dim=1)
-	chunk_0 := runtime.NewArray(runtime.Float32, N, 2)
-	runtime.Split([]*runtime.Array{chunk_0, &fr.chunk_1, &fr.chunk_2}, aArr, 1)
+	// models.go:57: chunk = call_function chunk(a, chunks=3, dim=1)
+	chunk_r0 := runtime.NewArray(runtime.Float32, N, 2)
+	runtime.Split([]*runtime.Array{chunk_r0, &fr.chunk_r1, &fr.chunk_r2}, aArr, 1)
 	c.frames.Put(fr)
-	return tensor.FromArray(chunk_0)
+	return tensor.FromArray(chunk_r0)
 }
 
 // Clamp_f32: clamp
@@ -1118,14 +1185,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Clamp_f32Compiled struct {
-	frames runtime.Frames[clamp_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[clamp_f32CompiledFrame]
 }
 
 // clamp_f32CompiledFrame is the state of one Clamp_f32Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type clamp_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewClamp_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1150,7 +1220,7 @@ func (c *Clamp_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: clamp = call_function clamp(a)
+	// models.go:57: clamp = call_function clamp(a)
 	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, math.Inf(-1), math.Inf(1))
 	c.frames.Put(fr)
@@ -1170,14 +1240,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Clamp_f32_kw1Compiled struct {
-	frames runtime.Frames[clamp_f32_kw1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[clamp_f32_kw1CompiledFrame]
 }
 
 // clamp_f32_kw1CompiledFrame is the state of one Clamp_f32_kw1Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type clamp_f32_kw1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewClamp_f32_kw1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1202,7 +1275,7 @@ func (c *Clamp_f32_kw1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: clamp = call_function clamp(a, min=-1.0, max=0.5)
+	// models.go:57: clamp = call_function clamp(a, min=-1.0, max=0.5)
 	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, -1.0, 0.5)
 	c.frames.Put(fr)
@@ -1222,14 +1295,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Clamp_f32_kw2Compiled struct {
-	frames runtime.Frames[clamp_f32_kw2CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[clamp_f32_kw2CompiledFrame]
 }
 
 // clamp_f32_kw2CompiledFrame is the state of one Clamp_f32_kw2Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type clamp_f32_kw2CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewClamp_f32_kw2Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1254,7 +1330,7 @@ func (c *Clamp_f32_kw2Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: clamp = call_function clamp(a, min=0.0)
+	// models.go:57: clamp = call_function clamp(a, min=0.0)
 	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, 0.0, math.Inf(1))
 	c.frames.Put(fr)
@@ -1274,14 +1350,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Clamp_f32_kw3Compiled struct {
-	frames runtime.Frames[clamp_f32_kw3CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[clamp_f32_kw3CompiledFrame]
 }
 
 // clamp_f32_kw3CompiledFrame is the state of one Clamp_f32_kw3Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type clamp_f32_kw3CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewClamp_f32_kw3Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1306,7 +1385,7 @@ func (c *Clamp_f32_kw3Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: clamp = call_function clamp(a, max=3.0)
+	// models.go:57: clamp = call_function clamp(a, max=3.0)
 	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, math.Inf(-1), 3.0)
 	c.frames.Put(fr)
@@ -1326,14 +1405,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Clamp_f32_kw4Compiled struct {
-	frames runtime.Frames[clamp_f32_kw4CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[clamp_f32_kw4CompiledFrame]
 }
 
 // clamp_f32_kw4CompiledFrame is the state of one Clamp_f32_kw4Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type clamp_f32_kw4CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewClamp_f32_kw4Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1358,7 +1440,7 @@ func (c *Clamp_f32_kw4Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: clamp = call_function clamp(a, min=NaN.0)
+	// models.go:57: clamp = call_function clamp(a, min=NaN.0)
 	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, math.NaN(), math.Inf(1))
 	c.frames.Put(fr)
@@ -1378,14 +1460,17 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Conv2d_0Compiled struct {
-	frames runtime.Frames[conv2d_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[conv2d_0CompiledFrame]
 }
 
 // conv2d_0CompiledFrame is the state of one Conv2d_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type conv2d_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewConv2d_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1414,7 +1499,7 @@ func (c1 *Conv2d_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tenso
 	N := aArr.Shape[0]
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: conv2d = call_function conv2d(a, b, c, padding=[1, 1])
+	// models.go:81: conv2d = call_function conv2d(a, b, c, padding=[1, 1])
 	conv2d := runtime.NewArray(runtime.Float32, N, 4, 6, 6)
 	runtime.Conv2d(conv2d, aArr, bArr, cArr, []int{1, 1}, []int{1, 1}, 1)
 	c1.frames.Put(fr)
@@ -1434,14 +1519,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Conv2d_1Compiled struct {
-	frames runtime.Frames[conv2d_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[conv2d_1CompiledFrame]
 }
 
 // conv2d_1CompiledFrame is the state of one Conv2d_1Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type conv2d_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewConv2d_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1468,7 +1556,7 @@ func (c *Conv2d_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: conv2d = call_function conv2d(a, b, nil, stride=[2, 2], groups=2)
+	// models.go:69: conv2d = call_function conv2d(a, b, nil, stride=[2, 2], groups=2)
 	conv2d := runtime.NewArray(runtime.Float32, N, 4, 3, 3)
 	runtime.Conv2d(conv2d, aArr, bArr, nil, []int{2, 2}, []int{0, 0}, 2)
 	c.frames.Put(fr)
@@ -1488,14 +1576,17 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Conv2dAct_0Compiled struct {
-	frames runtime.Frames[conv2dAct_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[conv2dAct_0CompiledFrame]
 }
 
 // conv2dAct_0CompiledFrame is the state of one Conv2dAct_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type conv2dAct_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewConv2dAct_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1524,9 +1615,9 @@ func (c1 *Conv2dAct_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	N := aArr.Shape[0]
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: conv2d_act = call_function conv2d_act(a, b, c, act=1)
+	// models.go:81: conv2d_act = call_function conv2d_act(a, b, c, act=1)
 	conv2d_act := runtime.NewArray(runtime.Float32, N, 4, 3, 3)
-	runtime.Conv2dAct(conv2d_act, aArr, bArr, cArr, []int{1, 1}, []int{0, 0}, 1, 1)
+	runtime.Conv2dAct(conv2d_act, aArr, bArr, cArr, []int{1, 1}, []int{0, 0}, 1, runtime.ActReLU)
 	c1.frames.Put(fr)
 	return tensor.FromArray(conv2d_act)
 }
@@ -1544,14 +1635,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Div_f32Compiled struct {
-	frames runtime.Frames[div_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[div_f32CompiledFrame]
 }
 
 // div_f32CompiledFrame is the state of one Div_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type div_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDiv_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1579,7 +1673,7 @@ func (c *Div_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Div_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: div = call_function div(a, b)
+	// models.go:69: div = call_function div(a, b)
 	div := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Div(div, aArr, bArr)
 	c.frames.Put(fr)
@@ -1599,15 +1693,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Div_f32_broadcastCompiled struct {
-	frames runtime.Frames[div_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[div_f32_broadcastCompiledFrame]
 }
 
 // div_f32_broadcastCompiledFrame is the state of one
 // Div_f32_broadcastCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type div_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDiv_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -1634,7 +1731,7 @@ func (c *Div_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: div = call_function div(a, b)
+	// models.go:69: div = call_function div(a, b)
 	div := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Div(div, aArr, bArr)
 	c.frames.Put(fr)
@@ -1654,22 +1751,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Div_f32_numberCompiled struct {
-	const0 *runtime.Array                              // the number 1.5
-	frames runtime.Frames[div_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[div_f32_numberCompiledFrame]
 }
 
 // div_f32_numberCompiledFrame is the state of one
 // Div_f32_numberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type div_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDiv_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewDiv_f32_numberCompiled(m *Model1) *Div_f32_numberCompiled {
 	c := &Div_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -1689,9 +1790,9 @@ func (c *Div_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: div = call_function div(a, 1.5)
+	// models.go:57: div = call_function div(a, 1.5)
 	div := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Div(div, aArr, c.const0)
+	runtime.Div(div, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(div)
 }
@@ -1709,22 +1810,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Div_f32_rnumberCompiled struct {
-	const0 *runtime.Array                               // the number 1.5
-	frames runtime.Frames[div_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[div_f32_rnumberCompiledFrame]
 }
 
 // div_f32_rnumberCompiledFrame is the state of one
 // Div_f32_rnumberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type div_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDiv_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewDiv_f32_rnumberCompiled(m *Model1) *Div_f32_rnumberCompiled {
 	c := &Div_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -1744,9 +1849,9 @@ func (c *Div_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: div = call_function div(1.5, a)
+	// models.go:57: div = call_function div(1.5, a)
 	div := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Div(div, c.const0, aArr)
+	runtime.Div(div, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(div)
 }
@@ -1764,14 +1869,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Div_i64Compiled struct {
-	frames runtime.Frames[div_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[div_i64CompiledFrame]
 }
 
 // div_i64CompiledFrame is the state of one Div_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type div_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDiv_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1799,7 +1907,7 @@ func (c *Div_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Div_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: div = call_function div(a, b)
+	// models.go:69: div = call_function div(a, b)
 	div := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Div(div, aArr, bArr)
 	c.frames.Put(fr)
@@ -1819,14 +1927,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Div_boolCompiled struct {
-	frames runtime.Frames[div_boolCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[div_boolCompiledFrame]
 }
 
 // div_boolCompiledFrame is the state of one Div_boolCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type div_boolCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDiv_boolCompiled compiles m, checking that its parameters have the traced shapes.
@@ -1854,7 +1965,7 @@ func (c *Div_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	runtime.CheckDim("Div_boolCompiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: div = call_function div(a, b)
+	// models.go:69: div = call_function div(a, b)
 	div := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Div(div, aArr, bArr)
 	c.frames.Put(fr)
@@ -1874,14 +1985,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Dropout_0Compiled struct {
-	frames runtime.Frames[dropout_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[dropout_0CompiledFrame]
 }
 
 // dropout_0CompiledFrame is the state of one Dropout_0Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type dropout_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDropout_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1906,7 +2020,7 @@ func (c *Dropout_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: dropout = call_function dropout(a, p=0.1)
+	// models.go:57: dropout = call_function dropout(a, p=0.1)
 	dropout := runtime.NewArray(runtime.Float32, N, 3)
 	runtime.Copy(dropout, aArr)
 	c.frames.Put(fr)
@@ -1926,14 +2040,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Embedding_0Compiled struct {
-	frames runtime.Frames[embedding_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[embedding_0CompiledFrame]
 }
 
 // embedding_0CompiledFrame is the state of one Embedding_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type embedding_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewEmbedding_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -1960,7 +2077,7 @@ func (c *Embedding_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: embedding = call_function embedding(a, b)
+	// models.go:69: embedding = call_function embedding(a, b)
 	embedding := runtime.NewArray(runtime.Float32, N, 3, 4)
 	runtime.Embedding(embedding, aArr, bArr)
 	c.frames.Put(fr)
@@ -1980,14 +2097,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Exp_f32Compiled struct {
-	frames runtime.Frames[exp_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[exp_f32CompiledFrame]
 }
 
 // exp_f32CompiledFrame is the state of one Exp_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type exp_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewExp_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2012,11 +2132,194 @@ func (c *Exp_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: exp = call_function exp(a)
+	// models.go:57: exp = call_function exp(a)
 	exp := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Exp(exp, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(exp)
+}
+
+// Expand_0: expand
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Expand_0Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Expand_0Compiled struct {
+	// the number -1
+	i64_m1 *runtime.Array
+	// the number 3
+	i64_3 *runtime.Array
+	// the number 4
+	i64_4 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[expand_0CompiledFrame]
+}
+
+// expand_0CompiledFrame is the state of one Expand_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type expand_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewExpand_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewExpand_0Compiled(m *Model1) *Expand_0Compiled {
+	c := &Expand_0Compiled{}
+	c.i64_m1 = runtime.Int64Scalar(-1)
+	c.i64_3 = runtime.Int64Scalar(3)
+	c.i64_4 = runtime.Int64Scalar(4)
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *expand_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,1,4].
+func (c *Expand_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Expand_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 1, 4)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: expand = call_function expand(a, [-1, 3, 4])
+	expand := runtime.NewArray(runtime.Float32, N, 3, 4)
+	runtime.Expand(expand, aArr, []*runtime.Array{c.i64_m1, c.i64_3, c.i64_4})
+	c.frames.Put(fr)
+	return tensor.FromArray(expand)
+}
+
+// Expand_1: expand
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Expand_1Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Expand_1Compiled struct {
+	// the number 2
+	i64_2 *runtime.Array
+	// the number -1
+	i64_m1 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[expand_1CompiledFrame]
+}
+
+// expand_1CompiledFrame is the state of one Expand_1Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type expand_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewExpand_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewExpand_1Compiled(m *Model1) *Expand_1Compiled {
+	c := &Expand_1Compiled{}
+	c.i64_2 = runtime.Int64Scalar(2)
+	c.i64_m1 = runtime.Int64Scalar(-1)
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *expand_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a i64[N,4].
+func (c *Expand_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Expand_1Compiled.Forward", "a", aArr, runtime.Int64, -1, 4)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: expand = call_function expand(a, [2, -1, -1])
+	expand := runtime.NewArray(runtime.Int64, 2, N, 4)
+	runtime.Expand(expand, aArr, []*runtime.Array{c.i64_2, c.i64_m1, c.i64_m1})
+	c.frames.Put(fr)
+	return tensor.FromArray(expand)
+}
+
+// ExpandAs_0: expand_as
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// ExpandAs_0Compiled is Model2 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type ExpandAs_0Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[expandAs_0CompiledFrame]
+}
+
+// expandAs_0CompiledFrame is the state of one ExpandAs_0Compiled.Forward call:
+// the workspace and the arrays bound to it.
+type expandAs_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewExpandAs_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewExpandAs_0Compiled(m *Model2) *ExpandAs_0Compiled {
+	c := &ExpandAs_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *expandAs_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a f32[N,1,4], b f32[N,3,4].
+func (c *ExpandAs_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("ExpandAs_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 1, 4)
+	bArr := b.Array()
+	runtime.CheckInput("ExpandAs_0Compiled.Forward", "b", bArr, runtime.Float32, -1, 3, 4)
+	N := aArr.Shape[0]
+	runtime.CheckDim("ExpandAs_0Compiled.Forward", "b", bArr, 0, N, "N")
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:69: expand_as = call_function expand_as(a, b)
+	expand_as := runtime.NewArray(runtime.Float32, N, 3, 4)
+	runtime.ExpandAs(expand_as, aArr, bArr)
+	c.frames.Put(fr)
+	return tensor.FromArray(expand_as)
 }
 
 // Flatten_0: flatten
@@ -2032,14 +2335,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Flatten_0Compiled struct {
-	frames runtime.Frames[flatten_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[flatten_0CompiledFrame]
 }
 
 // flatten_0CompiledFrame is the state of one Flatten_0Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type flatten_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewFlatten_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2064,11 +2370,126 @@ func (c *Flatten_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: flatten = call_function flatten(a, start_dim=1, end_dim=-1)
+	// models.go:57: flatten = call_function flatten(a, start_dim=1, end_dim=-1)
 	flatten := runtime.NewArray(runtime.Float32, N, 12)
 	runtime.Copy(flatten, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(flatten)
+}
+
+// Floordiv_0: floordiv
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// Floordiv_0Compiled is Model2 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Floordiv_0Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[floordiv_0CompiledFrame]
+}
+
+// floordiv_0CompiledFrame is the state of one Floordiv_0Compiled.Forward call:
+// the workspace and the arrays bound to it.
+type floordiv_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewFloordiv_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewFloordiv_0Compiled(m *Model2) *Floordiv_0Compiled {
+	c := &Floordiv_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *floordiv_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a i64[N,3], b i64[3].
+func (c *Floordiv_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Floordiv_0Compiled.Forward", "a", aArr, runtime.Int64, -1, 3)
+	bArr := b.Array()
+	runtime.CheckInput("Floordiv_0Compiled.Forward", "b", bArr, runtime.Int64, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:69: floordiv = call_function floordiv(a, b)
+	floordiv := runtime.NewArray(runtime.Int64, N, 3)
+	runtime.FloorDiv(floordiv, aArr, bArr)
+	c.frames.Put(fr)
+	return tensor.FromArray(floordiv)
+}
+
+// Floordiv_1: floordiv
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Floordiv_1Compiled is Model1 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Floordiv_1Compiled struct {
+	// the number 4
+	i64_4 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[floordiv_1CompiledFrame]
+}
+
+// floordiv_1CompiledFrame is the state of one Floordiv_1Compiled.Forward call:
+// the workspace and the arrays bound to it.
+type floordiv_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewFloordiv_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewFloordiv_1Compiled(m *Model1) *Floordiv_1Compiled {
+	c := &Floordiv_1Compiled{}
+	c.i64_4 = runtime.Int64Scalar(4)
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *floordiv_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a i64[N,3].
+func (c *Floordiv_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Floordiv_1Compiled.Forward", "a", aArr, runtime.Int64, -1, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: floordiv = call_function floordiv(a, 4)
+	floordiv := runtime.NewArray(runtime.Int64, N, 3)
+	runtime.FloorDiv(floordiv, aArr, c.i64_4)
+	c.frames.Put(fr)
+	return tensor.FromArray(floordiv)
 }
 
 // FusedElementwise_0: fused_elementwise
@@ -2084,16 +2505,20 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type FusedElementwise_0Compiled struct {
-	fused_elementwise_program *runtime.ElementwiseProgram                     // the 3 ops fused into fused_elementwise
-	frames                    runtime.Frames[fusedElementwise_0CompiledFrame] // the free per-call workspaces
+	// the 3 ops fused into fused_elementwise
+	fused_elementwise_program *runtime.ElementwiseProgram
+	// the free per-call workspaces
+	frames runtime.Frames[fusedElementwise_0CompiledFrame]
 }
 
 // fusedElementwise_0CompiledFrame is the state of one
 // FusedElementwise_0Compiled.Forward call: the workspace and the arrays bound
 // to it.
 type fusedElementwise_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewFusedElementwise_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2125,7 +2550,7 @@ func (c *FusedElementwise_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor)
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: fused_elementwise = 3 fused elementwise ops (fused_elementwise_program):
+	// models.go:69: fused_elementwise = 3 fused elementwise ops (fused_elementwise_program):
 	fused_elementwise := runtime.NewArray(runtime.Float32, N, 4)
 	c.fused_elementwise_program.Run(fused_elementwise, []*runtime.Array{aArr, bArr})
 	c.frames.Put(fr)
@@ -2145,14 +2570,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gelu_f32Compiled struct {
-	frames runtime.Frames[gelu_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[gelu_f32CompiledFrame]
 }
 
 // gelu_f32CompiledFrame is the state of one Gelu_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type gelu_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGelu_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2177,7 +2605,7 @@ func (c *Gelu_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gelu = call_function gelu(a)
+	// models.go:57: gelu = call_function gelu(a)
 	gelu := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Gelu(gelu, aArr)
 	c.frames.Put(fr)
@@ -2197,14 +2625,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type GeluTanh_f32Compiled struct {
-	frames runtime.Frames[geluTanh_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[geluTanh_f32CompiledFrame]
 }
 
 // geluTanh_f32CompiledFrame is the state of one GeluTanh_f32Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type geluTanh_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGeluTanh_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2229,7 +2660,7 @@ func (c *GeluTanh_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gelu_tanh = call_function gelu_tanh(a)
+	// models.go:57: gelu_tanh = call_function gelu_tanh(a)
 	gelu_tanh := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.GeluTanh(gelu_tanh, aArr)
 	c.frames.Put(fr)
@@ -2249,14 +2680,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gt_f32Compiled struct {
-	frames runtime.Frames[gt_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[gt_f32CompiledFrame]
 }
 
 // gt_f32CompiledFrame is the state of one Gt_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type gt_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGt_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2284,7 +2718,7 @@ func (c *Gt_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Ten
 	runtime.CheckDim("Gt_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gt = call_function gt(a, b)
+	// models.go:69: gt = call_function gt(a, b)
 	gt := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Gt(gt, aArr, bArr)
 	c.frames.Put(fr)
@@ -2304,15 +2738,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gt_f32_broadcastCompiled struct {
-	frames runtime.Frames[gt_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[gt_f32_broadcastCompiledFrame]
 }
 
 // gt_f32_broadcastCompiledFrame is the state of one
 // Gt_f32_broadcastCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type gt_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGt_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -2339,7 +2776,7 @@ func (c *Gt_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gt = call_function gt(a, b)
+	// models.go:69: gt = call_function gt(a, b)
 	gt := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Gt(gt, aArr, bArr)
 	c.frames.Put(fr)
@@ -2359,21 +2796,25 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gt_f32_numberCompiled struct {
-	const0 *runtime.Array                             // the number 1.5
-	frames runtime.Frames[gt_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[gt_f32_numberCompiledFrame]
 }
 
 // gt_f32_numberCompiledFrame is the state of one Gt_f32_numberCompiled.Forward
 // call: the workspace and the arrays bound to it.
 type gt_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGt_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewGt_f32_numberCompiled(m *Model1) *Gt_f32_numberCompiled {
 	c := &Gt_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -2393,9 +2834,9 @@ func (c *Gt_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gt = call_function gt(a, 1.5)
+	// models.go:57: gt = call_function gt(a, 1.5)
 	gt := runtime.NewArray(runtime.Bool, N, 4)
-	runtime.Gt(gt, aArr, c.const0)
+	runtime.Gt(gt, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(gt)
 }
@@ -2413,22 +2854,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gt_f32_rnumberCompiled struct {
-	const0 *runtime.Array                              // the number 1.5
-	frames runtime.Frames[gt_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[gt_f32_rnumberCompiledFrame]
 }
 
 // gt_f32_rnumberCompiledFrame is the state of one
 // Gt_f32_rnumberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type gt_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGt_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewGt_f32_rnumberCompiled(m *Model1) *Gt_f32_rnumberCompiled {
 	c := &Gt_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -2448,9 +2893,9 @@ func (c *Gt_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gt = call_function gt(1.5, a)
+	// models.go:57: gt = call_function gt(1.5, a)
 	gt := runtime.NewArray(runtime.Bool, N, 4)
-	runtime.Gt(gt, c.const0, aArr)
+	runtime.Gt(gt, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(gt)
 }
@@ -2468,14 +2913,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gt_i64Compiled struct {
-	frames runtime.Frames[gt_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[gt_i64CompiledFrame]
 }
 
 // gt_i64CompiledFrame is the state of one Gt_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type gt_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGt_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2503,7 +2951,7 @@ func (c *Gt_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Ten
 	runtime.CheckDim("Gt_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gt = call_function gt(a, b)
+	// models.go:69: gt = call_function gt(a, b)
 	gt := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Gt(gt, aArr, bArr)
 	c.frames.Put(fr)
@@ -2523,14 +2971,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Gt_boolCompiled struct {
-	frames runtime.Frames[gt_boolCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[gt_boolCompiledFrame]
 }
 
 // gt_boolCompiledFrame is the state of one Gt_boolCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type gt_boolCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGt_boolCompiled compiles m, checking that its parameters have the traced shapes.
@@ -2558,7 +3009,7 @@ func (c *Gt_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Gt_boolCompiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: gt = call_function gt(a, b)
+	// models.go:69: gt = call_function gt(a, b)
 	gt := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Gt(gt, aArr, bArr)
 	c.frames.Put(fr)
@@ -2578,15 +3029,18 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Hardsigmoid_f32Compiled struct {
-	frames runtime.Frames[hardsigmoid_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[hardsigmoid_f32CompiledFrame]
 }
 
 // hardsigmoid_f32CompiledFrame is the state of one
 // Hardsigmoid_f32Compiled.Forward call: the workspace and the arrays bound to
 // it.
 type hardsigmoid_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewHardsigmoid_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2611,7 +3065,7 @@ func (c *Hardsigmoid_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: hardsigmoid = call_function hardsigmoid(a)
+	// models.go:57: hardsigmoid = call_function hardsigmoid(a)
 	hardsigmoid := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Hardsigmoid(hardsigmoid, aArr)
 	c.frames.Put(fr)
@@ -2631,14 +3085,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Hardswish_f32Compiled struct {
-	frames runtime.Frames[hardswish_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[hardswish_f32CompiledFrame]
 }
 
 // hardswish_f32CompiledFrame is the state of one Hardswish_f32Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type hardswish_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewHardswish_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2663,7 +3120,7 @@ func (c *Hardswish_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: hardswish = call_function hardswish(a)
+	// models.go:57: hardswish = call_function hardswish(a)
 	hardswish := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Hardswish(hardswish, aArr)
 	c.frames.Put(fr)
@@ -2683,14 +3140,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Hardtanh_f32Compiled struct {
-	frames runtime.Frames[hardtanh_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[hardtanh_f32CompiledFrame]
 }
 
 // hardtanh_f32CompiledFrame is the state of one Hardtanh_f32Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type hardtanh_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewHardtanh_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2715,7 +3175,7 @@ func (c *Hardtanh_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: hardtanh = call_function hardtanh(a)
+	// models.go:57: hardtanh = call_function hardtanh(a)
 	hardtanh := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Hardtanh(hardtanh, aArr, -1.0, 1.0)
 	c.frames.Put(fr)
@@ -2735,15 +3195,18 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Hardtanh_f32_kw1Compiled struct {
-	frames runtime.Frames[hardtanh_f32_kw1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[hardtanh_f32_kw1CompiledFrame]
 }
 
 // hardtanh_f32_kw1CompiledFrame is the state of one
 // Hardtanh_f32_kw1Compiled.Forward call: the workspace and the arrays bound to
 // it.
 type hardtanh_f32_kw1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewHardtanh_f32_kw1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2768,7 +3231,7 @@ func (c *Hardtanh_f32_kw1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: hardtanh = call_function hardtanh(a, min_val=-2.0, max_val=2.5)
+	// models.go:57: hardtanh = call_function hardtanh(a, min_val=-2.0, max_val=2.5)
 	hardtanh := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Hardtanh(hardtanh, aArr, -2.0, 2.5)
 	c.frames.Put(fr)
@@ -2788,15 +3251,18 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Hardtanh_f32_kw2Compiled struct {
-	frames runtime.Frames[hardtanh_f32_kw2CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[hardtanh_f32_kw2CompiledFrame]
 }
 
 // hardtanh_f32_kw2CompiledFrame is the state of one
 // Hardtanh_f32_kw2Compiled.Forward call: the workspace and the arrays bound to
 // it.
 type hardtanh_f32_kw2CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewHardtanh_f32_kw2Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2821,7 +3287,7 @@ func (c *Hardtanh_f32_kw2Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: hardtanh = call_function hardtanh(a, min_val=1.0, max_val=-1.0)
+	// models.go:57: hardtanh = call_function hardtanh(a, min_val=1.0, max_val=-1.0)
 	hardtanh := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Hardtanh(hardtanh, aArr, 1.0, -1.0)
 	c.frames.Put(fr)
@@ -2841,14 +3307,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Identity_0Compiled struct {
-	frames runtime.Frames[identity_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[identity_0CompiledFrame]
 }
 
 // identity_0CompiledFrame is the state of one Identity_0Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type identity_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewIdentity_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2873,7 +3342,7 @@ func (c *Identity_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: identity = call_function identity(a)
+	// models.go:57: identity = call_function identity(a)
 	identity := runtime.NewArray(runtime.Float32, N, 3)
 	runtime.Copy(identity, aArr)
 	c.frames.Put(fr)
@@ -2893,14 +3362,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Identity_1Compiled struct {
-	frames runtime.Frames[identity_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[identity_1CompiledFrame]
 }
 
 // identity_1CompiledFrame is the state of one Identity_1Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type identity_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewIdentity_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2925,7 +3397,7 @@ func (c *Identity_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: identity = call_function identity(a)
+	// models.go:57: identity = call_function identity(a)
 	identity := runtime.NewArray(runtime.Int64, N, 3)
 	runtime.Copy(identity, aArr)
 	c.frames.Put(fr)
@@ -2945,14 +3417,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type IndexSelect_0Compiled struct {
-	frames runtime.Frames[indexSelect_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[indexSelect_0CompiledFrame]
 }
 
 // indexSelect_0CompiledFrame is the state of one IndexSelect_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type indexSelect_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewIndexSelect_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -2979,7 +3454,7 @@ func (c *IndexSelect_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *ten
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: index_select = call_function index_select(a, b, dim=1)
+	// models.go:69: index_select = call_function index_select(a, b, dim=1)
 	index_select := runtime.NewArray(runtime.Float32, N, 3)
 	runtime.IndexSelect(index_select, aArr, bArr, 1)
 	c.frames.Put(fr)
@@ -2999,14 +3474,17 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type LayerNorm_0Compiled struct {
-	frames runtime.Frames[layerNorm_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[layerNorm_0CompiledFrame]
 }
 
 // layerNorm_0CompiledFrame is the state of one LayerNorm_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type layerNorm_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLayerNorm_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3035,7 +3513,7 @@ func (c1 *LayerNorm_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	N := aArr.Shape[0]
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: layer_norm = call_function layer_norm(a, b, c, normalized_shape=[4])
+	// models.go:81: layer_norm = call_function layer_norm(a, b, c, normalized_shape=[4])
 	layer_norm := runtime.NewArray(runtime.Float32, N, 3, 4)
 	runtime.LayerNorm(layer_norm, aArr, bArr, cArr, []int{4}, 1e-05)
 	c1.frames.Put(fr)
@@ -3055,14 +3533,17 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Linear_0Compiled struct {
-	frames runtime.Frames[linear_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[linear_0CompiledFrame]
 }
 
 // linear_0CompiledFrame is the state of one Linear_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type linear_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLinear_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3091,7 +3572,7 @@ func (c1 *Linear_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tenso
 	N := aArr.Shape[0]
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: linear = call_function linear(a, b, c)
+	// models.go:81: linear = call_function linear(a, b, c)
 	linear := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.Linear(linear, aArr, bArr, cArr)
 	c1.frames.Put(fr)
@@ -3111,14 +3592,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Linear_1Compiled struct {
-	frames runtime.Frames[linear_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[linear_1CompiledFrame]
 }
 
 // linear_1CompiledFrame is the state of one Linear_1Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type linear_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLinear_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3145,7 +3629,7 @@ func (c *Linear_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: linear = call_function linear(a, b, nil)
+	// models.go:69: linear = call_function linear(a, b, nil)
 	linear := runtime.NewArray(runtime.Float32, N, 2, 3)
 	runtime.Linear(linear, aArr, bArr, nil)
 	c.frames.Put(fr)
@@ -3165,14 +3649,17 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type LinearAct_0Compiled struct {
-	frames runtime.Frames[linearAct_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[linearAct_0CompiledFrame]
 }
 
 // linearAct_0CompiledFrame is the state of one LinearAct_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type linearAct_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLinearAct_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3201,9 +3688,9 @@ func (c1 *LinearAct_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	N := aArr.Shape[0]
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: linear_act = call_function linear_act(a, b, c, act=1)
+	// models.go:81: linear_act = call_function linear_act(a, b, c, act=1)
 	linear_act := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.LinearAct(linear_act, aArr, bArr, cArr, 1)
+	runtime.LinearAct(linear_act, aArr, bArr, cArr, runtime.ActReLU)
 	c1.frames.Put(fr)
 	return tensor.FromArray(linear_act)
 }
@@ -3221,14 +3708,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type LinearAct_1Compiled struct {
-	frames runtime.Frames[linearAct_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[linearAct_1CompiledFrame]
 }
 
 // linearAct_1CompiledFrame is the state of one LinearAct_1Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type linearAct_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLinearAct_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3255,9 +3745,9 @@ func (c *LinearAct_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: linear_act = call_function linear_act(a, b, nil, act=2)
+	// models.go:69: linear_act = call_function linear_act(a, b, nil, act=2)
 	linear_act := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.LinearAct(linear_act, aArr, bArr, nil, 2)
+	runtime.LinearAct(linear_act, aArr, bArr, nil, runtime.ActGELU)
 	c.frames.Put(fr)
 	return tensor.FromArray(linear_act)
 }
@@ -3275,15 +3765,18 @@ var _ func(*Model4, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type LinearResidual_0Compiled struct {
-	frames runtime.Frames[linearResidual_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[linearResidual_0CompiledFrame]
 }
 
 // linearResidual_0CompiledFrame is the state of one
 // LinearResidual_0Compiled.Forward call: the workspace and the arrays bound to
 // it.
 type linearResidual_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLinearResidual_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3315,7 +3808,7 @@ func (c1 *LinearResidual_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, 
 	runtime.CheckDim("LinearResidual_0Compiled.Forward", "d", dArr, 0, N, "N")
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:35: linear_residual = call_function linear_residual(a, b, c, d)
+	// models.go:93: linear_residual = call_function linear_residual(a, b, c, d)
 	linear_residual := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.LinearResidual(linear_residual, aArr, bArr, cArr, dArr)
 	c1.frames.Put(fr)
@@ -3335,14 +3828,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Log_f32Compiled struct {
-	frames runtime.Frames[log_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[log_f32CompiledFrame]
 }
 
 // log_f32CompiledFrame is the state of one Log_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type log_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLog_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3367,7 +3863,7 @@ func (c *Log_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: log = call_function log(a)
+	// models.go:57: log = call_function log(a)
 	log := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Log(log, aArr)
 	c.frames.Put(fr)
@@ -3387,14 +3883,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type MaskedFill_0Compiled struct {
-	frames runtime.Frames[maskedFill_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[maskedFill_0CompiledFrame]
 }
 
 // maskedFill_0CompiledFrame is the state of one MaskedFill_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type maskedFill_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaskedFill_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3421,7 +3920,7 @@ func (c *MaskedFill_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tens
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: masked_fill = call_function masked_fill(a, b, value=-1e+09)
+	// models.go:69: masked_fill = call_function masked_fill(a, b, value=-1e+09)
 	masked_fill := runtime.NewArray(runtime.Float32, N, 3, 4)
 	runtime.MaskedFill(masked_fill, aArr, bArr, -1e+09)
 	c.frames.Put(fr)
@@ -3441,14 +3940,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Matmul_0Compiled struct {
-	frames runtime.Frames[matmul_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[matmul_0CompiledFrame]
 }
 
 // matmul_0CompiledFrame is the state of one Matmul_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type matmul_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMatmul_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3475,7 +3977,7 @@ func (c *Matmul_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: matmul = call_function matmul(a, b)
+	// models.go:69: matmul = call_function matmul(a, b)
 	matmul := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Matmul(matmul, aArr, bArr)
 	c.frames.Put(fr)
@@ -3495,15 +3997,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type MatmulTransb_0Compiled struct {
-	frames runtime.Frames[matmulTransb_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[matmulTransb_0CompiledFrame]
 }
 
 // matmulTransb_0CompiledFrame is the state of one
 // MatmulTransb_0Compiled.Forward call: the workspace and the arrays bound to
 // it.
 type matmulTransb_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMatmulTransb_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3531,7 +4036,7 @@ func (c *MatmulTransb_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *te
 	runtime.CheckDim("MatmulTransb_0Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: matmul_transb = call_function matmul_transb(a, b)
+	// models.go:69: matmul_transb = call_function matmul_transb(a, b)
 	matmul_transb := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.MatmulTransB(matmul_transb, aArr, bArr)
 	c.frames.Put(fr)
@@ -3551,14 +4056,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type MaxPool2d_0Compiled struct {
-	frames runtime.Frames[maxPool2d_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[maxPool2d_0CompiledFrame]
 }
 
 // maxPool2d_0CompiledFrame is the state of one MaxPool2d_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type maxPool2d_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaxPool2d_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3583,7 +4091,7 @@ func (c *MaxPool2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: max_pool2d = call_function max_pool2d(a, kernel_size=[2, 2])
+	// models.go:57: max_pool2d = call_function max_pool2d(a, kernel_size=[2, 2])
 	max_pool2d := runtime.NewArray(runtime.Float32, N, 2, 3, 3)
 	runtime.MaxPool2d(max_pool2d, aArr, []int{2, 2}, []int{}, []int{0, 0})
 	c.frames.Put(fr)
@@ -3603,14 +4111,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Maximum_f32Compiled struct {
-	frames runtime.Frames[maximum_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[maximum_f32CompiledFrame]
 }
 
 // maximum_f32CompiledFrame is the state of one Maximum_f32Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type maximum_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaximum_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3638,7 +4149,7 @@ func (c *Maximum_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	runtime.CheckDim("Maximum_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: maximum = call_function maximum(a, b)
+	// models.go:69: maximum = call_function maximum(a, b)
 	maximum := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Maximum(maximum, aArr, bArr)
 	c.frames.Put(fr)
@@ -3658,15 +4169,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Maximum_f32_broadcastCompiled struct {
-	frames runtime.Frames[maximum_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[maximum_f32_broadcastCompiledFrame]
 }
 
 // maximum_f32_broadcastCompiledFrame is the state of one
 // Maximum_f32_broadcastCompiled.Forward call: the workspace and the arrays
 // bound to it.
 type maximum_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaximum_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -3693,7 +4207,7 @@ func (c *Maximum_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: maximum = call_function maximum(a, b)
+	// models.go:69: maximum = call_function maximum(a, b)
 	maximum := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Maximum(maximum, aArr, bArr)
 	c.frames.Put(fr)
@@ -3713,22 +4227,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Maximum_f32_numberCompiled struct {
-	const0 *runtime.Array                                  // the number 1.5
-	frames runtime.Frames[maximum_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[maximum_f32_numberCompiledFrame]
 }
 
 // maximum_f32_numberCompiledFrame is the state of one
 // Maximum_f32_numberCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type maximum_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaximum_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewMaximum_f32_numberCompiled(m *Model1) *Maximum_f32_numberCompiled {
 	c := &Maximum_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -3748,9 +4266,9 @@ func (c *Maximum_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: maximum = call_function maximum(a, 1.5)
+	// models.go:57: maximum = call_function maximum(a, 1.5)
 	maximum := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Maximum(maximum, aArr, c.const0)
+	runtime.Maximum(maximum, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(maximum)
 }
@@ -3768,22 +4286,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Maximum_f32_rnumberCompiled struct {
-	const0 *runtime.Array                                   // the number 1.5
-	frames runtime.Frames[maximum_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[maximum_f32_rnumberCompiledFrame]
 }
 
 // maximum_f32_rnumberCompiledFrame is the state of one
 // Maximum_f32_rnumberCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type maximum_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaximum_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewMaximum_f32_rnumberCompiled(m *Model1) *Maximum_f32_rnumberCompiled {
 	c := &Maximum_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -3803,9 +4325,9 @@ func (c *Maximum_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: maximum = call_function maximum(1.5, a)
+	// models.go:57: maximum = call_function maximum(1.5, a)
 	maximum := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Maximum(maximum, c.const0, aArr)
+	runtime.Maximum(maximum, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(maximum)
 }
@@ -3823,14 +4345,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Maximum_i64Compiled struct {
-	frames runtime.Frames[maximum_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[maximum_i64CompiledFrame]
 }
 
 // maximum_i64CompiledFrame is the state of one Maximum_i64Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type maximum_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMaximum_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3858,7 +4383,7 @@ func (c *Maximum_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	runtime.CheckDim("Maximum_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: maximum = call_function maximum(a, b)
+	// models.go:69: maximum = call_function maximum(a, b)
 	maximum := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Maximum(maximum, aArr, bArr)
 	c.frames.Put(fr)
@@ -3878,14 +4403,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Minimum_f32Compiled struct {
-	frames runtime.Frames[minimum_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[minimum_f32CompiledFrame]
 }
 
 // minimum_f32CompiledFrame is the state of one Minimum_f32Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type minimum_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMinimum_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -3913,7 +4441,7 @@ func (c *Minimum_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	runtime.CheckDim("Minimum_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: minimum = call_function minimum(a, b)
+	// models.go:69: minimum = call_function minimum(a, b)
 	minimum := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Minimum(minimum, aArr, bArr)
 	c.frames.Put(fr)
@@ -3933,15 +4461,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Minimum_f32_broadcastCompiled struct {
-	frames runtime.Frames[minimum_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[minimum_f32_broadcastCompiledFrame]
 }
 
 // minimum_f32_broadcastCompiledFrame is the state of one
 // Minimum_f32_broadcastCompiled.Forward call: the workspace and the arrays
 // bound to it.
 type minimum_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMinimum_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -3968,7 +4499,7 @@ func (c *Minimum_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: minimum = call_function minimum(a, b)
+	// models.go:69: minimum = call_function minimum(a, b)
 	minimum := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Minimum(minimum, aArr, bArr)
 	c.frames.Put(fr)
@@ -3988,22 +4519,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Minimum_f32_numberCompiled struct {
-	const0 *runtime.Array                                  // the number 1.5
-	frames runtime.Frames[minimum_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[minimum_f32_numberCompiledFrame]
 }
 
 // minimum_f32_numberCompiledFrame is the state of one
 // Minimum_f32_numberCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type minimum_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMinimum_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewMinimum_f32_numberCompiled(m *Model1) *Minimum_f32_numberCompiled {
 	c := &Minimum_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -4023,9 +4558,9 @@ func (c *Minimum_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: minimum = call_function minimum(a, 1.5)
+	// models.go:57: minimum = call_function minimum(a, 1.5)
 	minimum := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Minimum(minimum, aArr, c.const0)
+	runtime.Minimum(minimum, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(minimum)
 }
@@ -4043,22 +4578,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Minimum_f32_rnumberCompiled struct {
-	const0 *runtime.Array                                   // the number 1.5
-	frames runtime.Frames[minimum_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[minimum_f32_rnumberCompiledFrame]
 }
 
 // minimum_f32_rnumberCompiledFrame is the state of one
 // Minimum_f32_rnumberCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type minimum_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMinimum_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewMinimum_f32_rnumberCompiled(m *Model1) *Minimum_f32_rnumberCompiled {
 	c := &Minimum_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -4078,9 +4617,9 @@ func (c *Minimum_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: minimum = call_function minimum(1.5, a)
+	// models.go:57: minimum = call_function minimum(1.5, a)
 	minimum := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Minimum(minimum, c.const0, aArr)
+	runtime.Minimum(minimum, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(minimum)
 }
@@ -4098,14 +4637,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Minimum_i64Compiled struct {
-	frames runtime.Frames[minimum_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[minimum_i64CompiledFrame]
 }
 
 // minimum_i64CompiledFrame is the state of one Minimum_i64Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type minimum_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMinimum_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4133,7 +4675,7 @@ func (c *Minimum_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	runtime.CheckDim("Minimum_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: minimum = call_function minimum(a, b)
+	// models.go:69: minimum = call_function minimum(a, b)
 	minimum := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Minimum(minimum, aArr, bArr)
 	c.frames.Put(fr)
@@ -4153,14 +4695,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mul_f32Compiled struct {
-	frames runtime.Frames[mul_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[mul_f32CompiledFrame]
 }
 
 // mul_f32CompiledFrame is the state of one Mul_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type mul_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMul_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4188,7 +4733,7 @@ func (c *Mul_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Mul_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mul = call_function mul(a, b)
+	// models.go:69: mul = call_function mul(a, b)
 	mul := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Mul(mul, aArr, bArr)
 	c.frames.Put(fr)
@@ -4208,15 +4753,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mul_f32_broadcastCompiled struct {
-	frames runtime.Frames[mul_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[mul_f32_broadcastCompiledFrame]
 }
 
 // mul_f32_broadcastCompiledFrame is the state of one
 // Mul_f32_broadcastCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type mul_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMul_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -4243,7 +4791,7 @@ func (c *Mul_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mul = call_function mul(a, b)
+	// models.go:69: mul = call_function mul(a, b)
 	mul := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Mul(mul, aArr, bArr)
 	c.frames.Put(fr)
@@ -4263,22 +4811,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mul_f32_numberCompiled struct {
-	const0 *runtime.Array                              // the number 1.5
-	frames runtime.Frames[mul_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[mul_f32_numberCompiledFrame]
 }
 
 // mul_f32_numberCompiledFrame is the state of one
 // Mul_f32_numberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type mul_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMul_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewMul_f32_numberCompiled(m *Model1) *Mul_f32_numberCompiled {
 	c := &Mul_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -4298,9 +4850,9 @@ func (c *Mul_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mul = call_function mul(a, 1.5)
+	// models.go:57: mul = call_function mul(a, 1.5)
 	mul := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Mul(mul, aArr, c.const0)
+	runtime.Mul(mul, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(mul)
 }
@@ -4318,22 +4870,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mul_f32_rnumberCompiled struct {
-	const0 *runtime.Array                               // the number 1.5
-	frames runtime.Frames[mul_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[mul_f32_rnumberCompiledFrame]
 }
 
 // mul_f32_rnumberCompiledFrame is the state of one
 // Mul_f32_rnumberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type mul_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMul_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewMul_f32_rnumberCompiled(m *Model1) *Mul_f32_rnumberCompiled {
 	c := &Mul_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -4353,9 +4909,9 @@ func (c *Mul_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mul = call_function mul(1.5, a)
+	// models.go:57: mul = call_function mul(1.5, a)
 	mul := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Mul(mul, c.const0, aArr)
+	runtime.Mul(mul, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(mul)
 }
@@ -4373,14 +4929,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mul_i64Compiled struct {
-	frames runtime.Frames[mul_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[mul_i64CompiledFrame]
 }
 
 // mul_i64CompiledFrame is the state of one Mul_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type mul_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMul_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4408,7 +4967,7 @@ func (c *Mul_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Mul_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mul = call_function mul(a, b)
+	// models.go:69: mul = call_function mul(a, b)
 	mul := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Mul(mul, aArr, bArr)
 	c.frames.Put(fr)
@@ -4428,14 +4987,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Mul_boolCompiled struct {
-	frames runtime.Frames[mul_boolCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[mul_boolCompiledFrame]
 }
 
 // mul_boolCompiledFrame is the state of one Mul_boolCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type mul_boolCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMul_boolCompiled compiles m, checking that its parameters have the traced shapes.
@@ -4463,7 +5025,7 @@ func (c *Mul_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	runtime.CheckDim("Mul_boolCompiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: mul = call_function mul(a, b)
+	// models.go:69: mul = call_function mul(a, b)
 	mul := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Mul(mul, aArr, bArr)
 	c.frames.Put(fr)
@@ -4483,14 +5045,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Neg_f32Compiled struct {
-	frames runtime.Frames[neg_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[neg_f32CompiledFrame]
 }
 
 // neg_f32CompiledFrame is the state of one Neg_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type neg_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewNeg_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4515,7 +5080,7 @@ func (c *Neg_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: neg = call_function neg(a)
+	// models.go:57: neg = call_function neg(a)
 	neg := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Neg(neg, aArr)
 	c.frames.Put(fr)
@@ -4535,14 +5100,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Neg_i64Compiled struct {
-	frames runtime.Frames[neg_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[neg_i64CompiledFrame]
 }
 
 // neg_i64CompiledFrame is the state of one Neg_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type neg_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewNeg_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4567,7 +5135,7 @@ func (c *Neg_i64Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: neg = call_function neg(a)
+	// models.go:57: neg = call_function neg(a)
 	neg := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Neg(neg, aArr)
 	c.frames.Put(fr)
@@ -4587,14 +5155,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Permute_0Compiled struct {
-	frames runtime.Frames[permute_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[permute_0CompiledFrame]
 }
 
 // permute_0CompiledFrame is the state of one Permute_0Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type permute_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewPermute_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4619,7 +5190,7 @@ func (c *Permute_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: permute = call_function permute(a, dims=[2, 0, 1])
+	// models.go:57: permute = call_function permute(a, dims=[2, 0, 1])
 	permute := runtime.NewArray(runtime.Float32, 4, N, 3)
 	runtime.Permute(permute, aArr, []int{2, 0, 1})
 	c.frames.Put(fr)
@@ -4639,14 +5210,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Pow_f32Compiled struct {
-	frames runtime.Frames[pow_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[pow_f32CompiledFrame]
 }
 
 // pow_f32CompiledFrame is the state of one Pow_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type pow_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewPow_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4674,7 +5248,7 @@ func (c *Pow_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Pow_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: pow = call_function pow(a, b)
+	// models.go:69: pow = call_function pow(a, b)
 	pow := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Pow(pow, aArr, bArr)
 	c.frames.Put(fr)
@@ -4694,15 +5268,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Pow_f32_broadcastCompiled struct {
-	frames runtime.Frames[pow_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[pow_f32_broadcastCompiledFrame]
 }
 
 // pow_f32_broadcastCompiledFrame is the state of one
 // Pow_f32_broadcastCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type pow_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewPow_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -4729,7 +5306,7 @@ func (c *Pow_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: pow = call_function pow(a, b)
+	// models.go:69: pow = call_function pow(a, b)
 	pow := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Pow(pow, aArr, bArr)
 	c.frames.Put(fr)
@@ -4749,22 +5326,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Pow_f32_numberCompiled struct {
-	const0 *runtime.Array                              // the number 1.5
-	frames runtime.Frames[pow_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[pow_f32_numberCompiledFrame]
 }
 
 // pow_f32_numberCompiledFrame is the state of one
 // Pow_f32_numberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type pow_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewPow_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewPow_f32_numberCompiled(m *Model1) *Pow_f32_numberCompiled {
 	c := &Pow_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -4784,9 +5365,9 @@ func (c *Pow_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: pow = call_function pow(a, 1.5)
+	// models.go:57: pow = call_function pow(a, 1.5)
 	pow := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Pow(pow, aArr, c.const0)
+	runtime.Pow(pow, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(pow)
 }
@@ -4804,22 +5385,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Pow_f32_rnumberCompiled struct {
-	const0 *runtime.Array                               // the number 1.5
-	frames runtime.Frames[pow_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[pow_f32_rnumberCompiledFrame]
 }
 
 // pow_f32_rnumberCompiledFrame is the state of one
 // Pow_f32_rnumberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type pow_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewPow_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewPow_f32_rnumberCompiled(m *Model1) *Pow_f32_rnumberCompiled {
 	c := &Pow_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -4839,9 +5424,9 @@ func (c *Pow_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: pow = call_function pow(1.5, a)
+	// models.go:57: pow = call_function pow(1.5, a)
 	pow := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Pow(pow, c.const0, aArr)
+	runtime.Pow(pow, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(pow)
 }
@@ -4859,14 +5444,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Relu_f32Compiled struct {
-	frames runtime.Frames[relu_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[relu_f32CompiledFrame]
 }
 
 // relu_f32CompiledFrame is the state of one Relu_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type relu_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewRelu_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4891,7 +5479,7 @@ func (c *Relu_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: relu = call_function relu(a)
+	// models.go:57: relu = call_function relu(a)
 	relu := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Relu(relu, aArr)
 	c.frames.Put(fr)
@@ -4911,14 +5499,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Relu6_f32Compiled struct {
-	frames runtime.Frames[relu6_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[relu6_f32CompiledFrame]
 }
 
 // relu6_f32CompiledFrame is the state of one Relu6_f32Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type relu6_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewRelu6_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4943,7 +5534,7 @@ func (c *Relu6_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: relu6 = call_function relu6(a)
+	// models.go:57: relu6 = call_function relu6(a)
 	relu6 := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Relu6(relu6, aArr)
 	c.frames.Put(fr)
@@ -4963,14 +5554,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Reshape_0Compiled struct {
-	frames runtime.Frames[reshape_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[reshape_0CompiledFrame]
 }
 
 // reshape_0CompiledFrame is the state of one Reshape_0Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type reshape_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewReshape_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -4995,7 +5589,7 @@ func (c *Reshape_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: reshape = call_function reshape(a, shape=[-1, 12])
+	// models.go:57: reshape = call_function reshape(a, shape=[-1, 12])
 	reshape := runtime.NewArray(runtime.Float32, N, 12)
 	runtime.Copy(reshape, aArr)
 	c.frames.Put(fr)
@@ -5015,14 +5609,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Rsqrt_f32Compiled struct {
-	frames runtime.Frames[rsqrt_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[rsqrt_f32CompiledFrame]
 }
 
 // rsqrt_f32CompiledFrame is the state of one Rsqrt_f32Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type rsqrt_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewRsqrt_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5047,7 +5644,7 @@ func (c *Rsqrt_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: rsqrt = call_function rsqrt(a)
+	// models.go:57: rsqrt = call_function rsqrt(a)
 	rsqrt := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Rsqrt(rsqrt, aArr)
 	c.frames.Put(fr)
@@ -5067,14 +5664,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Select_0Compiled struct {
-	frames runtime.Frames[select_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[select_0CompiledFrame]
 }
 
 // select_0CompiledFrame is the state of one Select_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type select_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSelect_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5099,7 +5699,7 @@ func (c *Select_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: select = call_function select(a, dim=1, index=2)
+	// models.go:57: select = call_function select(a, dim=1, index=2)
 	select_ := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.Select(select_, aArr, 1, 2)
 	c.frames.Put(fr)
@@ -5119,14 +5719,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sigmoid_f32Compiled struct {
-	frames runtime.Frames[sigmoid_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sigmoid_f32CompiledFrame]
 }
 
 // sigmoid_f32CompiledFrame is the state of one Sigmoid_f32Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type sigmoid_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSigmoid_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5151,7 +5754,7 @@ func (c *Sigmoid_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sigmoid = call_function sigmoid(a)
+	// models.go:57: sigmoid = call_function sigmoid(a)
 	sigmoid := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Sigmoid(sigmoid, aArr)
 	c.frames.Put(fr)
@@ -5171,14 +5774,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Silu_f32Compiled struct {
-	frames runtime.Frames[silu_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[silu_f32CompiledFrame]
 }
 
 // silu_f32CompiledFrame is the state of one Silu_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type silu_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSilu_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5203,11 +5809,121 @@ func (c *Silu_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: silu = call_function silu(a)
+	// models.go:57: silu = call_function silu(a)
 	silu := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Silu(silu, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(silu)
+}
+
+// Size_0: size
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Size_0Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Size_0Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[size_0CompiledFrame]
+}
+
+// size_0CompiledFrame is the state of one Size_0Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type size_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewSize_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewSize_0Compiled(m *Model1) *Size_0Compiled {
+	c := &Size_0Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *size_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,3].
+func (c *Size_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Size_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: size = call_function size(a, dim=1)
+	size := runtime.NewArray(runtime.Int64)
+	runtime.SizeOf(size, aArr, 1)
+	c.frames.Put(fr)
+	return tensor.FromArray(size)
+}
+
+// Size_1: size
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Size_1Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Size_1Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[size_1CompiledFrame]
+}
+
+// size_1CompiledFrame is the state of one Size_1Compiled.Forward call: the
+// workspace and the arrays bound to it.
+type size_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewSize_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewSize_1Compiled(m *Model1) *Size_1Compiled {
+	c := &Size_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *size_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[N,3].
+func (c *Size_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Size_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:57: size = call_function size(a, dim=0)
+	size := runtime.NewArray(runtime.Int64)
+	runtime.SizeOf(size, aArr, 0)
+	c.frames.Put(fr)
+	return tensor.FromArray(size)
 }
 
 // Slice_0: slice
@@ -5223,14 +5939,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Slice_0Compiled struct {
-	frames runtime.Frames[slice_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[slice_0CompiledFrame]
 }
 
 // slice_0CompiledFrame is the state of one Slice_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type slice_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSlice_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5255,7 +5974,7 @@ func (c *Slice_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: slice = call_function slice(a, dim=1, start=1, end=5, step=2)
+	// models.go:57: slice = call_function slice(a, dim=1, start=1, end=5, step=2)
 	slice := runtime.NewArray(runtime.Float32, N, 2)
 	runtime.Slice(slice, aArr, 1, 1, 5, 2)
 	c.frames.Put(fr)
@@ -5275,14 +5994,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Softmax_0Compiled struct {
-	frames runtime.Frames[softmax_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[softmax_0CompiledFrame]
 }
 
 // softmax_0CompiledFrame is the state of one Softmax_0Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type softmax_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSoftmax_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5307,7 +6029,7 @@ func (c *Softmax_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: softmax = call_function softmax(a, dim=-1)
+	// models.go:57: softmax = call_function softmax(a, dim=-1)
 	softmax := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Softmax(softmax, aArr, -1)
 	c.frames.Put(fr)
@@ -5327,14 +6049,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Softmax_1Compiled struct {
-	frames runtime.Frames[softmax_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[softmax_1CompiledFrame]
 }
 
 // softmax_1CompiledFrame is the state of one Softmax_1Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type softmax_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSoftmax_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5359,7 +6084,7 @@ func (c *Softmax_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: softmax = call_function softmax(a, dim=1)
+	// models.go:57: softmax = call_function softmax(a, dim=1)
 	softmax := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Softmax(softmax, aArr, 1)
 	c.frames.Put(fr)
@@ -5379,17 +6104,23 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Split_0Compiled struct {
-	frames runtime.Frames[split_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[split_0CompiledFrame]
 }
 
 // split_0CompiledFrame is the state of one Split_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type split_0CompiledFrame struct {
-	split_1   runtime.Array     // split f32[N,3], in workspace slot 0
-	split_2   runtime.Array     // split f32[N,1], in workspace slot 1
-	workspace runtime.Workspace // storage of the 2 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// split_r1 f32[N,3]
+	split_r1 runtime.Array
+	// split_r2 f32[N,1]
+	split_r2 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSplit_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5403,13 +6134,11 @@ func (fr *split_0CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 2 values share 2 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(3 * N)
-	slot1 := runtime.SlotSize(N)
-	at1 := slot0
-	fr.workspace.Reserve(at1+slot1, 0, 0)
-	fr.workspace.Bind(&fr.split_1, runtime.Float32, 0, N, 3)
-	fr.workspace.Bind(&fr.split_2, runtime.Float32, at1, N, 1)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.split_r1, runtime.Float32, N, 3)
+	layout.Own(&fr.split_r2, runtime.Float32, N, 1)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -5421,11 +6150,11 @@ func (c *Split_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: split = call_function split(a, split_size_or_sections=[3], dim=1)
-	split_0 := runtime.NewArray(runtime.Float32, N, 3)
-	runtime.Split([]*runtime.Array{split_0, &fr.split_1, &fr.split_2}, aArr, 1)
+	// models.go:57: split = call_function split(a, split_size_or_sections=[3], dim=1)
+	split_r0 := runtime.NewArray(runtime.Float32, N, 3)
+	runtime.Split([]*runtime.Array{split_r0, &fr.split_r1, &fr.split_r2}, aArr, 1)
 	c.frames.Put(fr)
-	return tensor.FromArray(split_0)
+	return tensor.FromArray(split_r0)
 }
 
 // Sqrt_f32: sqrt
@@ -5441,14 +6170,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sqrt_f32Compiled struct {
-	frames runtime.Frames[sqrt_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sqrt_f32CompiledFrame]
 }
 
 // sqrt_f32CompiledFrame is the state of one Sqrt_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type sqrt_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSqrt_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5473,7 +6205,7 @@ func (c *Sqrt_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sqrt = call_function sqrt(a)
+	// models.go:57: sqrt = call_function sqrt(a)
 	sqrt := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Sqrt(sqrt, aArr)
 	c.frames.Put(fr)
@@ -5493,14 +6225,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Stack_0Compiled struct {
-	frames runtime.Frames[stack_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[stack_0CompiledFrame]
 }
 
 // stack_0CompiledFrame is the state of one Stack_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type stack_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewStack_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5528,7 +6263,7 @@ func (c *Stack_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Stack_0Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: stack = call_function stack([a, b], dim=1)
+	// models.go:69: stack = call_function stack([a, b], dim=1)
 	stack := runtime.NewArray(runtime.Float32, N, 2, 3)
 	runtime.Stack(stack, []*runtime.Array{aArr, bArr}, 1)
 	c.frames.Put(fr)
@@ -5548,14 +6283,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sub_f32Compiled struct {
-	frames runtime.Frames[sub_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sub_f32CompiledFrame]
 }
 
 // sub_f32CompiledFrame is the state of one Sub_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type sub_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSub_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5583,7 +6321,7 @@ func (c *Sub_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Sub_f32Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sub = call_function sub(a, b)
+	// models.go:69: sub = call_function sub(a, b)
 	sub := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Sub(sub, aArr, bArr)
 	c.frames.Put(fr)
@@ -5603,15 +6341,18 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sub_f32_broadcastCompiled struct {
-	frames runtime.Frames[sub_f32_broadcastCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sub_f32_broadcastCompiledFrame]
 }
 
 // sub_f32_broadcastCompiledFrame is the state of one
 // Sub_f32_broadcastCompiled.Forward call: the workspace and the arrays bound
 // to it.
 type sub_f32_broadcastCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSub_f32_broadcastCompiled compiles m, checking that its parameters have the traced shapes.
@@ -5638,7 +6379,7 @@ func (c *Sub_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sub = call_function sub(a, b)
+	// models.go:69: sub = call_function sub(a, b)
 	sub := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Sub(sub, aArr, bArr)
 	c.frames.Put(fr)
@@ -5658,22 +6399,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sub_f32_numberCompiled struct {
-	const0 *runtime.Array                              // the number 1.5
-	frames runtime.Frames[sub_f32_numberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[sub_f32_numberCompiledFrame]
 }
 
 // sub_f32_numberCompiledFrame is the state of one
 // Sub_f32_numberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type sub_f32_numberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSub_f32_numberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewSub_f32_numberCompiled(m *Model1) *Sub_f32_numberCompiled {
 	c := &Sub_f32_numberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -5693,9 +6438,9 @@ func (c *Sub_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sub = call_function sub(a, 1.5)
+	// models.go:57: sub = call_function sub(a, 1.5)
 	sub := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Sub(sub, aArr, c.const0)
+	runtime.Sub(sub, aArr, c.f32_1_5)
 	c.frames.Put(fr)
 	return tensor.FromArray(sub)
 }
@@ -5713,22 +6458,26 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sub_f32_rnumberCompiled struct {
-	const0 *runtime.Array                               // the number 1.5
-	frames runtime.Frames[sub_f32_rnumberCompiledFrame] // the free per-call workspaces
+	// the number 1.5
+	f32_1_5 *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[sub_f32_rnumberCompiledFrame]
 }
 
 // sub_f32_rnumberCompiledFrame is the state of one
 // Sub_f32_rnumberCompiled.Forward call: the workspace and the arrays bound to
 // it.
 type sub_f32_rnumberCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSub_f32_rnumberCompiled compiles m, checking that its parameters have the traced shapes.
 func NewSub_f32_rnumberCompiled(m *Model1) *Sub_f32_rnumberCompiled {
 	c := &Sub_f32_rnumberCompiled{}
-	c.const0 = runtime.Float32Scalar(float32(1.5))
+	c.f32_1_5 = runtime.Float32Scalar(float32(1.5))
 	return c
 }
 
@@ -5748,9 +6497,9 @@ func (c *Sub_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sub = call_function sub(1.5, a)
+	// models.go:57: sub = call_function sub(1.5, a)
 	sub := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Sub(sub, c.const0, aArr)
+	runtime.Sub(sub, c.f32_1_5, aArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(sub)
 }
@@ -5768,14 +6517,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sub_i64Compiled struct {
-	frames runtime.Frames[sub_i64CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sub_i64CompiledFrame]
 }
 
 // sub_i64CompiledFrame is the state of one Sub_i64Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type sub_i64CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSub_i64Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5803,7 +6555,7 @@ func (c *Sub_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	runtime.CheckDim("Sub_i64Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sub = call_function sub(a, b)
+	// models.go:69: sub = call_function sub(a, b)
 	sub := runtime.NewArray(runtime.Int64, N, 3, 5)
 	runtime.Sub(sub, aArr, bArr)
 	c.frames.Put(fr)
@@ -5823,14 +6575,17 @@ var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).F
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sub_boolCompiled struct {
-	frames runtime.Frames[sub_boolCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sub_boolCompiledFrame]
 }
 
 // sub_boolCompiledFrame is the state of one Sub_boolCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type sub_boolCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSub_boolCompiled compiles m, checking that its parameters have the traced shapes.
@@ -5858,7 +6613,7 @@ func (c *Sub_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	runtime.CheckDim("Sub_boolCompiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sub = call_function sub(a, b)
+	// models.go:69: sub = call_function sub(a, b)
 	sub := runtime.NewArray(runtime.Bool, N, 3, 5)
 	runtime.Sub(sub, aArr, bArr)
 	c.frames.Put(fr)
@@ -5878,14 +6633,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sum_0Compiled struct {
-	frames runtime.Frames[sum_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sum_0CompiledFrame]
 }
 
 // sum_0CompiledFrame is the state of one Sum_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type sum_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSum_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5910,7 +6668,7 @@ func (c *Sum_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sum = call_function sum(a, dim=[1], keepdim=true)
+	// models.go:57: sum = call_function sum(a, dim=[1], keepdim=true)
 	sum := runtime.NewArray(runtime.Float32, N, 1, 4)
 	runtime.Sum(sum, aArr, []int{1}, true)
 	c.frames.Put(fr)
@@ -5930,14 +6688,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Sum_1Compiled struct {
-	frames runtime.Frames[sum_1CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[sum_1CompiledFrame]
 }
 
 // sum_1CompiledFrame is the state of one Sum_1Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type sum_1CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewSum_1Compiled compiles m, checking that its parameters have the traced shapes.
@@ -5962,7 +6723,7 @@ func (c *Sum_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: sum = call_function sum(a)
+	// models.go:57: sum = call_function sum(a)
 	sum := runtime.NewArray(runtime.Int64)
 	runtime.Sum(sum, aArr, []int{}, false)
 	c.frames.Put(fr)
@@ -5982,14 +6743,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Tanh_f32Compiled struct {
-	frames runtime.Frames[tanh_f32CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[tanh_f32CompiledFrame]
 }
 
 // tanh_f32CompiledFrame is the state of one Tanh_f32Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type tanh_f32CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewTanh_f32Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6014,7 +6778,7 @@ func (c *Tanh_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: tanh = call_function tanh(a)
+	// models.go:57: tanh = call_function tanh(a)
 	tanh := runtime.NewArray(runtime.Float32, N, 3, 5)
 	runtime.Tanh(tanh, aArr)
 	c.frames.Put(fr)
@@ -6034,16 +6798,21 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Topk_0Compiled struct {
-	frames runtime.Frames[topk_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[topk_0CompiledFrame]
 }
 
 // topk_0CompiledFrame is the state of one Topk_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type topk_0CompiledFrame struct {
-	topk_1    runtime.Array     // topk i64[N,2], in workspace slot 0
-	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// topk_r1 i64[N,2]
+	topk_r1 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewTopk_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6057,10 +6826,10 @@ func (fr *topk_0CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 1 values share 1 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(2 * N)
-	fr.workspace.Reserve(0, slot0, 0)
-	fr.workspace.Bind(&fr.topk_1, runtime.Int64, 0, N, 2)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.topk_r1, runtime.Int64, N, 2)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -6072,11 +6841,11 @@ func (c *Topk_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: topk = call_function topk(a, k=2)
-	topk_0 := runtime.NewArray(runtime.Float32, N, 2)
-	runtime.TopK(topk_0, &fr.topk_1, aArr, 2, -1, true)
+	// models.go:57: topk = call_function topk(a, k=2)
+	topk_r0 := runtime.NewArray(runtime.Float32, N, 2)
+	runtime.TopK(topk_r0, &fr.topk_r1, aArr, 2, -1, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(topk_0)
+	return tensor.FromArray(topk_r0)
 }
 
 // Transpose_0: transpose
@@ -6092,14 +6861,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Transpose_0Compiled struct {
-	frames runtime.Frames[transpose_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[transpose_0CompiledFrame]
 }
 
 // transpose_0CompiledFrame is the state of one Transpose_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type transpose_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewTranspose_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6124,7 +6896,7 @@ func (c *Transpose_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: transpose = call_function transpose(a, dim0=1, dim1=2)
+	// models.go:57: transpose = call_function transpose(a, dim0=1, dim1=2)
 	transpose := runtime.NewArray(runtime.Float32, N, 4, 3)
 	runtime.Transpose(transpose, aArr, 1, 2)
 	c.frames.Put(fr)
@@ -6144,14 +6916,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Unsqueeze_0Compiled struct {
-	frames runtime.Frames[unsqueeze_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[unsqueeze_0CompiledFrame]
 }
 
 // unsqueeze_0CompiledFrame is the state of one Unsqueeze_0Compiled.Forward
 // call: the workspace and the arrays bound to it.
 type unsqueeze_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewUnsqueeze_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6176,7 +6951,7 @@ func (c *Unsqueeze_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: unsqueeze = call_function unsqueeze(a, dim=1)
+	// models.go:57: unsqueeze = call_function unsqueeze(a, dim=1)
 	unsqueeze := runtime.NewArray(runtime.Float32, N, 1, 3)
 	runtime.Copy(unsqueeze, aArr)
 	c.frames.Put(fr)
@@ -6196,14 +6971,17 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type View_0Compiled struct {
-	frames runtime.Frames[view_0CompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[view_0CompiledFrame]
 }
 
 // view_0CompiledFrame is the state of one View_0Compiled.Forward call: the
 // workspace and the arrays bound to it.
 type view_0CompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewView_0Compiled compiles m, checking that its parameters have the traced shapes.
@@ -6228,7 +7006,7 @@ func (c *View_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:35: view = call_function view(a, shape=[-1, 2, 6])
+	// models.go:57: view = call_function view(a, shape=[-1, 2, 6])
 	view := runtime.NewArray(runtime.Int64, N, 2, 6)
 	runtime.Copy(view, aArr)
 	c.frames.Put(fr)

@@ -217,6 +217,11 @@ var specialSamples = map[string][]*Sample{
 	"ones":         {{Kwargs: []ir.Kwarg{kw("shape", []int{2, 3}), kw("dtype", ir.Int64)}, NoCompile: true}},
 	"arange":       {{Kwargs: []ir.Kwarg{kw("end", 5.0)}, NoCompile: true}},
 	"rand":         {{Kwargs: []ir.Kwarg{kw("shape", []int{2, 3}), kw("seed", 7)}, NoCompile: true}},
+	"size":         {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,3]"}}, {Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 0)}, Inputs: []string{"f32[N,3]"}}},
+	"floordiv":     {{Args: []any{Input(0), Input(1)}, Inputs: []string{"i64[N,3]", "i64[3]"}, Ranges: map[int][2]int64{1: {1, 6}}}, {Args: []any{Input(0), 4}, Inputs: []string{"i64[N,3]"}}},
+	"expand":       {{Args: []any{Input(0), []any{-1, 3, 4}}, Inputs: []string{"f32[N,1,4]"}}, {Args: []any{Input(0), []any{2, -1, -1}}, Inputs: []string{"i64[N,4]"}}},
+	"expand_as":    {{Args: []any{Input(0), Input(1)}, Inputs: []string{"f32[N,1,4]", "f32[N,3,4]"}}},
+	"full":         {{Args: []any{[]any{2, 3}}, Kwargs: []ir.Kwarg{kw("fill_value", 1.5)}, NoCompile: true}},
 	"fused_elementwise": {{
 		Args: []any{[]Input{0, 1}}, Inputs: []string{"f32[N,4]", "f32[4]"},
 		Kwargs: []ir.Kwarg{kw("program", program(

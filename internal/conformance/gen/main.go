@@ -62,11 +62,12 @@ func Generate() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("sample %s: %v", s.Name, err)
 		}
-		if err := passes.Run(g, passes.Default, passes.Options{}); err != nil {
+		res, err := passes.Run(g, passes.Default, passes.Options{})
+		if err != nil {
 			return nil, fmt.Errorf("sample %s: %v", s.Name, err)
 		}
 		compiled := s.Name + "Compiled"
-		src, err := emit.Generate(g, emit.Config{Package: "conformance", PackagePath: "github.com/fxgen/fxgen/internal/conformance", Type: typeName, Compiled: compiled})
+		src, err := emit.Generate(g, emit.Config{Package: "conformance", PackagePath: "github.com/fxgen/fxgen/internal/conformance", Type: typeName, Compiled: compiled, Plan: res.Plan()})
 		if err != nil {
 			return nil, fmt.Errorf("sample %s: %v", s.Name, err)
 		}
