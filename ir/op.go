@@ -119,9 +119,10 @@ type Op struct {
 	// takes instead (a linear layer's weight packed for the GEMM).
 	Prepared *Prepared
 
-	// call calls Kernel without reflection; nil when the kernel's
-	// signature has no generated call (go generate ./ir adds it).
-	call kernelCall
+	// call calls Kernel: directly, or through reflection when reflective
+	// is set (a kernel of a signature the table does not have).
+	call       kernelCall
+	reflective bool
 	// kernelAttrs are the attributes passed to the kernel.
 	kernelAttrs []Attr
 	// listResults is set when the kernel takes its results as one

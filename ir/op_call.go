@@ -254,11 +254,10 @@ func (op *Op) Eval(args []any, kwargs []Kwarg) ([]*runtime.Array, error) {
 // CallKernel calls the kernel with results, operands (number literals are
 // turned into 0-d arrays) and the kernel attributes of kwargs. The call is
 // direct, through the typed call go generate wrote for the kernel's
-// signature (op_kernelcalls_gen.go); it panics when there is none.
+// signature (op_kernelcalls_gen.go), for every op of the table; only an op
+// registered elsewhere with a signature the table lacks is called through
+// reflection.
 func (op *Op) CallKernel(outs []*runtime.Array, args []any, kwargs []Kwarg) {
-	if op.call == nil {
-		panic("ir: op " + op.Name + ": no typed call for kernel signature " + reflect.TypeOf(op.Kernel).String() + "; run go generate ./ir")
-	}
 	k := kernelArgsPool.Get().(*kernelArgs)
 	defer k.release()
 	k.arrays = k.arrayBuf[:0]
@@ -346,6 +345,31 @@ var evalScratches = sync.Pool{New: func() any { return new(evalScratch) }}
 func (sc *evalScratch) release() {
 	*sc = evalScratch{}
 	evalScratches.Put(sc)
+}
+
+// reflectCaller calls kernel k through reflection: the fallback for a
+// kernel whose signature no op of the table has.
+func reflectCaller(k any) kernelCall {
+	fn := reflect.ValueOf(k)
+	t := fn.Type()
+	return func(a *kernelArgs) {
+		in := make([]reflect.Value, t.NumIn())
+		na, nl, nx := 0, 0, 0
+		for i := range in {
+			switch t.In(i) {
+			case arrayPtrType:
+				in[i] = reflect.ValueOf(a.arrays[na])
+				na++
+			case arraySliceTyp:
+				in[i] = reflect.ValueOf(a.lists[nl])
+				nl++
+			default:
+				in[i] = reflect.ValueOf(a.attrs[nx])
+				nx++
+			}
+		}
+		fn.Call(in)
+	}
 }
 
 // kernelCall calls one kernel with its arguments.

@@ -142,7 +142,7 @@ const (
 	OpSplit = "split"
 	// OpSqrt is sqrt(x) is the square root of x.
 	OpSqrt = "sqrt"
-	// OpSqueeze is squeeze(x, dim) removes the dims of size 1 among dim (every dim of constant size 1 when empty); a dim of another size, or symbolic, stays, as in PyTorch.
+	// OpSqueeze is squeeze(x, dim) removes the dims of size 1 among dim (every dim when empty), as in PyTorch; a symbolic dim cannot be squeezed, since it may be 1 only at run time.
 	OpSqueeze = "squeeze"
 	// OpStack is stack(tensors, dim) joins tensors of one shape along a new dim.
 	OpStack = "stack"

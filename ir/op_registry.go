@@ -16,8 +16,8 @@ var opTable = map[string]*Op{}
 // form if it has one. It panics if the name is taken or the kernel's
 // signature does not follow the calling convention. The ops of the table
 // register themselves; RegisterOp is for ops added outside package ir.
-// Eager calls of an op whose kernel signature is new to the table fail
-// until `go generate ./ir` has written its typed call.
+// Eager execution calls a kernel directly when its signature is one the
+// table has (op_kernelcalls_gen.go), else through reflection.
 func RegisterOp(op *Op) {
 	if _, dup := opTable[op.Name]; dup {
 		panic("ir: RegisterOp: duplicate op " + op.Name)
@@ -31,6 +31,10 @@ func RegisterOp(op *Op) {
 			op.kernelAttrs = []Attr{}
 		}
 		op.call = kernelCaller(op.Kernel)
+		if op.call == nil {
+			op.call = reflectCaller(op.Kernel)
+			op.reflective = true
+		}
 	}
 	if err := op.CheckPrepared(); err != nil {
 		panic("ir: RegisterOp: " + op.Name + ": " + err.Error())

@@ -12,7 +12,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:     "linear",
 		Torch:    "F.linear",
-		Go:       GoForm{Function: "Linear", Hand: true},
+		Go:       GoForm{Function: "Linear", Returns: "input·weightᵀ + bias (bias may be nil); weight is [out, in]"},
 		Module:   &ModuleForm{Name: "Linear", Torch: "torch.nn.Linear", Params: []string{"weight", "bias"}, Hand: true},
 		Doc:      "linear(x, weight, bias) is x·weightᵀ + bias over the last dim; weight is [out, in].",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
@@ -42,7 +42,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:     "matmul",
 		Torch:    "torch.matmul, Tensor.matmul, operator.matmul",
-		Go:       GoForm{Method: "Matmul", Function: "Matmul", Hand: true},
+		Go:       GoForm{Method: "Matmul", Function: "Matmul", Returns: "the matrix product input·other over the last two dims, broadcasting the leading dims"},
 		Doc:      "matmul(a, b) is the matrix product over the last two dims, broadcasting the leading (batch) dims.",
 		Operands: []Operand{{"input", TensorOperand}, {"other", TensorOperand}},
 		Infer: func(s *Sig) ([]Type, error) {

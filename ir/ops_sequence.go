@@ -49,7 +49,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:     "embedding",
 		Torch:    "F.embedding",
-		Go:       GoForm{Function: "Embedding", Hand: true},
+		Go:       GoForm{Function: "Embedding", Returns: "the rows of weight [num, dim] picked by the int64 indices input: its shape is the shape of input + [dim]"},
 		Module:   &ModuleForm{Name: "Embedding", Torch: "torch.nn.Embedding", Params: []string{"weight"}, Hand: true},
 		Doc:      "embedding(indices, weight) looks up rows of the table weight [num, dim] by the int64 indices: the result is indices.shape + [dim]. An index outside [0, num) is a run-time panic.",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}},
@@ -68,7 +68,8 @@ func init() {
 	RegisterOp(&Op{
 		Name:     "softmax",
 		Torch:    "F.softmax, Tensor.softmax",
-		Go:       GoForm{Method: "Softmax", Function: "Softmax", Hand: true},
+		Go:       GoForm{Method: "Softmax", Function: "Softmax", Returns: "the softmax of input along dim"},
+		Module:   &ModuleForm{Name: "Softmax", Torch: "torch.nn.Softmax"},
 		Doc:      "softmax(x, dim) is exp(x) / Σ exp(x) along dim, computed stably; a row of all -inf is NaN.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntAttr}},
@@ -87,7 +88,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:     "transpose",
 		Torch:    "torch.transpose, Tensor.transpose",
-		Go:       GoForm{Method: "Transpose", Function: "Transpose", Hand: true},
+		Go:       GoForm{Method: "Transpose", Function: "Transpose", Returns: "input with dims dim0 and dim1 swapped (negative counts from the end)"},
 		Doc:      "transpose(x, dim0, dim1) swaps two dims.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "dim0", Kind: IntAttr}, {Name: "dim1", Kind: IntAttr}},
@@ -110,7 +111,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:     "permute",
 		Torch:    "torch.permute, Tensor.permute",
-		Go:       GoForm{Method: "Permute", Hand: true},
+		Go:       GoForm{Method: "Permute", Variadic: true, Returns: "input with its dims reordered: dim i of the result is dim dims[i] of input"},
 		Doc:      "permute(x, dims) reorders the dims: dim i of the result is dim dims[i] of x.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "dims", Kind: IntsAttr}},
@@ -222,7 +223,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:     "select",
 		Torch:    "torch.select, Tensor.select",
-		Go:       GoForm{Method: "Select", Hand: true},
+		Go:       GoForm{Method: "Select", Returns: "input at position index of dim, removing the dim: x[:, i, :] is x.Select(1, i)"},
 		Doc:      "select(x, dim, index) is x at position index of dim, which is removed (x[:, index] for dim 1); a negative index counts from the end.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntAttr}, {Name: "index", Kind: IntAttr}},
@@ -244,7 +245,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:     "slice",
 		Torch:    "x[a:b:c] (operator.getitem with a slice)",
-		Go:       GoForm{Method: "Slice", Hand: true},
+		Go:       GoForm{Method: "Slice", Returns: "input[.., start:end:step, ..] along dim, with Python's rules for negative and out-of-range bounds (math.MaxInt for an open end)"},
 		Doc:      "slice(x, dim, start, end, step) is x[.., start:end:step, ..] along dim with Python's rules for negative and out-of-range bounds; step ≥ 1.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs: []Attr{
@@ -302,7 +303,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:     "stack",
 		Torch:    "torch.stack",
-		Go:       GoForm{Function: "Stack", Hand: true},
+		Go:       GoForm{Function: "Stack", Returns: "tensors of one shape joined along a new dim"},
 		Doc:      "stack(tensors, dim) joins tensors of one shape along a new dim.",
 		Operands: []Operand{{"tensors", ListOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntAttr, Default: 0}},
@@ -329,7 +330,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:     "cat",
 		Torch:    "torch.cat",
-		Go:       GoForm{Function: "Cat", Hand: true},
+		Go:       GoForm{Function: "Cat", Returns: "tensors joined along dim"},
 		Doc:      "cat(tensors, dim) joins tensors along dim; they agree on every other dim and on dtype.",
 		Operands: []Operand{{"tensors", ListOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntAttr, Default: 0}},
@@ -363,7 +364,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:     "masked_fill",
 		Torch:    "torch.masked_fill, Tensor.masked_fill",
-		Go:       GoForm{Method: "MaskedFill", Function: "MaskedFill", Hand: true},
+		Go:       GoForm{Method: "MaskedFill", Function: "MaskedFill", Returns: "input with value wherever the bool mask (broadcast to the shape of input) is true"},
 		Doc:      "masked_fill(x, mask, value) is x with value wherever the bool mask (broadcast to x's shape) is true.",
 		Operands: []Operand{{"input", TensorOperand}, {"mask", TensorOperand}},
 		Attrs:    []Attr{{Name: "value", Kind: FloatAttr}},
@@ -383,7 +384,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:     "unsqueeze",
 		Torch:    "torch.unsqueeze, Tensor.unsqueeze",
-		Go:       GoForm{Method: "Unsqueeze", Hand: true},
+		Go:       GoForm{Method: "Unsqueeze", Returns: "input with a dim of size 1 inserted at dim"},
 		Doc:      "unsqueeze(x, dim) inserts a dim of size 1 at dim (negative counts from the end of the result).",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntAttr, ShapeOnly: true}},

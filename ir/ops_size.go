@@ -13,8 +13,9 @@ import (
 
 func init() {
 	RegisterOp(&Op{
-		Name:  "size",
-		Torch: "Tensor.size(dim)", Go: GoForm{Method: "Size", Hand: true},
+		Name:     "size",
+		Torch:    "Tensor.size",
+		Go:       GoForm{Method: "Size", Hand: true},
 		Doc:      "size(x, dim) is the size of dimension dim of x as a 0-d int64 value (torch.fx's x.size(dim)); its static value is the dim of x's type.",
 		Operands: []Operand{{"input", TensorOperand}},
 		Attrs:    []Attr{{Name: "dim", Kind: IntAttr}},
@@ -28,8 +29,9 @@ func init() {
 		Kernel: runtime.SizeOf,
 	})
 	RegisterOp(&Op{
-		Name:  "floordiv",
-		Torch: "operator.floordiv (sizes)", Go: GoForm{Hand: true},
+		Name:     "floordiv",
+		Torch:    "operator.floordiv",
+		Go:       GoForm{Hand: true},
 		Doc:      "floordiv(a, b) is a // b, rounded toward negative infinity, on int64 values with broadcasting.",
 		Operands: []Operand{{"input", NumberOperand}, {"other", NumberOperand}},
 		Infer: func(s *Sig) ([]Type, error) {
@@ -47,7 +49,8 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:  "expand",
-		Torch: "Tensor.expand", Go: GoForm{Method: "Expand", Function: "Expand", Hand: true},
+		Torch: "Tensor.expand",
+		Go:    GoForm{Method: "Expand", Function: "Expand", Hand: true},
 		Doc: "expand(x, size) is x broadcast to size (PyTorch's expand, computed as a copy): size may have more dims than x, " +
 			"each is an int or a size value, and -1 keeps x's dim.",
 		Operands: []Operand{{"input", TensorOperand}, {"size", ListOperand}},
@@ -82,8 +85,9 @@ func init() {
 		Kernel: runtime.Expand,
 	})
 	RegisterOp(&Op{
-		Name:  "expand_as",
-		Torch: "Tensor.expand_as", Go: GoForm{Method: "ExpandAs", Function: "ExpandAs", Hand: true},
+		Name:     "expand_as",
+		Torch:    "Tensor.expand_as",
+		Go:       GoForm{Method: "ExpandAs", Hand: true},
 		Doc:      "expand_as(x, other) is x broadcast to the shape of other (other's values are not read).",
 		Operands: []Operand{{"input", TensorOperand}, {"other", TensorOperand}},
 		Infer: func(s *Sig) ([]Type, error) {
@@ -97,8 +101,9 @@ func init() {
 		Kernel: runtime.ExpandAs,
 	})
 	RegisterOp(&Op{
-		Name:  "full",
-		Torch: "torch.full, torch.zeros, torch.ones (symbolic sizes)", Go: GoForm{Function: "Full", Hand: true},
+		Name:     "full",
+		Torch:    "torch.full",
+		Go:       GoForm{Function: "Full", Hand: true},
 		Doc:      "full(size, fill_value, dtype) is a tensor of size (ints or size values) filled with fill_value.",
 		Operands: []Operand{{"size", ListOperand}},
 		Attrs: []Attr{

@@ -13,7 +13,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:   "conv2d",
 		Torch:  "F.conv2d",
-		Go:     GoForm{Function: "Conv2d", Hand: true},
+		Go:     GoForm{Function: "Conv2d", Returns: "the 2-D cross-correlation of input [N,C,H,W] with weight [O,C/groups,KH,KW] plus bias [O] (bias may be nil), with dilation 1; stride and padding hold one value for both spatial dims or two (height, width); padding is zeros"},
 		Module: &ModuleForm{Name: "Conv2d", Torch: "torch.nn.Conv2d", Params: []string{"weight", "bias"}, Hand: true},
 		Doc: "conv2d(x, weight, bias, stride, padding, groups) is the 2-D cross-correlation of x [N,C,H,W] " +
 			"with weight [O,C/groups,KH,KW] plus bias [O] (optional), zero padding, dilation 1: [N,O,OH,OW].",
@@ -59,7 +59,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:   "batch_norm",
 		Torch:  "F.batch_norm",
-		Go:     GoForm{Function: "BatchNorm", Hand: true},
+		Go:     GoForm{Function: "BatchNorm", Returns: "input [N,C,...] normalized per channel with running statistics (inference): (input - runningMean)/√(runningVar + eps)·weight + bias; weight and bias may be nil"},
 		Module: &ModuleForm{Name: "BatchNorm2d", Torch: "torch.nn.BatchNorm2d", Params: []string{"weight", "bias", "running_mean", "running_var"}, Hand: true},
 		Doc: "batch_norm(x, weight, bias, running_mean, running_var, eps) normalizes x [N,C,...] per channel " +
 			"with the running statistics (inference): (x - mean)/√(var + eps)·weight + bias; weight and bias are optional.",
@@ -95,7 +95,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:   "max_pool2d",
 		Torch:  "F.max_pool2d",
-		Go:     GoForm{Function: "MaxPool2d", Hand: true},
+		Go:     GoForm{Function: "MaxPool2d", Returns: "the maximum over each window of the last two dims of input [N,C,H,W] or [C,H,W]: kernelSize, stride and padding hold one value or two; an empty stride means kernelSize; padding is -inf and at most half the window"},
 		Module: &ModuleForm{Name: "MaxPool2d", Torch: "torch.nn.MaxPool2d", Hand: true},
 		Doc: "max_pool2d(x, kernel_size, stride, padding) is the maximum over each window of the last two dims " +
 			"of x [N,C,H,W] or [C,H,W], padding read as -inf; stride defaults to kernel_size.",
@@ -126,7 +126,7 @@ func init() {
 	RegisterOp(&Op{
 		Name:   "adaptive_avg_pool2d",
 		Torch:  "F.adaptive_avg_pool2d",
-		Go:     GoForm{Function: "AdaptiveAvgPool2d", Hand: true},
+		Go:     GoForm{Function: "AdaptiveAvgPool2d", Returns: "the averages of the last two dims of input [N,C,H,W] or [C,H,W] over the windows of an outputSize grid (one value for a square, or two)"},
 		Module: &ModuleForm{Name: "AdaptiveAvgPool2d", Torch: "torch.nn.AdaptiveAvgPool2d", Hand: true},
 		Doc: "adaptive_avg_pool2d(x, output_size) averages the last two dims of x [N,C,H,W] or [C,H,W] " +
 			"over the windows of an output_size grid, as torch's adaptive pooling.",

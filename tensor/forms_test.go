@@ -31,37 +31,9 @@ func TestGeneratedForms(t *testing.T) {
 		}
 		op := ir.LookupOp(s.Op)
 		r := rand.New(rand.NewPCG(1, 2))
-		ins := make([]*tensor.Tensor, len(s.Inputs))
-		for i, typ := range s.Types() {
-			dims, _ := typ.Shape.Eval(map[string]int{"N": 2})
-			n := 1
-			for _, d := range dims {
-				n *= d
-			}
-			switch typ.DType {
-			case ir.Float32:
-				v := make([]float32, n)
-				for j := range v {
-					v[j] = float32(r.NormFloat64() * 3)
-				}
-				ins[i] = tensor.FromFloat32(v, dims...)
-			case ir.Int64:
-				v := make([]int64, n)
-				lo, hi := int64(-4), int64(5)
-				if rg, ok := s.Ranges[i]; ok { // indices: in range
-					lo, hi = rg[0], rg[1]
-				}
-				for j := range v {
-					v[j] = lo + r.Int64N(hi-lo)
-				}
-				ins[i] = tensor.FromInt64(v, dims...)
-			default:
-				v := make([]bool, n)
-				for j := range v {
-					v[j] = r.IntN(2) == 1
-				}
-				ins[i] = tensor.FromBool(v, dims...)
-			}
+		var ins []*tensor.Tensor
+		for _, a := range s.RandomInputs(r, 2) {
+			ins = append(ins, tensor.FromArray(a))
 		}
 		var tensors []reflect.Value
 		var number any
@@ -72,6 +44,16 @@ func TestGeneratedForms(t *testing.T) {
 			case conformance.Input:
 				args[i] = ins[x]
 				tensors = append(tensors, reflect.ValueOf(ins[x]))
+			case []conformance.Input:
+				var list []*tensor.Tensor
+				for _, k := range x {
+					list = append(list, ins[k])
+				}
+				args[i] = list
+				tensors = append(tensors, reflect.ValueOf(list))
+			case nil:
+				args[i] = (*tensor.Tensor)(nil)
+				tensors = append(tensors, reflect.ValueOf((*tensor.Tensor)(nil)))
 			default:
 				args[i], number, numberFirst = a, a, i == 0
 			}
@@ -88,7 +70,12 @@ func TestGeneratedForms(t *testing.T) {
 			attrs = append(attrs, reflect.ValueOf(v))
 		}
 		check := func(form string, fn any, in []reflect.Value) {
-			got := reflect.ValueOf(fn).Call(in)[0].Interface().(*tensor.Tensor)
+			f := reflect.ValueOf(fn)
+			call := f.Call
+			if f.Type().IsVariadic() {
+				call = f.CallSlice
+			}
+			got := call(in)[0].Interface().(*tensor.Tensor)
 			if !sameTensor(got, want) {
 				t.Errorf("%s: %s: got %v, want %v", s.Name, form, got, want)
 			}

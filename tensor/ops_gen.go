@@ -14,6 +14,13 @@ func Abs(input *Tensor) *Tensor {
 	return apply1(function, ir.OpAbs, []any{input})
 }
 
+// AdaptiveAvgPool2d returns the averages of the last two dims of input
+// [N,C,H,W] or [C,H,W] over the windows of an outputSize grid (one value
+// for a square, or two), as F.adaptive_avg_pool2d.
+func AdaptiveAvgPool2d(input *Tensor, outputSize []int) *Tensor {
+	return apply1(function, ir.OpAdaptiveAvgPool2d, []any{input}, kw("output_size", outputSize))
+}
+
 // Add returns t + other with broadcasting, as torch.Tensor.add.
 func (t *Tensor) Add(other *Tensor) *Tensor {
 	return apply1(method, ir.OpAdd, []any{t, other})
@@ -29,54 +36,90 @@ func (t *Tensor) AddScalar(s float64) *Tensor {
 	return apply1(method, ir.OpAdd, []any{t, s})
 }
 
-// Argmax returns the int64 position of the largest entry of t along dim, as torch.Tensor.argmax.
+// Argmax returns the int64 position of the largest entry of t along dim, as
+// torch.Tensor.argmax.
 func (t *Tensor) Argmax(dim int, keepdim bool) *Tensor {
 	return apply1(method, ir.OpArgmax, []any{t}, kw("dim", dim), kw("keepdim", keepdim))
 }
 
-// Argmax returns the int64 position of the largest entry of input along dim, as torch.argmax.
+// Argmax returns the int64 position of the largest entry of input along
+// dim, as torch.argmax.
 func Argmax(input *Tensor, dim int, keepdim bool) *Tensor {
 	return apply1(function, ir.OpArgmax, []any{input}, kw("dim", dim), kw("keepdim", keepdim))
 }
 
-// Argmin returns the int64 position of the smallest entry of t along dim, as torch.Tensor.argmin.
+// Argmin returns the int64 position of the smallest entry of t along dim,
+// as torch.Tensor.argmin.
 func (t *Tensor) Argmin(dim int, keepdim bool) *Tensor {
 	return apply1(method, ir.OpArgmin, []any{t}, kw("dim", dim), kw("keepdim", keepdim))
 }
 
-// Argmin returns the int64 position of the smallest entry of input along dim, as torch.argmin.
+// Argmin returns the int64 position of the smallest entry of input along
+// dim, as torch.argmin.
 func Argmin(input *Tensor, dim int, keepdim bool) *Tensor {
 	return apply1(function, ir.OpArgmin, []any{input}, kw("dim", dim), kw("keepdim", keepdim))
 }
 
-// Clamp returns t clamped to [min, max] (math.Inf for an open side), NaN kept, as torch.Tensor.clamp.
+// BatchNorm returns input [N,C,...] normalized per channel with running
+// statistics (inference): (input - runningMean)/√(runningVar +
+// eps)·weight + bias; weight and bias may be nil, as F.batch_norm.
+func BatchNorm(input, weight, bias, runningMean, runningVar *Tensor, eps float64) *Tensor {
+	return apply1(function, ir.OpBatchNorm, []any{input, weight, bias, runningMean, runningVar}, kw("eps", eps))
+}
+
+// Cat returns tensors joined along dim, as torch.cat.
+func Cat(tensors []*Tensor, dim int) *Tensor {
+	return apply1(function, ir.OpCat, []any{tensors}, kw("dim", dim))
+}
+
+// Clamp returns t clamped to [min, max] (math.Inf for an open side), NaN
+// kept, as torch.Tensor.clamp.
 func (t *Tensor) Clamp(min, max float64) *Tensor {
 	return apply1(method, ir.OpClamp, []any{t}, kw("min", min), kw("max", max))
 }
 
-// Clamp returns input clamped to [min, max] (math.Inf for an open side), NaN kept, as torch.clamp.
+// Clamp returns input clamped to [min, max] (math.Inf for an open side),
+// NaN kept, as torch.clamp.
 func Clamp(input *Tensor, min, max float64) *Tensor {
 	return apply1(function, ir.OpClamp, []any{input}, kw("min", min), kw("max", max))
 }
 
-// Div returns t / other with broadcasting (float32 result), as torch.Tensor.div.
+// Conv2d returns the 2-D cross-correlation of input [N,C,H,W] with weight
+// [O,C/groups,KH,KW] plus bias [O] (bias may be nil), with dilation 1;
+// stride and padding hold one value for both spatial dims or two (height,
+// width); padding is zeros, as F.conv2d.
+func Conv2d(input, weight, bias *Tensor, stride, padding []int, groups int) *Tensor {
+	return apply1(function, ir.OpConv2d, []any{input, weight, bias}, kw("stride", stride), kw("padding", padding), kw("groups", groups))
+}
+
+// Div returns t / other with broadcasting (float32 result), as
+// torch.Tensor.div.
 func (t *Tensor) Div(other *Tensor) *Tensor {
 	return apply1(method, ir.OpDiv, []any{t, other})
 }
 
-// Div returns input / other with broadcasting (float32 result), as torch.div.
+// Div returns input / other with broadcasting (float32 result), as
+// torch.div.
 func Div(input, other *Tensor) *Tensor {
 	return apply1(function, ir.OpDiv, []any{input, other})
 }
 
-// DivScalar returns t / s with broadcasting (float32 result) for the number s.
+// DivScalar returns t / s with broadcasting (float32 result) for the number
+// s.
 func (t *Tensor) DivScalar(s float64) *Tensor {
 	return apply1(method, ir.OpDiv, []any{t, s})
 }
 
-// Dropout returns input, as dropout does at inference (p is the training-time drop probability), as F.dropout.
+// Dropout returns input, as dropout does at inference (p is the
+// training-time drop probability), as F.dropout.
 func Dropout(input *Tensor, p float64) *Tensor {
 	return apply1(function, ir.OpDropout, []any{input}, kw("p", p))
+}
+
+// Embedding returns the rows of weight [num, dim] picked by the int64
+// indices input: its shape is the shape of input + [dim], as F.embedding.
+func Embedding(input, weight *Tensor) *Tensor {
+	return apply1(function, ir.OpEmbedding, []any{input, weight})
 }
 
 // Exp returns e^t, as torch.Tensor.exp.
@@ -89,17 +132,22 @@ func Exp(input *Tensor) *Tensor {
 	return apply1(function, ir.OpExp, []any{input})
 }
 
-// FullLike returns a tensor of input's type filled with fillValue (input's values are not read), as torch.full_like.
+// FullLike returns a tensor of input's type filled with fillValue (input's
+// values are not read), as torch.full_like.
 func FullLike(input *Tensor, fillValue float64) *Tensor {
 	return apply1(function, ir.OpFullLike, []any{input}, kw("fill_value", fillValue))
 }
 
-// Gather returns the entries of t picked along dim by the int64 index (index's shape; an index out of range is a run-time panic), as torch.Tensor.gather.
+// Gather returns the entries of t picked along dim by the int64 index
+// (index's shape; an index out of range is a run-time panic), as
+// torch.Tensor.gather.
 func (t *Tensor) Gather(index *Tensor, dim int) *Tensor {
 	return apply1(method, ir.OpGather, []any{t, index}, kw("dim", dim))
 }
 
-// Gather returns the entries of input picked along dim by the int64 index (index's shape; an index out of range is a run-time panic), as torch.gather.
+// Gather returns the entries of input picked along dim by the int64 index
+// (index's shape; an index out of range is a run-time panic), as
+// torch.gather.
 func Gather(input, index *Tensor, dim int) *Tensor {
 	return apply1(function, ir.OpGather, []any{input, index}, kw("dim", dim))
 }
@@ -114,17 +162,21 @@ func Gelu(input *Tensor) *Tensor {
 	return apply1(function, ir.OpGelu, []any{input})
 }
 
-// GeluTanh returns the tanh approximation of GELU, 0.5·t·(1 + tanh(√(2/π)·(t + 0.044715·t³))), as F.gelu(approximate='tanh').
+// GeluTanh returns the tanh approximation of GELU, 0.5·t·(1 +
+// tanh(√(2/π)·(t + 0.044715·t³))), as F.gelu(approximate='tanh').
 func (t *Tensor) GeluTanh() *Tensor {
 	return apply1(method, ir.OpGeluTanh, []any{t})
 }
 
-// GeluTanh returns the tanh approximation of GELU, 0.5·input·(1 + tanh(√(2/π)·(input + 0.044715·input³))), as F.gelu(approximate='tanh').
+// GeluTanh returns the tanh approximation of GELU, 0.5·input·(1 +
+// tanh(√(2/π)·(input + 0.044715·input³))), as
+// F.gelu(approximate='tanh').
 func GeluTanh(input *Tensor) *Tensor {
 	return apply1(function, ir.OpGeluTanh, []any{input})
 }
 
-// Gt returns the bool tensor t > other with broadcasting, as torch.Tensor.gt.
+// Gt returns the bool tensor t > other with broadcasting, as
+// torch.Tensor.gt.
 func (t *Tensor) Gt(other *Tensor) *Tensor {
 	return apply1(method, ir.OpGt, []any{t, other})
 }
@@ -134,7 +186,8 @@ func Gt(input, other *Tensor) *Tensor {
 	return apply1(function, ir.OpGt, []any{input, other})
 }
 
-// GtScalar returns the bool tensor t > s with broadcasting for the number s.
+// GtScalar returns the bool tensor t > s with broadcasting for the number
+// s.
 func (t *Tensor) GtScalar(s float64) *Tensor {
 	return apply1(method, ir.OpGt, []any{t, s})
 }
@@ -164,9 +217,16 @@ func (t *Tensor) Hardtanh(minVal, maxVal float64) *Tensor {
 	return apply1(method, ir.OpHardtanh, []any{t}, kw("min_val", minVal), kw("max_val", maxVal))
 }
 
-// Hardtanh returns input clamped to [minVal, maxVal], NaN kept, as F.hardtanh.
+// Hardtanh returns input clamped to [minVal, maxVal], NaN kept, as
+// F.hardtanh.
 func Hardtanh(input *Tensor, minVal, maxVal float64) *Tensor {
 	return apply1(function, ir.OpHardtanh, []any{input}, kw("min_val", minVal), kw("max_val", maxVal))
+}
+
+// Linear returns input·weightᵀ + bias (bias may be nil); weight is [out,
+// in], as F.linear.
+func Linear(input, weight, bias *Tensor) *Tensor {
+	return apply1(function, ir.OpLinear, []any{input, weight, bias})
 }
 
 // Log returns ln t (-Inf at 0, NaN below), as torch.Tensor.log.
@@ -179,22 +239,58 @@ func Log(input *Tensor) *Tensor {
 	return apply1(function, ir.OpLog, []any{input})
 }
 
-// Maximum returns the elementwise maximum of t and other with broadcasting (NaN if either is NaN), as torch.Tensor.maximum.
+// MaskedFill returns t with value wherever the bool mask (broadcast to the
+// shape of t) is true, as torch.Tensor.masked_fill.
+func (t *Tensor) MaskedFill(mask *Tensor, value float64) *Tensor {
+	return apply1(method, ir.OpMaskedFill, []any{t, mask}, kw("value", value))
+}
+
+// MaskedFill returns input with value wherever the bool mask (broadcast to
+// the shape of input) is true, as torch.masked_fill.
+func MaskedFill(input, mask *Tensor, value float64) *Tensor {
+	return apply1(function, ir.OpMaskedFill, []any{input, mask}, kw("value", value))
+}
+
+// Matmul returns the matrix product t·other over the last two dims,
+// broadcasting the leading dims, as torch.Tensor.matmul.
+func (t *Tensor) Matmul(other *Tensor) *Tensor {
+	return apply1(method, ir.OpMatmul, []any{t, other})
+}
+
+// Matmul returns the matrix product input·other over the last two dims,
+// broadcasting the leading dims, as torch.matmul.
+func Matmul(input, other *Tensor) *Tensor {
+	return apply1(function, ir.OpMatmul, []any{input, other})
+}
+
+// MaxPool2d returns the maximum over each window of the last two dims of
+// input [N,C,H,W] or [C,H,W]: kernelSize, stride and padding hold one value
+// or two; an empty stride means kernelSize; padding is -inf and at most
+// half the window, as F.max_pool2d.
+func MaxPool2d(input *Tensor, kernelSize, stride, padding []int) *Tensor {
+	return apply1(function, ir.OpMaxPool2d, []any{input}, kw("kernel_size", kernelSize), kw("stride", stride), kw("padding", padding))
+}
+
+// Maximum returns the elementwise maximum of t and other with broadcasting
+// (NaN if either is NaN), as torch.Tensor.maximum.
 func (t *Tensor) Maximum(other *Tensor) *Tensor {
 	return apply1(method, ir.OpMaximum, []any{t, other})
 }
 
-// Maximum returns the elementwise maximum of input and other with broadcasting (NaN if either is NaN), as torch.maximum.
+// Maximum returns the elementwise maximum of input and other with
+// broadcasting (NaN if either is NaN), as torch.maximum.
 func Maximum(input, other *Tensor) *Tensor {
 	return apply1(function, ir.OpMaximum, []any{input, other})
 }
 
-// Minimum returns the elementwise minimum of t and other with broadcasting (NaN if either is NaN), as torch.Tensor.minimum.
+// Minimum returns the elementwise minimum of t and other with broadcasting
+// (NaN if either is NaN), as torch.Tensor.minimum.
 func (t *Tensor) Minimum(other *Tensor) *Tensor {
 	return apply1(method, ir.OpMinimum, []any{t, other})
 }
 
-// Minimum returns the elementwise minimum of input and other with broadcasting (NaN if either is NaN), as torch.minimum.
+// Minimum returns the elementwise minimum of input and other with
+// broadcasting (NaN if either is NaN), as torch.minimum.
 func Minimum(input, other *Tensor) *Tensor {
 	return apply1(function, ir.OpMinimum, []any{input, other})
 }
@@ -224,17 +320,26 @@ func Neg(input *Tensor) *Tensor {
 	return apply1(function, ir.OpNeg, []any{input})
 }
 
-// Pow returns t to the power other with broadcasting (float32; at least one operand float32), as torch.Tensor.pow.
+// Permute returns t with its dims reordered: dim i of the result is dim
+// dims[i] of t, as torch.Tensor.permute.
+func (t *Tensor) Permute(dims ...int) *Tensor {
+	return apply1(method, ir.OpPermute, []any{t}, kw("dims", dims))
+}
+
+// Pow returns t to the power other with broadcasting (float32; at least one
+// operand float32), as torch.Tensor.pow.
 func (t *Tensor) Pow(other *Tensor) *Tensor {
 	return apply1(method, ir.OpPow, []any{t, other})
 }
 
-// Pow returns input to the power other with broadcasting (float32; at least one operand float32), as torch.pow.
+// Pow returns input to the power other with broadcasting (float32; at least
+// one operand float32), as torch.pow.
 func Pow(input, other *Tensor) *Tensor {
 	return apply1(function, ir.OpPow, []any{input, other})
 }
 
-// PowScalar returns t to the power s with broadcasting (float32; at least one operand float32) for the number s.
+// PowScalar returns t to the power s with broadcasting (float32; at least
+// one operand float32) for the number s.
 func (t *Tensor) PowScalar(s float64) *Tensor {
 	return apply1(method, ir.OpPow, []any{t, s})
 }
@@ -269,6 +374,12 @@ func Rsqrt(input *Tensor) *Tensor {
 	return apply1(function, ir.OpRsqrt, []any{input})
 }
 
+// Select returns t at position index of dim, removing the dim: x[:, i, :]
+// is x.Select(1, i), as torch.Tensor.select.
+func (t *Tensor) Select(dim, index int) *Tensor {
+	return apply1(method, ir.OpSelect, []any{t}, kw("dim", dim), kw("index", index))
+}
+
 // Sigmoid returns 1/(1 + exp(-t)), as torch.Tensor.sigmoid.
 func (t *Tensor) Sigmoid() *Tensor {
 	return apply1(method, ir.OpSigmoid, []any{t})
@@ -289,6 +400,23 @@ func Silu(input *Tensor) *Tensor {
 	return apply1(function, ir.OpSilu, []any{input})
 }
 
+// Slice returns t[.., start:end:step, ..] along dim, with Python's rules
+// for negative and out-of-range bounds (math.MaxInt for an open end), as
+// x[a:b:c] (operator.getitem with a slice).
+func (t *Tensor) Slice(dim, start, end, step int) *Tensor {
+	return apply1(method, ir.OpSlice, []any{t}, kw("dim", dim), kw("start", start), kw("end", end), kw("step", step))
+}
+
+// Softmax returns the softmax of t along dim, as torch.Tensor.softmax.
+func (t *Tensor) Softmax(dim int) *Tensor {
+	return apply1(method, ir.OpSoftmax, []any{t}, kw("dim", dim))
+}
+
+// Softmax returns the softmax of input along dim, as F.softmax.
+func Softmax(input *Tensor, dim int) *Tensor {
+	return apply1(function, ir.OpSoftmax, []any{input}, kw("dim", dim))
+}
+
 // Sqrt returns √t, as torch.Tensor.sqrt.
 func (t *Tensor) Sqrt() *Tensor {
 	return apply1(method, ir.OpSqrt, []any{t})
@@ -299,14 +427,22 @@ func Sqrt(input *Tensor) *Tensor {
 	return apply1(function, ir.OpSqrt, []any{input})
 }
 
-// Squeeze returns t without its dims of size 1 among dim (every one when dim is empty); a symbolic dim is kept, as torch.Tensor.squeeze.
+// Squeeze returns t without its dims of size 1 among dim (every one when
+// dim is empty; none may be symbolic), as torch.Tensor.squeeze.
 func (t *Tensor) Squeeze(dim ...int) *Tensor {
 	return apply1(method, ir.OpSqueeze, []any{t}, kw("dim", dim))
 }
 
-// Squeeze returns input without its dims of size 1 among dim (every one when dim is empty); a symbolic dim is kept, as torch.squeeze.
+// Squeeze returns input without its dims of size 1 among dim (every one
+// when dim is empty; none may be symbolic), as torch.squeeze.
 func Squeeze(input *Tensor, dim ...int) *Tensor {
 	return apply1(function, ir.OpSqueeze, []any{input}, kw("dim", dim))
+}
+
+// Stack returns tensors of one shape joined along a new dim, as
+// torch.stack.
+func Stack(tensors []*Tensor, dim int) *Tensor {
+	return apply1(function, ir.OpStack, []any{tensors}, kw("dim", dim))
 }
 
 // Sub returns t - other with broadcasting, as torch.Tensor.sub.
@@ -324,7 +460,8 @@ func (t *Tensor) SubScalar(s float64) *Tensor {
 	return apply1(method, ir.OpSub, []any{t, s})
 }
 
-// RSub returns s - other with broadcasting for the number s, as Python's s - t on a tensor t.
+// RSub returns s - other with broadcasting for the number s, as Python's s
+// - t on a tensor t.
 func RSub(s float64, other *Tensor) *Tensor {
 	return apply1(function, ir.OpSub, []any{s, other})
 }
@@ -339,7 +476,26 @@ func Tanh(input *Tensor) *Tensor {
 	return apply1(function, ir.OpTanh, []any{input})
 }
 
-// Where returns input where condition is true and other elsewhere, broadcasting the three, as torch.where(condition.
+// Transpose returns t with dims dim0 and dim1 swapped (negative counts from
+// the end), as torch.Tensor.transpose.
+func (t *Tensor) Transpose(dim0, dim1 int) *Tensor {
+	return apply1(method, ir.OpTranspose, []any{t}, kw("dim0", dim0), kw("dim1", dim1))
+}
+
+// Transpose returns input with dims dim0 and dim1 swapped (negative counts
+// from the end), as torch.transpose.
+func Transpose(input *Tensor, dim0, dim1 int) *Tensor {
+	return apply1(function, ir.OpTranspose, []any{input}, kw("dim0", dim0), kw("dim1", dim1))
+}
+
+// Unsqueeze returns t with a dim of size 1 inserted at dim, as
+// torch.Tensor.unsqueeze.
+func (t *Tensor) Unsqueeze(dim int) *Tensor {
+	return apply1(method, ir.OpUnsqueeze, []any{t}, kw("dim", dim))
+}
+
+// Where returns input where condition is true and other elsewhere,
+// broadcasting the three, as torch.where(condition.
 func Where(condition, input, other *Tensor) *Tensor {
 	return apply1(function, ir.OpWhere, []any{condition, input, other})
 }

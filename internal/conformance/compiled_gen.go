@@ -179,10 +179,6 @@ func init() {
 		c := NewExpandAs_0Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
 	}
-	Compiled["ExpandAs_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
-		c := NewExpandAs_1Compiled(m.(*Model2))
-		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
-	}
 	Compiled["Flatten_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewFlatten_0Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
@@ -194,10 +190,6 @@ func init() {
 	Compiled["Floordiv_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewFloordiv_1Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
-	}
-	Compiled["Full_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
-		c := NewFull_0Compiled(m.(*Model0))
-		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward() }
 	}
 	Compiled["FullLike_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewFullLike_0Compiled(m.(*Model1))
@@ -501,6 +493,10 @@ func init() {
 	}
 	Compiled["Squeeze_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewSqueeze_1Compiled(m.(*Model1))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
+	}
+	Compiled["Squeeze_2"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewSqueeze_2Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
 	}
 	Compiled["Stack_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
@@ -2847,8 +2843,10 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 type Expand_0Compiled struct {
 	// the number -1
 	i64_m1 *runtime.Array
-	// the number 2
-	i64_2 *runtime.Array
+	// the number 3
+	i64_3 *runtime.Array
+	// the number 4
+	i64_4 *runtime.Array
 	// the free per-call workspaces
 	frames runtime.Frames[expand_0CompiledFrame]
 }
@@ -2866,7 +2864,8 @@ type expand_0CompiledFrame struct {
 func NewExpand_0Compiled(m *Model1) *Expand_0Compiled {
 	c := &Expand_0Compiled{}
 	c.i64_m1 = runtime.Int64Scalar(-1)
-	c.i64_2 = runtime.Int64Scalar(2)
+	c.i64_3 = runtime.Int64Scalar(3)
+	c.i64_4 = runtime.Int64Scalar(4)
 	return c
 }
 
@@ -2879,16 +2878,16 @@ func (fr *expand_0CompiledFrame) reserve(N int) {
 	fr.ready = true
 }
 
-// Forward computes Model1.Forward for a f32[N,1,3].
+// Forward computes Model1.Forward for a f32[N,1,4].
 func (c *Expand_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	aArr := a.Array()
-	runtime.CheckInput("Expand_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 1, 3)
+	runtime.CheckInput("Expand_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 1, 4)
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:57: expand = call_function expand(a, [-1, 2, -1])
-	expand := runtime.NewArray(runtime.Float32, N, 2, 3)
-	runtime.Expand(expand, aArr, []*runtime.Array{c.i64_m1, c.i64_2, c.i64_m1})
+	// models.go:57: expand = call_function expand(a, [-1, 3, 4])
+	expand := runtime.NewArray(runtime.Float32, N, 3, 4)
+	runtime.Expand(expand, aArr, []*runtime.Array{c.i64_m1, c.i64_3, c.i64_4})
 	c.frames.Put(fr)
 	return tensor.FromArray(expand)
 }
@@ -2910,8 +2909,6 @@ type Expand_1Compiled struct {
 	i64_2 *runtime.Array
 	// the number -1
 	i64_m1 *runtime.Array
-	// the number 3
-	i64_3 *runtime.Array
 	// the free per-call workspaces
 	frames runtime.Frames[expand_1CompiledFrame]
 }
@@ -2930,7 +2927,6 @@ func NewExpand_1Compiled(m *Model1) *Expand_1Compiled {
 	c := &Expand_1Compiled{}
 	c.i64_2 = runtime.Int64Scalar(2)
 	c.i64_m1 = runtime.Int64Scalar(-1)
-	c.i64_3 = runtime.Int64Scalar(3)
 	return c
 }
 
@@ -2943,16 +2939,16 @@ func (fr *expand_1CompiledFrame) reserve(N int) {
 	fr.ready = true
 }
 
-// Forward computes Model1.Forward for a f32[N,1].
+// Forward computes Model1.Forward for a i64[N,4].
 func (c *Expand_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	aArr := a.Array()
-	runtime.CheckInput("Expand_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 1)
+	runtime.CheckInput("Expand_1Compiled.Forward", "a", aArr, runtime.Int64, -1, 4)
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:57: expand = call_function expand(a, [2, -1, 3])
-	expand := runtime.NewArray(runtime.Float32, 2, N, 3)
-	runtime.Expand(expand, aArr, []*runtime.Array{c.i64_2, c.i64_m1, c.i64_3})
+	// models.go:57: expand = call_function expand(a, [2, -1, -1])
+	expand := runtime.NewArray(runtime.Int64, 2, N, 4)
+	runtime.Expand(expand, aArr, []*runtime.Array{c.i64_2, c.i64_m1, c.i64_m1})
 	c.frames.Put(fr)
 	return tensor.FromArray(expand)
 }
@@ -2998,75 +2994,18 @@ func (fr *expandAs_0CompiledFrame) reserve(N int) {
 	fr.ready = true
 }
 
-// Forward computes Model2.Forward for a f32[1,3], b f32[N,3].
+// Forward computes Model2.Forward for a f32[N,1,4], b f32[N,3,4].
 func (c *ExpandAs_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
 	aArr := a.Array()
-	runtime.CheckInput("ExpandAs_0Compiled.Forward", "a", aArr, runtime.Float32, 1, 3)
+	runtime.CheckInput("ExpandAs_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 1, 4)
 	bArr := b.Array()
-	runtime.CheckInput("ExpandAs_0Compiled.Forward", "b", bArr, runtime.Float32, -1, 3)
-	N := bArr.Shape[0]
-	fr := c.frames.Get()
-	fr.reserve(N)
-	// models.go:69: expand_as = call_function expand_as(a, b)
-	expand_as := runtime.NewArray(runtime.Float32, N, 3)
-	runtime.ExpandAs(expand_as, aArr, bArr)
-	c.frames.Put(fr)
-	return tensor.FromArray(expand_as)
-}
-
-// ExpandAs_1: expand_as
-
-// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
-var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
-
-// ExpandAs_1Compiled is Model2 compiled by fxgen: Forward runs the traced
-// graph with direct kernel calls. It is safe for concurrent use: each call
-// takes a workspace of its own from a free list and returns it, so any number
-// of goroutines may call Forward at once, each with its own batch size, and a
-// warmed-up workspace is reused without allocating. It reads the model's
-// parameters in place, so it sees weights loaded into the model later. Forward
-// returns fresh tensors.
-type ExpandAs_1Compiled struct {
-	// the free per-call workspaces
-	frames runtime.Frames[expandAs_1CompiledFrame]
-}
-
-// expandAs_1CompiledFrame is the state of one ExpandAs_1Compiled.Forward call:
-// the workspace and the arrays bound to it.
-type expandAs_1CompiledFrame struct {
-	// the size N the workspace is sized for
-	dimN int
-	// whether the workspace is allocated
-	ready bool
-}
-
-// NewExpandAs_1Compiled compiles m, checking that its parameters have the traced shapes.
-func NewExpandAs_1Compiled(m *Model2) *ExpandAs_1Compiled {
-	c := &ExpandAs_1Compiled{}
-	return c
-}
-
-// reserve sizes the workspace for the given symbolic sizes.
-func (fr *expandAs_1CompiledFrame) reserve(N int) {
-	if fr.ready && fr.dimN == N {
-		return
-	}
-	fr.dimN = N
-	fr.ready = true
-}
-
-// Forward computes Model2.Forward for a i64[N,1], b f32[N,4].
-func (c *ExpandAs_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
-	aArr := a.Array()
-	runtime.CheckInput("ExpandAs_1Compiled.Forward", "a", aArr, runtime.Int64, -1, 1)
-	bArr := b.Array()
-	runtime.CheckInput("ExpandAs_1Compiled.Forward", "b", bArr, runtime.Float32, -1, 4)
+	runtime.CheckInput("ExpandAs_0Compiled.Forward", "b", bArr, runtime.Float32, -1, 3, 4)
 	N := aArr.Shape[0]
-	runtime.CheckDim("ExpandAs_1Compiled.Forward", "b", bArr, 0, N, "N")
+	runtime.CheckDim("ExpandAs_0Compiled.Forward", "b", bArr, 0, N, "N")
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: expand_as = call_function expand_as(a, b)
-	expand_as := runtime.NewArray(runtime.Int64, N, 4)
+	expand_as := runtime.NewArray(runtime.Float32, N, 3, 4)
 	runtime.ExpandAs(expand_as, aArr, bArr)
 	c.frames.Put(fr)
 	return tensor.FromArray(expand_as)
@@ -3197,8 +3136,8 @@ var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Floordiv_1Compiled struct {
-	// the number 2
-	i64_2 *runtime.Array
+	// the number 4
+	i64_4 *runtime.Array
 	// the free per-call workspaces
 	frames runtime.Frames[floordiv_1CompiledFrame]
 }
@@ -3215,7 +3154,7 @@ type floordiv_1CompiledFrame struct {
 // NewFloordiv_1Compiled compiles m, checking that its parameters have the traced shapes.
 func NewFloordiv_1Compiled(m *Model1) *Floordiv_1Compiled {
 	c := &Floordiv_1Compiled{}
-	c.i64_2 = runtime.Int64Scalar(2)
+	c.i64_4 = runtime.Int64Scalar(4)
 	return c
 }
 
@@ -3235,66 +3174,11 @@ func (c *Floordiv_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:57: floordiv = call_function floordiv(a, 2)
+	// models.go:57: floordiv = call_function floordiv(a, 4)
 	floordiv := runtime.NewArray(runtime.Int64, N, 3)
-	runtime.FloorDiv(floordiv, aArr, c.i64_2)
+	runtime.FloorDiv(floordiv, aArr, c.i64_4)
 	c.frames.Put(fr)
 	return tensor.FromArray(floordiv)
-}
-
-// Full_0: full
-
-// Regenerate this file if Model0.Forward's signature changes: this line stops stale code from building.
-var _ func(*Model0) *tensor.Tensor = (*Model0).Forward
-
-// Full_0Compiled is Model0 compiled by fxgen: Forward runs the traced graph
-// with direct kernel calls. It is safe for concurrent use: each call takes a
-// workspace of its own from a free list and returns it, so any number of
-// goroutines may call Forward at once, each with its own batch size, and a
-// warmed-up workspace is reused without allocating. It reads the model's
-// parameters in place, so it sees weights loaded into the model later. Forward
-// returns fresh tensors.
-type Full_0Compiled struct {
-	// full f32[2,3], computed by the constructor
-	full *runtime.Array
-	// the free per-call workspaces
-	frames runtime.Frames[full_0CompiledFrame]
-}
-
-// full_0CompiledFrame is the state of one Full_0Compiled.Forward call: the
-// workspace and the arrays bound to it.
-type full_0CompiledFrame struct {
-	// whether the workspace is allocated
-	ready bool
-}
-
-// NewFull_0Compiled compiles m, checking that its parameters have the traced shapes.
-func NewFull_0Compiled(m *Model0) *Full_0Compiled {
-	c := &Full_0Compiled{}
-	i64_2 := runtime.Int64Scalar(2)
-	i64_3 := runtime.Int64Scalar(3)
-	// models.go:46: full = call_function full([2, 3], fill_value=1.5)
-	c.full = runtime.NewArray(runtime.Float32, 2, 3)
-	runtime.Full(c.full, []*runtime.Array{i64_2, i64_3}, 1.5)
-	return c
-}
-
-// reserve sizes the workspace for the given symbolic sizes.
-func (fr *full_0CompiledFrame) reserve() {
-	if fr.ready {
-		return
-	}
-	fr.ready = true
-}
-
-// Forward computes Model0.Forward for .
-func (c *Full_0Compiled) Forward() *tensor.Tensor {
-	fr := c.frames.Get()
-	fr.reserve()
-	full1 := runtime.NewArray(runtime.Float32, 2, 3)
-	runtime.Copy(full1, c.full)
-	c.frames.Put(fr)
-	return tensor.FromArray(full1)
 }
 
 // FullLike_0: full_like
@@ -7189,9 +7073,9 @@ func (c *Size_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:57: size = call_function size(a, dim=0)
+	// models.go:57: size = call_function size(a, dim=1)
 	size := runtime.NewArray(runtime.Int64)
-	runtime.SizeOf(size, aArr, 0)
+	runtime.SizeOf(size, aArr, 1)
 	c.frames.Put(fr)
 	return tensor.FromArray(size)
 }
@@ -7237,16 +7121,16 @@ func (fr *size_1CompiledFrame) reserve(N int) {
 	fr.ready = true
 }
 
-// Forward computes Model1.Forward for a i64[N,3].
+// Forward computes Model1.Forward for a f32[N,3].
 func (c *Size_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	aArr := a.Array()
-	runtime.CheckInput("Size_1Compiled.Forward", "a", aArr, runtime.Int64, -1, 3)
+	runtime.CheckInput("Size_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 3)
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:57: size = call_function size(a, dim=-1)
+	// models.go:57: size = call_function size(a, dim=0)
 	size := runtime.NewArray(runtime.Int64)
-	runtime.SizeOf(size, aArr, -1)
+	runtime.SizeOf(size, aArr, 0)
 	c.frames.Put(fr)
 	return tensor.FromArray(size)
 }
@@ -7585,7 +7469,7 @@ func (c *Squeeze_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:57: squeeze = call_function squeeze(a)
+	// models.go:57: squeeze = call_function squeeze(a, dim=[1, 3])
 	squeeze := runtime.NewArray(runtime.Float32, N, 3)
 	runtime.Copy(squeeze, aArr)
 	c.frames.Put(fr)
@@ -7612,8 +7496,6 @@ type Squeeze_1Compiled struct {
 // squeeze_1CompiledFrame is the state of one Squeeze_1Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type squeeze_1CompiledFrame struct {
-	// the size N the workspace is sized for
-	dimN int
 	// whether the workspace is allocated
 	ready bool
 }
@@ -7625,7 +7507,60 @@ func NewSqueeze_1Compiled(m *Model1) *Squeeze_1Compiled {
 }
 
 // reserve sizes the workspace for the given symbolic sizes.
-func (fr *squeeze_1CompiledFrame) reserve(N int) {
+func (fr *squeeze_1CompiledFrame) reserve() {
+	if fr.ready {
+		return
+	}
+	fr.ready = true
+}
+
+// Forward computes Model1.Forward for a f32[2,1,3].
+func (c *Squeeze_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Squeeze_1Compiled.Forward", "a", aArr, runtime.Float32, 2, 1, 3)
+	fr := c.frames.Get()
+	fr.reserve()
+	// models.go:57: squeeze = call_function squeeze(a)
+	squeeze := runtime.NewArray(runtime.Float32, 2, 3)
+	runtime.Copy(squeeze, aArr)
+	c.frames.Put(fr)
+	return tensor.FromArray(squeeze)
+}
+
+// Squeeze_2: squeeze
+
+// Regenerate this file if Model1.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model1, *tensor.Tensor) *tensor.Tensor = (*Model1).Forward
+
+// Squeeze_2Compiled is Model1 compiled by fxgen: Forward runs the traced graph
+// with direct kernel calls. It is safe for concurrent use: each call takes a
+// workspace of its own from a free list and returns it, so any number of
+// goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Squeeze_2Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[squeeze_2CompiledFrame]
+}
+
+// squeeze_2CompiledFrame is the state of one Squeeze_2Compiled.Forward call:
+// the workspace and the arrays bound to it.
+type squeeze_2CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewSqueeze_2Compiled compiles m, checking that its parameters have the traced shapes.
+func NewSqueeze_2Compiled(m *Model1) *Squeeze_2Compiled {
+	c := &Squeeze_2Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *squeeze_2CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
@@ -7634,9 +7569,9 @@ func (fr *squeeze_1CompiledFrame) reserve(N int) {
 }
 
 // Forward computes Model1.Forward for a i64[N,3,1].
-func (c *Squeeze_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
+func (c *Squeeze_2Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	aArr := a.Array()
-	runtime.CheckInput("Squeeze_1Compiled.Forward", "a", aArr, runtime.Int64, -1, 3, 1)
+	runtime.CheckInput("Squeeze_2Compiled.Forward", "a", aArr, runtime.Int64, -1, 3, 1)
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)

@@ -27,53 +27,6 @@ func TestEveryOpHasSamples(t *testing.T) {
 	}
 }
 
-// specials are the float32 values mixed into inputs: NaN, ±Inf, ±0 and
-// the thresholds of the pointwise ops.
-var specials = []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)), 3, -3, 6, -1, 1}
-
-// inputs draws the sample's input arrays with batch size n.
-func inputs(s *Sample, r *rand.Rand, n int) []*runtime.Array {
-	var out []*runtime.Array
-	for i, t := range s.Types() {
-		dims, ok := t.Shape.Eval(map[string]int{"N": n})
-		if !ok {
-			panic("conformance: sample " + s.Name + ": shape " + t.Shape.String())
-		}
-		a := runtime.NewArray(t.DType, dims...)
-		positive := false
-		for _, p := range s.Positive {
-			positive = positive || p == i
-		}
-		switch t.DType {
-		case ir.Float32:
-			for j := range a.F32 {
-				switch {
-				case positive:
-					a.F32[j] = float32(0.1 + 2.9*r.Float64())
-				case s.Specials && j%4 == 1:
-					a.F32[j] = specials[r.IntN(len(specials))]
-				default:
-					a.F32[j] = float32(r.NormFloat64() * 3)
-				}
-			}
-		case ir.Int64:
-			rg, ok := s.Ranges[i]
-			if !ok {
-				rg = [2]int64{-5, 6}
-			}
-			for j := range a.I64 {
-				a.I64[j] = rg[0] + r.Int64N(rg[1]-rg[0])
-			}
-		case ir.Bool:
-			for j := range a.B {
-				a.B[j] = r.IntN(2) == 1
-			}
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
 // eager runs s with eager tensors and returns every result.
 func eager(s *Sample, ins []*runtime.Array) (outs []*runtime.Array, err error) {
 	defer func() {
@@ -226,7 +179,7 @@ func TestConformance(t *testing.T) {
 			for _, s := range samples {
 				for _, n := range []int{1, 3} {
 					r := rand.New(rand.NewPCG(uint64(n), uint64(len(s.Name))))
-					ins := inputs(s, r, n)
+					ins := s.RandomInputs(r, n)
 					want, err := eager(s, ins)
 					if err != nil {
 						t.Errorf("%s N=%d: eager: %v", s.Name, n, err)

@@ -6,6 +6,7 @@ package conformance
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/fxgen/fxgen/ir"
@@ -208,7 +209,8 @@ var specialSamples = map[string][]*Sample{
 	"argmax":  {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,5]"}}, {Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 0), kw("keepdim", true)}, Inputs: []string{"i64[N,3]"}}},
 	"argmin":  {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", -1)}, Inputs: []string{"f32[N,2,5]"}}},
 	"squeeze": {
-		{Args: []any{Input(0)}, Inputs: []string{"f32[N,1,3,1]"}},
+		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", []int{1, 3})}, Inputs: []string{"f32[N,1,3,1]"}},
+		{Args: []any{Input(0)}, Inputs: []string{"f32[2,1,3]"}},
 		{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", []int{-1, 1})}, Inputs: []string{"i64[N,3,1]"}},
 	},
 	"full_like": {
@@ -259,11 +261,6 @@ var specialSamples = map[string][]*Sample{
 	"cat":          {{Args: []any{[]Input{0, 1}}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,3]", "f32[N,2]"}}},
 	"masked_fill":  {{Args: []any{Input(0), Input(1)}, Kwargs: []ir.Kwarg{kw("value", -1e9)}, Inputs: []string{"f32[N,3,4]", "bool[3,4]"}}},
 	"unsqueeze":    {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,3]"}}},
-	"size":         {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 0)}, Inputs: []string{"f32[N,3]"}}, {Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", -1)}, Inputs: []string{"i64[N,3]"}}},
-	"floordiv":     {{Args: []any{Input(0), Input(1)}, Inputs: []string{"i64[N,3]", "i64[3]"}, Ranges: map[int][2]int64{1: {1, 4}}}, {Args: []any{Input(0), 2}, Inputs: []string{"i64[N,3]"}}},
-	"expand_as":    {{Args: []any{Input(0), Input(1)}, Inputs: []string{"f32[1,3]", "f32[N,3]"}}, {Args: []any{Input(0), Input(1)}, Inputs: []string{"i64[N,1]", "f32[N,4]"}}},
-	"expand":       {{Args: []any{Input(0), []any{-1, 2, -1}}, Inputs: []string{"f32[N,1,3]"}}, {Args: []any{Input(0), []any{2, -1, 3}}, Inputs: []string{"f32[N,1]"}}},
-	"full":         {{Args: []any{[]any{2, 3}}, Kwargs: []ir.Kwarg{kw("fill_value", 1.5)}}},
 	"reshape":      {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("shape", []int{-1, 12})}, Inputs: []string{"f32[N,3,4]"}}},
 	"view":         {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("shape", []int{-1, 2, 6})}, Inputs: []string{"i64[N,3,4]"}}},
 	"flatten":      {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("start_dim", 1), kw("end_dim", -1)}, Inputs: []string{"f32[N,3,4]"}}},
@@ -271,6 +268,11 @@ var specialSamples = map[string][]*Sample{
 	"ones":         {{Kwargs: []ir.Kwarg{kw("shape", []int{2, 3}), kw("dtype", ir.Int64)}, NoCompile: true}},
 	"arange":       {{Kwargs: []ir.Kwarg{kw("end", 5.0)}, NoCompile: true}},
 	"rand":         {{Kwargs: []ir.Kwarg{kw("shape", []int{2, 3}), kw("seed", 7)}, NoCompile: true}},
+	"size":         {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 1)}, Inputs: []string{"f32[N,3]"}}, {Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("dim", 0)}, Inputs: []string{"f32[N,3]"}}},
+	"floordiv":     {{Args: []any{Input(0), Input(1)}, Inputs: []string{"i64[N,3]", "i64[3]"}, Ranges: map[int][2]int64{1: {1, 6}}}, {Args: []any{Input(0), 4}, Inputs: []string{"i64[N,3]"}}},
+	"expand":       {{Args: []any{Input(0), []any{-1, 3, 4}}, Inputs: []string{"f32[N,1,4]"}}, {Args: []any{Input(0), []any{2, -1, -1}}, Inputs: []string{"i64[N,4]"}}},
+	"expand_as":    {{Args: []any{Input(0), Input(1)}, Inputs: []string{"f32[N,1,4]", "f32[N,3,4]"}}},
+	"full":         {{Args: []any{[]any{2, 3}}, Kwargs: []ir.Kwarg{kw("fill_value", 1.5)}, NoCompile: true}},
 	"fused_elementwise": {{
 		Args: []any{[]Input{0, 1}}, Inputs: []string{"f32[N,4]", "f32[4]"},
 		Kwargs: []ir.Kwarg{kw("program", program(
@@ -279,4 +281,51 @@ var specialSamples = map[string][]*Sample{
 			runtime.ElementwiseStep{Op: runtime.ElemMulScalar, A: 3, C: 0.5},
 		))},
 	}},
+}
+
+// specials are the float32 values mixed into inputs: NaN, ±Inf, ±0 and
+// the thresholds of the pointwise ops.
+var specials = []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)), 3, -3, 6, -1, 1}
+
+// RandomInputs draws the sample's input arrays with batch size n.
+func (s *Sample) RandomInputs(r *rand.Rand, n int) []*runtime.Array {
+	var out []*runtime.Array
+	for i, t := range s.Types() {
+		dims, ok := t.Shape.Eval(map[string]int{"N": n})
+		if !ok {
+			panic("conformance: sample " + s.Name + ": shape " + t.Shape.String())
+		}
+		a := runtime.NewArray(t.DType, dims...)
+		positive := false
+		for _, p := range s.Positive {
+			positive = positive || p == i
+		}
+		switch t.DType {
+		case ir.Float32:
+			for j := range a.F32 {
+				switch {
+				case positive:
+					a.F32[j] = float32(0.1 + 2.9*r.Float64())
+				case s.Specials && j%4 == 1:
+					a.F32[j] = specials[r.IntN(len(specials))]
+				default:
+					a.F32[j] = float32(r.NormFloat64() * 3)
+				}
+			}
+		case ir.Int64:
+			rg, ok := s.Ranges[i]
+			if !ok {
+				rg = [2]int64{-5, 6}
+			}
+			for j := range a.I64 {
+				a.I64[j] = rg[0] + r.Int64N(rg[1]-rg[0])
+			}
+		case ir.Bool:
+			for j := range a.B {
+				a.B[j] = r.IntN(2) == 1
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }

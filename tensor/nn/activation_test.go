@@ -46,6 +46,7 @@ func TestActivationModules(t *testing.T) {
 		{nn.NewHardsigmoid(), "Hardsigmoid", tensor.Hardsigmoid(x)},
 		{nn.NewIdentity(), "Identity", x},
 		{nn.NewDropout(0.5), "Dropout", x},
+		{nn.NewSoftmax(-1), "Softmax", tensor.Softmax(x, -1)},
 	} {
 		got := c.m.Forward(x).Float32s()
 		for i, w := range c.want.Float32s() {

@@ -143,6 +143,21 @@ func (m *Sigmoid) Forward(x *tensor.Tensor) *tensor.Tensor {
 	}, x)[0]
 }
 
+// Softmax is the module form of tensor.Softmax, as torch.nn.Softmax.
+type Softmax struct {
+	Dim int // the attribute dim
+}
+
+// NewSoftmax returns a Softmax.
+func NewSoftmax(dim int) *Softmax { return &Softmax{Dim: dim} }
+
+// Forward returns tensor.Softmax of x.
+func (m *Softmax) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return tensor.CallModule(m, "Softmax", []ir.Kwarg{{Name: "dim", Value: m.Dim}}, func(a []*tensor.Tensor) []*tensor.Tensor {
+		return []*tensor.Tensor{tensor.Softmax(a[0], m.Dim)}
+	}, x)[0]
+}
+
 // Tanh is the module form of tensor.Tanh, as torch.nn.Tanh.
 // Its one unexported byte gives every value its own address, by which the
 // tracer tells modules apart.

@@ -107,3 +107,24 @@ func TestEmbeddingBagModes(t *testing.T) {
 		t.Errorf("panic %q", msg)
 	}
 }
+
+// squeezer squeezes every dim of size 1.
+type squeezer struct{}
+
+func (squeezer) Forward(x *tensor.Tensor) *tensor.Tensor { return x.Squeeze() }
+
+// TestSqueezeSymbolicRefused: squeezing a symbolic batch dim would drop it
+// eagerly at N = 1 but not in compiled code, so the trace refuses it.
+func TestSqueezeSymbolicRefused(t *testing.T) {
+	_, err := tracer.Trace(squeezer{}, tracer.MustParseInputs("x=f32[N,1,3]"))
+	if err == nil || !strings.Contains(err.Error(), "may be 1 at run time") {
+		t.Fatalf("trace of x.Squeeze() on f32[N,1,3]: %v", err)
+	}
+	g, err := tracer.Trace(squeezer{}, tracer.MustParseInputs("x=f32[2,1,3]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Nodes()[1].Types[0].String(); got != "f32[2,3]" {
+		t.Errorf("squeeze of f32[2,1,3]: %s", got)
+	}
+}

@@ -267,31 +267,46 @@ func tensorOps(ops []*ir.Op) (string, error) {
 				return "", fmt.Errorf("op %s: a method needs a tensor first operand", op.Name)
 			}
 			ret := rename(g.Returns, ps[0].name, "t")
-			fmt.Fprintf(&b, "\n// %s returns %s%s.\nfunc (t *Tensor) %s(%s) *Tensor {\n\treturn %s\n}\n",
-				g.Method, ret, asTorchMethod(op), g.Method, signature(ps[1:]), call(op, "method", append([]string{"t"}, operands[1:]...), ps))
+			fmt.Fprintf(&b, "\n%sfunc (t *Tensor) %s(%s) *Tensor {\n\treturn %s\n}\n",
+				comment(g.Method+" returns "+ret+asTorchMethod(op)+"."), g.Method, signature(ps[1:]), call(op, "method", append([]string{"t"}, operands[1:]...), ps))
 		}
 		if g.Function != "" {
-			fmt.Fprintf(&b, "\n// %s returns %s%s.\nfunc %s(%s) *Tensor {\n\treturn %s\n}\n",
-				g.Function, g.Returns, asTorch(op), g.Function, signature(ps), call(op, "function", operands, ps))
+			fmt.Fprintf(&b, "\n%sfunc %s(%s) *Tensor {\n\treturn %s\n}\n",
+				comment(g.Function+" returns "+g.Returns+asTorch(op)+"."), g.Function, signature(ps), call(op, "function", operands, ps))
 		}
 		if g.Scalar != "" {
 			if len(operands) != 2 || op.Operands[1].Kind != ir.NumberOperand || len(op.Attrs) > 0 {
 				return "", fmt.Errorf("op %s: a scalar form needs two operands, the second a number operand, and no attributes", op.Name)
 			}
 			ret := rename(rename(g.Returns, ps[0].name, "t"), ps[1].name, "s")
-			fmt.Fprintf(&b, "\n// %s returns %s for the number s.\nfunc (t *Tensor) %s(s float64) *Tensor {\n\treturn %s\n}\n",
-				g.Scalar, ret, g.Scalar, call(op, "method", []string{"t", "s"}, nil))
+			fmt.Fprintf(&b, "\n%sfunc (t *Tensor) %s(s float64) *Tensor {\n\treturn %s\n}\n",
+				comment(g.Scalar+" returns "+ret+" for the number s."), g.Scalar, call(op, "method", []string{"t", "s"}, nil))
 		}
 		if g.ScalarFirst != "" {
 			if len(operands) != 2 || op.Operands[0].Kind != ir.NumberOperand || len(op.Attrs) > 0 {
 				return "", fmt.Errorf("op %s: a scalar-first form needs two operands, the first a number operand, and no attributes", op.Name)
 			}
 			ret := rename(g.Returns, ps[0].name, "s")
-			fmt.Fprintf(&b, "\n// %s returns %s for the number s, as Python's s %s t on a tensor t.\nfunc %s(s float64, %s *Tensor) *Tensor {\n\treturn %s\n}\n",
-				g.ScalarFirst, ret, pyOperator(op), g.ScalarFirst, ps[1].name, call(op, "function", []string{"s", ps[1].name}, nil))
+			fmt.Fprintf(&b, "\n%sfunc %s(s float64, %s *Tensor) *Tensor {\n\treturn %s\n}\n",
+				comment(g.ScalarFirst+" returns "+ret+" for the number s, as Python's s "+pyOperator(op)+" t on a tensor t."), g.ScalarFirst, ps[1].name, call(op, "function", []string{"s", ps[1].name}, nil))
 		}
 	}
 	return b.String(), nil
+}
+
+// comment renders text as a doc comment wrapped at 76 columns.
+func comment(text string) string {
+	var b strings.Builder
+	line := "//"
+	for _, w := range strings.Fields(text) {
+		if len(line)+1+len(w) > 76 && line != "//" {
+			b.WriteString(line + "\n")
+			line = "//"
+		}
+		line += " " + w
+	}
+	b.WriteString(line + "\n")
+	return b.String()
 }
 
 // asTorchMethod renders ", as torch.Tensor.x" for a method's doc comment.
