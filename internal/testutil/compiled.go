@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fxgen/fxgen/fxgentest"
 	"github.com/fxgen/fxgen/runtime"
 	"github.com/fxgen/fxgen/tensor"
 	"github.com/fxgen/fxgen/tensor/nn"
@@ -20,7 +21,7 @@ import (
 
 // Forward is a model's Forward (eager or compiled) over its tensor inputs
 // and results, whatever its own signature.
-type Forward func(in []*tensor.Tensor) []*tensor.Tensor
+type Forward = fxgentest.Func
 
 // Compiled describes one model and its generated code to the shared tests.
 type Compiled struct {
