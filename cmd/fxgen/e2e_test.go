@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fxgen/fxgen/internal/version"
 )
 
 // fxgenBin is the fxgen command built by TestMain, or "" under -short.
@@ -122,7 +124,7 @@ func readFile(t *testing.T, path string) string {
 // testEnv is the environment of commands the tests run: offline, outside
 // any workspace.
 func testEnv(extra ...string) []string {
-	return append(os.Environ(), append([]string{"GOPROXY=off", "GOWORK=off", "GOFILE=", "GOLINE=", "GOPACKAGE="}, extra...)...)
+	return append(os.Environ(), append([]string{"GOPROXY=off", "GOWORK=off", "GOFILE=", "GOLINE=", "GOPACKAGE=", "FXGEN_CHECK="}, extra...)...)
 }
 
 // result is a finished command.
@@ -248,6 +250,12 @@ func TestEndToEndTiny(t *testing.T) {
 	if !strings.HasPrefix(gen, header+"\n") || !strings.Contains(gen, `-concrete double=true`) {
 		t.Fatalf("tiny_fx.go lacks the header or the command:\n%s", gen)
 	}
+	// Beside it, the test of the compiled model against the model, which
+	// binds the concrete value in closures; go vet compiles it.
+	genTest := readFile(t, filepath.Join(pkg, "tiny_fx_test.go"))
+	if !strings.HasPrefix(genTest, header+"\n") || !strings.Contains(genTest, "func TestTinyCompiledMatchesEager(t *testing.T) {") || !strings.Contains(genTest, "return c.Forward(x, bool(true))") {
+		t.Fatalf("tiny_fx_test.go is not the generated test:\n%s", genTest)
+	}
 	wantCode(t, runCmd(t, mod, nil, "go", "vet", "./tiny"), 0, "go vet ./tiny")
 
 	// Up to date, by hand from the module root; and deterministic.
@@ -269,18 +277,29 @@ func TestEndToEndTiny(t *testing.T) {
 	if !strings.Contains(r.stderr, "# graph after lower-modules") || !strings.Contains(r.stdout, "call_module") {
 		t.Errorf("fxgen -dump-after: stderr lacks the graph or stdout the traced table:\n%s\n%s", r.stderr, r.stdout)
 	}
-	wantCode(t, fxgen(t, pkg, append(args, "-passes", "none", "-check")...), 1, "fxgen -passes none -check")
+	wantCode(t, fxgen(t, pkg, append(args, "-passes", "none", "-check")...), 3, "fxgen -passes none -check")
 	wantCode(t, fxgen(t, pkg, append(args, "-passes", "nope")...), 2, "fxgen -passes nope")
 
-	// A model change makes the file stale; -check says so and writes
-	// nothing.
+	// A model change makes the file stale; -check (or FXGEN_CHECK=1 under
+	// go generate) says so with a unified diff and exit status 3, and
+	// writes nothing; nor does -print.
 	src := filepath.Join(pkg, "tiny.go")
 	writeFile(t, src, strings.Replace(readFile(t, src), "MulScalar(2)", "MulScalar(3)", 1))
 	before := snapshot(t, mod)
 	r = fxgen(t, pkg, append(args, "-check")...)
-	wantCode(t, r, 1, "fxgen -check (stale)")
-	if !strings.Contains(r.stderr, "tiny_fx.go is stale") || !strings.Contains(r.stderr, "+") {
-		t.Errorf("fxgen -check (stale) printed no diff:\n%s", r.stderr)
+	wantCode(t, r, 3, "fxgen -check (stale)")
+	stale := regexp.MustCompile(`(?s)^--- a/tiny_fx\.go\n\+\+\+ b/tiny_fx\.go\n@@ -\d+,\d+ \+\d+,\d+ @@\n.*\n-.*2\.0.*\n\+.*3\.0.*\nfxgen: stale; run go generate to update\n$`)
+	if !stale.MatchString(r.stderr) {
+		t.Errorf("fxgen -check (stale): stderr does not match %s:\n%s", stale, r.stderr)
+	}
+	r = runCmd(t, mod, []string{"FXGEN=" + fxgenBin, "FXGEN_CHECK=1"}, "go", "generate", "./tiny")
+	if r.code == 0 || !strings.Contains(r.stderr, "--- a/tiny_fx.go") || strings.Contains(r.stderr, "--- a/tiny_fx_test.go") {
+		t.Errorf("FXGEN_CHECK=1 go generate: exit status %d, want a failure with the diff of tiny_fx.go alone:\n%s", r.code, r.stderr)
+	}
+	r = fxgen(t, pkg, append(args, "-print")...)
+	wantCode(t, r, 0, "fxgen -print (stale)")
+	if !strings.Contains(r.stdout, "3.0") {
+		t.Errorf("fxgen -print printed no graph of the changed model:\n%s", r.stdout)
 	}
 	sameFiles(t, before, snapshot(t, mod))
 
@@ -394,12 +413,22 @@ func TestEndToEndUsage(t *testing.T) {
 		{[]string{"-type", "M", "-concrete", "train"}, "-concrete"},
 		{[]string{"-type", "M", "-new", "New("}, "-new"},
 		{[]string{"-type", "M", "-print=maybe"}, "-print"},
+		{[]string{"-type", "M", "-input", "x=f32[N]", "-test=maybe"}, "-test"},
 	} {
 		r := fxgen(t, dir, tc.args...)
 		wantCode(t, r, 2, fmt.Sprint(tc.args))
 		if !strings.Contains(r.stderr, tc.flag) {
 			t.Errorf("fxgen %q: stderr %q does not name %s", tc.args, r.stderr, tc.flag)
 		}
+	}
+}
+
+func TestEndToEndVersion(t *testing.T) {
+	needFxgen(t)
+	r := fxgen(t, t.TempDir(), "-version")
+	wantCode(t, r, 0, "fxgen -version")
+	if want := "fxgen " + version.Fallback + "\n"; r.stdout != want {
+		t.Errorf("fxgen -version printed %q, want %q", r.stdout, want)
 	}
 }
 

@@ -14,7 +14,10 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
+
+	"github.com/fxgen/fxgen/internal/version"
 )
 
 func usage() {
@@ -29,6 +32,10 @@ func main() {
 	log.SetPrefix("fxgen: ")
 	flag.Usage = usage
 	flag.Parse()
+	if *showVer {
+		fmt.Println("fxgen", version.String())
+		os.Exit(0)
+	}
 	os.Exit(run(flag.Args()))
 }
 
@@ -69,11 +76,17 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 	case errors.As(err, &se):
 		fmt.Fprint(os.Stderr, se.diff)
+		return exitStale
 	default:
 		log.Print(err)
 	}
 	return 1
 }
+
+// exitStale is the exit status of -check when an output is stale: 1 means
+// fxgen failed, so that CI can tell a file to regenerate from a model that
+// does not trace.
+const exitStale = 3
 
 // staleError is -check finding the output out of date.
 type staleError struct{ diff string }
@@ -97,10 +110,15 @@ func generate(ctx context.Context, o *options) (err error) {
 			return fmt.Errorf("-output %s: the generated file belongs to the model's package and must be in its directory %s", o.Output, relPath(dir))
 		}
 	}
-	if !o.Check {
+	if !o.Check && !o.Print {
 		// Refuse early, before the slow part.
 		if err := checkOverwrite(outPath); err != nil {
 			return err
+		}
+		if o.Test {
+			if err := checkOverwrite(testPath(outPath)); err != nil {
+				return err
+			}
 		}
 		removeStaleInPackage(dir)
 	}
@@ -175,42 +193,74 @@ func generate(ctx context.Context, o *options) (err error) {
 	if o.Print {
 		os.Stdout.WriteString(out.Table)
 	}
-	if o.Check {
-		diff, err := staleDiff(outPath, out.Go)
+	outs := []fileOutput{{outPath, out.Go}}
+	if o.Test {
+		src, err := testSource(m, o, outPath)
 		if err != nil {
 			return err
 		}
-		if diff != "" {
-			return &staleError{diff: diff + "run go generate to update it\n"}
+		outs = append(outs, fileOutput{testPath(outPath), src})
+	}
+	if o.Check {
+		var diffs []string
+		for _, f := range outs {
+			diff, err := staleDiff(f.path, f.data)
+			if err != nil {
+				return err
+			}
+			if diff != "" {
+				diffs = append(diffs, diff)
+			}
+		}
+		if len(diffs) > 0 {
+			return &staleError{diff: strings.Join(diffs, "") + "fxgen: stale; run go generate to update\n"}
 		}
 		return nil
 	}
-	// Stage every output, then rename them into place: a failure to write
-	// one changes none.
-	if err := checkOverwrite(outPath); err != nil {
-		return err
+	if o.Print {
+		outs = nil // -print writes nothing but what -dot asks for
 	}
-	var dot *staged
-	if o.Dot != "" {
-		if dot, err = stage(absPath(o.Dot), []byte(out.Dot)); err != nil {
+	return writeOutputs(outs, o.Dot, out.Dot)
+}
+
+// fileOutput is one file fxgen writes in the package.
+type fileOutput struct {
+	path string
+	data []byte
+}
+
+// writeOutputs stages every output, then renames them into place, the DOT
+// file last: a failure to write one changes none.
+func writeOutputs(files []fileOutput, dotPath, dot string) error {
+	for _, f := range files {
+		if err := checkOverwrite(f.path); err != nil {
 			return err
 		}
 	}
-	gen, err := stage(outPath, out.Go)
-	if err != nil {
-		if dot != nil {
-			dot.abort()
-		}
-		return err
+	if dotPath != "" {
+		files = append(files, fileOutput{absPath(dotPath), []byte(dot)})
 	}
-	if err := gen.commit(); err != nil {
-		if dot != nil {
-			dot.abort()
+	var staged []*staged
+	abort := func() {
+		for _, st := range staged {
+			st.abort()
 		}
-		return err
 	}
-	if dot != nil {
-		return dot.commit()
+	for _, f := range files {
+		st, err := stage(f.path, f.data)
+		if err != nil {
+			abort()
+			return err
+		}
+		staged = append(staged, st)
+	}
+	for i, st := range staged {
+		if err := st.commit(); err != nil {
+			for _, later := range staged[i+1:] {
+				later.abort()
+			}
+			return err
+		}
 	}
 	return nil
 }
