@@ -440,3 +440,17 @@ func TestConcreteExpr(t *testing.T) {
 		t.Errorf("inputs (-want +got):\n%s", diff)
 	}
 }
+
+func TestDriverLdflags(t *testing.T) {
+	for goflags, want := range map[string]string{
+		"":                                   "-w",
+		"-mod=mod":                           "-w",
+		"-mod=mod -ldflags=-X=main.v=1":      "-X=main.v=1 -w",
+		"--ldflags=-linkmode=external -race": "-linkmode=external -w",
+	} {
+		t.Setenv("GOFLAGS", goflags)
+		if got := driverLdflags(); got != want {
+			t.Errorf("GOFLAGS=%q: driver -ldflags %q, want %q", goflags, got, want)
+		}
+	}
+}
