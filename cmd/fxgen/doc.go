@@ -82,7 +82,8 @@
 //		write nothing; report whether the outputs (the generated file and
 //		its test) are up to date. If one is missing or differs from what
 //		fxgen would write, print a unified diff from the file on disk to
-//		the generated one (git apply takes it) and exit with status 3.
+//		the generated one (patch -p1 applies it in the directory fxgen ran
+//		in) and exit with status 3.
 //		The environment variable FXGEN_CHECK=1 turns -check on for every
 //		run, so that
 //

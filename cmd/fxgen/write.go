@@ -180,8 +180,7 @@ func pathCause(err error) error {
 
 // staleDiff compares the file at path with want. It returns "" when they
 // are equal, and otherwise a unified diff from the file on disk to what
-// fxgen generates, which git apply or patch -p1 applies in the current
-// directory.
+// fxgen generates, which patch -p1 applies in the current directory.
 func staleDiff(path string, want []byte) (string, error) {
 	got, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
