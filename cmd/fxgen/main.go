@@ -117,7 +117,7 @@ func generate(ctx context.Context, o *options) (err error) {
 		}
 		if o.Test {
 			if err := checkOverwrite(testPath(outPath)); err != nil {
-				return err
+				return fmt.Errorf("%v (the generated test's place; -test=false turns it off)", err)
 			}
 		}
 		removeStaleInPackage(dir)
