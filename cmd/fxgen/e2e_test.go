@@ -1,5 +1,6 @@
-// This file tests the real fxgen command end to end: it builds the command
-// once and runs it on testdata models copied into throwaway modules.
+// This file tests the real fxgen command end to end: the test binary runs
+// as the command (TestMain calls main when asFxgen is set), on testdata
+// models copied into throwaway modules.
 
 package main
 
