@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/fxgen/fxgen/passes"
 	"github.com/fxgen/fxgen/tracer"
 )
 
@@ -23,6 +24,11 @@ type Config struct {
 	Concrete []Arg
 	// Leaves are module paths or type names to keep as leaves.
 	Leaves []string
+	// Passes are the user's own passes (fxgen -pass), run in order on the
+	// traced graph before it is written: here, in the user's module,
+	// where their code is, and before fxgen's built-in pipeline, whose
+	// last pass plans the memory of the graph as it will be emitted.
+	Passes []*passes.Pass
 
 	// GraphFile receives the traced graph as JSON, with its constants'
 	// data.
@@ -58,9 +64,11 @@ func Main(root any, cfg Config) {
 	}
 }
 
-// Run is Main without the exit: it traces root twice, checks that the two
-// traces are the same, writes the graph and returns the first error. A trace error is returned as a
-// *tracer.TraceError, also when the model panicked with one.
+// Run is Main without the exit: it traces root twice, applies the user's
+// passes to each trace, checks that the two results are the same, writes
+// the graph and returns the first error. A trace error is returned as a
+// *tracer.TraceError, also when the model panicked with one; a pass's as a
+// *passes.Error.
 func Run(root any, cfg Config) (err error) {
 	defer func() {
 		// Trace recovers its own errors at its boundary; this catches one
@@ -88,13 +96,18 @@ func Run(root any, cfg Config) (err error) {
 	if len(cfg.Leaves) > 0 {
 		opts = append(opts, tracer.Leaf(cfg.Leaves...))
 	}
-	// Trace twice: a Forward that does not trace the same way twice would
-	// make the generated code depend on chance.
+	// Trace twice: a Forward (or a pass) that does not give the same graph
+	// twice would make the generated code depend on chance.
 	var traces [2][]byte
 	for i := range traces {
 		g, err := tracer.Trace(root, inputs, opts...)
 		if err != nil {
 			return err
+		}
+		if len(cfg.Passes) > 0 {
+			if _, err := passes.Run(g, cfg.Passes, passes.Options{Debug: true}); err != nil {
+				return err
+			}
 		}
 		if traces[i], err = g.MarshalJSONWithConstants(); err != nil {
 			return err

@@ -8,5 +8,17 @@
 // gofmt'd and byte-for-byte deterministic. Each statement carries a comment
 // with the model source position it came from.
 //
-//	src, err := emit.Generate(g, emit.Config{Package: "mlp", Type: "MLP"})
+// Names in the output derive from the graph's node names (which derive
+// from module paths) and never from counters, parameter-only work (folded
+// batch norms, packed weights) lives in the constructor's locals unless
+// Forward reads it, comments carry no detail that a change elsewhere in
+// the model would alter (such as slot numbers), and runtime's named
+// constants stand for attribute values: the generated file diffs like the
+// model.
+//
+// The passes' results reach Generate as a value, Config.Plan (see
+// passes.Results.Plan); emit does not import the passes.
+//
+//	res, err := passes.Run(g, passes.Default, passes.Options{})
+//	src, err := emit.Generate(g, emit.Config{Package: "mlp", Type: "MLP", Plan: res.Plan()})
 package emit

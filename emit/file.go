@@ -32,32 +32,32 @@ func (e *gen) render() ([]byte, error) {
 	f.Comment("Regenerate this file if " + T + ".Forward's signature changes: this line stops stale code from building.")
 	f.Var().Id("_").Func().Params(append([]jen.Code{jen.Op("*").Id(T)}, e.paramTypes()...)...).Add(e.resultTypes()).Op("=").Parens(jen.Op("*").Id(T)).Dot("Forward")
 
-	fields := append([]jen.Code{}, e.fields...)
 	ctor := append([]jen.Code{}, e.ctor[:e.ctorParams]...)
-	if e.keepModel {
-		fields = append([]jen.Code{jen.Id("model").Op("*").Id(T).Comment("the model, whose own Go code Forward calls")}, fields...)
-		ctor = append([]jen.Code{jen.Id(e.recv).Dot("model").Op("=").Id("m")}, ctor...)
-	}
 	snap := make([]string, 0, len(e.snapParams))
 	for p := range e.snapParams {
 		snap = append(snap, p)
 	}
 	sort.Strings(snap)
-	if len(snap) > 0 {
-		fields = append(fields, jen.Id("snapshot").Qual(runtimePkg, "Snapshot").Comment("versions of the parameters the constructor computed from"))
-		for _, p := range snap {
-			ctor = append(ctor, jen.Id(e.recv).Dot("snapshot").Dot("Record").Call(jen.Lit(p), jen.Id(e.recv).Dot(e.params[p])))
-		}
+	for _, p := range snap {
+		ctor = append(ctor, jen.Id(e.recv).Dot("snapshot").Dot("Record").Call(jen.Lit(p), e.ctorRef(e.params[p])))
 	}
 	ctor = append(ctor, e.ctor[e.ctorParams:]...)
+	fields := e.fix()
+	if e.keepModel {
+		fields = append([]jen.Code{field("model", jen.Op("*").Id(T), "the model, whose own Go code Forward calls")}, fields...)
+		ctor = append([]jen.Code{jen.Id(e.recv).Dot("model").Op("=").Id("m")}, ctor...)
+	}
+	if len(snap) > 0 {
+		fields = append(fields, field("snapshot", jen.Qual(runtimePkg, "Snapshot"), "versions of the parameters the constructor computed from"))
+	}
 	F := e.frameType
-	fields = append(fields, jen.Id("frames").Qual(runtimePkg, "Frames").Types(jen.Id(F)).Comment("the free per-call workspaces"))
+	fields = append(fields, field("frames", jen.Qual(runtimePkg, "Frames").Types(jen.Id(F)), "the free per-call workspaces"))
 
 	frameFields := append([]jen.Code{}, e.frameFields...)
 	for _, s := range e.syms {
-		frameFields = append(frameFields, jen.Id(e.symField[s]).Int().Comment("the size "+s+" the workspace is sized for"))
+		frameFields = append(frameFields, field(e.symField[s], jen.Int(), "the size "+s+" the workspace is sized for"))
 	}
-	frameFields = append(frameFields, jen.Id("ready").Bool().Comment("whether the workspace is allocated"))
+	frameFields = append(frameFields, field("ready", jen.Bool(), "whether the workspace is allocated"))
 	sharing := "It reads the model's parameters in place, so it sees weights loaded into the model later. "
 	if len(snap) > 0 {
 		sharing = "It reads the model's parameters in place, but what New" + C + " computes from them " +
@@ -75,7 +75,8 @@ func (e *gen) render() ([]byte, error) {
 
 	if len(snap) > 0 {
 		comments(f, fmt.Sprintf("New%s compiles m, checking that its parameters have the traced shapes. "+
-			"Build it after loading m's weights: it computes from %s once, and Forward panics if a load changes them later.", C, quoteList(snap)))
+			"Build it after loading m's weights: it computes from some of them once (those it records in its snapshot), "+
+			"and Forward panics if a load changes them later.", C))
 	} else {
 		f.Commentf("New%s compiles m, checking that its parameters have the traced shapes.", C)
 	}
@@ -193,18 +194,4 @@ func comments(f *jen.File, text string) {
 	if line != "" {
 		f.Comment(line)
 	}
-}
-
-// quoteList names parameters for a comment: "a", "a and b" or "a, b and
-// n more".
-func quoteList(names []string) string {
-	switch len(names) {
-	case 1:
-		return names[0]
-	case 2:
-		return names[0] + " and " + names[1]
-	case 3:
-		return names[0] + ", " + names[1] + " and " + names[2]
-	}
-	return fmt.Sprintf("%s, %s and %d more parameters", names[0], names[1], len(names)-2)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/fxgen/fxgen/ir"
-	"github.com/fxgen/fxgen/passes"
 	"github.com/fxgen/fxgen/runtime"
 )
 
@@ -36,7 +35,10 @@ func (e *gen) emitFused(n *ir.Node, outputs map[resultKey]bool) error {
 	if err != nil {
 		return fmt.Errorf("node %s: %v", n.Name, err)
 	}
-	descr := passes.FusedSteps(n)
+	var descr []string
+	if e.cfg.Plan != nil {
+		descr = e.cfg.Plan.Fused[n]
+	}
 	steps := prog.Steps()
 	sm, _ := n.Kwarg("softmax")
 	softmax, _ := sm.(bool)
@@ -67,15 +69,15 @@ func (e *gen) emitFused(n *ir.Node, outputs map[resultKey]bool) error {
 		}
 		items = append(items, item)
 	}
-	f := e.names.name(n.Name + "_program")
-	e.fields = append(e.fields, jen.Id(f).Op("*").Qual(runtimePkg, "ElementwiseProgram").Comment(fmt.Sprintf("the %d ops fused into %s", len(steps), n.Name)))
-	e.ctor = append(e.ctor, jen.Id(e.recv).Dot(f).Op("=").Qual(runtimePkg, "NewElementwiseProgram").Call(
+	pv := e.newCtorValue(n.Name+"_program", jen.Op("*").Qual(runtimePkg, "ElementwiseProgram"), fmt.Sprintf("the %d ops fused into %s", len(steps), n.Name))
+	f := pv.name
+	e.ctor = append(e.ctor, e.define(pv).Qual(runtimePkg, "NewElementwiseProgram").Call(
 		jen.Lit(len(list)),
 		jen.Index().Qual(runtimePkg, "ElementwiseStep").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...),
 	))
 	var inputs []jen.Code
 	for _, a := range list {
-		c, err := e.operand(a)
+		c, err := e.operand(a, false)
 		if err != nil {
 			return err
 		}
@@ -87,7 +89,7 @@ func (e *gen) emitFused(n *ir.Node, outputs map[resultKey]bool) error {
 		e.body = append(e.body, jen.Comment(d))
 	}
 	e.body = append(e.body, allocs...)
-	e.body = append(e.body, jen.Id(e.recv).Dot(f).Dot(run).Call(outs[0], jen.Index().Op("*").Qual(runtimePkg, "Array").Values(inputs...)))
+	e.body = append(e.body, e.fwdRef(pv).Dot(run).Call(outs[0], jen.Index().Op("*").Qual(runtimePkg, "Array").Values(inputs...)))
 	return nil
 }
 

@@ -25,7 +25,7 @@ func TestFusedElementwiseCode(t *testing.T) {
 		t.Errorf("constructor builds %d programs, want 1 (the whole chain):\n%s", got, ctor)
 	}
 	for _, want := range []string{"{Op: runtime.ElemSigmoid, A: 0}", "{Op: runtime.ElemMul, A: 2, B: 3}", "{Op: runtime.ElemDivScalar, A: 4, C: 8.0}",
-		"{Op: runtime.ElemMaskedFill, A: 5, B: 1, C: -1.0000000150474662e+30}", "// fused_test.go:16: tanh = call_function tanh(x)"} {
+		"{Op: runtime.ElemMaskedFill, A: 5, B: 1, C: -1.0000000150474662e+30}", "// fused_test.go:16: r3 = tanh(x)", "// fused_test.go:16: r4 = mul(r2, r3)", "// fused_test.go:17: relu = relu(r6)"} {
 		if !strings.Contains(ctor, want) {
 			t.Errorf("the program lacks %q:\n%s", want, ctor)
 		}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/fxgen/fxgen/internal/version"
 	"github.com/fxgen/fxgen/ir"
-	"github.com/fxgen/fxgen/passes"
+	"github.com/fxgen/fxgen/plan"
 )
 
 const (
@@ -38,6 +38,11 @@ type Config struct {
 	Type        string // model type name, e.g. "MLP"
 	Compiled    string // compiled type name; "" means Type+"Compiled"
 	Command     string // the fxgen arguments, recorded in the header comment
+	// Plan is what the passes worked out about g (passes.Results.Plan):
+	// its memory plan, which the emitter checks against g and follows,
+	// and the descriptions of fused ops for comments. nil means no plan:
+	// every intermediate value gets storage of its own.
+	Plan *plan.Plan
 }
 
 // resultKey names one result of a node.
@@ -49,18 +54,25 @@ type resultKey struct {
 type gen struct {
 	g        *ir.Graph
 	cfg      Config
+	mem      *plan.Memory // the memory plan, or nil
 	names    *goNames
 	recv     string
 	fnName   string
 	syms     []string          // symbols in order of first appearance
 	symVar   map[string]string // symbol → Go local/param name
 	symField map[string]string // symbol → struct field remembering it
-	store    map[resultKey]jen.Code
-	outVar   map[resultKey]string
-	inputs   map[*ir.Node]string // placeholder → tensor param name
-	params   map[string]string   // param name → field
-	consts   map[string]string   // number literal key → field
-	fields   []jen.Code
+	// store holds the storage of each value Forward computes; ctorStore
+	// that of each value the constructor computes or binds.
+	store     map[resultKey]jen.Code
+	ctorStore map[resultKey]*ctorValue
+	outVar    map[resultKey]string
+	inputs    map[*ir.Node]string   // placeholder → tensor param name
+	params    map[string]*ctorValue // param name → its value
+	consts    map[string]*ctorValue // number literal key → its value
+	// ctorValues are the values the constructor binds or computes, in
+	// order: a field when Forward reads them, else a local.
+	ctorValues []*ctorValue
+	fwdRefs    map[*jen.Statement]*ctorValue // Forward's references to them
 	// frameFields are the fields of the per-call frame type: the
 	// workspace and the arrays bound to it, which Forward takes from the
 	// compiled model's free list so that concurrent calls never share.
@@ -87,35 +99,31 @@ type gen struct {
 	// snapshot is set when the constructor computes from the parameters
 	// (hoisted nodes, prepared operands): those values are snapshots.
 	snapshot bool
-	// prepared maps an operand's key to the field holding its prepared
-	// form, so that a weight used twice is prepared once.
-	prepared map[string]string
-	// slots are the workspace slots of plan-memory, in slot order, and
-	// binds the fields reserve binds to them.
-	slots   []*wsSlot
-	binds   []bindStmt
-	wsField string
-}
-
-// wsSlot is one workspace slot: the values bound to it.
-type wsSlot struct {
-	dtype  ir.DType
-	sizes  []ir.Shape // the shapes of its values
-	fields []string   // the fields bound to it
+	// prepared maps an operand's key to its prepared form, so that a
+	// weight used twice is prepared once.
+	prepared map[string]*ctorValue
+	// binds are the planned values reserve lays out in the workspace, in
+	// node order; planField names each one's frame field.
+	binds     []bindStmt
+	planField map[plan.Value]string
 }
 
 // Generate returns the gofmt'd Go source of the compiled form of g.
 func Generate(g *ir.Graph, cfg Config) ([]byte, error) {
 	if g.Forward == nil {
-		return nil, fmt.Errorf("emit: graph has no Forward signature (trace it with tracer.Trace)")
+		return nil, fmt.Errorf("emit: graph has no Forward signature: trace it with tracer.Trace, or declare one for a hand-built graph (Graph.DeclareForward)")
 	}
 	if cfg.Compiled == "" {
 		cfg.Compiled = cfg.Type + "Compiled"
 	}
 	e := &gen{
 		g: g, cfg: cfg, symVar: map[string]string{}, symField: map[string]string{},
-		store: map[resultKey]jen.Code{}, outVar: map[resultKey]string{}, inputs: map[*ir.Node]string{},
-		params: map[string]string{}, consts: map[string]string{},
+		store: map[resultKey]jen.Code{}, ctorStore: map[resultKey]*ctorValue{}, outVar: map[resultKey]string{},
+		inputs: map[*ir.Node]string{}, params: map[string]*ctorValue{}, consts: map[string]*ctorValue{},
+		planField: map[plan.Value]string{}, fwdRefs: map[*jen.Statement]*ctorValue{},
+	}
+	if cfg.Plan != nil {
+		e.mem = cfg.Plan.Memory
 	}
 	e.fnName = cfg.Compiled + ".Forward"
 	var reserved []string
@@ -143,16 +151,23 @@ func (e *gen) build() error {
 	if err := e.emitInputs(); err != nil {
 		return err
 	}
-	if err := passes.VerifyPlan(e.g); err != nil {
-		return err
+	var paramOnly map[*ir.Node]bool
+	if e.cfg.Plan != nil {
+		paramOnly = e.cfg.Plan.ParamOnly
 	}
-	e.hoisted = passes.ParamOnly(e.g)
-	for n := range e.hoisted {
-		if n.Op == ir.GetAttr {
-			delete(e.hoisted, n)
+	if paramOnly == nil {
+		paramOnly = plan.ParamOnly(e.g)
+	}
+	if err := e.mem.Verify(e.g, paramOnly); err != nil {
+		return fmt.Errorf("emit: the memory plan does not fit the graph: %v", err)
+	}
+	e.hoisted = map[*ir.Node]bool{}
+	for n := range paramOnly {
+		if n.Op != ir.GetAttr {
+			e.hoisted[n] = true
 		}
 	}
-	e.prepared = map[string]string{}
+	e.prepared = map[string]*ctorValue{}
 	outputs := e.outputKeys()
 	for _, n := range e.g.Nodes() {
 		if err := e.emitNode(n, outputs); err != nil {
@@ -171,12 +186,12 @@ func (e *gen) build() error {
 		if !e.hoisted[k.n] || e.outVar[k] != "" {
 			continue
 		}
-		v := e.names.name(k.n.Name)
+		v := e.names.name(resultName(k))
 		e.outVar[k] = v
 		t := k.n.Types[k.i]
 		e.body = append(e.body,
 			jen.Id(v).Op(":=").Qual(runtimePkg, "NewArray").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...),
-			jen.Qual(runtimePkg, "Copy").Call(jen.Id(v), e.store[k]))
+			jen.Qual(runtimePkg, "Copy").Call(jen.Id(v), e.fwdRef(e.ctorStore[k])))
 	}
 	return nil
 }
@@ -226,8 +241,8 @@ func dtypeCode(d ir.DType) jen.Code {
 	return jen.Qual(runtimePkg, "Bool")
 }
 
-// emitParams adds a field per parameter, filled by the constructor from the
-// model (checked against the traced type) or from embedded constant data.
+// emitParams binds each parameter in the constructor, from the model
+// (checked against the traced type) or from embedded constant data.
 func (e *gen) emitParams() error {
 	names := make([]string, 0, len(e.g.Params))
 	for n := range e.g.Params {
@@ -236,15 +251,14 @@ func (e *gen) emitParams() error {
 	sort.Strings(names)
 	for _, name := range names {
 		p := e.g.Params[name]
-		f := e.names.name(name)
-		e.params[name] = f
-		e.fields = append(e.fields, jen.Id(f).Op("*").Qual(runtimePkg, "Array").Comment(name+" "+p.Type.String()))
+		v := e.newCtorValue(name, arrayType(), name+" "+p.Type.String())
+		e.params[name] = v
 		dims, _ := p.Type.Shape.Ints()
 		if p.GoPath == "" {
 			if p.Value.Len() > maxConstElements {
 				return fmt.Errorf("emit: constant %s has %d elements, more than %d to embed in code; make it a parameter of the model", name, p.Value.Len(), maxConstElements)
 			}
-			e.ctor = append(e.ctor, jen.Id(e.recv).Dot(f).Op("=").Add(constArray(p)))
+			e.ctor = append(e.ctor, e.define(v).Add(constArray(p)))
 			continue
 		}
 		sel, err := selector(jen.Id("m"), p.GoPath)
@@ -252,9 +266,9 @@ func (e *gen) emitParams() error {
 			return err
 		}
 		e.ctor = append(e.ctor,
-			jen.Id(e.recv).Dot(f).Op("=").Add(sel).Dot("Array").Call(),
+			e.define(v).Add(sel).Dot("Array").Call(),
 			jen.Qual(runtimePkg, "CheckInput").Call(append([]jen.Code{jen.Lit("New" + e.cfg.Compiled), jen.Lit(name),
-				jen.Id(e.recv).Dot(f), dtypeCode(p.Type.DType)}, lits(dims)...)...))
+				e.ctorRef(v), dtypeCode(p.Type.DType)}, lits(dims)...)...))
 	}
 	return nil
 }
@@ -404,12 +418,18 @@ func outputNodes(o *ir.Node) []*ir.Node {
 
 // resolve maps a getitem node to the result it selects.
 func resolve(n *ir.Node) resultKey {
-	if n.Target == "getitem" && (n.Op == ir.CallFunction || n.Op == ir.CallMethod) {
-		src := n.Args()[0].(*ir.Node)
-		idx, _ := n.Kwarg("index")
-		return resultKey{src, idx.(int)}
+	v := plan.ResolveGetitem(n)
+	return resultKey{v.Node, v.Result}
+}
+
+// resultName is the Go name of a value: its node's name, with "_r" and
+// the result's index for a node of several results (split's third result
+// is split_r2, never split_2, the name of another split node).
+func resultName(k resultKey) string {
+	if len(k.n.Types) > 1 {
+		return k.n.Name + "_r" + strconv.Itoa(k.i)
 	}
-	return resultKey{n, 0}
+	return k.n.Name
 }
 
 // describe prints a node as a short assignment for its comment.
@@ -424,94 +444,33 @@ func describe(n *ir.Node) string {
 	return fmt.Sprintf("%s = %s %s(%s)", n.Name, n.Op, n.Target, strings.Join(args, ", "))
 }
 
-// planReserve adds to reserve the sizing of the workspace slots and the
-// binding of each planned value to its slot: slot k's size is the largest
-// of its values' sizes for the actual symbols, and the slots of one dtype
-// follow each other in the workspace's slice of that dtype.
+// planReserve adds to reserve the layout of the planned values in the
+// workspace (runtime.WorkspaceLayout): each value takes a slot of its own
+// or the storage of the value that held its slot last, which is dead by
+// then. The sharing is stated value by value, never by slot numbers, so
+// that a value added to a model changes these lines only near it.
 func (e *gen) planReserve() {
-	if len(e.slots) == 0 {
+	if len(e.binds) == 0 {
 		return
 	}
 	ws := e.names.name("workspace")
-	e.frameFields = append(e.frameFields, jen.Id(ws).Qual(runtimePkg, "Workspace").Comment(
-		fmt.Sprintf("storage of the %d workspace slots (plan-memory)", len(e.slots))))
-	e.wsField = ws
-	values := 0
-	for _, sl := range e.slots {
-		values += len(sl.fields)
-	}
-	e.reserve = append(e.reserve, jen.Comment(fmt.Sprintf("%d values share %d workspace slots; each slot is as large as its largest value.", values, len(e.slots))))
-	at := map[int]jen.Code{}
-	total := map[ir.DType]jen.Code{}
-	for k, sl := range e.slots {
-		var sizes []jen.Code
-		seen := map[string]bool{}
-		for _, sh := range sl.sizes {
-			c, key := e.sizeExpr(sh)
-			if !seen[key] {
-				seen[key] = true
-				sizes = append(sizes, c)
-			}
-		}
-		size := sizes[0]
-		if len(sizes) > 1 {
-			size = jen.Id("max").Call(sizes...)
-		}
-		sv := e.names.name("slot" + strconv.Itoa(k))
-		e.reserve = append(e.reserve, jen.Id(sv).Op(":=").Qual(runtimePkg, "SlotSize").Call(size))
-		if prev, ok := total[sl.dtype]; ok {
-			av := e.names.name("at" + strconv.Itoa(k))
-			e.reserve = append(e.reserve, jen.Id(av).Op(":=").Add(prev))
-			at[k] = jen.Id(av)
-			total[sl.dtype] = jen.Id(av).Op("+").Id(sv)
-		} else {
-			at[k] = jen.Lit(0)
-			total[sl.dtype] = jen.Id(sv)
-		}
-	}
-	var args []jen.Code
-	for _, d := range []ir.DType{ir.Float32, ir.Int64, ir.Bool} {
-		if t, ok := total[d]; ok {
-			args = append(args, t)
-		} else {
-			args = append(args, jen.Lit(0))
-		}
-	}
-	e.reserve = append(e.reserve, jen.Id(e.frame).Dot(ws).Dot("Reserve").Call(args...))
+	e.frameFields = append(e.frameFields, field(ws, jen.Qual(runtimePkg, "Workspace"), "storage of the values of the memory plan"))
+	l := e.names.name("layout")
+	e.reserve = append(e.reserve,
+		jen.Comment("Values whose lifetimes do not overlap share storage; each slot is as large as its largest value."),
+		jen.Var().Id(l).Qual(runtimePkg, "WorkspaceLayout"))
+	prev := e.mem.Previous(e.g)
 	for _, b := range e.binds {
-		e.reserve = append(e.reserve, jen.Id(e.frame).Dot(ws).Dot("Bind").Call(append([]jen.Code{
-			jen.Op("&").Id(e.frame).Dot(b.field), dtypeCode(b.t.DType), at[b.slot]}, e.dims(b.t.Shape)...)...))
-	}
-}
-
-// sizeExpr returns the Go expression of the number of elements of a shape,
-// folded to a constant times symbols, and a key for comparing two.
-func (e *gen) sizeExpr(sh ir.Shape) (jen.Code, string) {
-	coef := 1
-	var syms []string
-	for _, d := range sh {
-		coef *= d.Coef
-		if !d.IsConst() {
-			syms = append(syms, d.Sym)
+		shape := append([]jen.Code{dtypeCode(b.t.DType)}, e.dims(b.t.Shape)...)
+		field := jen.Op("&").Id(e.frame).Dot(b.field)
+		if p := prev[b.value]; p.Node != nil {
+			e.reserve = append(e.reserve, jen.Id(l).Dot("Reuse").Call(append([]jen.Code{field,
+				jen.Op("&").Id(e.frame).Dot(e.planField[p])}, shape...)...))
+			continue
 		}
+		e.reserve = append(e.reserve, jen.Id(l).Dot("Own").Call(append([]jen.Code{field}, shape...)...))
 	}
-	sort.Strings(syms)
-	key := strconv.Itoa(coef) + "*" + strings.Join(syms, "*")
-	if len(syms) == 0 {
-		return jen.Lit(coef), key
-	}
-	var c *jen.Statement
-	if coef != 1 {
-		c = jen.Lit(coef)
-	}
-	for _, s := range syms {
-		if c == nil {
-			c = jen.Id(e.symVar[s])
-		} else {
-			c = c.Op("*").Id(e.symVar[s])
-		}
-	}
-	return c, key
+	e.reserve = append(e.reserve, jen.Id(l).Dot("Bind").Call(jen.Op("&").Id(e.frame).Dot(ws)))
 }
 
 // lowerFirst lowers the leading upper-case run of an identifier, keeping

@@ -7,11 +7,13 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/fxgen/fxgen/ir"
-	"github.com/fxgen/fxgen/passes"
+	"github.com/fxgen/fxgen/plan"
+	"github.com/fxgen/fxgen/runtime"
 )
 
 // emitNode gives the node's results their storage and adds its kernel call
@@ -21,23 +23,28 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 	case ir.Placeholder, ir.Output:
 		return nil
 	case ir.GetAttr:
-		e.store[resultKey{n, 0}] = jen.Id(e.recv).Dot(e.params[n.Target])
+		e.ctorStore[resultKey{n, 0}] = e.params[n.Target]
 		return nil
 	}
 	if n.Target == "getitem" && n.Op != ir.CallModule {
 		k := resolve(n)
-		e.store[resultKey{n, 0}] = e.store[k]
+		if v, ok := e.ctorStore[k]; ok {
+			e.ctorStore[resultKey{n, 0}] = v
+		} else {
+			e.store[resultKey{n, 0}] = e.store[k]
+		}
 		return nil
 	}
 	comment := jen.Comment(posPrefix(n) + describe(n))
-	if passes.IsAlias(n) {
+	if e.mem.IsView(n) {
 		return e.emitView(n, comment)
 	}
+	hoisted := e.hoisted[n]
 	var op *ir.Op
 	var operands []jen.Code
 	var attrs []ir.Kwarg
 	for _, a := range n.Args() {
-		c, err := e.operand(a)
+		c, err := e.operand(a, hoisted)
 		if err != nil {
 			return err
 		}
@@ -59,10 +66,13 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 		}
 		op = ir.LookupOp(ir.LookupModuleKind(m.Kind).Op)
 		for _, p := range m.Params {
-			if p == "" {
+			switch {
+			case p == "":
 				operands = append(operands, jen.Nil())
-			} else {
-				operands = append(operands, jen.Id(e.recv).Dot(e.params[p]))
+			case hoisted:
+				operands = append(operands, e.ctorRef(e.params[p]))
+			default:
+				operands = append(operands, e.fwdRef(e.params[p]))
 			}
 		}
 		attrs = m.Attrs
@@ -74,10 +84,10 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 	if op == nil || op.Kernel == nil {
 		return fmt.Errorf("op %q has no kernel to call", n.Target)
 	}
-	if n.Target == "fused_elementwise" && n.Op != ir.CallModule && !e.hoisted[n] {
+	if n.Target == "fused_elementwise" && n.Op != ir.CallModule && !hoisted {
 		return e.emitFused(n, outputs)
 	}
-	if e.hoisted[n] {
+	if hoisted {
 		e.snapshot = true
 		e.snapshotInputs(n)
 		outs, allocs := e.hoistedResults(n)
@@ -87,20 +97,17 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 	return e.kernelCall(n, op, comment, outs, allocs, operands, attrs, &e.body)
 }
 
-// hoistedResults gives each result of a node the constructor computes a
-// field allocated by the constructor.
+// hoistedResults gives each result of a node the constructor computes an
+// array the constructor allocates: a local, or a field if Forward reads
+// it.
 func (e *gen) hoistedResults(n *ir.Node) (outs, allocs []jen.Code) {
 	for i, t := range n.Types {
 		k := resultKey{n, i}
-		name := n.Name
-		if len(n.Types) > 1 {
-			name += "_" + strconv.Itoa(i)
-		}
-		f := e.names.name(name)
-		e.fields = append(e.fields, jen.Id(f).Op("*").Qual(runtimePkg, "Array").Comment(n.Name+" "+t.String()+", computed by the constructor"))
-		allocs = append(allocs, jen.Id(e.recv).Dot(f).Op("=").Qual(runtimePkg, "NewArray").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...))
-		e.store[k] = jen.Id(e.recv).Dot(f)
-		outs = append(outs, e.store[k])
+		name := resultName(k)
+		v := e.newCtorValue(name, arrayType(), name+" "+t.String()+", computed by the constructor")
+		allocs = append(allocs, e.define(v).Qual(runtimePkg, "NewArray").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...))
+		e.ctorStore[k] = v
+		outs = append(outs, e.ctorRef(v))
 	}
 	return outs, allocs
 }
@@ -131,13 +138,10 @@ func (e *gen) snapshotInputs(n *ir.Node) {
 // output, else a workspace field: bound by reserve to its plan-memory slot
 // of the workspace, or sized by reserve on its own when there is no plan.
 func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []jen.Code) {
-	slots := passes.Slots(n)
+	slots := e.mem.Slots(n)
 	for i, t := range n.Types {
 		k := resultKey{n, i}
-		name := n.Name
-		if len(n.Types) > 1 {
-			name += "_" + strconv.Itoa(i)
-		}
+		name := resultName(k)
 		if outputs[k] {
 			v := e.names.name(name)
 			e.outVar[k] = v
@@ -145,19 +149,13 @@ func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []je
 			allocs = append(allocs, jen.Id(v).Op(":=").Qual(runtimePkg, "NewArray").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...))
 		} else if slots != nil && slots[i] >= 0 {
 			f := e.names.name(name)
-			e.frameFields = append(e.frameFields, jen.Id(f).Qual(runtimePkg, "Array").Comment(n.Name+" "+t.String()+", in workspace slot "+strconv.Itoa(slots[i])))
-			for len(e.slots) <= slots[i] {
-				e.slots = append(e.slots, &wsSlot{})
-			}
-			sl := e.slots[slots[i]]
-			sl.dtype = t.DType
-			sl.sizes = append(sl.sizes, t.Shape)
-			sl.fields = append(sl.fields, f)
-			e.binds = append(e.binds, bindStmt{f, t, slots[i]})
+			e.frameFields = append(e.frameFields, field(f, jen.Qual(runtimePkg, "Array"), name+" "+t.String()))
+			e.binds = append(e.binds, bindStmt{f, t, plan.Value{Node: n, Result: i}})
+			e.planField[plan.Value{Node: n, Result: i}] = f
 			e.store[k] = jen.Op("&").Id(e.frame).Dot(f)
 		} else {
 			f := e.names.name(name)
-			e.frameFields = append(e.frameFields, jen.Id(f).Qual(runtimePkg, "Array").Comment(n.Name+" "+t.String()))
+			e.frameFields = append(e.frameFields, field(f, jen.Qual(runtimePkg, "Array"), name+" "+t.String()))
 			e.reserve = append(e.reserve, jen.Id(e.frame).Dot(f).Dot("Reset").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...))
 			e.store[k] = jen.Op("&").Id(e.frame).Dot(f)
 		}
@@ -166,28 +164,27 @@ func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []je
 	return outs, allocs
 }
 
-// emitView gives a view (passes.IsAlias) a frame field that Forward points
-// at its input's storage with the node's shape: no copy.
+// emitView gives a view (plan.Memory.IsView) a frame field that Forward
+// points at its input's storage with the node's shape: no copy.
 func (e *gen) emitView(n *ir.Node, comment jen.Code) error {
-	src, err := e.operand(n.Args()[0])
+	src, err := e.operand(n.Args()[0], false)
 	if err != nil {
 		return err
 	}
 	t := n.Types[0]
 	f := e.names.name(n.Name)
-	e.frameFields = append(e.frameFields, jen.Id(f).Qual(runtimePkg, "Array").Comment(n.Name+" "+t.String()+", a view of "+n.Args()[0].(*ir.Node).Name))
+	e.frameFields = append(e.frameFields, field(f, jen.Qual(runtimePkg, "Array"), n.Name+" "+t.String()+", a view of "+n.Args()[0].(*ir.Node).Name))
 	e.store[resultKey{n, 0}] = jen.Op("&").Id(e.frame).Dot(f)
 	e.body = append(e.body, comment)
 	e.body = append(e.body, jen.Qual(runtimePkg, "View").Call(append([]jen.Code{e.store[resultKey{n, 0}], src}, e.dims(t.Shape)...)...))
 	return nil
 }
 
-// bindStmt is a reserve statement binding field to its slot, rendered once
-// the slots' offsets are known.
+// bindStmt is a planned value reserve lays out in the workspace.
 type bindStmt struct {
 	field string
 	t     ir.Type
-	slot  int
+	value plan.Value
 }
 
 // kernelCall finishes emitNode for an op with a runtime kernel, adding the
@@ -202,7 +199,7 @@ func (e *gen) kernelCall(n *ir.Node, op *ir.Op, comment jen.Code, outs, allocs, 
 	sig := &ir.Sig{Op: op, Kwargs: kw}
 	var attrArgs []jen.Code
 	for _, a := range op.KernelAttrs() {
-		c, err := attrLiteral(sig.Value(a.Name))
+		c, err := e.attrCode(a.Name, sig.Value(a.Name))
 		if err != nil {
 			return fmt.Errorf("attribute %s: %v", a.Name, err)
 		}
@@ -210,22 +207,22 @@ func (e *gen) kernelCall(n *ir.Node, op *ir.Op, comment jen.Code, outs, allocs, 
 	}
 	pkg, fn := op.KernelName()
 	if pr := op.Prepared; pr != nil && body == &e.body {
-		if key, ok := e.paramOnlyOperand(n, pr.Operand); ok {
-			f, ok := e.prepared[key]
+		if key, src, ok := e.paramOnlyOperand(n, pr.Operand); ok {
+			v, ok := e.prepared[key]
 			if !ok {
-				f = e.names.name(key + "_prepared")
-				e.prepared[key] = f
 				ppkg, pname, _, _ := op.PreparedNames()
 				pt := reflect.TypeOf(pr.Prepare).Out(0).Elem()
-				e.fields = append(e.fields, jen.Id(f).Op("*").Qual(pt.PkgPath(), pt.Name()).Comment(key+" prepared by "+pname+", computed by the constructor"))
-				e.ctor = append(e.ctor, jen.Id(e.recv).Dot(f).Op("=").Qual(ppkg, pname).Call(operands[pr.Operand]))
+				v = e.newCtorValue(key+"_prepared", jen.Op("*").Qual(pt.PkgPath(), pt.Name()), key+" prepared by "+pname+", computed by the constructor")
+				e.prepared[key] = v
+				e.ctor = append(e.ctor, e.define(v).Qual(ppkg, pname).Call(e.ctorRef(src)))
 			}
 			e.snapshot = true
 			if p := e.g.Params[key]; p != nil && p.GoPath != "" {
 				e.snapParams[key] = true
 			}
 			operands = append([]jen.Code{}, operands...)
-			operands[pr.Operand] = jen.Id(e.recv).Dot(f)
+			e.unref(operands[pr.Operand])
+			operands[pr.Operand] = e.fwdRef(v)
 			_, _, pkg, fn = op.PreparedNames()
 		}
 	}
@@ -240,35 +237,32 @@ func (e *gen) kernelCall(n *ir.Node, op *ir.Op, comment jen.Code, outs, allocs, 
 }
 
 // paramOnlyOperand reports whether operand i of call n depends on no
-// input, and returns a key naming its value: the parameter's name, or the
-// node computing it.
-func (e *gen) paramOnlyOperand(n *ir.Node, i int) (string, bool) {
+// input, and returns a key naming its value (the parameter's name, or the
+// node computing it) and the value.
+func (e *gen) paramOnlyOperand(n *ir.Node, i int) (string, *ctorValue, bool) {
 	args := n.Args()
 	if n.Op == ir.CallModule {
 		if i < len(args) {
-			return "", false
+			return "", nil, false
 		}
 		p := e.g.Modules[n.Target].Params[i-len(args)]
-		return p, p != ""
+		return p, e.params[p], p != ""
 	}
 	if i >= len(args) {
-		return "", false
+		return "", nil, false
 	}
 	m, ok := args[i].(*ir.Node)
 	if !ok {
-		return "", false
+		return "", nil, false
 	}
 	k := resolve(m)
 	switch {
 	case k.n.Op == ir.GetAttr:
-		return k.n.Target, true
+		return k.n.Target, e.params[k.n.Target], true
 	case e.hoisted[k.n]:
-		if len(k.n.Types) > 1 {
-			return k.n.Name + "_" + strconv.Itoa(k.i), true
-		}
-		return k.n.Name, true
+		return resultName(k), e.ctorStore[k], true
 	}
-	return "", false
+	return "", nil, false
 }
 
 func posPrefix(n *ir.Node) string {
@@ -278,13 +272,21 @@ func posPrefix(n *ir.Node) string {
 	return ""
 }
 
-// operand returns the expression of one node arg: a node's storage, a
-// constant field for a number, nil, or a list.
-func (e *gen) operand(a ir.Arg) (jen.Code, error) {
+// operand returns the expression of one node arg, in the constructor
+// (ctor) or in Forward: a value's storage, a constant for a number, nil,
+// or a list.
+func (e *gen) operand(a ir.Arg, ctor bool) (jen.Code, error) {
 	switch x := a.(type) {
 	case *ir.Node:
-		c, ok := e.store[resolve(x)]
-		if !ok {
+		k := resolve(x)
+		if v, ok := e.ctorStore[k]; ok {
+			if ctor {
+				return e.ctorRef(v), nil
+			}
+			return e.fwdRef(v), nil
+		}
+		c, ok := e.store[k]
+		if !ok || ctor {
 			return nil, fmt.Errorf("arg %s has no storage (used before it is computed?)", x.Name)
 		}
 		return c, nil
@@ -293,7 +295,7 @@ func (e *gen) operand(a ir.Arg) (jen.Code, error) {
 	case []ir.Arg:
 		var elems []jen.Code
 		for _, y := range x {
-			c, err := e.operand(y)
+			c, err := e.operand(y, ctor)
 			if err != nil {
 				return nil, err
 			}
@@ -302,30 +304,53 @@ func (e *gen) operand(a ir.Arg) (jen.Code, error) {
 		return jen.Index().Op("*").Qual(runtimePkg, "Array").Values(elems...), nil
 	}
 	if ir.IsNumber(a) {
-		return e.constant(a), nil
+		v := e.constant(a)
+		if ctor {
+			return e.ctorRef(v), nil
+		}
+		return e.fwdRef(v), nil
 	}
 	return nil, fmt.Errorf("unsupported arg %v (%T)", a, a)
 }
 
-// constant returns the field holding the 0-d array of a number literal,
-// built once by the constructor.
-func (e *gen) constant(v any) jen.Code {
+// constant returns the 0-d array of a number literal, built once by the
+// constructor and named after its value (f32_1e_05, i64_2).
+func (e *gen) constant(v any) *ctorValue {
 	key := fmt.Sprintf("%T:%v", v, v)
-	f, ok := e.consts[key]
+	c, ok := e.consts[key]
 	if !ok {
-		f = e.names.name("const" + strconv.Itoa(len(e.consts)))
-		e.consts[key] = f
-		e.fields = append(e.fields, jen.Id(f).Op("*").Qual(runtimePkg, "Array").Comment("the number "+ir.FormatArg(v, "")))
 		var build jen.Code
+		var name string
 		switch x := v.(type) {
 		case int:
+			name = "i64_" + strconv.Itoa(x)
 			build = jen.Qual(runtimePkg, "Int64Scalar").Call(jen.Lit(x))
 		case float64:
+			name = "f32_" + strconv.FormatFloat(float64(float32(x)), 'g', -1, 32)
 			build = jen.Qual(runtimePkg, "Float32Scalar").Call(jen.Lit(float32(x)))
 		}
-		e.ctor = append(e.ctor, jen.Id(e.recv).Dot(f).Op("=").Add(build))
+		c = e.newCtorValue(strings.ReplaceAll(name, "-", "m"), arrayType(), "the number "+ir.FormatArg(v, ""))
+		e.consts[key] = c
+		e.ctor = append(e.ctor, e.define(c).Add(build))
 	}
-	return jen.Id(e.recv).Dot(f)
+	return c
+}
+
+// namedAttrs are the attributes whose values generated code writes as
+// runtime's named constants: the activation of the fused kernels.
+var namedAttrs = map[string]map[int]string{
+	"act": {runtime.ActNone: "ActNone", runtime.ActReLU: "ActReLU", runtime.ActGELU: "ActGELU"},
+}
+
+// attrCode returns the Go expression of the value of attribute name: a
+// runtime constant (namedAttrs) or a literal.
+func (e *gen) attrCode(name string, v any) (jen.Code, error) {
+	if names, ok := namedAttrs[name]; ok {
+		if i, ok := v.(int); ok && names[i] != "" {
+			return jen.Qual(runtimePkg, names[i]), nil
+		}
+	}
+	return attrLiteral(v)
 }
 
 // attrLiteral returns the Go literal of an attribute value.
@@ -369,7 +394,7 @@ func (e *gen) emitGoCall(n *ir.Node, comment, fn jen.Code, outputs map[resultKey
 			list = []ir.Arg{a}
 		}
 		for _, x := range list {
-			c, err := e.operand(x)
+			c, err := e.operand(x, false)
 			if err != nil {
 				return err
 			}

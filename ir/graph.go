@@ -122,7 +122,7 @@ func (g *Graph) CreateNode(op Opcode, target string, args []Arg, kwargs []Kwarg,
 	if name == "" {
 		name = defaultName(op, target)
 	}
-	n := &Node{Op: op, Target: target, Types: types, args: args, kwargs: kwargs, graph: g}
+	n := &Node{Op: op, Target: target, Types: types, args: args, kwargs: kwargs, graph: g, Meta: map[string]any{}}
 	n.Name = g.names.create(name)
 	for _, in := range n.Inputs() {
 		in.users = append(in.users, n)
@@ -267,7 +267,16 @@ func argTypes(args []Arg) []ArgType {
 			for _, e := range x {
 				if m, ok := e.(*Node); ok && len(m.Types) == 1 {
 					out[i].List = append(out[i].List, m.Types[0])
+				} else if _, ok := e.(int); ok {
+					out[i].List = append(out[i].List, NumberType(e))
+				} else {
+					continue
 				}
+				var size *Dim
+				if d, ok := sizeArg(e); ok {
+					size = &d
+				}
+				out[i].Sizes = append(out[i].Sizes, size)
 			}
 		case nil:
 			out[i].Absent = true
@@ -322,8 +331,17 @@ func (g *Graph) EraseNode(n *Node) error {
 
 // NodeCopy adds a copy of node n (of any graph) at the insertion point,
 // with each node among its args mapped through argMap. Its name is kept
-// when free.
+// when free. Copied from another graph, a get_attr or call_module node
+// brings the parameter or module it refers to (and the module's
+// parameters), as torch.fx's node_copy does through the owning module;
+// one of the same name that g already holds is kept when it is the same
+// value and is an error otherwise.
 func (g *Graph) NodeCopy(n *Node, argMap func(*Node) *Node) (*Node, error) {
+	if src := n.graph; src != nil && src != g {
+		if err := g.adopt(src, n); err != nil {
+			return nil, fmt.Errorf("copying %s: %v", n.Name, err)
+		}
+	}
 	args := mapArgs(n.args, argMap)
 	c, err := g.CreateNode(n.Op, n.Target, args, n.kwargs, n.Name, n.Types...)
 	if err != nil {
@@ -331,12 +349,54 @@ func (g *Graph) NodeCopy(n *Node, argMap func(*Node) *Node) (*Node, error) {
 	}
 	c.Pos = n.Pos
 	for k, v := range n.Meta {
-		if c.Meta == nil {
-			c.Meta = map[string]any{}
-		}
 		c.Meta[k] = v
 	}
 	return c, nil
+}
+
+// adopt adds to g the parameter or module (with its parameters) that node
+// n of graph src refers to.
+func (g *Graph) adopt(src *Graph, n *Node) error {
+	param := func(name string) error {
+		p := src.Params[name]
+		if p == nil {
+			return nil // CreateNode names the missing parameter
+		}
+		if have := g.Params[name]; have != nil {
+			if have.Value != p.Value || !have.Type.Equal(p.Type) {
+				return fmt.Errorf("parameter %q of the source graph differs from the one of the same name in this graph", name)
+			}
+			return nil
+		}
+		pc := *p
+		g.Params[name] = &pc
+		return nil
+	}
+	switch n.Op {
+	case GetAttr:
+		return param(n.Target)
+	case CallModule:
+		m := src.Modules[n.Target]
+		if m == nil {
+			return nil
+		}
+		if have := g.Modules[n.Target]; have != nil {
+			if have.Kind != m.Kind || have.GoType != m.GoType || have.GoPath != m.GoPath {
+				return fmt.Errorf("module %q of the source graph differs from the one of the same name in this graph", n.Target)
+			}
+		} else {
+			mc := *m
+			g.Modules[n.Target] = &mc
+		}
+		for _, p := range m.Params {
+			if p != "" {
+				if err := param(p); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // Copy returns a deep copy of g's nodes sharing its modules' and
@@ -365,6 +425,27 @@ func (g *Graph) Copy() *Graph {
 		env[n] = m
 	}
 	return c
+}
+
+// DeclareForward gives a hand-built graph the Go signature emit compiles
+// it with, and returns it: one *tensor.Tensor parameter per placeholder,
+// named after it, in order, and one *tensor.Tensor result per value the
+// output node returns. A traced graph has its signature already (with
+// its concrete parameters); set g.Forward directly for other signatures.
+func (g *Graph) DeclareForward() (*Signature, error) {
+	out := g.OutputNode()
+	if out == nil || len(out.args) != 1 {
+		return nil, fmt.Errorf("ir: DeclareForward: the graph has no output node returning one value or a list")
+	}
+	sig := &Signature{Results: 1}
+	if l, ok := out.args[0].([]Arg); ok {
+		sig.Results = len(l)
+	}
+	for _, ph := range g.Placeholders() {
+		sig.Params = append(sig.Params, SigParam{Name: ph.Name, GoType: "*tensor.Tensor", Tensor: true})
+	}
+	g.Forward = sig
+	return sig, nil
 }
 
 // EliminateDeadCode erases nodes whose results are unused, except

@@ -24,11 +24,20 @@ type Interpreter struct {
 	CallFunction func(it *Interpreter, n *Node, args []Value, kwargs []Kwarg) (Value, error)
 	CallMethod   func(it *Interpreter, n *Node, args []Value, kwargs []Kwarg) (Value, error)
 	CallModule   func(it *Interpreter, n *Node, args []Value) (Value, error)
+	// RunNode, if set, runs every node in place of the dispatch on its
+	// opcode (torch.fx's run_node): it may compute some nodes itself and
+	// hand the others to DefaultRunNode, which dispatches to the fields
+	// above. Its value for the output node is the []*runtime.Array of
+	// results.
+	RunNode func(it *Interpreter, n *Node) (Value, error)
 	// AfterNode, if set, sees every node's value once computed.
 	AfterNode func(n *Node, v Value)
 
 	// Env holds the value of each node run so far.
 	Env map[*Node]Value
+
+	inputs []*runtime.Array // Run's inputs
+	next   int              // the input of the next placeholder
 }
 
 // NewInterpreter returns an interpreter of g with default behaviour.
@@ -43,9 +52,16 @@ func (it *Interpreter) Run(inputs ...*runtime.Array) (outs []*runtime.Array, err
 	if len(inputs) != len(phs) {
 		return nil, fmt.Errorf("interpreter: got %d inputs, want %d", len(inputs), len(phs))
 	}
-	next := 0
+	it.inputs, it.next = inputs, 0
+	defer func() { it.inputs = nil }()
 	for _, n := range it.Graph.Nodes() {
-		v, err := it.runNode(n, inputs, &next)
+		var v Value
+		var err error
+		if it.RunNode != nil {
+			v, err = it.protect(n, it.RunNode)
+		} else {
+			v, err = it.DefaultRunNode(n)
+		}
 		if err != nil {
 			where := ""
 			if p := n.Pos.String(); p != "" {
@@ -54,7 +70,11 @@ func (it *Interpreter) Run(inputs ...*runtime.Array) (outs []*runtime.Array, err
 			return nil, fmt.Errorf("interpreter: node %s%s: %v", n.Name, where, err)
 		}
 		if n.Op == Output {
-			return v.([]*runtime.Array), nil
+			outs, ok := v.([]*runtime.Array)
+			if !ok {
+				return nil, fmt.Errorf("interpreter: node %s: got %T, want []*runtime.Array", n.Name, v)
+			}
+			return outs, nil
 		}
 		it.Env[n] = v
 		if it.AfterNode != nil {
@@ -64,16 +84,32 @@ func (it *Interpreter) Run(inputs ...*runtime.Array) (outs []*runtime.Array, err
 	return nil, fmt.Errorf("interpreter: graph has no output node")
 }
 
-func (it *Interpreter) runNode(n *Node, inputs []*runtime.Array, next *int) (v Value, err error) {
+// protect runs fn on n, turning a panic into an error.
+func (it *Interpreter) protect(n *Node, fn func(it *Interpreter, n *Node) (Value, error)) (v Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
 		}
 	}()
+	return fn(it, n)
+}
+
+// DefaultRunNode runs node n by its opcode: a placeholder takes the next
+// input of Run, and each opcode goes to its override field, or to its
+// Default method when the field is nil. Call it only while Run runs (from
+// RunNode).
+func (it *Interpreter) DefaultRunNode(n *Node) (Value, error) {
+	return it.protect(n, (*Interpreter).runNode)
+}
+
+func (it *Interpreter) runNode(n *Node) (v Value, err error) {
 	switch n.Op {
 	case Placeholder:
-		in := inputs[*next]
-		*next++
+		if it.next >= len(it.inputs) {
+			return nil, fmt.Errorf("no input left for placeholder %s", n.Name)
+		}
+		in := it.inputs[it.next]
+		it.next++
 		if it.Placeholder != nil {
 			return it.Placeholder(it, n, in)
 		}
@@ -133,7 +169,8 @@ func flatten(vs []Value) []Value {
 }
 
 // values maps node args to their values: nodes to Env entries, lists of
-// nodes to []*runtime.Array (or []Value when they are not all arrays).
+// nodes (and of sizes, whose ints become 0-d int64 arrays) to
+// []*runtime.Array (or []Value when they are not all arrays).
 func (it *Interpreter) values(args []Arg) []Value {
 	out := make([]Value, len(args))
 	for i, a := range args {
@@ -144,6 +181,9 @@ func (it *Interpreter) values(args []Arg) []Value {
 			vs := it.values(x)
 			arrs := make([]*runtime.Array, 0, len(vs))
 			for _, v := range vs {
+				if n, ok := v.(int); ok {
+					v = runtime.Int64Scalar(int64(n)) // an int in a list of sizes
+				}
 				if arr, ok := v.(*runtime.Array); ok {
 					arrs = append(arrs, arr)
 				}

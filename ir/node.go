@@ -36,7 +36,9 @@ type Node struct {
 	// (topk), none for output.
 	Types []Type
 	Pos   Pos
-	// Meta holds what passes and tools attach to the node.
+	// Meta holds what passes and tools attach to the node (torch.fx's
+	// node.meta); it is never nil on a node the graph created, so
+	// n.Meta["key"] = v just works.
 	Meta map[string]any
 
 	args   []Arg

@@ -270,6 +270,10 @@ type ArgType struct {
 	Tuple  []Type // a tuple operand
 	Absent bool   // an optional operand given as nil
 	Number bool   // a number literal
+	// Sizes holds, for a list operand, the static value of each element
+	// that is a size: an int literal, a 0-d int64 array, or a node of a
+	// graph computed from sizes (see SizeValue); nil for the others.
+	Sizes []*Dim
 }
 
 // Sig is the static view of one call of an op: operand types and
@@ -480,8 +484,12 @@ func (op *Op) Eval(args []any, kwargs []Kwarg) ([]*runtime.Array, error) {
 			}
 		case []*runtime.Array:
 			ats[i].List = make([]Type, len(x))
+			ats[i].Sizes = make([]*Dim, len(x))
 			for j, e := range x {
 				ats[i].List[j] = TypeOf(e)
+				if e.DType == Int64 && len(e.Shape) == 0 {
+					ats[i].Sizes[j] = &Dim{Coef: int(e.I64[0])}
+				}
 			}
 		case nil:
 			ats[i].Absent = true

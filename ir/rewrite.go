@@ -33,7 +33,8 @@ type Match struct {
 // and one output node that returns one node. The pattern matches at a node
 // of g (the anchor) when, walking back from the node the pattern returns,
 // each pattern node has the same opcode, target and kwargs (defaults
-// included) as the graph node and args of the same structure: literals
+// included) as the graph node (call_function and call_method count as the
+// same opcode, so a pattern written tensor.Relu(x) matches x.Relu()) and args of the same structure: literals
 // equal (an int never equals a float64), lists of the same length, nodes
 // matching. A pattern placeholder matches any node or literal, and the
 // same one wherever it occurs. Every matched graph node but the anchor must
@@ -140,7 +141,7 @@ func (m *matcher) matchNode(p, n *Node) bool {
 	if prev, ok := m.nodes[p]; ok {
 		return prev == n
 	}
-	if m.claimed[n] || m.inlined[n] || p.Op != n.Op || p.Target != n.Target || len(p.args) != len(n.args) {
+	if m.claimed[n] || m.inlined[n] || !sameOpcode(p.Op, n.Op) || p.Target != n.Target || len(p.args) != len(n.args) {
 		return false
 	}
 	if !sameKwargs(p, n) {
@@ -161,6 +162,14 @@ func (m *matcher) matchNode(p, n *Node) bool {
 		}
 	}
 	return true
+}
+
+// sameOpcode reports whether a pattern node of opcode p matches a node of
+// opcode n: call_function and call_method of an op of the vocabulary are
+// one computation spelled two ways (tensor.Relu(x) and x.Relu()).
+func sameOpcode(p, n Opcode) bool {
+	isCall := func(o Opcode) bool { return o == CallFunction || o == CallMethod }
+	return p == n || isCall(p) && isCall(n)
 }
 
 // selfContained reports whether every matched node but the anchor is used

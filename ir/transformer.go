@@ -156,11 +156,8 @@ func (t *Transformer) copyNode(n *Node, args []Arg, kwargs []Kwarg) (*Node, erro
 		return nil, err
 	}
 	c.Pos = n.Pos
-	if n.Meta != nil {
-		c.Meta = make(map[string]any, len(n.Meta))
-		for k, v := range n.Meta {
-			c.Meta[k] = v
-		}
+	for k, v := range n.Meta {
+		c.Meta[k] = v
 	}
 	return c, nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/plan"
 	"github.com/fxgen/fxgen/tensor"
 )
 
@@ -26,20 +27,20 @@ func (viewNet) Forward(x *tensor.Tensor) *tensor.Tensor {
 
 func TestPlanMemoryViews(t *testing.T) {
 	g := trace(t, viewNet{}, "x=f32[N,12]")
-	after := applyAndCompare(t, g, 0, PlanMemory)
-	if err := VerifyPlan(after); err != nil {
+	after, p := applyAndCompare(t, g, 0, PlanMemory)
+	if err := p.Memory.Verify(after, plan.ParamOnly(after)); err != nil {
 		t.Fatal(err)
 	}
 	slotOf := map[string]int{}
 	views := 0
 	var a *ir.Node
 	for _, n := range after.Nodes() {
-		if s := Slots(n); s != nil {
+		if s := p.Memory.Slots(n); s != nil {
 			slotOf[n.Name] = s[0]
 		}
-		if IsAlias(n) {
+		if p.Memory.IsView(n) {
 			views++
-			if s := Slots(n); s != nil && s[0] >= 0 {
+			if s := p.Memory.Slots(n); s != nil && s[0] >= 0 {
 				t.Errorf("view %s has slot %d", n.Name, s[0])
 			}
 		}
@@ -48,7 +49,7 @@ func TestPlanMemoryViews(t *testing.T) {
 		}
 		if n.Op == ir.Output {
 			src := n.Inputs()[0]
-			if IsAlias(src) {
+			if p.Memory.IsView(src) {
 				t.Errorf("the output %s is a view", src.Name)
 			}
 		}
@@ -72,7 +73,7 @@ func TestPlanMemoryViews(t *testing.T) {
 			}
 		}
 	}
-	if err := VerifyPlan(after); err == nil || !strings.Contains(err.Error(), "view") {
-		t.Errorf("VerifyPlan with a view as output: got %v, want an error", err)
+	if err := p.Memory.Verify(after, plan.ParamOnly(after)); err == nil || !strings.Contains(err.Error(), "view") {
+		t.Errorf("Memory.Verify with a view as output: got %v, want an error", err)
 	}
 }

@@ -2,16 +2,14 @@
 
 package passes
 
-import "github.com/fxgen/fxgen/ir"
-
 // DCE erases the nodes whose results nothing uses (placeholders and the
 // output stay): the leftovers of other rewrites, such as a batch_norm's
 // statistics once folded, or values a model computes and drops.
 var DCE = &Pass{
 	Name: "dce",
 	Doc:  "dce erases nodes whose results are unused, except placeholders and the output (ir.Graph.EliminateDeadCode).",
-	Run: func(g *ir.Graph) error {
-		g.EliminateDeadCode()
-		return nil
+	Run: func(c *Context) (any, error) {
+		c.Graph.EliminateDeadCode()
+		return nil, nil
 	},
 }

@@ -2,16 +2,31 @@
 // that make the generated code faster while keeping what it computes.
 //
 // A pass is a value, in the manner of go/analysis's Analyzer and the Go
-// compiler's SSA pass table: a name, a doc and a Run over a graph. The
-// pipeline is a table (Default); the order the table must respect is
-// written down as pairs with a reason (Constraints) and checked by a test
-// and by Run. Run lints the graph between passes when Options.Debug asks
-// (tests always ask), reports an error or a panic with the name of the
-// pass that raised it, and can print the graph after a named pass:
+// compiler's SSA pass table: a name, a doc, the passes whose results it
+// reads (Requires), the type of the result it produces (ResultType) and a
+// Run over a Context holding the graph and those results. A transformation
+// changes the graph; an analysis (Analysis) only reads it, runs on demand
+// when a pass requires it, and is run again after a transformation. The
+// registry (All) knows every pass and which are on by default (Default:
+// those not Optional); the order the pipeline must respect is written
+// down as pairs with a reason (Constraints) and checked by a test and by
+// Run. Run lints the graph between passes when Options.Debug asks (tests
+// always ask), reports an error or a panic with the name of the pass that
+// raised it, can print the graph after a named pass, and returns the
+// results:
 //
-//	err := passes.Run(g, passes.Default, passes.Options{Debug: true, DumpAfter: "fold-batchnorm", Dump: os.Stderr})
+//	res, err := passes.Run(g, passes.Default, passes.Options{Debug: true, DumpAfter: "fold-batchnorm", Dump: os.Stderr})
+//	src, err := emit.Generate(g, emit.Config{Package: "mlp", Type: "MLP", Plan: res.Plan()})
 //
-// The passes of the default pipeline, in order:
+// The emitter takes what it needs as a value (Results.Plan, a
+// *plan.Plan): the memory plan, the nodes that depend on no input, and the
+// descriptions of fused ops. It does not import this package.
+//
+// A pass of the user's own, written in Go in the user's module, is a
+// *Pass too; fxgen -pass runs it in go generate (see cmd/fxgen).
+//
+// The passes of the default pipeline, in order (param-only, the analysis
+// of the nodes that depend on no input, runs where they require it):
 //
 //	lower-modules    call_module of a standard kind → its functional op over get_attr nodes
 //	fold-batchnorm   conv2d → batch_norm (inference) → one conv2d with folded weight and bias
@@ -20,11 +35,11 @@
 //	fuse-elementwise groups of float32 elementwise ops of one shape → fused_elementwise (one chunked pass over memory)
 //	fold-transpose   matmul(a, transpose(b, -2, -1)) whose transpose has no other user → matmul_transb(a, b)
 //	dce              erase nodes whose results are unused
-//	plan-memory      give each workspace value a storage slot, shared when lifetimes do not overlap;
+//	plan-memory      (analysis) give each workspace value a storage slot, shared when lifetimes do not overlap;
 //	                 reshapes become views of their input; a linear_residual may take its dying residual's slot
 //
 // The folded weights and biases are ordinary graph ops over get_attr nodes
 // (sqrt, add, div, mul, reshape, sub): they depend on no input, so the
-// emitter computes them once in the compiled module's constructor (see
-// ParamOnly).
+// emitter computes them once in the compiled module's constructor, in
+// locals (see ParamOnly).
 package passes

@@ -27,11 +27,11 @@ var FoldBatchNorm = &Pass{
 	Name: "fold-batchnorm",
 	Doc: "fold-batchnorm folds an inference batch_norm that is the only user of a conv2d into the conv2d's weight " +
 		"and bias, computed by graph ops over the parameters (hoisted to the constructor by the emitter).",
-	Run: foldBatchNorm,
+	Requires: []*Pass{ParamOnly},
+	Run:      rewrite(foldBatchNorm),
 }
 
-func foldBatchNorm(g *ir.Graph) error {
-	paramOnly := ParamOnly(g)
+func foldBatchNorm(g *ir.Graph, paramOnly map[*ir.Node]bool) error {
 	for _, bn := range g.Nodes() {
 		if bn.Graph() == nil || !isCall(bn, "batch_norm") {
 			continue
@@ -73,28 +73,31 @@ func foldOne(conv, bn *ir.Node) error {
 		n, err = createNamedBefore(bn, name, op, args, kw...)
 		return n
 	}
-	call := func(op string, args []ir.Arg, kw ...ir.Kwarg) *ir.Node { return named("", op, args, kw...) }
-	std := call("sqrt", []ir.Arg{call("add", []ir.Arg{variance, eps})})
+	// Every name derives from the convolution's, never from a count of
+	// the ops in the graph, so that folding one more batch norm renames
+	// nothing else.
+	p := conv.Name + "_bn_"
+	std := named(p+"std", "sqrt", []ir.Arg{named(p+"var_eps", "add", []ir.Arg{variance, eps})})
 	var num ir.Arg = 1.0
 	if gamma != nil {
 		num = gamma
 	}
-	scale := call("div", []ir.Arg{num, std})
-	w2 := named(conv.Name+"_folded_weight", "mul", []ir.Arg{w, call("reshape", []ir.Arg{scale}, ir.Kwarg{Name: "shape", Value: []int{-1, 1, 1, 1}})})
+	scale := named(p+"scale", "div", []ir.Arg{num, std})
+	w2 := named(conv.Name+"_folded_weight", "mul", []ir.Arg{w, named(p+"scale_4d", "reshape", []ir.Arg{scale}, ir.Kwarg{Name: "shape", Value: []int{-1, 1, 1, 1}})})
 	var shifted *ir.Node
 	if b != nil {
-		shifted = call("sub", []ir.Arg{b, mean})
+		shifted = named(p+"shift", "sub", []ir.Arg{b, mean})
 	} else {
-		shifted = call("neg", []ir.Arg{mean})
+		shifted = named(p+"shift", "neg", []ir.Arg{mean})
 	}
 	biasName := conv.Name + "_folded_bias"
 	var b2 *ir.Node
 	if beta != nil {
-		b2 = named(biasName, "add", []ir.Arg{call("mul", []ir.Arg{shifted, scale}), beta})
+		b2 = named(biasName, "add", []ir.Arg{named(p+"shift_scaled", "mul", []ir.Arg{shifted, scale}), beta})
 	} else {
 		b2 = named(biasName, "mul", []ir.Arg{shifted, scale})
 	}
-	folded := call("conv2d", []ir.Arg{x, w2, b2}, conv.Kwargs()...)
+	folded := named(conv.Name+"_folded", "conv2d", []ir.Arg{x, w2, b2}, conv.Kwargs()...)
 	if err != nil {
 		return err
 	}

@@ -17,13 +17,13 @@ import (
 // interaction's x·xᵀ). The fused node keeps the matmul's name and
 // position.
 var FoldTranspose = &Pass{
-	Name: "fold-transpose",
-	Doc:  "fold-transpose rewrites matmul(a, transpose(b, -2, -1)) whose transpose has no other user into matmul_transb(a, b).",
-	Run:  foldTranspose,
+	Name:     "fold-transpose",
+	Doc:      "fold-transpose rewrites matmul(a, transpose(b, -2, -1)) whose transpose has no other user into matmul_transb(a, b).",
+	Requires: []*Pass{ParamOnly},
+	Run:      rewrite(foldTranspose),
 }
 
-func foldTranspose(g *ir.Graph) error {
-	paramOnly := ParamOnly(g)
+func foldTranspose(g *ir.Graph, paramOnly map[*ir.Node]bool) error {
 	for _, n := range g.Nodes() {
 		if n.Graph() == nil || !isCall(n, "matmul") || paramOnly[n] || len(n.Args()) != 2 {
 			continue

@@ -21,7 +21,7 @@ func (attnNet) Forward(q, k, x *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor, 
 
 func TestFoldTranspose(t *testing.T) {
 	g := trace(t, attnNet{}, "q=f32[N,2,5,4]", "k=f32[N,2,5,4]", "x=f32[N,3,6]")
-	after := applyAndCompare(t, g, 1e-6, FoldTranspose)
+	after, _ := applyAndCompare(t, g, 1e-6, FoldTranspose)
 	if got := count(after, "matmul_transb"); got != 3 {
 		t.Errorf("got %d matmul_transb, want 3:\n%s", got, after)
 	}

@@ -19,14 +19,14 @@ var FuseActivation = &Pass{
 	Name: "fuse-activation",
 	Doc: "fuse-activation fuses a linear or conv2d whose only user is relu or gelu into linear_act or conv2d_act " +
 		"(act 1 relu, 2 gelu).",
-	Run: fuseActivation,
+	Run: rewrite(fuseActivation),
 }
 
 var fusedOps = map[string]string{"linear": "linear_act", "conv2d": "conv2d_act"}
 
 var activations = map[string]int{"relu": ir.ActReLU, "gelu": ir.ActGELU}
 
-func fuseActivation(g *ir.Graph) error {
+func fuseActivation(g *ir.Graph, _ map[*ir.Node]bool) error {
 	for _, n := range g.Nodes() {
 		if n.Graph() == nil || (n.Op != ir.CallFunction && n.Op != ir.CallMethod) || fusedOps[n.Target] == "" {
 			continue

@@ -6,16 +6,14 @@ package passes
 import (
 	"fmt"
 	"math"
+	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/plan"
 	"github.com/fxgen/fxgen/runtime"
 )
-
-// StepsMeta is the Meta key under which fuse-elementwise records, for a
-// fused_elementwise node, one line per fused op in program order: its
-// source position and the node it was, for the generated code's comments.
-const StepsMeta = "fuse-elementwise.steps"
 
 // FuseElementwise replaces each maximal group of float32 elementwise ops
 // (add, sub, mul, div, with tensors or numbers; relu, neg, sigmoid, tanh,
@@ -32,13 +30,18 @@ const StepsMeta = "fuse-elementwise.steps"
 // attention's scale and mask are), the softmax joins the group and each
 // block of rows is normalized while in cache; a single op followed by such
 // a softmax is then a group too. The fused node keeps the name and
-// position of its last op; Meta[StepsMeta] describes the fused ops. Parameter-only ops are left to the
-// constructor.
+// position of its last op. Parameter-only ops are left to the constructor.
+// Its result, a plan.FusedSteps, describes the ops of each fused node for
+// the generated comments.
 var FuseElementwise = &Pass{
 	Name: "fuse-elementwise",
 	Doc: "fuse-elementwise replaces each group of float32 elementwise ops (add, sub, mul, div, relu, neg, sigmoid, " +
 		"tanh, gelu, masked_fill) of one shape whose inner values have no other user by one fused_elementwise node.",
-	Run: fuseElementwise,
+	Requires:   []*Pass{ParamOnly},
+	ResultType: reflect.TypeOf(plan.FusedSteps(nil)),
+	Run: func(c *Context) (any, error) {
+		return fuseElementwise(c.Graph, paramOnly(c))
+	},
 }
 
 // elementwiseOps are the ops fuse-elementwise fuses, with their runtime
@@ -99,8 +102,8 @@ func broadcastLayout(in, out ir.Shape) bool {
 	return len(in) <= len(out) && in.Equal(out[len(out)-len(in):])
 }
 
-func fuseElementwise(g *ir.Graph) error {
-	paramOnly := ParamOnly(g)
+func fuseElementwise(g *ir.Graph, paramOnly map[*ir.Node]bool) (plan.FusedSteps, error) {
+	steps := plan.FusedSteps{}
 	nodes := g.Nodes()
 	grouped := map[*ir.Node]bool{}
 	for i := len(nodes) - 1; i >= 0; i-- {
@@ -120,11 +123,13 @@ func fuseElementwise(g *ir.Graph) error {
 		for _, m := range members {
 			grouped[m] = true
 		}
-		if err := fuseGroup(g, root, members, inputs, sm); err != nil {
-			return fmt.Errorf("node %s: %v", root.Name, err)
+		fused, descr, err := fuseGroup(g, root, members, inputs, sm)
+		if err != nil {
+			return nil, fmt.Errorf("node %s: %v", root.Name, err)
 		}
+		steps[fused] = descr
 	}
-	return nil
+	return steps, nil
 }
 
 // elementwiseGroup returns the group rooted at root, in graph order.
@@ -211,8 +216,9 @@ func softmaxUser(root *ir.Node, paramOnly map[*ir.Node]bool) *ir.Node {
 }
 
 // fuseGroup replaces the group by one fused_elementwise node at the root,
-// or at sm, the softmax the group feeds, when sm is not nil.
-func fuseGroup(g *ir.Graph, root *ir.Node, members, inputs []*ir.Node, sm *ir.Node) error {
+// or at sm, the softmax the group feeds, when sm is not nil. It returns
+// the fused node and the description of its steps.
+func fuseGroup(g *ir.Graph, root *ir.Node, members, inputs []*ir.Node, sm *ir.Node) (*ir.Node, []string, error) {
 	reg := map[*ir.Node]int{}
 	for i, p := range inputs {
 		reg[p] = i
@@ -222,11 +228,11 @@ func fuseGroup(g *ir.Graph, root *ir.Node, members, inputs []*ir.Node, sm *ir.No
 	for j, m := range members {
 		st, err := elementwiseStep(m, reg)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		code = append(code, int(st.Op), st.A, st.B, int(math.Float32bits(st.C)))
 		reg[m] = len(inputs) + j
-		steps = append(steps, posPrefixOf(m)+describeNode(m))
+		steps = append(steps, describeStep(m, reg, len(inputs), sm == nil && m == root))
 	}
 	list := make([]ir.Arg, len(inputs))
 	for i, p := range inputs {
@@ -236,29 +242,25 @@ func fuseGroup(g *ir.Graph, root *ir.Node, members, inputs []*ir.Node, sm *ir.No
 	last := root
 	if sm != nil {
 		kwargs = append(kwargs, ir.Kwarg{Name: "softmax", Value: true})
-		steps = append(steps, posPrefixOf(sm)+describeNode(sm))
+		steps = append(steps, describeStep(sm, reg, len(inputs), true))
 		last = sm
 	}
 	fused, err := createBefore(root, "fused_elementwise", []ir.Arg{list}, kwargs...)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	named, err := replaceNode(last, fused)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	if named.Meta == nil {
-		named.Meta = map[string]any{}
-	}
-	named.Meta[StepsMeta] = steps
 	for j := len(members) - 1; j >= 0; j-- {
 		if m := members[j]; m != last {
 			if err := g.EraseNode(m); err != nil {
-				return fmt.Errorf("node %s: %v", m.Name, err)
+				return nil, nil, fmt.Errorf("node %s: %v", m.Name, err)
 			}
 		}
 	}
-	return nil
+	return named, steps, nil
 }
 
 // elementwiseStep returns the program step computing m from the registers
@@ -312,28 +314,35 @@ var scalarForms = map[runtime.ElementwiseOp][2]runtime.ElementwiseOp{
 	runtime.ElemDiv: {runtime.ElemDivScalar, runtime.ElemScalarDiv},
 }
 
-func posPrefixOf(n *ir.Node) string {
-	if p := n.Pos.String(); p != "" {
-		return p + ": "
+// describeStep formats the op m of a fused group for the generated
+// comments: its source position, then "r2 = add(x, y)". A value inside the
+// group is named by its register in the program (r2), not by its node's
+// name: those names count ops across the whole graph (add_3), so one more
+// op earlier in a model would renumber every later comment. The last op
+// keeps its name, which the fused node takes.
+func describeStep(m *ir.Node, reg map[*ir.Node]int, inputs int, last bool) string {
+	name := func(a ir.Arg) string {
+		if n, ok := a.(*ir.Node); ok {
+			if r, ok := reg[n]; ok && r >= inputs {
+				return "r" + strconv.Itoa(r)
+			}
+		}
+		return ir.FormatArg(a, "")
 	}
-	return ""
-}
-
-// describeNode formats n as the generated code's comments do.
-func describeNode(n *ir.Node) string {
 	var args []string
-	for _, a := range n.Args() {
-		args = append(args, ir.FormatArg(a, ""))
+	for _, a := range m.Args() {
+		args = append(args, name(a))
 	}
-	for _, kw := range n.Kwargs() {
+	for _, kw := range m.Kwargs() {
 		args = append(args, kw.Name+"="+ir.FormatArg(kw.Value, ""))
 	}
-	return fmt.Sprintf("%s = %s %s(%s)", n.Name, n.Op, n.Target, strings.Join(args, ", "))
-}
-
-// FusedSteps returns the descriptions fuse-elementwise recorded for a
-// fused_elementwise node (Meta[StepsMeta]), or nil.
-func FusedSteps(n *ir.Node) []string {
-	s, _ := n.Meta[StepsMeta].([]string)
-	return s
+	result := m.Name
+	if !last {
+		result = name(m)
+	}
+	pos := ""
+	if p := m.Pos.String(); p != "" {
+		pos = p + ": "
+	}
+	return fmt.Sprintf("%s%s = %s(%s)", pos, result, m.Target, strings.Join(args, ", "))
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/plan"
 	"github.com/fxgen/fxgen/tensor"
 )
 
@@ -35,11 +36,11 @@ func newCellNet() *cellNet {
 func TestFuseElementwise(t *testing.T) {
 	g := trace(t, newCellNet(), "g=f32[N,16]", "c=f32[N,4]", "col=f32[N,1]")
 	randomize(g, 13)
-	after := applyAndCompare(t, g, 0, FuseElementwise)
+	after, p := applyAndCompare(t, g, 0, FuseElementwise)
 	var fused []string
 	for _, n := range after.Nodes() {
 		if isCall(n, "fused_elementwise") {
-			fused = append(fused, n.Name+":"+strconv.Itoa(len(FusedSteps(n))))
+			fused = append(fused, n.Name+":"+strconv.Itoa(len(p.Fused[n])))
 		}
 	}
 	// c2 (6 ops), h (3), s (9 ops: div, masked_fill, add, sub, gelu,
@@ -53,7 +54,7 @@ func TestFuseElementwise(t *testing.T) {
 	}
 	for _, n := range after.Nodes() {
 		if isCall(n, "fused_elementwise") {
-			for _, s := range FusedSteps(n) {
+			for _, s := range p.Fused[n] {
 				if !strings.Contains(s, "fuse_elementwise_test.go:") {
 					t.Errorf("step %q has no source position", s)
 				}
@@ -65,8 +66,8 @@ func TestFuseElementwise(t *testing.T) {
 func TestFuseElementwiseDefaultPipeline(t *testing.T) {
 	g := trace(t, newCellNet(), "g=f32[N,16]", "c=f32[N,4]", "col=f32[N,1]")
 	randomize(g, 14)
-	after := applyAndCompare(t, g, 0, Default...)
-	if err := VerifyPlan(after); err != nil {
+	after, p := applyAndCompare(t, g, 0, Default...)
+	if err := p.Memory.Verify(after, plan.ParamOnly(after)); err != nil {
 		t.Fatal(err)
 	}
 	if count(after, "fused_elementwise") != 3 {
@@ -91,12 +92,12 @@ func TestFuseElementwiseSoftmax(t *testing.T) {
 		mask[i] = i%4 >= i/4 // the first row is fully masked: NaN
 	}
 	g := trace(t, &scoresNet{Mask: tensor.FromBool(mask, 4, 4)}, "s=f32[N,2,4,4]")
-	after := applyAndCompare(t, g, 0, FuseElementwise)
+	after, p := applyAndCompare(t, g, 0, FuseElementwise)
 	var got []string
 	for _, n := range after.Nodes() {
 		if isCall(n, "fused_elementwise") {
 			sm, _ := n.Kwarg("softmax")
-			got = append(got, n.Name+":"+strconv.Itoa(len(FusedSteps(n)))+":"+strconv.FormatBool(sm == true))
+			got = append(got, n.Name+":"+strconv.Itoa(len(p.Fused[n]))+":"+strconv.FormatBool(sm == true))
 		}
 	}
 	if want := "softmax:3:true softmax_1:3:true relu:2:false"; strings.Join(got, " ") != want {

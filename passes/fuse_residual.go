@@ -20,16 +20,16 @@ var FuseResidual = &Pass{
 	Name: "fuse-residual",
 	Doc: "fuse-residual fuses add(r, linear(x, W, B)) (either order), where the linear's only user is the add " +
 		"and r has the sum's type, into linear_residual(x, W, B, r).",
-	Run: fuseResidual,
+	Requires: []*Pass{ParamOnly},
+	Run:      rewrite(fuseResidual),
 }
 
-func fuseResidual(g *ir.Graph) error {
-	paramOnly := ParamOnly(g)
+func fuseResidual(g *ir.Graph, paramOnly map[*ir.Node]bool) error {
 	for _, n := range g.Nodes() {
 		if n.Graph() == nil || !isCall(n, "add") || len(n.Args()) != 2 || len(n.Kwargs()) != 0 || paramOnly[n] {
 			continue
 		}
-		lin, res := residualOperands(n)
+		lin, res := residualOperands(n, paramOnly)
 		if lin == nil {
 			continue
 		}
@@ -55,14 +55,13 @@ func fuseResidual(g *ir.Graph) error {
 // residualOperands returns the linear operand of the add n that can take
 // the other operand as its residual, and that operand; nil when neither
 // can. The second operand is tried first.
-func residualOperands(n *ir.Node) (lin, res *ir.Node) {
+func residualOperands(n *ir.Node, paramOnly map[*ir.Node]bool) (lin, res *ir.Node) {
 	a, aok := n.Args()[0].(*ir.Node)
 	b, bok := n.Args()[1].(*ir.Node)
 	if !aok || !bok || len(n.Types) != 1 {
 		return nil, nil
 	}
 	want := n.Types[0]
-	paramOnly := ParamOnly(n.Graph())
 	fits := func(l, r *ir.Node) bool {
 		if !isCall(l, "linear") || paramOnly[l] || len(l.Kwargs()) != 0 || onlyUser(l) != n || l == r || len(r.Types) != 1 {
 			return false

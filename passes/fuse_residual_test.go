@@ -31,7 +31,7 @@ func TestFuseResidual(t *testing.T) {
 		B: tensor.FromFloat32(make([]float32, 4), 4)}
 	g := trace(t, m, "x=f32[N,4]")
 	randomize(g, 11)
-	after := applyAndCompare(t, g, 1e-5, Default...)
+	after, p := applyAndCompare(t, g, 1e-5, Default...)
 	if got := count(after, "linear_residual"); got != 2 {
 		t.Errorf("got %d linear_residual nodes, want 2:\n%s", got, after)
 	}
@@ -44,7 +44,7 @@ func TestFuseResidual(t *testing.T) {
 			continue
 		}
 		res := n.Args()[3].(*ir.Node)
-		same := Slots(res) != nil && Slots(res)[0] == Slots(n)[0]
+		same := p.Memory.Slots(res) != nil && p.Memory.Slots(res)[0] == p.Memory.Slots(n)[0]
 		switch res.Target {
 		case "relu":
 			if !same {
@@ -74,10 +74,10 @@ func (m *selfResidual) Forward(x *tensor.Tensor) *tensor.Tensor {
 func TestFuseResidualNotInPlaceOverItsInput(t *testing.T) {
 	g := trace(t, &selfResidual{Fc: nn.NewLinear(4, 4)}, "x=f32[N,4]")
 	randomize(g, 12)
-	after := applyAndCompare(t, g, 1e-5, Default...)
+	after, p := applyAndCompare(t, g, 1e-5, Default...)
 	for _, n := range after.Nodes() {
 		if isCall(n, "linear_residual") {
-			if h := n.Args()[0].(*ir.Node); Slots(h)[0] == Slots(n)[0] {
+			if h := n.Args()[0].(*ir.Node); p.Memory.Slots(h)[0] == p.Memory.Slots(n)[0] {
 				t.Errorf("%s writes the slot of its GEMM input %s", n.Name, h.Name)
 			}
 			return

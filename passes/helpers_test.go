@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/plan"
 	"github.com/fxgen/fxgen/runtime"
 	"github.com/fxgen/fxgen/tensor"
 	"github.com/fxgen/fxgen/tracer"
@@ -65,11 +66,13 @@ func inputs(t *testing.T, g *ir.Graph, syms map[string]int, seed uint64) []*runt
 // applyAndCompare runs pipeline on a copy of g (linting between passes)
 // and checks with the interpreter, on random inputs at N=1 and N=3, that
 // the result computes what g computes within tol relative to max(1,
-// |want|) (a NaN where g has one agrees). It returns the rewritten graph.
-func applyAndCompare(t *testing.T, g *ir.Graph, tol float64, pipeline ...*Pass) *ir.Graph {
+// |want|) (a NaN where g has one agrees). It returns the rewritten graph
+// and the plan the pipeline made for it.
+func applyAndCompare(t *testing.T, g *ir.Graph, tol float64, pipeline ...*Pass) (*ir.Graph, *plan.Plan) {
 	t.Helper()
 	after := g.Copy()
-	if err := Run(after, pipeline, Options{Debug: true}); err != nil {
+	res, err := Run(after, pipeline, Options{Debug: true})
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range []int{1, 3} {
@@ -91,7 +94,7 @@ func applyAndCompare(t *testing.T, g *ir.Graph, tol float64, pipeline ...*Pass) 
 			}
 		}
 	}
-	return after
+	return after, res.Plan()
 }
 
 func maxRelDiff(got, want *runtime.Array) float64 {

@@ -20,10 +20,10 @@ var LowerModules = &Pass{
 	Name: "lower-modules",
 	Doc: "lower-modules rewrites call_module nodes of standard kinds into call_function nodes of their op, " +
 		"with get_attr nodes for the module's parameters; names and positions are kept.",
-	Run: lowerModules,
+	Run: rewrite(lowerModules),
 }
 
-func lowerModules(g *ir.Graph) error {
+func lowerModules(g *ir.Graph, _ map[*ir.Node]bool) error {
 	for _, n := range g.Nodes() {
 		if n.Op != ir.CallModule {
 			continue

@@ -23,9 +23,9 @@ type convNet struct {
 
 func newConvNet() *convNet {
 	return &convNet{
-		Conv1: nn.NewConv2d(3, 4, 3, 1, 1, false), Bn1: nn.NewBatchNorm2d(4), Relu: &nn.ReLU{},
-		Conv2: nn.NewConv2d(4, 4, 3, 2, 1, true), Bn2: nn.NewBatchNorm2d(4),
-		Conv3: nn.NewConv2d(4, 4, 1, 1, 0, true), Bn3: nn.NewBatchNorm2d(4),
+		Conv1: nn.NewConv2d(3, 4, 3, nn.Padding(1), nn.Bias(false)), Bn1: nn.NewBatchNorm2d(4), Relu: &nn.ReLU{},
+		Conv2: nn.NewConv2d(4, 4, 3, nn.Stride(2), nn.Padding(1)), Bn2: nn.NewBatchNorm2d(4),
+		Conv3: nn.NewConv2d(4, 4, 1), Bn3: nn.NewBatchNorm2d(4),
 		Pool: nn.NewAdaptiveAvgPool2d(1, 1), Fc: nn.NewLinear(4, 5),
 	}
 }

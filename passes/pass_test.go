@@ -5,6 +5,7 @@ package passes
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -54,14 +55,18 @@ func TestCheckAndParse(t *testing.T) {
 
 func TestRunNamesTheFailingPass(t *testing.T) {
 	g := trace(t, newConvNet(), "x=f32[N,3,8,8]")
-	fails := &Pass{Name: "fails", Doc: "fails always", Run: func(*ir.Graph) error { return errors.New("no luck") }}
-	panics := &Pass{Name: "panics", Doc: "panics always", Run: func(*ir.Graph) error { panic("boom") }}
-	breaks := &Pass{Name: "breaks", Doc: "breaks the graph", Run: func(g *ir.Graph) error {
+	fails := &Pass{Name: "fails", Doc: "fails always", Run: func(*Context) (any, error) { return nil, errors.New("no luck") }}
+	panics := &Pass{Name: "panics", Doc: "panics always", Run: func(*Context) (any, error) { panic("boom") }}
+	breaks := &Pass{Name: "breaks", Doc: "breaks the graph", Run: func(c *Context) (any, error) {
 		// Move the output's value after the output: lint must catch it.
+		g := c.Graph
 		out := g.OutputNode()
 		g.InsertingAt(g.AtEnd(), func() { _, _ = g.CallFunction("relu", []ir.Arg{out.Args()[0]}) })
-		return nil
+		return nil, nil
 	}}
+	untyped := &Pass{Name: "untyped", Doc: "returns a result it does not declare", Run: func(*Context) (any, error) { return 1, nil }}
+	mistyped := &Pass{Name: "mistyped", Doc: "returns a result not of its type", ResultType: reflect.TypeOf(""),
+		Run: func(*Context) (any, error) { return 1, nil }}
 	for _, c := range []struct {
 		p    *Pass
 		want string
@@ -69,15 +74,17 @@ func TestRunNamesTheFailingPass(t *testing.T) {
 		{fails, "passes: fails: no luck"},
 		{panics, "passes: panics: panic: boom"},
 		{breaks, "passes: breaks: left an invalid graph"},
+		{untyped, "passes: untyped: returned a int but declares no ResultType"},
+		{mistyped, "passes: mistyped: returned a int, want its ResultType string"},
 	} {
-		err := Run(g.Copy(), []*Pass{DCE, c.p}, Options{Debug: true})
+		_, err := Run(g.Copy(), []*Pass{DCE, c.p}, Options{Debug: true})
 		var pe *Error
 		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &pe) || pe.Pass != c.p.Name {
 			t.Errorf("Run with %s: got %v, want an *Error containing %q", c.p.Name, err, c.want)
 		}
 	}
 	// Without Debug the broken graph goes unnoticed by Run.
-	if err := Run(g.Copy(), []*Pass{breaks}, Options{}); err != nil {
+	if _, err := Run(g.Copy(), []*Pass{breaks}, Options{}); err != nil {
 		t.Errorf("Run without Debug: got %v, want nil", err)
 	}
 }
@@ -85,14 +92,70 @@ func TestRunNamesTheFailingPass(t *testing.T) {
 func TestDumpAfter(t *testing.T) {
 	g := trace(t, newConvNet(), "x=f32[N,3,8,8]")
 	var b strings.Builder
-	if err := Run(g, Default, Options{Debug: true, DumpAfter: "fold-batchnorm", Dump: &b}); err != nil {
+	if _, err := Run(g, Default, Options{Debug: true, DumpAfter: "fold-batchnorm", Dump: &b}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
 	if !strings.HasPrefix(out, "# graph after fold-batchnorm\n") || strings.Contains(out, "batch_norm(conv1") || !strings.Contains(out, "relu") {
 		t.Errorf("dump after fold-batchnorm:\n%s", out)
 	}
-	if err := Run(g, []*Pass{DCE}, Options{DumpAfter: "fold-batchnorm"}); err == nil || !strings.Contains(err.Error(), "no such pass") {
+	if _, err := Run(g, []*Pass{DCE}, Options{DumpAfter: "fold-batchnorm"}); err == nil || !strings.Contains(err.Error(), "no such pass") {
 		t.Errorf("DumpAfter a pass not in the pipeline: got %v, want an error", err)
+	}
+}
+
+// TestRequires checks that a required analysis runs before the pass that
+// requires it, again after a transformation invalidates its result, and
+// not at all while its result holds; and that a required transformation
+// must come earlier in the pipeline.
+func TestRequires(t *testing.T) {
+	g := trace(t, newConvNet(), "x=f32[N,3,8,8]")
+	runs := 0
+	count := &Pass{Name: "count", Doc: "counts its runs", Analysis: true, Optional: true, ResultType: reflect.TypeOf(0),
+		Run: func(*Context) (any, error) { runs++; return runs, nil }}
+	var seen []any
+	reader := func(name string) *Pass {
+		return &Pass{Name: name, Doc: "reads count", Analysis: true, Requires: []*Pass{count},
+			Run: func(c *Context) (any, error) { seen = append(seen, c.ResultOf[count]); return nil, nil }}
+	}
+	res, err := Run(g, []*Pass{reader("a"), reader("b"), DCE, reader("c")}, Options{Debug: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []any{1, 1, 2}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("results seen: got %v, want %v (run once, again after dce)", seen, want)
+	}
+	if got := res.Of(count); got != 2 {
+		t.Errorf("Results.Of(count) = %v, want 2", got)
+	}
+	needsDCE := &Pass{Name: "needs-dce", Doc: "requires a transformation", Requires: []*Pass{DCE},
+		Run: func(*Context) (any, error) { return nil, nil }}
+	if _, err := Run(g, []*Pass{needsDCE, DCE}, Options{}); err == nil || !strings.Contains(err.Error(), "requires dce") {
+		t.Errorf("a transformation required later: got %v, want an error", err)
+	}
+	if _, err := Run(g, []*Pass{DCE, needsDCE}, Options{}); err != nil {
+		t.Errorf("a transformation required earlier: %v", err)
+	}
+}
+
+// TestResultsPlan checks that the default pipeline hands the emitter its
+// plan as a value, and that a transformation after plan-memory drops it.
+func TestResultsPlan(t *testing.T) {
+	g := trace(t, newConvNet(), "x=f32[N,3,8,8]")
+	res, err := Run(g, Default, Options{Debug: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Plan()
+	if p.Memory == nil || p.Memory.SlotCount() == 0 || len(p.ParamOnly) == 0 {
+		t.Fatalf("Plan after the default pipeline: %+v, want a memory plan and parameter-only nodes", p)
+	}
+	res, err = Run(g, []*Pass{PlanMemory, &Pass{Name: "edit", Doc: "changes nothing but is a transformation",
+		Run: func(*Context) (any, error) { return nil, nil }}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := res.Plan(); p.Memory != nil {
+		t.Errorf("a memory plan survived a later transformation")
 	}
 }

@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/plan"
 )
 
 func TestLowerModules(t *testing.T) {
 	g := trace(t, newConvNet(), "x=f32[N,3,8,8]")
 	randomize(g, 1)
-	after := applyAndCompare(t, g, 1e-6, LowerModules)
+	after, _ := applyAndCompare(t, g, 1e-6, LowerModules)
 	if n := len(after.FindNodes(ir.CallModule, "")); n != 0 {
 		t.Errorf("got %d call_module nodes after lower-modules, want 0", n)
 	}
@@ -39,11 +40,11 @@ func TestLowerModules(t *testing.T) {
 func TestFoldBatchNorm(t *testing.T) {
 	g := trace(t, newConvNet(), "x=f32[N,3,8,8]")
 	randomize(g, 2)
-	after := applyAndCompare(t, g, 1e-5, LowerModules, FoldBatchNorm, DCE)
+	after, _ := applyAndCompare(t, g, 1e-5, LowerModules, FoldBatchNorm, DCE)
 	if got := count(after, "batch_norm"); got != 1 {
 		t.Errorf("got %d batch_norm nodes, want 1 (conv3's result has two users)", got)
 	}
-	paramOnly := ParamOnly(after)
+	paramOnly := plan.ParamOnly(after)
 	for _, n := range after.Nodes() {
 		if !isCall(n, "conv2d") {
 			continue
@@ -65,7 +66,7 @@ func TestFoldBatchNormFunctional(t *testing.T) {
 	m := newFuncNet()
 	g := trace(t, m, "x=f32[N,4,5,5]")
 	randomize(g, 3)
-	after := applyAndCompare(t, g, 1e-5, FoldBatchNorm, FuseActivation, DCE)
+	after, _ := applyAndCompare(t, g, 1e-5, FoldBatchNorm, FuseActivation, DCE)
 	if got, want := targets(after), "add sqrt div reshape mul neg mul conv2d add sqrt div reshape mul neg mul add conv2d_act sum sum add linear_act"; !strings.Contains(got, "conv2d_act") || count(after, "batch_norm") != 0 || got != want {
 		t.Errorf("got ops %q, want %q", got, want)
 	}
@@ -74,7 +75,7 @@ func TestFoldBatchNormFunctional(t *testing.T) {
 func TestFuseActivation(t *testing.T) {
 	g := trace(t, newConvNet(), "x=f32[N,3,8,8]")
 	randomize(g, 4)
-	after := applyAndCompare(t, g, 1e-5, LowerModules, FoldBatchNorm, FuseActivation, DCE)
+	after, _ := applyAndCompare(t, g, 1e-5, LowerModules, FoldBatchNorm, FuseActivation, DCE)
 	if got := count(after, "conv2d_act"); got != 2 {
 		t.Errorf("got %d conv2d_act nodes, want 2", got)
 	}
@@ -92,7 +93,7 @@ func TestFuseActivation(t *testing.T) {
 		}
 	}
 	// Without lowering, modules are not matched: nothing changes.
-	same := applyAndCompare(t, g, 0, FuseActivation)
+	same, _ := applyAndCompare(t, g, 0, FuseActivation)
 	if targets(same) != targets(g) {
 		t.Errorf("fuse-activation changed a graph of call_module nodes: %q", targets(same))
 	}
@@ -101,7 +102,7 @@ func TestFuseActivation(t *testing.T) {
 func TestFuseActivationLeavesSharedResults(t *testing.T) {
 	g := trace(t, newFuncNet(), "x=f32[N,4,5,5]")
 	randomize(g, 5)
-	after := applyAndCompare(t, g, 1e-6, FuseActivation)
+	after, _ := applyAndCompare(t, g, 1e-6, FuseActivation)
 	// The conv2d results feed batch_norm, not relu: only linear → gelu fuses.
 	if got, want := targets(after), "conv2d batch_norm conv2d batch_norm sum relu sum add linear_act"; got != want {
 		t.Errorf("got ops %q, want %q", got, want)
@@ -123,7 +124,7 @@ func TestDCE(t *testing.T) {
 		}
 	})
 	before := g.Len()
-	after := applyAndCompare(t, g, 0, DCE)
+	after, _ := applyAndCompare(t, g, 0, DCE)
 	if after.Len() != before-1 {
 		t.Errorf("got %d nodes after dce, want %d", after.Len(), before-1)
 	}
@@ -141,13 +142,13 @@ func hasNode(g *ir.Graph, name, target string) bool {
 func TestPlanMemory(t *testing.T) {
 	g := trace(t, newConvNet(), "x=f32[N,3,8,8]")
 	randomize(g, 6)
-	after := applyAndCompare(t, g, 1e-5, Default...)
-	if err := VerifyPlan(after); err != nil {
+	after, p := applyAndCompare(t, g, 1e-5, Default...)
+	if err := p.Memory.Verify(after, plan.ParamOnly(after)); err != nil {
 		t.Fatal(err)
 	}
 	values := 0
 	for _, n := range after.Nodes() {
-		for _, s := range Slots(n) {
+		for _, s := range p.Memory.Slots(n) {
 			if s >= 0 {
 				values++
 			}
@@ -156,12 +157,12 @@ func TestPlanMemory(t *testing.T) {
 	// conv1, conv2, conv3, bn3, add, avgpool need workspace (fc is the
 	// output, flatten a view of avgpool); they chain, so two or three
 	// slots suffice.
-	if got := SlotCount(after); values != 6 || got > 3 {
+	if got := p.Memory.SlotCount(); values != 6 || got > 3 {
 		t.Errorf("got %d slots for %d values, want 6 values in at most 3 slots", got, values)
 	}
 	for _, n := range after.Nodes() {
-		if IsAlias(n) != (n.Target == "flatten") {
-			t.Errorf("node %s: IsAlias %v", n.Name, IsAlias(n))
+		if p.Memory.IsView(n) != (n.Target == "flatten") {
+			t.Errorf("node %s: IsAlias %v", n.Name, p.Memory.IsView(n))
 		}
 	}
 	// Editing the graph after planning is caught: make conv1's value live
@@ -186,19 +187,19 @@ func TestPlanMemory(t *testing.T) {
 	if err := out.SetArgs([]ir.Arg{out.Args()[0], sum}); err != nil {
 		t.Fatal(err)
 	}
-	if err := VerifyPlan(after); err == nil || !strings.Contains(err.Error(), "still used") {
-		t.Errorf("VerifyPlan after extending conv1's life: got %v, want an overwrite error", err)
+	if err := p.Memory.Verify(after, plan.ParamOnly(after)); err == nil || !strings.Contains(err.Error(), "still used") {
+		t.Errorf("Memory.Verify after extending conv1's life: got %v, want an overwrite error", err)
 	}
 }
 
 func TestPlanMemoryNeverAliasesInputs(t *testing.T) {
 	g := trace(t, newFuncNet(), "x=f32[N,4,5,5]")
-	after := applyAndCompare(t, g, 1e-5, Default...)
+	after, p := applyAndCompare(t, g, 1e-5, Default...)
 	for _, n := range after.Nodes() {
-		for r, s := range Slots(n) {
+		for r, s := range p.Memory.Slots(n) {
 			for _, in := range n.Inputs() {
-				k := resolveGetitem(in)
-				if is := Slots(k.n); s >= 0 && is != nil && is[k.i] == s {
+				k := plan.ResolveGetitem(in)
+				if is := p.Memory.Slots(k.Node); s >= 0 && is != nil && is[k.Result] == s {
 					t.Errorf("node %s result %d shares slot %d with its input %s", n.Name, r, s, in.Name)
 				}
 			}
@@ -213,14 +214,16 @@ func TestWorkspaceBytes(t *testing.T) {
 	// add (4×4×4), avgpool, flatten (4) and fc (5); the last relu is the
 	// output, a fresh array.
 	want := 2 * 4 * (3*4*8*8 + 6*4*4*4 + 2*4 + 5)
-	if got := WorkspaceBytes(g, syms); got != want {
+	var unplanned *plan.Memory
+	if got := unplanned.WorkspaceBytes(g, syms); got != want {
 		t.Errorf("traced: got %d bytes, want %d", got, want)
 	}
-	if err := Run(g, Default, Options{Debug: true}); err != nil {
+	res, err := Run(g, Default, Options{Debug: true})
+	if err != nil {
 		t.Fatal(err)
 	}
 	// Planned: at most three slots, the largest value being 4×8×8 at N=2.
-	if got := WorkspaceBytes(g, syms); got > 3*2*4*4*8*8 || got == 0 {
+	if got := res.Plan().Memory.WorkspaceBytes(g, syms); got > 3*2*4*4*8*8 || got == 0 {
 		t.Errorf("planned: got %d bytes, want at most %d", got, 3*2*4*4*8*8)
 	}
 }

@@ -7,12 +7,23 @@ import (
 	"strings"
 )
 
-// Default is the pipeline fxgen runs between tracing and emitting, in
-// order.
-var Default = []*Pass{LowerModules, FoldBatchNorm, FuseActivation, FuseResidual, FuseElementwise, FoldTranspose, DCE, PlanMemory}
+// All is the registry: every built-in pass, in the order of the default
+// pipeline, the analyses that run only when required included.
+var All = []*Pass{ParamOnly, LowerModules, FoldBatchNorm, FuseActivation, FuseResidual, FuseElementwise, FoldTranspose, DCE, PlanMemory}
 
-// All lists every pass, in the order of Default.
-var All = Default
+// Default is the pipeline fxgen runs between tracing and emitting, in
+// order: the passes of All that are not Optional.
+var Default = defaults(All)
+
+func defaults(all []*Pass) []*Pass {
+	var out []*Pass
+	for _, p := range all {
+		if !p.Optional {
+			out = append(out, p)
+		}
+	}
+	return out
+}
 
 // Constraint says that pass Before, when a pipeline holds both, must run
 // before pass After.
@@ -76,7 +87,8 @@ func Parse(list string) ([]*Pass, error) {
 	return out, nil
 }
 
-// Check verifies a pipeline: every pass named, no pass twice, and every
+// Check verifies a pipeline: every pass named, no pass twice, every
+// transformation a pass requires earlier in the pipeline, and every
 // constraint between two passes it holds respected.
 func Check(pipeline []*Pass) error {
 	seen := map[string]bool{}
@@ -87,6 +99,11 @@ func Check(pipeline []*Pass) error {
 		if seen[p.Name] {
 			return fmt.Errorf("passes: pass %s appears twice in the pipeline", p.Name)
 		}
+		for _, q := range p.Requires {
+			if q == nil || (!q.Analysis && !seen[q.Name]) {
+				return fmt.Errorf("passes: pass %s requires %s, which must run before it", p.Name, reqName(q))
+			}
+		}
 		seen[p.Name] = true
 	}
 	for _, c := range Constraints {
@@ -96,6 +113,13 @@ func Check(pipeline []*Pass) error {
 		}
 	}
 	return nil
+}
+
+func reqName(p *Pass) string {
+	if p == nil {
+		return "a nil pass"
+	}
+	return p.Name
 }
 
 func indexOf(pipeline []*Pass, name string) int {

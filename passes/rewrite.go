@@ -81,3 +81,11 @@ func kwarg(n *ir.Node, name string) any {
 	s := &ir.Sig{Op: op, Kwargs: n.Kwargs()}
 	return s.Value(name)
 }
+
+// rewrite adapts a transformation that reads the ParamOnly result (nil
+// when the pass does not require it) to a Pass's Run.
+func rewrite(fn func(g *ir.Graph, paramOnly map[*ir.Node]bool) error) func(*Context) (any, error) {
+	return func(c *Context) (any, error) {
+		return nil, fn(c.Graph, paramOnly(c))
+	}
+}

@@ -82,8 +82,12 @@ func (j *convJob) imagesSerial(lo, hi int) { j.images(lo, hi, false) }
 // buffer and keeps more of it in cache between im2col and Sgemm.
 func (j *convJob) images(lo, hi int, parallel bool) {
 	g := &j.g
-	if convDirectOK(g, j.groups) || convDepthwiseOK(g, j.groups) {
-		j.paddedImages(lo, hi, parallel, j.groups > 1)
+	if convDepthwiseOK(g, j.groups) {
+		j.depthwiseImages(lo, hi, parallel)
+		return
+	}
+	if convDirectOK(g, j.groups) {
+		j.paddedImages(lo, hi, parallel)
 		return
 	}
 	k := g.c * g.kh * g.kw // rows of the patch matrix

@@ -7,7 +7,10 @@
 
 package runtime
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // convDepthwiseAVX2 computes one block of four output rows by two halves
 // of eight output pixels of one channel; see conv_depthwise_avx2_amd64.s.
@@ -42,27 +45,77 @@ func newConvDepthwise(g *convGeom) convDirect {
 	return d
 }
 
-// depthwiseUnits computes units [lo, hi) of a depthwise convolution: unit
-// u is channel u / rows and block of output rows u % rows, all its column
-// blocks.
-func (j *convPaddedJob) depthwiseUnits(lo, hi int) {
-	g, d := &j.g, &j.d
+// depthwiseImages convolves images [lo, hi) with the depthwise kernel.
+// Each channel is padded into a small plane of its task's own and
+// convolved while the plane is in cache, so the input is read once and
+// no padded copy of the whole image goes through memory; parallel
+// spreads each image's channels over the worker pool.
+func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
+	g := &j.g
+	flags := 0
+	if j.bias != nil {
+		flags |= flagBias
+	}
+	if j.act == ActReLU {
+		flags |= flagReLU
+	}
+	inSize, outSize := g.c*g.h*g.w, g.o*g.p
+	for n := lo; n < hi; n++ {
+		job := convDepthwiseJob{g: *g, x: j.x[n*inSize : (n+1)*inSize], w: j.w, bias: j.bias,
+			out: j.out[n*outSize : (n+1)*outSize], flags: flags}
+		if parallel && Workers() > 1 && g.c > 1 {
+			runPooled(convDepthwiseTasks, g.c, job)
+		} else {
+			job.channels(0, g.c)
+		}
+	}
+}
+
+// convDepthwiseJob is one image of a depthwise convolution, split by
+// channel.
+type convDepthwiseJob struct {
+	g               convGeom
+	x, w, bias, out []float32 // x is the image [C, H, W], out [C, OH, OW]
+	flags           int
+}
+
+var convDepthwiseTasks = taskPool((*convDepthwiseJob).channels)
+
+// channels convolves channels [lo, hi) through one padded plane.
+func (j *convDepthwiseJob) channels(lo, hi int) {
+	g := j.g
+	g.c, g.o = 1, 1 // the geometry of one plane
+	d := newConvDepthwise(&g)
 	k := g.kh * g.kw
+	size := d.hp * d.wrow
+	scratch := getConvScratch(size + k)
+	plane := (*scratch)[:size]
+	offs := unsafe.Slice((*int32)(unsafe.Pointer(&(*scratch)[size])), k)
+	for p := 0; p < g.kh; p++ {
+		for q := 0; q < g.kw; q++ {
+			offs[p*g.kw+q] = int32((p*d.wrow + q%g.sw*d.wph + q/g.sw) * 4)
+		}
+	}
+	clearPadding(plane, &g, &d) // the plane's interior is all a fill writes
+	one := convJob{g: g}
 	var bias0 float32 // read by no one when flags has no bias
-	for u := lo; u < hi; u++ {
-		c, rb := u/d.rows, u%d.rows
+	inPlane, outPlane := g.h*g.w, g.oh*g.ow
+	for c := lo; c < hi; c++ {
+		one.fillPadded(plane, j.x[c*inPlane:(c+1)*inPlane], &d)
 		bias := &bias0
 		if j.bias != nil {
 			bias = &j.bias[c]
 		}
-		i := rb * dwRows
-		rows := min(dwRows, g.oh-i)
-		base := (c*d.hp + i*g.sh) * d.wrow
-		for cb := 0; cb < d.cols; cb++ {
-			jx := cb * 16
-			cnt0, cnt1 := min(8, g.ow-jx), min(8, max(0, g.ow-jx-8))
-			convDepthwiseAVX2(k, &j.offs[0], &j.xp[base+jx], g.sh*d.wrow*4, &j.w[c*k],
-				&j.out[(c*g.oh+i)*g.ow+jx], g.ow*4, rows, bias, j.flags, cnt0, cnt1)
+		out := j.out[c*outPlane : (c+1)*outPlane]
+		for i := 0; i < g.oh; i += dwRows {
+			rows := min(dwRows, g.oh-i)
+			base := i * g.sh * d.wrow
+			for jx := 0; jx < g.ow; jx += 16 {
+				cnt0, cnt1 := min(8, g.ow-jx), min(8, max(0, g.ow-jx-8))
+				convDepthwiseAVX2(k, &offs[0], &plane[base+jx], g.sh*d.wrow*4, &j.w[c*k],
+					&out[i*g.ow+jx], g.ow*4, rows, bias, j.flags, cnt0, cnt1)
+			}
 		}
 	}
+	convScratch.Put(scratch)
 }

@@ -25,6 +25,16 @@
 	VMAXPS YA, Y9, YA; \
 	VMAXPS YB, Y9, YB
 
+// DWSTFULL stores both halves of one output row at DI; DWSTHALF1 stores
+// half 0 whole and half 1 under the mask Y10.
+#define DWSTFULL(YA, YB) \
+	VMOVUPS YA, (DI); \
+	VMOVUPS YB, 32(DI)
+
+#define DWSTHALF1(YA, YB) \
+	VMOVUPS    YA, (DI); \
+	VMASKMOVPS YB, Y10, 32(DI)
+
 // func convDepthwiseAVX2(k int, offs *int32, x *float32, rowstep int, w *float32,
 //	out *float32, ostep, rows int, bias *float32, flags, cnt0, cnt1 int)
 //
@@ -87,32 +97,90 @@ nobias:
 	DWRELU(Y6, Y7)
 
 norelu:
-	// Y9: the first cnt0 lanes; Y10: the first cnt1 lanes.
-	MOVQ cnt0+80(FP), AX
-	MOVQ cnt1+88(FP), BX
-	LANEMASK(AX, Y9, R8, R9)
-	LANEMASK(BX, Y10, R8, R9)
-
 	MOVQ out+40(FP), DI
 	MOVQ ostep+48(FP), DX
 	MOVQ rows+56(FP), CX
+	MOVQ cnt0+80(FP), AX
+	MOVQ cnt1+88(FP), BX
+
+	// Masked stores are slow on some cores (about a dozen cycles each on
+	// AMD Zen), so whole halves store plainly and an empty half not at all.
+	CMPQ AX, $8
+	JNE  half0part
+	CMPQ BX, $8
+	JEQ  whole
+	CMPQ BX, $0
+	JEQ  half0only
+	JMP  half1part
+
+whole:
+	// Both halves whole.
+	DWSTFULL(Y0, Y1)
+	CMPQ CX, $1
+	JLE  done
+	ADDQ DX, DI
+	DWSTFULL(Y2, Y3)
+	CMPQ CX, $2
+	JLE  done
+	ADDQ DX, DI
+	DWSTFULL(Y4, Y5)
+	CMPQ CX, $3
+	JLE  done
+	ADDQ DX, DI
+	DWSTFULL(Y6, Y7)
+	JMP  done
+
+half0only:
+	// Half 0 whole, half 1 empty.
+	VMOVUPS Y0, (DI)
+	CMPQ    CX, $1
+	JLE     done
+	ADDQ    DX, DI
+	VMOVUPS Y2, (DI)
+	CMPQ    CX, $2
+	JLE     done
+	ADDQ    DX, DI
+	VMOVUPS Y4, (DI)
+	CMPQ    CX, $3
+	JLE     done
+	ADDQ    DX, DI
+	VMOVUPS Y6, (DI)
+	JMP     done
+
+half1part:
+	// Half 0 whole, half 1 the first cnt1 lanes (Y10).
+	LANEMASK(BX, Y10, R8, R9)
+	DWSTHALF1(Y0, Y1)
+	CMPQ CX, $1
+	JLE  done
+	ADDQ DX, DI
+	DWSTHALF1(Y2, Y3)
+	CMPQ CX, $2
+	JLE  done
+	ADDQ DX, DI
+	DWSTHALF1(Y4, Y5)
+	CMPQ CX, $3
+	JLE  done
+	ADDQ DX, DI
+	DWSTHALF1(Y6, Y7)
+	JMP  done
+
+half0part:
+	// Half 0 the first cnt0 lanes (Y9); half 1 then has none.
+	LANEMASK(AX, Y9, R8, R9)
 	VMASKMOVPS Y0, Y9, (DI)
-	VMASKMOVPS Y1, Y10, 32(DI)
 	CMPQ CX, $1
 	JLE  done
 	ADDQ DX, DI
 	VMASKMOVPS Y2, Y9, (DI)
-	VMASKMOVPS Y3, Y10, 32(DI)
 	CMPQ CX, $2
 	JLE  done
 	ADDQ DX, DI
 	VMASKMOVPS Y4, Y9, (DI)
-	VMASKMOVPS Y5, Y10, 32(DI)
 	CMPQ CX, $3
 	JLE  done
 	ADDQ DX, DI
 	VMASKMOVPS Y6, Y9, (DI)
-	VMASKMOVPS Y7, Y10, 32(DI)
 
 done:
 	VZEROUPPER

@@ -81,43 +81,36 @@ func newConvDirect(g *convGeom) convDirect {
 	return d
 }
 
-// convPaddedJob is one image of a direct or depthwise convolution, split
-// into units: a block of output channels (direct) or one channel
-// (depthwise) by a block of output rows.
+// convPaddedJob is one image of a direct convolution, split into units: a
+// block of output channels by a block of output rows.
 type convPaddedJob struct {
-	g         convGeom
-	d         convDirect
-	depthwise bool
-	xp        []float32 // the padded image [C, hp, wrow]
-	offs      []int32   // byte offset in xp of each (c, p, q) (depthwise: each (p, q) from its channel's base), in weight order
-	w         []float32
-	bias      []float32
-	out       []float32 // the image's output [O, OH, OW]
-	flags     int
+	g     convGeom
+	d     convDirect
+	xp    []float32 // the padded image [C, hp, wrow]
+	offs  []int32   // byte offset in xp of each (c, p, q), in weight order
+	w     []float32
+	bias  []float32
+	out   []float32 // the image's output [O, OH, OW]
+	flags int
 }
 
 var convPaddedTasks = taskPool((*convPaddedJob).units)
 
-// paddedImages convolves images [lo, hi) with the direct kernel, or the
-// depthwise one, from a zero-padded copy of each image; parallel spreads
-// each image's units over the worker pool.
-func (j *convJob) paddedImages(lo, hi int, parallel, depthwise bool) {
+// paddedImages convolves images [lo, hi) with the direct kernel from a
+// zero-padded copy of each image; parallel spreads each image's units over
+// the worker pool.
+func (j *convJob) paddedImages(lo, hi int, parallel bool) {
 	g := &j.g
-	d, channels, units := newConvDirect(g), g.c, 0
-	if depthwise {
-		d, channels = newConvDepthwise(g), 1
-		units = g.c * d.rows
-	} else {
-		units = d.blocks * d.rows
-	}
-	k := channels * g.kh * g.kw
+	d := newConvDirect(g)
+	units := d.blocks * d.rows
+	k := g.c * g.kh * g.kw
 	// One pooled buffer holds the padded image and, after it, the offset
 	// table (int32s in float32 slots).
 	size := g.c * d.hp * d.wrow
 	scratch := getConvScratch(size + k)
 	xp := (*scratch)[:size]
 	offs := unsafe.Slice((*int32)(unsafe.Pointer(&(*scratch)[size])), k)
-	for c := 0; c < channels; c++ {
+	for c := 0; c < g.c; c++ {
 		for p := 0; p < g.kh; p++ {
 			for q := 0; q < g.kw; q++ {
 				offs[(c*g.kh+p)*g.kw+q] = int32(((c*d.hp+p)*d.wrow + q%g.sw*d.wph + q/g.sw) * 4)
@@ -135,7 +128,7 @@ func (j *convJob) paddedImages(lo, hi int, parallel, depthwise bool) {
 	inSize, outSize := g.c*g.h*g.w, g.o*g.p
 	for n := lo; n < hi; n++ {
 		j.fillPadded(xp, j.x[n*inSize:(n+1)*inSize], &d)
-		job := convPaddedJob{g: *g, d: d, depthwise: depthwise, xp: xp, offs: offs, w: j.w, bias: j.bias,
+		job := convPaddedJob{g: *g, d: d, xp: xp, offs: offs, w: j.w, bias: j.bias,
 			out: j.out[n*outSize : (n+1)*outSize], flags: flags}
 		if parallel && Workers() > 1 && units > 1 {
 			runPooled(convPaddedTasks, units, job)
@@ -147,13 +140,7 @@ func (j *convJob) paddedImages(lo, hi int, parallel, depthwise bool) {
 }
 
 // units computes units [lo, hi) of the image.
-func (j *convPaddedJob) units(lo, hi int) {
-	if j.depthwise {
-		j.depthwiseUnits(lo, hi)
-		return
-	}
-	j.directUnits(lo, hi)
-}
+func (j *convPaddedJob) units(lo, hi int) { j.directUnits(lo, hi) }
 
 // clearPadding zeroes what fillPadded does not write in the padded image
 // xp: its padding rows and, in every phase of the other rows, the

@@ -43,15 +43,27 @@ func convRef(x, w, bias *Array, sh, sw, ph, pw, groups int) *Array {
 }
 
 // closeArrays returns an error naming the first element of got that differs
-// from want by more than tol·max(1, |want|).
+// from want: floats by more than tol·max(1, |want|) (NaN only matching
+// NaN), integers and bools at all.
 func closeArrays(got, want *Array, tol float64) error {
-	if !equalInts(got.Shape, want.Shape) {
-		return fmt.Errorf("got shape %v, want %v", got.Shape, want.Shape)
+	if got.DType != want.DType || !equalInts(got.Shape, want.Shape) {
+		return fmt.Errorf("got %v%v, want %v%v", got.DType, got.Shape, want.DType, want.Shape)
 	}
-	for i := range want.F32 {
-		g, w := float64(got.F32[i]), float64(want.F32[i])
-		if math.IsNaN(g) != math.IsNaN(w) || math.Abs(g-w) > tol*math.Max(1, math.Abs(w)) {
-			return fmt.Errorf("element %d (index %v): got %v, want %v", i, unravel(i, want.Shape), g, w)
+	for i := 0; i < want.Len(); i++ {
+		switch want.DType {
+		case Float32:
+			g, w := float64(got.F32[i]), float64(want.F32[i])
+			if math.IsNaN(g) != math.IsNaN(w) || math.Abs(g-w) > tol*math.Max(1, math.Abs(w)) {
+				return fmt.Errorf("element %d (index %v): got %v, want %v", i, unravel(i, want.Shape), g, w)
+			}
+		case Int64:
+			if got.I64[i] != want.I64[i] {
+				return fmt.Errorf("element %d (index %v): got %d, want %d", i, unravel(i, want.Shape), got.I64[i], want.I64[i])
+			}
+		case Bool:
+			if got.B[i] != want.B[i] {
+				return fmt.Errorf("element %d (index %v): got %v, want %v", i, unravel(i, want.Shape), got.B[i], want.B[i])
+			}
 		}
 	}
 	return nil
@@ -310,5 +322,59 @@ func BenchmarkConv2d(b *testing.B) {
 			}
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
+	}
+}
+
+// TestDepthwiseGeometries runs depthwise convolutions (groups = channels)
+// over the widths and heights that exercise every store of the depthwise
+// kernel (whole, half and partial vectors; 1 to 4 rows per block), with
+// and without ReLU, on 1 and 2 workers, into an output followed by guard
+// values that must survive.
+func TestDepthwiseGeometries(t *testing.T) { forEachISA(t, testDepthwiseGeometries) }
+
+func testDepthwiseGeometries(t *testing.T) {
+	defer SetWorkers(0)
+	r := rand.New(rand.NewPCG(9, 10))
+	const guard = 12345.5
+	for _, ow := range []int{1, 7, 8, 9, 14, 16, 17, 24, 31} {
+		for _, oh := range []int{1, 3, 4, 5, 9} {
+			for _, geo := range []struct{ k, s, p int }{{3, 1, 1}, {3, 2, 1}, {5, 1, 2}, {3, 1, 0}} {
+				h, w := (oh-1)*geo.s+geo.k-2*geo.p, (ow-1)*geo.s+geo.k-2*geo.p
+				if h < 1 || w < 1 {
+					continue
+				}
+				c := 2 + r.IntN(5)
+				x, wt, b := randArray(r, 1, c, h, w), randArray(r, c, 1, geo.k, geo.k), randArray(r, c)
+				want := convRef(x, wt, b, geo.s, geo.s, geo.p, geo.p, c)
+				relu := r.IntN(2) == 0
+				if relu {
+					for i, v := range want.F32 {
+						want.F32[i] = max(v, 0)
+					}
+				}
+				SetWorkers(1 + r.IntN(2))
+				buf := make([]float32, c*oh*ow+64)
+				for i := range buf {
+					buf[i] = float32(math.NaN())
+				}
+				for i := c * oh * ow; i < len(buf); i++ {
+					buf[i] = guard
+				}
+				got := &Array{DType: Float32, Shape: []int{1, c, oh, ow}, F32: buf[:c*oh*ow]}
+				act := ActNone
+				if relu {
+					act = ActReLU
+				}
+				Conv2dAct(got, x, wt, b, []int{geo.s}, []int{geo.p}, c, int(act))
+				if err := closeArrays(got, want, 1e-5); err != nil {
+					t.Fatalf("x[1,%d,%d,%d] k %d stride %d pad %d relu %v: %v", c, h, w, geo.k, geo.s, geo.p, relu, err)
+				}
+				for i := c * oh * ow; i < len(buf); i++ {
+					if buf[i] != guard {
+						t.Fatalf("x[1,%d,%d,%d] k %d stride %d pad %d: wrote past the output at +%d", c, h, w, geo.k, geo.s, geo.p, i-c*oh*ow)
+					}
+				}
+			}
+		}
 	}
 }

@@ -12,9 +12,13 @@ import (
 // element of C after the bias.
 type Activation int
 
+// The activations. They are untyped constants so that they are also the
+// act argument of the fused kernels (LinearAct, LinearActPacked,
+// Conv2dAct), which generated code calls as runtime.Conv2dAct(…,
+// runtime.ActReLU).
 const (
 	// ActNone applies nothing.
-	ActNone Activation = iota
+	ActNone = iota
 	// ActReLU applies max(0, x) (NaN stays NaN).
 	ActReLU
 	// ActGELU applies the exact GELU x·Φ(x) = 0.5·x·(1 + erf(x/√2)).

@@ -50,7 +50,7 @@ func testLinearNarrow(t *testing.T) {
 			}
 			pw := PackLinear(w)
 			for _, bias := range []*Array{nil, randArray(r, outF)} {
-				for act := ActNone; act <= ActGELU; act++ {
+				for act := Activation(ActNone); act <= ActGELU; act++ {
 					want := linearRef(x, w, bias, act)
 					// got's backing slice runs on into guard values
 					// that must stay as they are.

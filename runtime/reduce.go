@@ -21,7 +21,6 @@ func NormalizeDim(dim, rank int) (int, bool) {
 //
 //	out[i..] = Σ over reduced j.. of x[i.., j..]
 func Sum(out, x *Array, dims []int, keepdim bool) {
-	rank := len(x.Shape)
 	if inner, ok := suffixReduction(x.Shape, dims); ok && x.DType == Float32 && out.DType == Float32 {
 		if out.Len()*inner != x.Len() {
 			kernelPanic("Sum", "out shape %v does not fit sum of %v over %v", out.Shape, x.Shape, dims)
@@ -35,32 +34,11 @@ func Sum(out, x *Array, dims []int, keepdim bool) {
 		}
 		return
 	}
-	reduced := make([]bool, rank)
-	if len(dims) == 0 {
-		for i := range reduced {
-			reduced[i] = true
-		}
-	}
-	for _, d := range dims {
-		nd, ok := NormalizeDim(d, rank)
-		if !ok {
-			kernelPanic("Sum", "dim %d out of range for %v", d, x.Shape)
-		}
-		reduced[nd] = true
-	}
-	if out.Len() != sumOutLen(x.Shape, reduced) {
+	r := newReduction("Sum", x.Shape, dims)
+	if out.Len() != r.outLen {
 		kernelPanic("Sum", "out shape %v does not fit sum of %v over %v", out.Shape, x.Shape, dims)
 	}
-	// Strides of the output in terms of x's dimensions (0 where reduced).
-	ost := make([]int, rank)
-	s := 1
-	for i := rank - 1; i >= 0; i-- {
-		if !reduced[i] {
-			ost[i] = s
-			s *= x.Shape[i]
-		}
-	}
-	n := x.Len()
+	n, ost := x.Len(), r.ost
 	if x.DType == Float32 {
 		acc := make([]float64, out.Len())
 		forEachIndex(x.Shape, ost, n, func(i, o int) { acc[o] += float64(x.F32[i]) })
@@ -101,16 +79,6 @@ func suffixReduction(shape, dims []int) (inner int, ok bool) {
 		inner *= shape[i]
 	}
 	return inner, true
-}
-
-func sumOutLen(shape []int, reduced []bool) int {
-	n := 1
-	for i, d := range shape {
-		if !reduced[i] {
-			n *= d
-		}
-	}
-	return n
 }
 
 // forEachIndex calls fn(flat index, offset under strides) for every element.

@@ -37,6 +37,19 @@ func apply(opcode ir.Opcode, op string, args []any, kwargs ...ir.Kwarg) []*Tenso
 				arrs[j] = t.arr
 			}
 			vals[i] = arrs
+		case []any: // a list of sizes (see Size): ints and 0-d int64 tensors
+			arrs := make([]*runtime.Array, len(x))
+			for j, e := range x {
+				switch y := e.(type) {
+				case int:
+					arrs[j] = runtime.Int64Scalar(int64(y))
+				case *Tensor:
+					arrs[j] = y.arr
+				default:
+					panic(fmt.Sprintf("tensor: %s: list element %v (%T), want an int or a tensor", op, e, e))
+				}
+			}
+			vals[i] = arrs
 		default:
 			vals[i] = a
 		}
@@ -73,6 +86,12 @@ func hookOf(args []any) Hook {
 			for _, t := range x {
 				tensors = true
 				if t.sym != nil {
+					return t.sym.Tracer
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if t, ok := e.(*Tensor); ok && t != nil && t.sym != nil {
 					return t.sym.Tracer
 				}
 			}

@@ -14,6 +14,14 @@
 // symbolic size) fails the trace with a tracer.TraceError that names the
 // model's line.
 //
+// Sizes are read with x.Size(i), a Size: a plain int eagerly, a recorded
+// size value while tracing. Shape arguments (View, Reshape, Expand, Zeros,
+// Ones, Full) are Dims, each an int or a Size, so a batch size that is
+// symbolic while tracing is used the PyTorch way:
+//
+//	y := x.View(x.Size(0), -1)
+//	cls := m.Cls.Expand(x.Size(0), -1, -1)
+//
 // A trace belongs to the goroutine that runs the model's Forward. There,
 // the model's parameters and buffers are graph values: an op on one is
 // recorded (get_attr and the op), not run, and reading one's values is a

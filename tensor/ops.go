@@ -81,15 +81,11 @@ func (t *Tensor) TopK(k int) (values, indices *Tensor) {
 }
 
 // Reshape returns t with another shape of as many elements; one size may be
-// -1, so a symbolic batch size never needs to be read.
-func (t *Tensor) Reshape(shape ...int) *Tensor {
-	return apply1(method, "reshape", []any{t}, kw("shape", shape))
-}
+// -1, and each is an int or a Size (x.Reshape(x.Size(0), -1)).
+func (t *Tensor) Reshape(shape ...Dim) *Tensor { return reshape(method, "reshape", t, shape) }
 
 // View is Reshape (fxgen's tensors are always contiguous).
-func (t *Tensor) View(shape ...int) *Tensor {
-	return apply1(method, "view", []any{t}, kw("shape", shape))
-}
+func (t *Tensor) View(shape ...Dim) *Tensor { return reshape(method, "view", t, shape) }
 
 // Flatten merges dims startDim..endDim (negative counts from the end).
 func (t *Tensor) Flatten(startDim, endDim int) *Tensor {
@@ -143,21 +139,22 @@ func Linear(x, weight, bias *Tensor) *Tensor {
 // Matmul returns the matrix product a·b, broadcasting leading dims.
 func Matmul(a, b *Tensor) *Tensor { return apply1(function, "matmul", []any{a, b}) }
 
-// Reshape returns x with another shape; one size may be -1.
-func Reshape(x *Tensor, shape ...int) *Tensor {
-	return apply1(function, "reshape", []any{x}, kw("shape", shape))
-}
+// Reshape returns x with another shape; one size may be -1, and each is
+// an int or a Size.
+func Reshape(x *Tensor, shape ...Dim) *Tensor { return reshape(function, "reshape", x, shape) }
 
 // Flatten merges dims startDim..endDim of x.
 func Flatten(x *Tensor, startDim, endDim int) *Tensor {
 	return apply1(function, "flatten", []any{x}, kw("start_dim", startDim), kw("end_dim", endDim))
 }
 
-// Zeros returns a float32 tensor of zeros.
-func Zeros(shape ...int) *Tensor { return apply1(function, "zeros", nil, kw("shape", shape)) }
+// Zeros returns a float32 tensor of zeros; each size is an int or a Size
+// (recorded as full when one is symbolic).
+func Zeros(shape ...Dim) *Tensor { return constructor("zeros", 0, shape) }
 
-// Ones returns a float32 tensor of ones.
-func Ones(shape ...int) *Tensor { return apply1(function, "ones", nil, kw("shape", shape)) }
+// Ones returns a float32 tensor of ones; each size is an int or a Size
+// (recorded as full when one is symbolic).
+func Ones(shape ...Dim) *Tensor { return constructor("ones", 1, shape) }
 
 // Arange returns the int64 tensor 0, 1, ..., end-1.
 func Arange(end int) *Tensor { return apply1(function, "arange", nil, kw("end", float64(end))) }

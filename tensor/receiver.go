@@ -35,6 +35,25 @@ func MethodValueReceiver(f any) (uintptr, bool) {
 	return uintptr(p), ok
 }
 
+// MethodValueReceiverType returns the receiver bound in f, when f is a
+// method value of a pointer receiver of a named, non-generic type, with
+// that type's qualified name ("example.com/m.Block" for a method value
+// b.Forward of a *Block). It is for package nn, which walks the modules
+// a model holds only as method values.
+func MethodValueReceiverType(f any) (recv unsafe.Pointer, typeName string, ok bool) {
+	p, method, ok := methodValue(f)
+	if !ok {
+		return nil, "", false
+	}
+	// method is "example.com/m.(*Block).Forward-fm".
+	i := strings.Index(method, ".(*")
+	j := strings.Index(method, ").")
+	if i < 0 || j < i || strings.ContainsAny(method[i+3:j], "[]") {
+		return nil, "", false
+	}
+	return p, method[:i] + "." + method[i+3:j], true
+}
+
 // methodValue returns the receiver and the method's name when f is a
 // method value of a pointer receiver. The Go compiler builds such a value
 // as a closure whose code is the method's "-fm" wrapper and whose one

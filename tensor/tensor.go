@@ -34,7 +34,8 @@ type Symbol struct {
 // it; models never call it.
 type Hook interface {
 	// Record records the op applied to args (tensors, lists of tensors,
-	// numbers) and returns the symbolic results. It panics with a trace
+	// numbers, and []any lists of sizes: ints and 0-d int64 tensors) and
+	// returns the symbolic results. It panics with a trace
 	// error when the op does not type-check.
 	Record(opcode ir.Opcode, op string, args []any, kwargs []ir.Kwarg) []*Tensor
 	// CallModule decides whether module m is a leaf (recorded as one
@@ -110,7 +111,8 @@ func (t *Tensor) DType() runtime.DType { return t.Type().DType }
 func (t *Tensor) NumDims() int { return len(t.Type().Shape) }
 
 // Dim returns the size of dimension i (negative counts from the end). On a
-// traced tensor it works for constant dims and fails for a symbolic one.
+// traced tensor it works for constant dims and fails for a symbolic one;
+// Size(i) reads a symbolic one as a value shapes take.
 func (t *Tensor) Dim(i int) int {
 	shape := t.Type().Shape
 	d, ok := runtime.NormalizeDim(i, len(shape))

@@ -64,10 +64,11 @@ func generate(t *testing.T, m any, typ string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := passes.Run(g, passes.Default, passes.Options{}); err != nil {
+	res, err := passes.Run(g, passes.Default, passes.Options{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := emit.Generate(g, emit.Config{Package: "p", Type: typ})
+	src, err := emit.Generate(g, emit.Config{Package: "p", Type: typ, Plan: res.Plan()})
 	if err != nil {
 		t.Fatal(err)
 	}

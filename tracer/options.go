@@ -2,6 +2,8 @@
 
 package tracer
 
+import "github.com/fxgen/fxgen/ir"
+
 // Options customise a trace. The zero value traces standard nn modules as
 // leaves and user modules through.
 type Options struct {
@@ -15,6 +17,9 @@ type Options struct {
 	// Concrete are values for Forward's non-tensor parameters, in the order
 	// those parameters appear.
 	Concrete []ConcreteArg
+	// Rules give the result types of leaf user modules by qualified name
+	// or Go type name (see LeafRule and ResultTyper).
+	Rules map[string]func(args ...ir.Type) ([]ir.Type, error)
 }
 
 // ConcreteArg binds a non-tensor parameter of Forward to a value.
@@ -34,7 +39,11 @@ func Concrete(name string, value any) Option {
 }
 
 // Leaf keeps the modules with these qualified names or Go type names as
-// leaves: one call_module node each, not traced through.
+// leaves: one call_module node each, never traced through. A user
+// module's result types come from its rule (LeafRule, ResultTyper) or an
+// example run, and the compiled model calls its Forward, so a leaf may
+// hold dynamic control flow. Call a leaf through nn.Call (or
+// tensor.CallModule): calling its Forward directly is a TraceError.
 func Leaf(pathsOrTypes ...string) Option {
 	return func(o *Options) { o.Leaves = append(o.Leaves, pathsOrTypes...) }
 }

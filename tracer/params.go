@@ -30,12 +30,10 @@ func hiddenMsg(x *tensor.Tensor, path, use string) string {
 // Held implements tensor.Hook: the model's parameters and buffers, as the
 // walk named them, and the tensors it holds in unexported fields (so that
 // using one is an error rather than an eager constant). An opaque leaf's
-// forward, traced only for its result types, runs as Go code in the
-// compiled model, so it holds nothing and may read what it likes.
+// forward is never traced: it runs as Go code, off the tracing goroutine
+// for its example run and in the compiled model, and may read what it
+// likes.
 func (t *tracer) Held(x *tensor.Tensor) bool {
-	if t.opaque {
-		return false
-	}
 	if _, ok := t.w.param(x); ok {
 		return true
 	}

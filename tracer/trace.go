@@ -24,7 +24,9 @@ type tracer struct {
 	attrs  map[*tensor.Tensor]*ir.Node
 	consts int
 	start  tensor.Mark // tensors made before it are the model's, or foreign
-	opaque bool        // tracing an opaque leaf's forward for its types only
+	// leafOnly are the user module types all of whose instances are
+	// leaves, each with a path (see checkDirectLeafCall).
+	leafOnly map[string]string
 	// modelMade is when the model's first parameter was made (nil for a
 	// model without parameters); see checkConstant.
 	modelMade *tensor.Mark
@@ -55,6 +57,7 @@ func Trace(root any, inputs []Input, opts ...Option) (*ir.Graph, error) {
 	if err := t.w.checkLeaves(t.opts.Leaves); err != nil {
 		return nil, err
 	}
+	t.leafOnly = t.leafOnlyTypes()
 	args, sig, err := t.bindArgs(fwd.Type(), inputs)
 	if err != nil {
 		return nil, err
@@ -165,14 +168,12 @@ func (t *tracer) node(x *tensor.Tensor) *ir.Node {
 	name, goPath := "", ""
 	if p, ok := t.w.param(x); ok {
 		name, goPath = p.Name, p.GoPath
-	} else if path, ok := t.w.hiddenPath(x); ok && !t.opaque {
+	} else if path, ok := t.w.hiddenPath(x); ok {
 		panic(errorAt("%s", hiddenMsg(x, path, "is used")))
 	} else if x.FromParams() {
 		panic(errorAt("%s", fromParamsMsg(x, "is used")))
 	} else {
-		if !t.opaque {
-			t.checkConstant(x)
-		}
+		t.checkConstant(x)
 		for {
 			name = fmt.Sprintf("_tensor_constant%d", t.consts)
 			t.consts++
@@ -200,7 +201,7 @@ func (t *tracer) addParam(name, goPath string, x *tensor.Tensor) {
 }
 
 func (t *tracer) setPos(n *ir.Node) {
-	file, line := callerPos()
+	file, line := nodePos()
 	n.Pos = ir.Pos{File: baseName(file), Line: line}
 }
 
@@ -219,6 +220,16 @@ func (t *tracer) args(args []any) []ir.Arg {
 				l[j] = t.node(e)
 			}
 			out[i] = l
+		case []any: // a list of sizes: ints and size tensors
+			l := make([]ir.Arg, len(x))
+			for j, e := range x {
+				if y, ok := e.(*tensor.Tensor); ok {
+					l[j] = t.node(y)
+				} else {
+					l[j] = e
+				}
+			}
+			out[i] = l
 		default:
 			out[i] = a
 		}
@@ -228,6 +239,7 @@ func (t *tracer) args(args []any) []ir.Arg {
 
 // Record implements tensor.Hook.
 func (t *tracer) Record(opcode ir.Opcode, op string, args []any, kwargs []ir.Kwarg) []*tensor.Tensor {
+	t.checkDirectLeafCall()
 	n, err := t.g.CreateNode(opcode, op, t.args(args), kwargs, "")
 	if err != nil {
 		panic(errorAt("%v", err))
@@ -256,8 +268,15 @@ func (t *tracer) results(n *ir.Node) []*tensor.Tensor {
 
 // CallModule implements tensor.Hook.
 func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([]*tensor.Tensor) []*tensor.Tensor, args []*tensor.Tensor) []*tensor.Tensor {
+	t.checkDirectLeafCall()
 	info, known := t.w.module(m)
 	if !known {
+		if rt := reflect.TypeOf(m); rt != nil && rt.Kind() != reflect.Pointer {
+			if path, leaf := t.leafOnly[rt.PkgPath()+"."+rt.Name()]; leaf {
+				panic(errorAt("module %s (%v) is a leaf, but it is passed by value, a copy the tracer cannot tell from other modules: "+
+					"hold it by pointer (*%s) and pass the pointer to nn.Call", path, rt, rt.Name()))
+			}
+		}
 		t.checkUnnamed(m)
 	}
 	if !known || !t.opts.leaf(info.Name, info.TypeName, kind != "") {
@@ -281,7 +300,7 @@ func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([
 			mod.Params = append(mod.Params, name)
 		}
 	} else {
-		types, err := t.opaqueResults(forward, args)
+		types, err := t.leafTypes(m, info.Name, info.TypeName, forward, args)
 		if err != nil {
 			panic(errorAt("leaf module %s (%s): %v", info.Name, mod.GoType, err))
 		}
@@ -311,23 +330,6 @@ func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([
 	return t.results(n)
 }
 
-// opaqueResults finds the result types of an opaque leaf module by tracing
-// its forward into a scratch graph.
-func (t *tracer) opaqueResults(forward func([]*tensor.Tensor) []*tensor.Tensor, args []*tensor.Tensor) ([]ir.Type, error) {
-	scratch := &tracer{g: ir.NewGraph(), opts: Options{}, w: t.w, attrs: map[*tensor.Tensor]*ir.Node{}, start: t.start, opaque: true}
-	in := make([]*tensor.Tensor, len(args))
-	for i, a := range args {
-		in[i] = tensor.NewSymbolic(scratch.g.Placeholder(fmt.Sprintf("arg%d", i), a.Type()), scratch)
-	}
-	end := tensor.BeginTrace(scratch)
-	defer end()
-	var types []ir.Type
-	for _, r := range forward(in) {
-		types = append(types, r.Type())
-	}
-	return types, nil
-}
-
 // Concretize implements tensor.Hook: turning a symbolic value into a Go
 // value is dynamic control flow, which a trace cannot capture.
 func (t *tracer) Concretize(x *tensor.Tensor, what string) {
@@ -339,9 +341,16 @@ func (t *tracer) Concretize(x *tensor.Tensor, what string) {
 	if p := n.Pos.String(); p != "" {
 		from += " from " + p
 	}
+	if strings.HasPrefix(what, "Int() of the symbolic size") {
+		panic(errorAt("%s (%s) turns a size that is only known when the model runs into a Go int: control flow on it cannot be traced. "+
+			"Remedies: pass the Size itself to View, Reshape, Expand, Zeros, Ones and Full, and compute with its Mul, Div, Add and Sub; "+
+			"trace with a constant size in the input spec; make the enclosing module a leaf (tracer.Leaf, fxgen -leaf); "+
+			"or wrap the function (tracer.Wrap)", what, from))
+	}
 	if n.Op == ir.Placeholder || !isValueRead(what) {
 		panic(errorAt("%s of the traced tensor %s (%v) needs a value that is only known when the model runs. "+
-			"Remedies: use -1 in Reshape/View instead of reading a symbolic size; trace with a constant size in the input spec; "+
+			"Remedies: read the size with x.Size(i), which View, Reshape, Expand and the constructors take, or use -1 in Reshape/View; "+
+			"trace with a constant size in the input spec; "+
 			"make the enclosing module a leaf (tracer.Leaf, fxgen -leaf); or wrap the function (tracer.Wrap)", what, from, x.Type()))
 	}
 	panic(errorAt("%s reads the value of the traced tensor %s (%v): control flow that depends on tensor values cannot be traced. "+

@@ -15,6 +15,7 @@ import (
 // has succeeded.
 type outputs struct {
 	Go    []byte // the generated file
+	Graph []byte // the graph file: the optimised graph for review (emit.GraphFile)
 	Table string // the traced graph as a table, with -print
 	Dot   string // the traced graph in DOT, with -dot
 }
@@ -42,12 +43,15 @@ func compileGraph(data []byte, m *model, o *options) (*outputs, error) {
 		}
 	}
 	popts := passes.Options{Debug: true, DumpAfter: o.DumpAfter}
-	if err := passes.Run(g, pipeline, popts); err != nil {
-		return nil, err
-	}
-	out.Go, err = emit.Generate(g, emit.Config{Package: m.Pkg.Name, PackagePath: m.Pkg.PkgPath, Type: o.Type, Command: o.command()})
+	res, err := passes.Run(g, pipeline, popts)
 	if err != nil {
 		return nil, err
 	}
+	p := res.Plan()
+	out.Go, err = emit.Generate(g, emit.Config{Package: m.Pkg.Name, PackagePath: m.Pkg.PkgPath, Type: o.Type, Command: o.command(), Plan: p})
+	if err != nil {
+		return nil, err
+	}
+	out.Graph = emit.GraphFile(g, p, m.Pkg.Name+"."+o.Type)
 	return &out, nil
 }

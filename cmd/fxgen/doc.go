@@ -19,9 +19,15 @@
 //
 // running "go generate" in that directory writes mlp_fx.go, holding the
 // type MLPCompiled, its constructor and a Forward with the same signature as
-// the model's, and mlp_fx_test.go, a test that compares MLPCompiled with
-// MLP on random inputs (with package fxgentest), so that go test fails
-// when Forward changed and go generate was not run again. (For "go tool fxgen" the model's go.mod needs the line
+// the model's; beside it mlp_fx_test.go, a test that compares MLPCompiled
+// with MLP on random inputs (with package fxgentest), so that go test
+// fails when Forward changed and go generate was not run again; and
+// mlp_fx.graph, the graph file: the optimised graph as short, stable text,
+// one line per node (name, opcode, target, inputs, type, source position)
+// and then totals (nodes, parameters, FLOPs and workspace bytes at every
+// symbolic size 1), so that a pull request shows what a model change did
+// to the computation. Check all three in. (For "go tool fxgen" the model's
+// go.mod needs the line
 // "tool github.com/fxgen/fxgen/cmd/fxgen"; "go run
 // github.com/fxgen/fxgen/cmd/fxgen" works too.)
 //
@@ -64,7 +70,8 @@
 //		ResNet18: res_net18_fx.go, ViT: vit_fx.go, UNetMini:
 //		unet_mini_fx.go, MobileNetV2: mobile_net_v2_fx.go. A relative FILE
 //		is relative to the current directory. It must be a .go file (not
-//		_test.go) in the package directory.
+//		_test.go) in the package directory. The graph file is FILE with
+//		.graph for .go.
 //	-test=false
 //		do not write the test beside the output (FILE without .go, plus
 //		_test.go: mlp_fx_test.go), which is written by default. It compares
@@ -79,13 +86,12 @@
 //	-dot FILE
 //		also write the graph in Graphviz DOT to FILE.
 //	-check
-//		write nothing; report whether the outputs (the generated file and
-//		its test) are up to date. If one is missing or differs from what
-//		fxgen would write, print a unified diff from the file on disk to
-//		the generated one (patch -p1 applies it in the directory fxgen ran
-//		in) and exit with status 3.
-//		The environment variable FXGEN_CHECK=1 turns -check on for every
-//		run, so that
+//		write nothing; report whether the outputs (the generated file, its
+//		test and the graph file) are up to date. If one is missing or
+//		differs from what fxgen would write, print a unified diff from the
+//		file on disk to the generated one (patch -p1 applies it in the
+//		directory fxgen ran in) and exit with status 3. The environment
+//		variable FXGEN_CHECK=1 turns -check on for every run, so that
 //
 //			FXGEN_CHECK=1 go generate ./...
 //
@@ -101,6 +107,19 @@
 //	-dump-after NAME
 //		print the graph to standard error after the pass NAME, which must
 //		be in the pipeline.
+//	-pass importpath.Name
+//		run a pass of the user's own: Name is an exported variable of type
+//		*passes.Pass (github.com/fxgen/fxgen/passes) in the package
+//		importpath of the user's module, e.g. -pass
+//		example.com/m/mypasses.Fold; repeatable, run in the order given.
+//		The driver, built in the user's module where the user's code is,
+//		runs these passes on the traced graph (twice, on the two traces,
+//		which must then agree), before the built-in pipeline: the graph
+//		reaches fxgen as data, while the built-in passes' results (the
+//		memory plan, which must come last) reach the emitter as values, so
+//		the user's passes see the graph as traced (call_module nodes, as
+//		torch.fx does) and the built-in passes optimise what they made.
+//		Recorded in the generated file's header.
 //	-timeout DURATION
 //		end the driver (building and tracing the model) after DURATION,
 //		default 3m, and report where the model's goroutine was.
@@ -167,10 +186,10 @@
 // type-checks the package with the new file; code that would not compile
 // is never written.
 //
-// The output is written atomically (a temporary file in the same directory,
-// then a rename); the same model always
+// The outputs are written atomically (each to a temporary file in the same
+// directory, then renamed once all are written); the same model always
 // gives the same bytes. Fxgen refuses to overwrite an existing file that does
-// not begin with the generated-code header. When anything fails no file is
+// not begin with the generated-code header (the graph file has it too). When anything fails no file is
 // changed; -dot is written last, only when everything else succeeded.
 //
 // Exit status: 0 on success (and, with -check, when the files are up to

@@ -21,6 +21,10 @@ import (
 // driverPath is the import path of the package the driver calls.
 const driverPath = "github.com/fxgen/fxgen/driver"
 
+// passesPath is the import path of the package of Pass, the type of a
+// user's pass.
+const passesPath = "github.com/fxgen/fxgen/passes"
+
 // workspacePrefix begins the name of the hidden directory that holds the
 // driver while fxgen runs (in the temporary directory), and of its
 // virtual twin in the package directory; go's ./... patterns skip dot
@@ -66,6 +70,13 @@ func driverSource(m *model, o *options, files driverFiles) ([]byte, error) {
 	for _, name := range names {
 		fmt.Fprintf(&b, "\t%s %s\n", name, strconv.Quote(m.Imports[name]))
 	}
+	// The user's passes: their packages, under names of fxgen's.
+	if len(o.UserPasses) > 0 {
+		fmt.Fprintf(&b, "\tfxgenpasses %s\n", strconv.Quote(passesPath))
+	}
+	for i, p := range o.UserPasses {
+		fmt.Fprintf(&b, "\tfxgenpass%d %s\n", i, strconv.Quote(p.Path))
+	}
 	b.WriteString(")\n\nfunc main() {\n")
 	fmt.Fprintf(&b, "\tm := %s\n", m.Ctor)
 	root := "m"
@@ -96,6 +107,13 @@ func driverSource(m *model, o *options, files driverFiles) ([]byte, error) {
 		b.WriteString("\t\tLeaves: []string{")
 		for _, l := range o.Leaves {
 			fmt.Fprintf(&b, "%s, ", strconv.Quote(l))
+		}
+		b.WriteString("},\n")
+	}
+	if len(o.UserPasses) > 0 {
+		b.WriteString("\t\tPasses: []*fxgenpasses.Pass{")
+		for i, p := range o.UserPasses {
+			fmt.Fprintf(&b, "fxgenpass%d.%s, ", i, p.Name)
 		}
 		b.WriteString("},\n")
 	}

@@ -264,15 +264,27 @@ func TestEndToEndTiny(t *testing.T) {
 	}
 	wantCode(t, runCmd(t, mod, nil, "go", "vet", "./tiny"), 0, "go vet ./tiny")
 
-	// Up to date, by hand from the module root: the same bytes again.
-	wantCode(t, fxgen(t, mod, append(args, "-check", "./tiny")...), 0, "fxgen -check (fresh)")
+	// The graph file is written beside it, and -check (from the module
+	// root) covers it: a stale graph file alone is stale.
+	graphPath := filepath.Join(pkg, "tiny_fx.graph")
+	graph := readFile(t, graphPath)
+	if !strings.HasPrefix(graph, header+"\n") || !strings.Contains(graph, "placeholder") || !strings.Contains(graph, "\nflops ") {
+		t.Fatalf("tiny_fx.graph lacks the header, the nodes or the totals:\n%s", graph)
+	}
+	writeFile(t, graphPath, strings.Replace(graph, "placeholder", "placeholder ", 1))
+	r = fxgen(t, mod, append(args, "-check", "./tiny")...)
+	wantCode(t, r, 3, "fxgen -check (stale graph file)")
+	if !strings.Contains(r.stderr, "--- a/tiny/tiny_fx.graph\n+++ b/tiny/tiny_fx.graph\n") || strings.Contains(r.stderr, "tiny_fx.go\n") {
+		t.Errorf("fxgen -check with a stale graph file: want it, and only it, reported stale:\n%s", r.stderr)
+	}
+	writeFile(t, graphPath, graph)
 
 	// -print prints the traced graph as a table; -dump-after prints the
-	// optimized graph on stderr. -passes none writes other code,
-	// recorded in the header; the check against the default pipeline's
-	// file fails.
+	// optimized graph on stderr; everything is fresh again, the same
+	// bytes. -passes none writes other code, recorded in the header; the
+	// check against the default pipeline's file fails.
 	r = fxgen(t, pkg, append(args, "-print", "-dump-after", "lower-modules", "-check")...)
-	wantCode(t, r, 0, "fxgen -print -dump-after lower-modules")
+	wantCode(t, r, 0, "fxgen -print -dump-after lower-modules -check (fresh)")
 	if !strings.Contains(r.stderr, "# graph after lower-modules") || !strings.Contains(r.stdout, "placeholder") || !strings.Contains(r.stdout, "call_module") {
 		t.Errorf("fxgen -print -dump-after: stderr lacks the graph or stdout the traced table:\n%s\n%s", r.stderr, r.stdout)
 	}
@@ -286,9 +298,10 @@ func TestEndToEndTiny(t *testing.T) {
 	writeFile(t, src, strings.Replace(readFile(t, src), "MulScalar(2)", "MulScalar(3)", 1))
 	before := snapshot(t, mod)
 	r = runCmd(t, mod, []string{"FXGEN=" + fxgenBin, "FXGEN_CHECK=1"}, "go", "generate", "./tiny")
-	stale := regexp.MustCompile(`(?s)^--- a/tiny_fx\.go\n\+\+\+ b/tiny_fx\.go\n@@ -\d+,\d+ \+\d+,\d+ @@\n.*\n-.*2\.0.*\n\+.*3\.0.*\nfxgen: stale; run go generate to update\n`)
+	stale := regexp.MustCompile(`(?s)^--- a/tiny_fx\.graph\n\+\+\+ b/tiny_fx\.graph\n@@ -\d+,\d+ \+\d+,\d+ @@\n.*\n-mul call_method mul\(fc, 2\.0\).*\n\+mul call_method mul\(fc, 3\.0\).*` +
+		`\n--- a/tiny_fx\.go\n\+\+\+ b/tiny_fx\.go\n@@ -\d+,\d+ \+\d+,\d+ @@\n.*\n-.*2\.0.*\n\+.*3\.0.*\nfxgen: stale; run go generate to update\n`)
 	if r.code == 0 || !stale.MatchString(r.stderr) || strings.Contains(r.stderr, "tiny_fx_test.go") {
-		t.Errorf("FXGEN_CHECK=1 go generate (stale): exit status %d, want a failure with the diff of tiny_fx.go alone, matching %s:\n%s", r.code, stale, r.stderr)
+		t.Errorf("FXGEN_CHECK=1 go generate (stale): exit status %d, want a failure with the diffs of tiny_fx.graph and tiny_fx.go alone, matching %s:\n%s", r.code, stale, r.stderr)
 	}
 	r = fxgen(t, pkg, append(args, "-print")...)
 	wantCode(t, r, 0, "fxgen -print (stale)")
@@ -306,6 +319,29 @@ func TestEndToEndTiny(t *testing.T) {
 	}
 	wantCode(t, runCmd(t, mod, nil, "go", "vet", "./tiny"), 0, "go vet ./tiny after regeneration")
 	snapshot(t, mod)
+}
+
+// TestEndToEndUserPass runs a user's pass, from a package of the user's
+// module, inside fxgen (-pass): it runs in the driver on the traced graph,
+// before the built-in passes, and the header records it.
+func TestEndToEndUserPass(t *testing.T) {
+	needFxgen(t)
+	mod := newModule(t, "tiny", "userpass")
+	pkg := filepath.Join(mod, "tiny")
+	r := fxgen(t, pkg, "-type", "Tiny", "-input", "x=f32[N,4]", "-concrete", "double=true", "-pass", "example.com/fxtest/userpass.Triple")
+	wantCode(t, r, 0, "fxgen -pass")
+	gen := readFile(t, filepath.Join(pkg, "tiny_fx.go"))
+	if !strings.Contains(gen, "-pass example.com/fxtest/userpass.Triple") {
+		t.Errorf("the header does not record -pass:\n%s", gen)
+	}
+	// The pass made the scale by 2 a scale by 3; the built-in passes then
+	// fused the ReLU into the linear layer.
+	if !strings.Contains(gen, "c.f32_3 = runtime.Float32Scalar(") || strings.Contains(gen, "f32_2") || !strings.Contains(gen, "runtime.ActReLU") {
+		t.Errorf("the generated code does not scale by 3, or the built-in passes did not run after the user's:\n%s", gen)
+	}
+	if graph := readFile(t, filepath.Join(pkg, "tiny_fx.graph")); !strings.Contains(graph, "mul(fc, 3.0)") {
+		t.Errorf("the graph file lacks the multiplication by 3:\n%s", graph)
+	}
 }
 
 func TestEndToEndDynamicControlFlow(t *testing.T) {

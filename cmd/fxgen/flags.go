@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -23,6 +24,7 @@ var (
 	inputs     listFlag
 	concretes  listFlag
 	leaves     listFlag
+	userPasses listFlag
 	newExpr    = flag.String("new", "", "constructor `EXPR` in the model package's scope (default NewT())")
 	output     = flag.String("output", "", "output `FILE` (default <snake_case(T)>_fx.go in the package directory)")
 	printTable = flag.Bool("print", false, "print the graph table to standard output and write nothing else (but -dot)")
@@ -48,13 +50,14 @@ func resetFlags() {
 	*writeTest = true
 	*passList, *dumpAfter = "", ""
 	*timeout = defaultTimeout
-	inputs, concretes, leaves = nil, nil, nil
+	inputs, concretes, leaves, userPasses = nil, nil, nil, nil
 }
 
 func init() {
 	flag.Var(&inputs, "input", "tensor parameter spec `name=dtype[dims]`, e.g. x=f32[N,784]; repeatable, or several separated by spaces")
 	flag.Var(&concretes, "concrete", "bind non-tensor parameter: `name=value`; repeatable")
 	flag.Var(&leaves, "leaf", "module `path` or type name to keep as a leaf; repeatable")
+	flag.Var(&userPasses, "pass", "run the user's pass `importpath.Name` (a *passes.Pass variable) on the traced graph, before the built-in passes; repeatable")
 }
 
 // listFlag is a repeatable string flag.
@@ -82,19 +85,44 @@ type options struct {
 	Inputs   []inputSpec
 	Concrete []concreteArg // values still as written; converted after loading
 	Leaves   []string
-	New      string // "" for the default New<Type>()
-	Output   string
-	Print    bool
-	Dot      string
-	Check    bool // -check, or FXGEN_CHECK set
-	Test     bool
-	Pattern  string
+	// UserPasses are the -pass flags, in order: the user's passes.
+	UserPasses []userPass
+	New        string // "" for the default New<Type>()
+	Output     string
+	Print      bool
+	Dot        string
+	Check      bool // -check, or FXGEN_CHECK set
+	Test       bool
+	Pattern    string
 	// Passes is -passes as given, canonicalized ("" for the default
 	// pipeline); DumpAfter is -dump-after.
 	Passes    string
 	DumpAfter string
 	Timeout   time.Duration
 	Verbose   bool
+}
+
+// userPass is one -pass: the import path of a package of the user's and
+// the name of its *passes.Pass variable.
+type userPass struct {
+	Path, Name string
+}
+
+// String returns the pass as -pass takes it: importpath.Name.
+func (p userPass) String() string { return p.Path + "." + p.Name }
+
+// parseUserPass parses a -pass value.
+func parseUserPass(s string) (userPass, error) {
+	s = strings.TrimSpace(s)
+	dot := strings.LastIndexByte(s, '.')
+	if dot <= 0 || strings.HasSuffix(s[:dot], "/") {
+		return userPass{}, usagef("-pass %q: want importpath.Name, e.g. example.com/m/mypasses.Fold", s)
+	}
+	p := userPass{Path: s[:dot], Name: s[dot+1:]}
+	if !token.IsIdentifier(p.Name) || !token.IsExported(p.Name) {
+		return userPass{}, usagef("-pass %q: %q is not an exported Go name (want importpath.Name, a *passes.Pass variable)", s, p.Name)
+	}
+	return p, nil
 }
 
 // inputSpec is one -input, parsed.
@@ -189,6 +217,13 @@ func parseOptions(args []string) (*options, error) {
 			return nil, usagef("-leaf: empty path")
 		}
 		o.Leaves = append(o.Leaves, l)
+	}
+	for _, s := range userPasses {
+		p, err := parseUserPass(s)
+		if err != nil {
+			return nil, err
+		}
+		o.UserPasses = append(o.UserPasses, p)
 	}
 	pipeline := passes.Default
 	if p := strings.TrimSpace(*passList); p != "" && p != "default" {
@@ -308,6 +343,9 @@ func (o *options) command() string {
 	}
 	if o.New != "" {
 		b.WriteString(" -new " + quoteArg(o.New))
+	}
+	for _, p := range o.UserPasses {
+		b.WriteString(" -pass " + quoteArg(p.String()))
 	}
 	if o.Passes != "" {
 		b.WriteString(" -passes " + quoteArg(o.Passes))

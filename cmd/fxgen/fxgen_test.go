@@ -39,27 +39,29 @@ func TestParseOptions(t *testing.T) {
 		"-concrete", "train=false",
 		"-leaf", "layer1.0", "-leaf", "Block",
 		"-new", "NewMLP(784, 10)",
+		"-pass", "example.com/m/mypasses.Fold", "-pass", "example.com/m/v2.Clean",
 		"-print", "-check",
 		"./models/mlp")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := &options{
-		Type:     "MLP",
-		Inputs:   []inputSpec{{"x", "x=f32[N,784]"}, {"mask", "mask=bool[N]"}, {"ids", "ids=i64[N,128]"}},
-		Concrete: []concreteArg{{"train", "false"}},
-		Leaves:   []string{"layer1.0", "Block"},
-		New:      "NewMLP(784, 10)",
-		Print:    true,
-		Check:    true,
-		Test:     true,
-		Pattern:  "./models/mlp",
-		Timeout:  defaultTimeout,
+		Type:       "MLP",
+		Inputs:     []inputSpec{{"x", "x=f32[N,784]"}, {"mask", "mask=bool[N]"}, {"ids", "ids=i64[N,128]"}},
+		Concrete:   []concreteArg{{"train", "false"}},
+		Leaves:     []string{"layer1.0", "Block"},
+		New:        "NewMLP(784, 10)",
+		UserPasses: []userPass{{"example.com/m/mypasses", "Fold"}, {"example.com/m/v2", "Clean"}},
+		Print:      true,
+		Check:      true,
+		Test:       true,
+		Pattern:    "./models/mlp",
+		Timeout:    defaultTimeout,
 	}
 	if diff := cmp.Diff(want, o); diff != "" {
 		t.Errorf("options (-want +got):\n%s", diff)
 	}
-	wantCmd := `-type MLP -input "x=f32[N,784]" -input "mask=bool[N]" -input "ids=i64[N,128]" -concrete train=false -leaf layer1.0 -leaf Block -new "NewMLP(784, 10)"`
+	wantCmd := `-type MLP -input "x=f32[N,784]" -input "mask=bool[N]" -input "ids=i64[N,128]" -concrete train=false -leaf layer1.0 -leaf Block -new "NewMLP(784, 10)" -pass example.com/m/mypasses.Fold -pass example.com/m/v2.Clean`
 	if got := o.command(); got != wantCmd {
 		t.Errorf("command() = %s, want %s", got, wantCmd)
 	}
@@ -142,6 +144,10 @@ func TestParseOptionsErrors(t *testing.T) {
 		{[]string{"-type", "M", "-input", "x=f32[N]", "-concrete", "x=1"}, "-concrete"},
 		{[]string{"-type", "M", "-concrete", "a=1", "-concrete", "a=2"}, "-concrete"},
 		{[]string{"-type", "M", "-leaf", ""}, "-leaf"},
+		{[]string{"-type", "M", "-pass", "Fold"}, "-pass"},
+		{[]string{"-type", "M", "-pass", "example.com/m/mypasses"}, "-pass"},
+		{[]string{"-type", "M", "-pass", "example.com/m/mypasses.fold"}, "-pass"},
+		{[]string{"-type", "M", "-pass", "example.com/m/.Fold"}, "-pass"},
 		{[]string{"-type", "M", "-new", "NewM("}, "-new"},
 		{[]string{"-type", "M", "a", "b"}, "arguments"},
 		{[]string{"-type", "M", "-passes", "dce,nope"}, "-passes"},
@@ -452,5 +458,17 @@ func TestDriverLdflags(t *testing.T) {
 		if got := driverLdflags(); got != want {
 			t.Errorf("GOFLAGS=%q: driver -ldflags %q, want %q", goflags, got, want)
 		}
+	}
+}
+
+func TestUserPassHint(t *testing.T) {
+	build := errors.New("building the driver: undefined: fxgenpass0.Nope")
+	o := &options{UserPasses: []userPass{{"example.com/m/p", "Nope"}, {"example.com/m/q", "Fold"}}}
+	got := userPassHint(build, o).Error()
+	if !strings.HasPrefix(got, build.Error()) || !strings.Contains(got, "-pass example.com/m/p.Nope, -pass example.com/m/q.Fold: each must name an exported variable of type *passes.Pass") {
+		t.Errorf("userPassHint: got %q", got)
+	}
+	if got := userPassHint(build, &options{}); got != build {
+		t.Errorf("without -pass: got %v, want the build error as is", got)
 	}
 }

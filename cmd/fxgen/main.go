@@ -171,7 +171,7 @@ func generate(ctx context.Context, o *options) (err error) {
 		return err
 	}
 	if err := buildDriver(ctx, m, files, buildFlags); err != nil {
-		return err
+		return userPassHint(err, o)
 	}
 	if err := runDriver(ctx, m, files, o); err != nil {
 		return err
@@ -193,13 +193,13 @@ func generate(ctx context.Context, o *options) (err error) {
 	if o.Print {
 		os.Stdout.WriteString(out.Table)
 	}
-	outs := []fileOutput{{outPath, out.Go}}
+	outs := []outFile{{graphFile(outPath), out.Graph}, {outPath, out.Go}}
 	if o.Test {
 		src, err := testSource(m, o, outPath)
 		if err != nil {
 			return err
 		}
-		outs = append(outs, fileOutput{testPath(outPath), src})
+		outs = append(outs, outFile{testPath(outPath), src})
 	}
 	if o.Check {
 		var diffs []string
@@ -223,22 +223,16 @@ func generate(ctx context.Context, o *options) (err error) {
 	return writeOutputs(outs, o.Dot, out.Dot)
 }
 
-// fileOutput is one file fxgen writes in the package.
-type fileOutput struct {
-	path string
-	data []byte
-}
-
 // writeOutputs stages every output, then renames them into place, the DOT
 // file last: a failure to write one changes none.
-func writeOutputs(files []fileOutput, dotPath, dot string) error {
+func writeOutputs(files []outFile, dotPath, dot string) error {
 	for _, f := range files {
 		if err := checkOverwrite(f.path); err != nil {
 			return err
 		}
 	}
 	if dotPath != "" {
-		files = append(files, fileOutput{absPath(dotPath), []byte(dot)})
+		files = append(files, outFile{absPath(dotPath), []byte(dot)})
 	}
 	var staged []*staged
 	abort := func() {
@@ -265,6 +259,18 @@ func writeOutputs(files []fileOutput, dotPath, dot string) error {
 	return nil
 }
 
+// outFile is one output of a run and its path.
+type outFile struct {
+	path string
+	data []byte
+}
+
+// graphFile returns the path of the graph file beside the generated file
+// at path: mlp_fx.go → mlp_fx.graph.
+func graphFile(path string) string {
+	return strings.TrimSuffix(path, ".go") + ".graph"
+}
+
 // directivePos returns the position of the //go:generate line under go
 // generate, or an invalid position.
 func directivePos() token.Position {
@@ -274,4 +280,18 @@ func directivePos() token.Position {
 		return token.Position{}
 	}
 	return token.Position{Filename: absPath(file), Line: n}
+}
+
+// userPassHint adds to a failed driver build what -pass needs, when the
+// user named passes: their names are Go code in the driver, so a wrong
+// one is a compile error there.
+func userPassHint(err error, o *options) error {
+	if len(o.UserPasses) == 0 || errors.Is(err, context.Canceled) {
+		return err
+	}
+	var names []string
+	for _, p := range o.UserPasses {
+		names = append(names, p.String())
+	}
+	return fmt.Errorf("%v\n(-pass %s: each must name an exported variable of type *passes.Pass in a package the model's module provides)", err, strings.Join(names, ", -pass "))
 }

@@ -22,91 +22,138 @@ var _ func(*DLRM, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*DLRM).Forwa
 // those parameters, Forward panics saying to build a new DLRMCompiled, rather
 // than mix old and new weights. Forward returns fresh tensors.
 type DLRMCompiled struct {
-	_tensor_constant0     *runtime.Array                    // _tensor_constant0 i64[36]
-	bot_0_bias            *runtime.Array                    // bot.0.bias f32[512]
-	bot_0_weight          *runtime.Array                    // bot.0.weight f32[512,13]
-	bot_2_bias            *runtime.Array                    // bot.2.bias f32[256]
-	bot_2_weight          *runtime.Array                    // bot.2.weight f32[256,512]
-	bot_4_bias            *runtime.Array                    // bot.4.bias f32[64]
-	bot_4_weight          *runtime.Array                    // bot.4.weight f32[64,256]
-	emb_0_weight          *runtime.Array                    // emb.0.weight f32[1000,64]
-	emb_1_weight          *runtime.Array                    // emb.1.weight f32[1000,64]
-	emb_2_weight          *runtime.Array                    // emb.2.weight f32[1000,64]
-	emb_3_weight          *runtime.Array                    // emb.3.weight f32[1000,64]
-	emb_4_weight          *runtime.Array                    // emb.4.weight f32[1000,64]
-	emb_5_weight          *runtime.Array                    // emb.5.weight f32[1000,64]
-	emb_6_weight          *runtime.Array                    // emb.6.weight f32[1000,64]
-	emb_7_weight          *runtime.Array                    // emb.7.weight f32[1000,64]
-	top_0_bias            *runtime.Array                    // top.0.bias f32[512]
-	top_0_weight          *runtime.Array                    // top.0.weight f32[512,100]
-	top_2_bias            *runtime.Array                    // top.2.bias f32[256]
-	top_2_weight          *runtime.Array                    // top.2.weight f32[256,512]
-	top_4_bias            *runtime.Array                    // top.4.bias f32[1]
-	top_4_weight          *runtime.Array                    // top.4.weight f32[1,256]
-	bot_0_weight_prepared *runtime.PackedB                  // bot.0.weight prepared by PackLinear, computed by the constructor
-	bot_2_weight_prepared *runtime.PackedB                  // bot.2.weight prepared by PackLinear, computed by the constructor
-	bot_4_weight_prepared *runtime.PackedB                  // bot.4.weight prepared by PackLinear, computed by the constructor
-	top_0_weight_prepared *runtime.PackedB                  // top.0.weight prepared by PackLinear, computed by the constructor
-	top_2_weight_prepared *runtime.PackedB                  // top.2.weight prepared by PackLinear, computed by the constructor
-	top_4_weight_prepared *runtime.PackedB                  // top.4.weight prepared by PackLinear, computed by the constructor
-	snapshot              runtime.Snapshot                  // versions of the parameters the constructor computed from
-	frames                runtime.Frames[dlrmCompiledFrame] // the free per-call workspaces
+	// _tensor_constant0 i64[36]
+	_tensor_constant0 *runtime.Array
+	// bot.0.bias f32[512]
+	bot_0_bias *runtime.Array
+	// bot.2.bias f32[256]
+	bot_2_bias *runtime.Array
+	// bot.4.bias f32[64]
+	bot_4_bias *runtime.Array
+	// emb.0.weight f32[1000,64]
+	emb_0_weight *runtime.Array
+	// emb.1.weight f32[1000,64]
+	emb_1_weight *runtime.Array
+	// emb.2.weight f32[1000,64]
+	emb_2_weight *runtime.Array
+	// emb.3.weight f32[1000,64]
+	emb_3_weight *runtime.Array
+	// emb.4.weight f32[1000,64]
+	emb_4_weight *runtime.Array
+	// emb.5.weight f32[1000,64]
+	emb_5_weight *runtime.Array
+	// emb.6.weight f32[1000,64]
+	emb_6_weight *runtime.Array
+	// emb.7.weight f32[1000,64]
+	emb_7_weight *runtime.Array
+	// top.0.bias f32[512]
+	top_0_bias *runtime.Array
+	// top.2.bias f32[256]
+	top_2_bias *runtime.Array
+	// top.4.bias f32[1]
+	top_4_bias *runtime.Array
+	// bot.0.weight prepared by PackLinear, computed by the constructor
+	bot_0_weight_prepared *runtime.PackedB
+	// bot.2.weight prepared by PackLinear, computed by the constructor
+	bot_2_weight_prepared *runtime.PackedB
+	// bot.4.weight prepared by PackLinear, computed by the constructor
+	bot_4_weight_prepared *runtime.PackedB
+	// top.0.weight prepared by PackLinear, computed by the constructor
+	top_0_weight_prepared *runtime.PackedB
+	// top.2.weight prepared by PackLinear, computed by the constructor
+	top_2_weight_prepared *runtime.PackedB
+	// top.4.weight prepared by PackLinear, computed by the constructor
+	top_4_weight_prepared *runtime.PackedB
+	// versions of the parameters the constructor computed from
+	snapshot runtime.Snapshot
+	// the free per-call workspaces
+	frames runtime.Frames[dlrmCompiledFrame]
 }
 
 // dlrmCompiledFrame is the state of one DLRMCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type dlrmCompiledFrame struct {
-	bot_0        runtime.Array     // bot_0 f32[N,512], in workspace slot 0
-	bot_2        runtime.Array     // bot_2 f32[N,256], in workspace slot 1
-	bot_4        runtime.Array     // bot_4 f32[N,64], in workspace slot 0
-	select_      runtime.Array     // select i64[N], in workspace slot 2
-	emb_0        runtime.Array     // emb_0 f32[N,64], in workspace slot 1
-	select_1     runtime.Array     // select_1 i64[N], in workspace slot 2
-	emb_1        runtime.Array     // emb_1 f32[N,64], in workspace slot 3
-	select_2     runtime.Array     // select_2 i64[N], in workspace slot 2
-	emb_2        runtime.Array     // emb_2 f32[N,64], in workspace slot 4
-	select_3     runtime.Array     // select_3 i64[N], in workspace slot 2
-	emb_3        runtime.Array     // emb_3 f32[N,64], in workspace slot 5
-	select_4     runtime.Array     // select_4 i64[N], in workspace slot 2
-	emb_4        runtime.Array     // emb_4 f32[N,64], in workspace slot 6
-	select_5     runtime.Array     // select_5 i64[N], in workspace slot 2
-	emb_5        runtime.Array     // emb_5 f32[N,64], in workspace slot 7
-	select_6     runtime.Array     // select_6 i64[N], in workspace slot 2
-	emb_6        runtime.Array     // emb_6 f32[N,64], in workspace slot 8
-	select_7     runtime.Array     // select_7 i64[N], in workspace slot 2
-	emb_7        runtime.Array     // emb_7 f32[N,64], in workspace slot 9
-	stack        runtime.Array     // stack f32[N,9,64], in workspace slot 10
-	matmul       runtime.Array     // matmul f32[N,9,9], in workspace slot 1
-	flatten      runtime.Array     // flatten f32[N,81], a view of matmul
-	index_select runtime.Array     // index_select f32[N,36], in workspace slot 3
-	cat          runtime.Array     // cat f32[N,100], in workspace slot 1
-	top_0        runtime.Array     // top_0 f32[N,512], in workspace slot 0
-	top_2        runtime.Array     // top_2 f32[N,256], in workspace slot 1
-	top_4        runtime.Array     // top_4 f32[N,1], in workspace slot 3
-	workspace    runtime.Workspace // storage of the 11 workspace slots (plan-memory)
-	dimN         int               // the size N the workspace is sized for
-	ready        bool              // whether the workspace is allocated
+	// bot_0 f32[N,512]
+	bot_0 runtime.Array
+	// bot_2 f32[N,256]
+	bot_2 runtime.Array
+	// bot_4 f32[N,64]
+	bot_4 runtime.Array
+	// select i64[N]
+	select_ runtime.Array
+	// emb_0 f32[N,64]
+	emb_0 runtime.Array
+	// select_1 i64[N]
+	select_1 runtime.Array
+	// emb_1 f32[N,64]
+	emb_1 runtime.Array
+	// select_2 i64[N]
+	select_2 runtime.Array
+	// emb_2 f32[N,64]
+	emb_2 runtime.Array
+	// select_3 i64[N]
+	select_3 runtime.Array
+	// emb_3 f32[N,64]
+	emb_3 runtime.Array
+	// select_4 i64[N]
+	select_4 runtime.Array
+	// emb_4 f32[N,64]
+	emb_4 runtime.Array
+	// select_5 i64[N]
+	select_5 runtime.Array
+	// emb_5 f32[N,64]
+	emb_5 runtime.Array
+	// select_6 i64[N]
+	select_6 runtime.Array
+	// emb_6 f32[N,64]
+	emb_6 runtime.Array
+	// select_7 i64[N]
+	select_7 runtime.Array
+	// emb_7 f32[N,64]
+	emb_7 runtime.Array
+	// stack f32[N,9,64]
+	stack runtime.Array
+	// matmul f32[N,9,9]
+	matmul runtime.Array
+	// flatten f32[N,81], a view of matmul
+	flatten runtime.Array
+	// index_select f32[N,36]
+	index_select runtime.Array
+	// cat f32[N,100]
+	cat runtime.Array
+	// top_0 f32[N,512]
+	top_0 runtime.Array
+	// top_2 f32[N,256]
+	top_2 runtime.Array
+	// top_4 f32[N,1]
+	top_4 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewDLRMCompiled compiles m, checking that its parameters have the traced
-// shapes. Build it after loading m's weights: it computes from bot.0.weight,
-// bot.2.weight and 4 more parameters once, and Forward panics if a load
+// shapes. Build it after loading m's weights: it computes from some of them
+// once (those it records in its snapshot), and Forward panics if a load
 // changes them later.
 func NewDLRMCompiled(m *DLRM) *DLRMCompiled {
 	c := &DLRMCompiled{}
 	c._tensor_constant0 = runtime.FromInt64([]int64{int64(9), int64(18), int64(19), int64(27), int64(28), int64(29), int64(36), int64(37), int64(38), int64(39), int64(45), int64(46), int64(47), int64(48), int64(49), int64(54), int64(55), int64(56), int64(57), int64(58), int64(59), int64(63), int64(64), int64(65), int64(66), int64(67), int64(68), int64(69), int64(72), int64(73), int64(74), int64(75), int64(76), int64(77), int64(78), int64(79)}, 36)
 	c.bot_0_bias = m.Bot.Layers[0].(*nn.Linear).Bias.Array()
 	runtime.CheckInput("NewDLRMCompiled", "bot.0.bias", c.bot_0_bias, runtime.Float32, 512)
-	c.bot_0_weight = m.Bot.Layers[0].(*nn.Linear).Weight.Array()
-	runtime.CheckInput("NewDLRMCompiled", "bot.0.weight", c.bot_0_weight, runtime.Float32, 512, 13)
+	bot_0_weight := m.Bot.Layers[0].(*nn.Linear).Weight.Array()
+	runtime.CheckInput("NewDLRMCompiled", "bot.0.weight", bot_0_weight, runtime.Float32, 512, 13)
 	c.bot_2_bias = m.Bot.Layers[2].(*nn.Linear).Bias.Array()
 	runtime.CheckInput("NewDLRMCompiled", "bot.2.bias", c.bot_2_bias, runtime.Float32, 256)
-	c.bot_2_weight = m.Bot.Layers[2].(*nn.Linear).Weight.Array()
-	runtime.CheckInput("NewDLRMCompiled", "bot.2.weight", c.bot_2_weight, runtime.Float32, 256, 512)
+	bot_2_weight := m.Bot.Layers[2].(*nn.Linear).Weight.Array()
+	runtime.CheckInput("NewDLRMCompiled", "bot.2.weight", bot_2_weight, runtime.Float32, 256, 512)
 	c.bot_4_bias = m.Bot.Layers[4].(*nn.Linear).Bias.Array()
 	runtime.CheckInput("NewDLRMCompiled", "bot.4.bias", c.bot_4_bias, runtime.Float32, 64)
-	c.bot_4_weight = m.Bot.Layers[4].(*nn.Linear).Weight.Array()
-	runtime.CheckInput("NewDLRMCompiled", "bot.4.weight", c.bot_4_weight, runtime.Float32, 64, 256)
+	bot_4_weight := m.Bot.Layers[4].(*nn.Linear).Weight.Array()
+	runtime.CheckInput("NewDLRMCompiled", "bot.4.weight", bot_4_weight, runtime.Float32, 64, 256)
 	c.emb_0_weight = m.Emb[0].Weight.Array()
 	runtime.CheckInput("NewDLRMCompiled", "emb.0.weight", c.emb_0_weight, runtime.Float32, 1000, 64)
 	c.emb_1_weight = m.Emb[1].Weight.Array()
@@ -125,28 +172,28 @@ func NewDLRMCompiled(m *DLRM) *DLRMCompiled {
 	runtime.CheckInput("NewDLRMCompiled", "emb.7.weight", c.emb_7_weight, runtime.Float32, 1000, 64)
 	c.top_0_bias = m.Top.Layers[0].(*nn.Linear).Bias.Array()
 	runtime.CheckInput("NewDLRMCompiled", "top.0.bias", c.top_0_bias, runtime.Float32, 512)
-	c.top_0_weight = m.Top.Layers[0].(*nn.Linear).Weight.Array()
-	runtime.CheckInput("NewDLRMCompiled", "top.0.weight", c.top_0_weight, runtime.Float32, 512, 100)
+	top_0_weight := m.Top.Layers[0].(*nn.Linear).Weight.Array()
+	runtime.CheckInput("NewDLRMCompiled", "top.0.weight", top_0_weight, runtime.Float32, 512, 100)
 	c.top_2_bias = m.Top.Layers[2].(*nn.Linear).Bias.Array()
 	runtime.CheckInput("NewDLRMCompiled", "top.2.bias", c.top_2_bias, runtime.Float32, 256)
-	c.top_2_weight = m.Top.Layers[2].(*nn.Linear).Weight.Array()
-	runtime.CheckInput("NewDLRMCompiled", "top.2.weight", c.top_2_weight, runtime.Float32, 256, 512)
+	top_2_weight := m.Top.Layers[2].(*nn.Linear).Weight.Array()
+	runtime.CheckInput("NewDLRMCompiled", "top.2.weight", top_2_weight, runtime.Float32, 256, 512)
 	c.top_4_bias = m.Top.Layers[4].(*nn.Linear).Bias.Array()
 	runtime.CheckInput("NewDLRMCompiled", "top.4.bias", c.top_4_bias, runtime.Float32, 1)
-	c.top_4_weight = m.Top.Layers[4].(*nn.Linear).Weight.Array()
-	runtime.CheckInput("NewDLRMCompiled", "top.4.weight", c.top_4_weight, runtime.Float32, 1, 256)
-	c.snapshot.Record("bot.0.weight", c.bot_0_weight)
-	c.snapshot.Record("bot.2.weight", c.bot_2_weight)
-	c.snapshot.Record("bot.4.weight", c.bot_4_weight)
-	c.snapshot.Record("top.0.weight", c.top_0_weight)
-	c.snapshot.Record("top.2.weight", c.top_2_weight)
-	c.snapshot.Record("top.4.weight", c.top_4_weight)
-	c.bot_0_weight_prepared = runtime.PackLinear(c.bot_0_weight)
-	c.bot_2_weight_prepared = runtime.PackLinear(c.bot_2_weight)
-	c.bot_4_weight_prepared = runtime.PackLinear(c.bot_4_weight)
-	c.top_0_weight_prepared = runtime.PackLinear(c.top_0_weight)
-	c.top_2_weight_prepared = runtime.PackLinear(c.top_2_weight)
-	c.top_4_weight_prepared = runtime.PackLinear(c.top_4_weight)
+	top_4_weight := m.Top.Layers[4].(*nn.Linear).Weight.Array()
+	runtime.CheckInput("NewDLRMCompiled", "top.4.weight", top_4_weight, runtime.Float32, 1, 256)
+	c.snapshot.Record("bot.0.weight", bot_0_weight)
+	c.snapshot.Record("bot.2.weight", bot_2_weight)
+	c.snapshot.Record("bot.4.weight", bot_4_weight)
+	c.snapshot.Record("top.0.weight", top_0_weight)
+	c.snapshot.Record("top.2.weight", top_2_weight)
+	c.snapshot.Record("top.4.weight", top_4_weight)
+	c.bot_0_weight_prepared = runtime.PackLinear(bot_0_weight)
+	c.bot_2_weight_prepared = runtime.PackLinear(bot_2_weight)
+	c.bot_4_weight_prepared = runtime.PackLinear(bot_4_weight)
+	c.top_0_weight_prepared = runtime.PackLinear(top_0_weight)
+	c.top_2_weight_prepared = runtime.PackLinear(top_2_weight)
+	c.top_4_weight_prepared = runtime.PackLinear(top_4_weight)
 	return c
 }
 
@@ -155,54 +202,35 @@ func (fr *dlrmCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 26 values share 11 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(max(512*N, 64*N))
-	slot1 := runtime.SlotSize(max(256*N, 64*N, 81*N, 100*N))
-	at1 := slot0
-	slot2 := runtime.SlotSize(N)
-	slot3 := runtime.SlotSize(max(64*N, 36*N, N))
-	at3 := at1 + slot1
-	slot4 := runtime.SlotSize(64 * N)
-	at4 := at3 + slot3
-	slot5 := runtime.SlotSize(64 * N)
-	at5 := at4 + slot4
-	slot6 := runtime.SlotSize(64 * N)
-	at6 := at5 + slot5
-	slot7 := runtime.SlotSize(64 * N)
-	at7 := at6 + slot6
-	slot8 := runtime.SlotSize(64 * N)
-	at8 := at7 + slot7
-	slot9 := runtime.SlotSize(64 * N)
-	at9 := at8 + slot8
-	slot10 := runtime.SlotSize(576 * N)
-	at10 := at9 + slot9
-	fr.workspace.Reserve(at10+slot10, slot2, 0)
-	fr.workspace.Bind(&fr.bot_0, runtime.Float32, 0, N, 512)
-	fr.workspace.Bind(&fr.bot_2, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.bot_4, runtime.Float32, 0, N, 64)
-	fr.workspace.Bind(&fr.select_, runtime.Int64, 0, N)
-	fr.workspace.Bind(&fr.emb_0, runtime.Float32, at1, N, 64)
-	fr.workspace.Bind(&fr.select_1, runtime.Int64, 0, N)
-	fr.workspace.Bind(&fr.emb_1, runtime.Float32, at3, N, 64)
-	fr.workspace.Bind(&fr.select_2, runtime.Int64, 0, N)
-	fr.workspace.Bind(&fr.emb_2, runtime.Float32, at4, N, 64)
-	fr.workspace.Bind(&fr.select_3, runtime.Int64, 0, N)
-	fr.workspace.Bind(&fr.emb_3, runtime.Float32, at5, N, 64)
-	fr.workspace.Bind(&fr.select_4, runtime.Int64, 0, N)
-	fr.workspace.Bind(&fr.emb_4, runtime.Float32, at6, N, 64)
-	fr.workspace.Bind(&fr.select_5, runtime.Int64, 0, N)
-	fr.workspace.Bind(&fr.emb_5, runtime.Float32, at7, N, 64)
-	fr.workspace.Bind(&fr.select_6, runtime.Int64, 0, N)
-	fr.workspace.Bind(&fr.emb_6, runtime.Float32, at8, N, 64)
-	fr.workspace.Bind(&fr.select_7, runtime.Int64, 0, N)
-	fr.workspace.Bind(&fr.emb_7, runtime.Float32, at9, N, 64)
-	fr.workspace.Bind(&fr.stack, runtime.Float32, at10, N, 9, 64)
-	fr.workspace.Bind(&fr.matmul, runtime.Float32, at1, N, 9, 9)
-	fr.workspace.Bind(&fr.index_select, runtime.Float32, at3, N, 36)
-	fr.workspace.Bind(&fr.cat, runtime.Float32, at1, N, 100)
-	fr.workspace.Bind(&fr.top_0, runtime.Float32, 0, N, 512)
-	fr.workspace.Bind(&fr.top_2, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.top_4, runtime.Float32, at3, N, 1)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.bot_0, runtime.Float32, N, 512)
+	layout.Own(&fr.bot_2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.bot_4, &fr.bot_0, runtime.Float32, N, 64)
+	layout.Own(&fr.select_, runtime.Int64, N)
+	layout.Reuse(&fr.emb_0, &fr.bot_2, runtime.Float32, N, 64)
+	layout.Reuse(&fr.select_1, &fr.select_, runtime.Int64, N)
+	layout.Own(&fr.emb_1, runtime.Float32, N, 64)
+	layout.Reuse(&fr.select_2, &fr.select_1, runtime.Int64, N)
+	layout.Own(&fr.emb_2, runtime.Float32, N, 64)
+	layout.Reuse(&fr.select_3, &fr.select_2, runtime.Int64, N)
+	layout.Own(&fr.emb_3, runtime.Float32, N, 64)
+	layout.Reuse(&fr.select_4, &fr.select_3, runtime.Int64, N)
+	layout.Own(&fr.emb_4, runtime.Float32, N, 64)
+	layout.Reuse(&fr.select_5, &fr.select_4, runtime.Int64, N)
+	layout.Own(&fr.emb_5, runtime.Float32, N, 64)
+	layout.Reuse(&fr.select_6, &fr.select_5, runtime.Int64, N)
+	layout.Own(&fr.emb_6, runtime.Float32, N, 64)
+	layout.Reuse(&fr.select_7, &fr.select_6, runtime.Int64, N)
+	layout.Own(&fr.emb_7, runtime.Float32, N, 64)
+	layout.Own(&fr.stack, runtime.Float32, N, 9, 64)
+	layout.Reuse(&fr.matmul, &fr.emb_0, runtime.Float32, N, 9, 9)
+	layout.Reuse(&fr.index_select, &fr.emb_1, runtime.Float32, N, 36)
+	layout.Reuse(&fr.cat, &fr.matmul, runtime.Float32, N, 100)
+	layout.Reuse(&fr.top_0, &fr.bot_4, runtime.Float32, N, 512)
+	layout.Reuse(&fr.top_2, &fr.cat, runtime.Float32, N, 256)
+	layout.Reuse(&fr.top_4, &fr.index_select, runtime.Float32, N, 1)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -219,11 +247,11 @@ func (c *DLRMCompiled) Forward(dense *tensor.Tensor, sparse *tensor.Tensor) *ten
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// dlrm.go:58: bot_0 = call_function linear_act(dense, bot_0_weight, bot_0_bias, act=1)
-	runtime.LinearActPacked(&fr.bot_0, denseArr, c.bot_0_weight_prepared, c.bot_0_bias, 1)
+	runtime.LinearActPacked(&fr.bot_0, denseArr, c.bot_0_weight_prepared, c.bot_0_bias, runtime.ActReLU)
 	// dlrm.go:58: bot_2 = call_function linear_act(bot_0, bot_2_weight, bot_2_bias, act=1)
-	runtime.LinearActPacked(&fr.bot_2, &fr.bot_0, c.bot_2_weight_prepared, c.bot_2_bias, 1)
+	runtime.LinearActPacked(&fr.bot_2, &fr.bot_0, c.bot_2_weight_prepared, c.bot_2_bias, runtime.ActReLU)
 	// dlrm.go:58: bot_4 = call_function linear_act(bot_2, bot_4_weight, bot_4_bias, act=1)
-	runtime.LinearActPacked(&fr.bot_4, &fr.bot_2, c.bot_4_weight_prepared, c.bot_4_bias, 1)
+	runtime.LinearActPacked(&fr.bot_4, &fr.bot_2, c.bot_4_weight_prepared, c.bot_4_bias, runtime.ActReLU)
 	// dlrm.go:61: select = call_method select(sparse, dim=1, index=0)
 	runtime.Select(&fr.select_, sparseArr, 1, 0)
 	// dlrm.go:61: emb_0 = call_function embedding(select, emb_0_weight)
@@ -267,9 +295,9 @@ func (c *DLRMCompiled) Forward(dense *tensor.Tensor, sparse *tensor.Tensor) *ten
 	// dlrm.go:66: cat = call_function cat([bot_4, index_select], dim=1)
 	runtime.Cat(&fr.cat, []*runtime.Array{&fr.bot_4, &fr.index_select}, 1)
 	// dlrm.go:67: top_0 = call_function linear_act(cat, top_0_weight, top_0_bias, act=1)
-	runtime.LinearActPacked(&fr.top_0, &fr.cat, c.top_0_weight_prepared, c.top_0_bias, 1)
+	runtime.LinearActPacked(&fr.top_0, &fr.cat, c.top_0_weight_prepared, c.top_0_bias, runtime.ActReLU)
 	// dlrm.go:67: top_2 = call_function linear_act(top_0, top_2_weight, top_2_bias, act=1)
-	runtime.LinearActPacked(&fr.top_2, &fr.top_0, c.top_2_weight_prepared, c.top_2_bias, 1)
+	runtime.LinearActPacked(&fr.top_2, &fr.top_0, c.top_2_weight_prepared, c.top_2_bias, runtime.ActReLU)
 	// dlrm.go:67: top_4 = call_function linear(top_2, top_4_weight, top_4_bias)
 	runtime.LinearPacked(&fr.top_4, &fr.top_2, c.top_4_weight_prepared, c.top_4_bias)
 	// dlrm.go:67: sigmoid = call_function sigmoid(top_4)

@@ -21,27 +21,39 @@ var _ func(*FXDoc, *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) = (*FXDoc).F
 // those parameters, Forward panics saying to build a new FXDocCompiled, rather
 // than mix old and new weights. Forward returns fresh tensors.
 type FXDocCompiled struct {
-	linear_bias            *runtime.Array                     // linear.bias f32[5]
-	linear_weight          *runtime.Array                     // linear.weight f32[5,4]
-	linear_weight_prepared *runtime.PackedB                   // linear.weight prepared by PackLinear, computed by the constructor
-	snapshot               runtime.Snapshot                   // versions of the parameters the constructor computed from
-	frames                 runtime.Frames[fxDocCompiledFrame] // the free per-call workspaces
+	// linear.bias f32[5]
+	linear_bias *runtime.Array
+	// linear.weight f32[5,4]
+	linear_weight *runtime.Array
+	// linear.weight prepared by PackLinear, computed by the constructor
+	linear_weight_prepared *runtime.PackedB
+	// versions of the parameters the constructor computed from
+	snapshot runtime.Snapshot
+	// the free per-call workspaces
+	frames runtime.Frames[fxDocCompiledFrame]
 }
 
 // fxDocCompiledFrame is the state of one FXDocCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type fxDocCompiledFrame struct {
-	add       runtime.Array     // add f32[N,5,4], in workspace slot 0
-	linear    runtime.Array     // linear f32[N,5,5], in workspace slot 1
-	sum       runtime.Array     // sum f32[N,5], in workspace slot 0
-	workspace runtime.Workspace // storage of the 2 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// add f32[N,5,4]
+	add runtime.Array
+	// linear f32[N,5,5]
+	linear runtime.Array
+	// sum f32[N,5]
+	sum runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewFXDocCompiled compiles m, checking that its parameters have the traced
-// shapes. Build it after loading m's weights: it computes from linear.weight
-// once, and Forward panics if a load changes them later.
+// shapes. Build it after loading m's weights: it computes from some of them
+// once (those it records in its snapshot), and Forward panics if a load
+// changes them later.
 func NewFXDocCompiled(m *FXDoc) *FXDocCompiled {
 	c := &FXDocCompiled{}
 	c.linear_bias = m.Linear.Bias.Array()
@@ -58,14 +70,12 @@ func (fr *fxDocCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 3 values share 2 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(max(20*N, 5*N))
-	slot1 := runtime.SlotSize(25 * N)
-	at1 := slot0
-	fr.workspace.Reserve(at1+slot1, 0, 0)
-	fr.workspace.Bind(&fr.add, runtime.Float32, 0, N, 5, 4)
-	fr.workspace.Bind(&fr.linear, runtime.Float32, at1, N, 5, 5)
-	fr.workspace.Bind(&fr.sum, runtime.Float32, 0, N, 5)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.add, runtime.Float32, N, 5, 4)
+	layout.Own(&fr.linear, runtime.Float32, N, 5, 5)
+	layout.Reuse(&fr.sum, &fr.add, runtime.Float32, N, 5)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -81,13 +91,13 @@ func (c *FXDocCompiled) Forward(x *tensor.Tensor) (*tensor.Tensor, *tensor.Tenso
 	// fxdoc.go:26: add = call_function add(x, linear_weight)
 	runtime.Add(&fr.add, xArr, c.linear_weight)
 	// fxdoc.go:26: linear = call_function linear_act(add, linear_weight_1, linear_bias, act=1)
-	runtime.LinearActPacked(&fr.linear, &fr.add, c.linear_weight_prepared, c.linear_bias, 1)
+	runtime.LinearActPacked(&fr.linear, &fr.add, c.linear_weight_prepared, c.linear_bias, runtime.ActReLU)
 	// fxdoc.go:27: sum = call_function sum(linear, dim=[-1])
 	runtime.Sum(&fr.sum, &fr.linear, []int{-1}, false)
 	// fxdoc.go:27: topk = call_function topk(sum, k=3, dim=-1)
-	topk_0 := runtime.NewArray(runtime.Float32, N, 3)
-	topk_1 := runtime.NewArray(runtime.Int64, N, 3)
-	runtime.TopK(topk_0, topk_1, &fr.sum, 3, -1, true)
+	topk_r0 := runtime.NewArray(runtime.Float32, N, 3)
+	topk_r1 := runtime.NewArray(runtime.Int64, N, 3)
+	runtime.TopK(topk_r0, topk_r1, &fr.sum, 3, -1, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(topk_0), tensor.FromArray(topk_1)
+	return tensor.FromArray(topk_r0), tensor.FromArray(topk_r1)
 }

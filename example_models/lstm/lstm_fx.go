@@ -21,565 +21,747 @@ var _ func(*LSTM, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) (*tensor.Tenso
 // those parameters, Forward panics saying to build a new LSTMCompiled, rather
 // than mix old and new weights. Forward returns fresh tensors.
 type LSTMCompiled struct {
-	hh_bias            *runtime.Array                    // hh.bias f32[1024]
-	hh_weight          *runtime.Array                    // hh.weight f32[1024,256]
-	ih_bias            *runtime.Array                    // ih.bias f32[1024]
-	ih_weight          *runtime.Array                    // ih.weight f32[1024,128]
-	ih_weight_prepared *runtime.PackedB                  // ih.weight prepared by PackLinear, computed by the constructor
-	hh_weight_prepared *runtime.PackedB                  // hh.weight prepared by PackLinear, computed by the constructor
-	add_1_program      *runtime.ElementwiseProgram       // the 6 ops fused into add_1
-	mul_2_program      *runtime.ElementwiseProgram       // the 3 ops fused into mul_2
-	add_3_program      *runtime.ElementwiseProgram       // the 6 ops fused into add_3
-	mul_5_program      *runtime.ElementwiseProgram       // the 3 ops fused into mul_5
-	add_5_program      *runtime.ElementwiseProgram       // the 6 ops fused into add_5
-	mul_8_program      *runtime.ElementwiseProgram       // the 3 ops fused into mul_8
-	add_7_program      *runtime.ElementwiseProgram       // the 6 ops fused into add_7
-	mul_11_program     *runtime.ElementwiseProgram       // the 3 ops fused into mul_11
-	add_9_program      *runtime.ElementwiseProgram       // the 6 ops fused into add_9
-	mul_14_program     *runtime.ElementwiseProgram       // the 3 ops fused into mul_14
-	add_11_program     *runtime.ElementwiseProgram       // the 6 ops fused into add_11
-	mul_17_program     *runtime.ElementwiseProgram       // the 3 ops fused into mul_17
-	add_13_program     *runtime.ElementwiseProgram       // the 6 ops fused into add_13
-	mul_20_program     *runtime.ElementwiseProgram       // the 3 ops fused into mul_20
-	add_15_program     *runtime.ElementwiseProgram       // the 6 ops fused into add_15
-	mul_23_program     *runtime.ElementwiseProgram       // the 3 ops fused into mul_23
-	add_17_program     *runtime.ElementwiseProgram       // the 6 ops fused into add_17
-	mul_26_program     *runtime.ElementwiseProgram       // the 3 ops fused into mul_26
-	add_19_program     *runtime.ElementwiseProgram       // the 6 ops fused into add_19
-	mul_29_program     *runtime.ElementwiseProgram       // the 3 ops fused into mul_29
-	add_21_program     *runtime.ElementwiseProgram       // the 6 ops fused into add_21
-	mul_32_program     *runtime.ElementwiseProgram       // the 3 ops fused into mul_32
-	add_23_program     *runtime.ElementwiseProgram       // the 6 ops fused into add_23
-	mul_35_program     *runtime.ElementwiseProgram       // the 3 ops fused into mul_35
-	add_25_program     *runtime.ElementwiseProgram       // the 6 ops fused into add_25
-	mul_38_program     *runtime.ElementwiseProgram       // the 3 ops fused into mul_38
-	add_27_program     *runtime.ElementwiseProgram       // the 6 ops fused into add_27
-	mul_41_program     *runtime.ElementwiseProgram       // the 3 ops fused into mul_41
-	add_29_program     *runtime.ElementwiseProgram       // the 6 ops fused into add_29
-	mul_44_program     *runtime.ElementwiseProgram       // the 3 ops fused into mul_44
-	add_31_program     *runtime.ElementwiseProgram       // the 6 ops fused into add_31
-	mul_47_program     *runtime.ElementwiseProgram       // the 3 ops fused into mul_47
-	snapshot           runtime.Snapshot                  // versions of the parameters the constructor computed from
-	frames             runtime.Frames[lstmCompiledFrame] // the free per-call workspaces
+	// hh.bias f32[1024]
+	hh_bias *runtime.Array
+	// ih.bias f32[1024]
+	ih_bias *runtime.Array
+	// ih.weight prepared by PackLinear, computed by the constructor
+	ih_weight_prepared *runtime.PackedB
+	// hh.weight prepared by PackLinear, computed by the constructor
+	hh_weight_prepared *runtime.PackedB
+	// the 6 ops fused into add_1
+	add_1_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_2
+	mul_2_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_3
+	add_3_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_5
+	mul_5_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_5
+	add_5_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_8
+	mul_8_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_7
+	add_7_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_11
+	mul_11_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_9
+	add_9_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_14
+	mul_14_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_11
+	add_11_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_17
+	mul_17_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_13
+	add_13_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_20
+	mul_20_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_15
+	add_15_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_23
+	mul_23_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_17
+	add_17_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_26
+	mul_26_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_19
+	add_19_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_29
+	mul_29_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_21
+	add_21_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_32
+	mul_32_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_23
+	add_23_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_35
+	mul_35_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_25
+	add_25_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_38
+	mul_38_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_27
+	add_27_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_41
+	mul_41_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_29
+	add_29_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_44
+	mul_44_program *runtime.ElementwiseProgram
+	// the 6 ops fused into add_31
+	add_31_program *runtime.ElementwiseProgram
+	// the 3 ops fused into mul_47
+	mul_47_program *runtime.ElementwiseProgram
+	// versions of the parameters the constructor computed from
+	snapshot runtime.Snapshot
+	// the free per-call workspaces
+	frames runtime.Frames[lstmCompiledFrame]
 }
 
 // lstmCompiledFrame is the state of one LSTMCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type lstmCompiledFrame struct {
-	select_    runtime.Array     // select f32[N,128], in workspace slot 0
-	ih         runtime.Array     // ih f32[N,1024], in workspace slot 1
-	add        runtime.Array     // add f32[N,1024], in workspace slot 1
-	chunk_0    runtime.Array     // chunk f32[N,256], in workspace slot 0
-	chunk_1    runtime.Array     // chunk f32[N,256], in workspace slot 2
-	chunk_2    runtime.Array     // chunk f32[N,256], in workspace slot 3
-	chunk_3    runtime.Array     // chunk f32[N,256], in workspace slot 4
-	add_1      runtime.Array     // add_1 f32[N,256], in workspace slot 1
-	mul_2      runtime.Array     // mul_2 f32[N,256], in workspace slot 0
-	select_1   runtime.Array     // select_1 f32[N,128], in workspace slot 2
-	ih_1       runtime.Array     // ih_1 f32[N,1024], in workspace slot 3
-	add_2      runtime.Array     // add_2 f32[N,1024], in workspace slot 3
-	chunk_1_0  runtime.Array     // chunk_1 f32[N,256], in workspace slot 0
-	chunk_1_1  runtime.Array     // chunk_1 f32[N,256], in workspace slot 2
-	chunk_1_2  runtime.Array     // chunk_1 f32[N,256], in workspace slot 4
-	chunk_1_3  runtime.Array     // chunk_1 f32[N,256], in workspace slot 5
-	add_3      runtime.Array     // add_3 f32[N,256], in workspace slot 3
-	mul_5      runtime.Array     // mul_5 f32[N,256], in workspace slot 0
-	select_2   runtime.Array     // select_2 f32[N,128], in workspace slot 2
-	ih_2       runtime.Array     // ih_2 f32[N,1024], in workspace slot 1
-	add_4      runtime.Array     // add_4 f32[N,1024], in workspace slot 1
-	chunk_2_0  runtime.Array     // chunk_2 f32[N,256], in workspace slot 0
-	chunk_2_1  runtime.Array     // chunk_2 f32[N,256], in workspace slot 2
-	chunk_2_2  runtime.Array     // chunk_2 f32[N,256], in workspace slot 4
-	chunk_2_3  runtime.Array     // chunk_2 f32[N,256], in workspace slot 5
-	add_5      runtime.Array     // add_5 f32[N,256], in workspace slot 1
-	mul_8      runtime.Array     // mul_8 f32[N,256], in workspace slot 0
-	select_3   runtime.Array     // select_3 f32[N,128], in workspace slot 2
-	ih_3       runtime.Array     // ih_3 f32[N,1024], in workspace slot 3
-	add_6      runtime.Array     // add_6 f32[N,1024], in workspace slot 3
-	chunk_3_0  runtime.Array     // chunk_3 f32[N,256], in workspace slot 0
-	chunk_3_1  runtime.Array     // chunk_3 f32[N,256], in workspace slot 2
-	chunk_3_2  runtime.Array     // chunk_3 f32[N,256], in workspace slot 4
-	chunk_3_3  runtime.Array     // chunk_3 f32[N,256], in workspace slot 5
-	add_7      runtime.Array     // add_7 f32[N,256], in workspace slot 3
-	mul_11     runtime.Array     // mul_11 f32[N,256], in workspace slot 0
-	select_4   runtime.Array     // select_4 f32[N,128], in workspace slot 2
-	ih_4       runtime.Array     // ih_4 f32[N,1024], in workspace slot 1
-	add_8      runtime.Array     // add_8 f32[N,1024], in workspace slot 1
-	chunk_4_0  runtime.Array     // chunk_4 f32[N,256], in workspace slot 0
-	chunk_4_1  runtime.Array     // chunk_4 f32[N,256], in workspace slot 2
-	chunk_4_2  runtime.Array     // chunk_4 f32[N,256], in workspace slot 4
-	chunk_4_3  runtime.Array     // chunk_4 f32[N,256], in workspace slot 5
-	add_9      runtime.Array     // add_9 f32[N,256], in workspace slot 1
-	mul_14     runtime.Array     // mul_14 f32[N,256], in workspace slot 0
-	select_5   runtime.Array     // select_5 f32[N,128], in workspace slot 2
-	ih_5       runtime.Array     // ih_5 f32[N,1024], in workspace slot 3
-	add_10     runtime.Array     // add_10 f32[N,1024], in workspace slot 3
-	chunk_5_0  runtime.Array     // chunk_5 f32[N,256], in workspace slot 0
-	chunk_5_1  runtime.Array     // chunk_5 f32[N,256], in workspace slot 2
-	chunk_5_2  runtime.Array     // chunk_5 f32[N,256], in workspace slot 4
-	chunk_5_3  runtime.Array     // chunk_5 f32[N,256], in workspace slot 5
-	add_11     runtime.Array     // add_11 f32[N,256], in workspace slot 3
-	mul_17     runtime.Array     // mul_17 f32[N,256], in workspace slot 0
-	select_6   runtime.Array     // select_6 f32[N,128], in workspace slot 2
-	ih_6       runtime.Array     // ih_6 f32[N,1024], in workspace slot 1
-	add_12     runtime.Array     // add_12 f32[N,1024], in workspace slot 1
-	chunk_6_0  runtime.Array     // chunk_6 f32[N,256], in workspace slot 0
-	chunk_6_1  runtime.Array     // chunk_6 f32[N,256], in workspace slot 2
-	chunk_6_2  runtime.Array     // chunk_6 f32[N,256], in workspace slot 4
-	chunk_6_3  runtime.Array     // chunk_6 f32[N,256], in workspace slot 5
-	add_13     runtime.Array     // add_13 f32[N,256], in workspace slot 1
-	mul_20     runtime.Array     // mul_20 f32[N,256], in workspace slot 0
-	select_7   runtime.Array     // select_7 f32[N,128], in workspace slot 2
-	ih_7       runtime.Array     // ih_7 f32[N,1024], in workspace slot 3
-	add_14     runtime.Array     // add_14 f32[N,1024], in workspace slot 3
-	chunk_7_0  runtime.Array     // chunk_7 f32[N,256], in workspace slot 0
-	chunk_7_1  runtime.Array     // chunk_7 f32[N,256], in workspace slot 2
-	chunk_7_2  runtime.Array     // chunk_7 f32[N,256], in workspace slot 4
-	chunk_7_3  runtime.Array     // chunk_7 f32[N,256], in workspace slot 5
-	add_15     runtime.Array     // add_15 f32[N,256], in workspace slot 3
-	mul_23     runtime.Array     // mul_23 f32[N,256], in workspace slot 0
-	select_8   runtime.Array     // select_8 f32[N,128], in workspace slot 2
-	ih_8       runtime.Array     // ih_8 f32[N,1024], in workspace slot 1
-	add_16     runtime.Array     // add_16 f32[N,1024], in workspace slot 1
-	chunk_8_0  runtime.Array     // chunk_8 f32[N,256], in workspace slot 0
-	chunk_8_1  runtime.Array     // chunk_8 f32[N,256], in workspace slot 2
-	chunk_8_2  runtime.Array     // chunk_8 f32[N,256], in workspace slot 4
-	chunk_8_3  runtime.Array     // chunk_8 f32[N,256], in workspace slot 5
-	add_17     runtime.Array     // add_17 f32[N,256], in workspace slot 1
-	mul_26     runtime.Array     // mul_26 f32[N,256], in workspace slot 0
-	select_9   runtime.Array     // select_9 f32[N,128], in workspace slot 2
-	ih_9       runtime.Array     // ih_9 f32[N,1024], in workspace slot 3
-	add_18     runtime.Array     // add_18 f32[N,1024], in workspace slot 3
-	chunk_9_0  runtime.Array     // chunk_9 f32[N,256], in workspace slot 0
-	chunk_9_1  runtime.Array     // chunk_9 f32[N,256], in workspace slot 2
-	chunk_9_2  runtime.Array     // chunk_9 f32[N,256], in workspace slot 4
-	chunk_9_3  runtime.Array     // chunk_9 f32[N,256], in workspace slot 5
-	add_19     runtime.Array     // add_19 f32[N,256], in workspace slot 3
-	mul_29     runtime.Array     // mul_29 f32[N,256], in workspace slot 0
-	select_10  runtime.Array     // select_10 f32[N,128], in workspace slot 2
-	ih_10      runtime.Array     // ih_10 f32[N,1024], in workspace slot 1
-	add_20     runtime.Array     // add_20 f32[N,1024], in workspace slot 1
-	chunk_10_0 runtime.Array     // chunk_10 f32[N,256], in workspace slot 0
-	chunk_10_1 runtime.Array     // chunk_10 f32[N,256], in workspace slot 2
-	chunk_10_2 runtime.Array     // chunk_10 f32[N,256], in workspace slot 4
-	chunk_10_3 runtime.Array     // chunk_10 f32[N,256], in workspace slot 5
-	add_21     runtime.Array     // add_21 f32[N,256], in workspace slot 1
-	mul_32     runtime.Array     // mul_32 f32[N,256], in workspace slot 0
-	select_11  runtime.Array     // select_11 f32[N,128], in workspace slot 2
-	ih_11      runtime.Array     // ih_11 f32[N,1024], in workspace slot 3
-	add_22     runtime.Array     // add_22 f32[N,1024], in workspace slot 3
-	chunk_11_0 runtime.Array     // chunk_11 f32[N,256], in workspace slot 0
-	chunk_11_1 runtime.Array     // chunk_11 f32[N,256], in workspace slot 2
-	chunk_11_2 runtime.Array     // chunk_11 f32[N,256], in workspace slot 4
-	chunk_11_3 runtime.Array     // chunk_11 f32[N,256], in workspace slot 5
-	add_23     runtime.Array     // add_23 f32[N,256], in workspace slot 3
-	mul_35     runtime.Array     // mul_35 f32[N,256], in workspace slot 0
-	select_12  runtime.Array     // select_12 f32[N,128], in workspace slot 2
-	ih_12      runtime.Array     // ih_12 f32[N,1024], in workspace slot 1
-	add_24     runtime.Array     // add_24 f32[N,1024], in workspace slot 1
-	chunk_12_0 runtime.Array     // chunk_12 f32[N,256], in workspace slot 0
-	chunk_12_1 runtime.Array     // chunk_12 f32[N,256], in workspace slot 2
-	chunk_12_2 runtime.Array     // chunk_12 f32[N,256], in workspace slot 4
-	chunk_12_3 runtime.Array     // chunk_12 f32[N,256], in workspace slot 5
-	add_25     runtime.Array     // add_25 f32[N,256], in workspace slot 1
-	mul_38     runtime.Array     // mul_38 f32[N,256], in workspace slot 0
-	select_13  runtime.Array     // select_13 f32[N,128], in workspace slot 2
-	ih_13      runtime.Array     // ih_13 f32[N,1024], in workspace slot 3
-	add_26     runtime.Array     // add_26 f32[N,1024], in workspace slot 3
-	chunk_13_0 runtime.Array     // chunk_13 f32[N,256], in workspace slot 0
-	chunk_13_1 runtime.Array     // chunk_13 f32[N,256], in workspace slot 2
-	chunk_13_2 runtime.Array     // chunk_13 f32[N,256], in workspace slot 4
-	chunk_13_3 runtime.Array     // chunk_13 f32[N,256], in workspace slot 5
-	add_27     runtime.Array     // add_27 f32[N,256], in workspace slot 3
-	mul_41     runtime.Array     // mul_41 f32[N,256], in workspace slot 0
-	select_14  runtime.Array     // select_14 f32[N,128], in workspace slot 2
-	ih_14      runtime.Array     // ih_14 f32[N,1024], in workspace slot 1
-	add_28     runtime.Array     // add_28 f32[N,1024], in workspace slot 1
-	chunk_14_0 runtime.Array     // chunk_14 f32[N,256], in workspace slot 0
-	chunk_14_1 runtime.Array     // chunk_14 f32[N,256], in workspace slot 2
-	chunk_14_2 runtime.Array     // chunk_14 f32[N,256], in workspace slot 4
-	chunk_14_3 runtime.Array     // chunk_14 f32[N,256], in workspace slot 5
-	add_29     runtime.Array     // add_29 f32[N,256], in workspace slot 1
-	mul_44     runtime.Array     // mul_44 f32[N,256], in workspace slot 0
-	select_15  runtime.Array     // select_15 f32[N,128], in workspace slot 2
-	ih_15      runtime.Array     // ih_15 f32[N,1024], in workspace slot 3
-	add_30     runtime.Array     // add_30 f32[N,1024], in workspace slot 3
-	chunk_15_0 runtime.Array     // chunk_15 f32[N,256], in workspace slot 0
-	chunk_15_1 runtime.Array     // chunk_15 f32[N,256], in workspace slot 2
-	chunk_15_2 runtime.Array     // chunk_15 f32[N,256], in workspace slot 4
-	chunk_15_3 runtime.Array     // chunk_15 f32[N,256], in workspace slot 5
-	workspace  runtime.Workspace // storage of the 6 workspace slots (plan-memory)
-	dimN       int               // the size N the workspace is sized for
-	ready      bool              // whether the workspace is allocated
+	// select f32[N,128]
+	select_ runtime.Array
+	// ih f32[N,1024]
+	ih runtime.Array
+	// add f32[N,1024]
+	add runtime.Array
+	// chunk_r0 f32[N,256]
+	chunk_r0 runtime.Array
+	// chunk_r1 f32[N,256]
+	chunk_r1 runtime.Array
+	// chunk_r2 f32[N,256]
+	chunk_r2 runtime.Array
+	// chunk_r3 f32[N,256]
+	chunk_r3 runtime.Array
+	// add_1 f32[N,256]
+	add_1 runtime.Array
+	// mul_2 f32[N,256]
+	mul_2 runtime.Array
+	// select_1 f32[N,128]
+	select_1 runtime.Array
+	// ih_1 f32[N,1024]
+	ih_1 runtime.Array
+	// add_2 f32[N,1024]
+	add_2 runtime.Array
+	// chunk_1_r0 f32[N,256]
+	chunk_1_r0 runtime.Array
+	// chunk_1_r1 f32[N,256]
+	chunk_1_r1 runtime.Array
+	// chunk_1_r2 f32[N,256]
+	chunk_1_r2 runtime.Array
+	// chunk_1_r3 f32[N,256]
+	chunk_1_r3 runtime.Array
+	// add_3 f32[N,256]
+	add_3 runtime.Array
+	// mul_5 f32[N,256]
+	mul_5 runtime.Array
+	// select_2 f32[N,128]
+	select_2 runtime.Array
+	// ih_2 f32[N,1024]
+	ih_2 runtime.Array
+	// add_4 f32[N,1024]
+	add_4 runtime.Array
+	// chunk_2_r0 f32[N,256]
+	chunk_2_r0 runtime.Array
+	// chunk_2_r1 f32[N,256]
+	chunk_2_r1 runtime.Array
+	// chunk_2_r2 f32[N,256]
+	chunk_2_r2 runtime.Array
+	// chunk_2_r3 f32[N,256]
+	chunk_2_r3 runtime.Array
+	// add_5 f32[N,256]
+	add_5 runtime.Array
+	// mul_8 f32[N,256]
+	mul_8 runtime.Array
+	// select_3 f32[N,128]
+	select_3 runtime.Array
+	// ih_3 f32[N,1024]
+	ih_3 runtime.Array
+	// add_6 f32[N,1024]
+	add_6 runtime.Array
+	// chunk_3_r0 f32[N,256]
+	chunk_3_r0 runtime.Array
+	// chunk_3_r1 f32[N,256]
+	chunk_3_r1 runtime.Array
+	// chunk_3_r2 f32[N,256]
+	chunk_3_r2 runtime.Array
+	// chunk_3_r3 f32[N,256]
+	chunk_3_r3 runtime.Array
+	// add_7 f32[N,256]
+	add_7 runtime.Array
+	// mul_11 f32[N,256]
+	mul_11 runtime.Array
+	// select_4 f32[N,128]
+	select_4 runtime.Array
+	// ih_4 f32[N,1024]
+	ih_4 runtime.Array
+	// add_8 f32[N,1024]
+	add_8 runtime.Array
+	// chunk_4_r0 f32[N,256]
+	chunk_4_r0 runtime.Array
+	// chunk_4_r1 f32[N,256]
+	chunk_4_r1 runtime.Array
+	// chunk_4_r2 f32[N,256]
+	chunk_4_r2 runtime.Array
+	// chunk_4_r3 f32[N,256]
+	chunk_4_r3 runtime.Array
+	// add_9 f32[N,256]
+	add_9 runtime.Array
+	// mul_14 f32[N,256]
+	mul_14 runtime.Array
+	// select_5 f32[N,128]
+	select_5 runtime.Array
+	// ih_5 f32[N,1024]
+	ih_5 runtime.Array
+	// add_10 f32[N,1024]
+	add_10 runtime.Array
+	// chunk_5_r0 f32[N,256]
+	chunk_5_r0 runtime.Array
+	// chunk_5_r1 f32[N,256]
+	chunk_5_r1 runtime.Array
+	// chunk_5_r2 f32[N,256]
+	chunk_5_r2 runtime.Array
+	// chunk_5_r3 f32[N,256]
+	chunk_5_r3 runtime.Array
+	// add_11 f32[N,256]
+	add_11 runtime.Array
+	// mul_17 f32[N,256]
+	mul_17 runtime.Array
+	// select_6 f32[N,128]
+	select_6 runtime.Array
+	// ih_6 f32[N,1024]
+	ih_6 runtime.Array
+	// add_12 f32[N,1024]
+	add_12 runtime.Array
+	// chunk_6_r0 f32[N,256]
+	chunk_6_r0 runtime.Array
+	// chunk_6_r1 f32[N,256]
+	chunk_6_r1 runtime.Array
+	// chunk_6_r2 f32[N,256]
+	chunk_6_r2 runtime.Array
+	// chunk_6_r3 f32[N,256]
+	chunk_6_r3 runtime.Array
+	// add_13 f32[N,256]
+	add_13 runtime.Array
+	// mul_20 f32[N,256]
+	mul_20 runtime.Array
+	// select_7 f32[N,128]
+	select_7 runtime.Array
+	// ih_7 f32[N,1024]
+	ih_7 runtime.Array
+	// add_14 f32[N,1024]
+	add_14 runtime.Array
+	// chunk_7_r0 f32[N,256]
+	chunk_7_r0 runtime.Array
+	// chunk_7_r1 f32[N,256]
+	chunk_7_r1 runtime.Array
+	// chunk_7_r2 f32[N,256]
+	chunk_7_r2 runtime.Array
+	// chunk_7_r3 f32[N,256]
+	chunk_7_r3 runtime.Array
+	// add_15 f32[N,256]
+	add_15 runtime.Array
+	// mul_23 f32[N,256]
+	mul_23 runtime.Array
+	// select_8 f32[N,128]
+	select_8 runtime.Array
+	// ih_8 f32[N,1024]
+	ih_8 runtime.Array
+	// add_16 f32[N,1024]
+	add_16 runtime.Array
+	// chunk_8_r0 f32[N,256]
+	chunk_8_r0 runtime.Array
+	// chunk_8_r1 f32[N,256]
+	chunk_8_r1 runtime.Array
+	// chunk_8_r2 f32[N,256]
+	chunk_8_r2 runtime.Array
+	// chunk_8_r3 f32[N,256]
+	chunk_8_r3 runtime.Array
+	// add_17 f32[N,256]
+	add_17 runtime.Array
+	// mul_26 f32[N,256]
+	mul_26 runtime.Array
+	// select_9 f32[N,128]
+	select_9 runtime.Array
+	// ih_9 f32[N,1024]
+	ih_9 runtime.Array
+	// add_18 f32[N,1024]
+	add_18 runtime.Array
+	// chunk_9_r0 f32[N,256]
+	chunk_9_r0 runtime.Array
+	// chunk_9_r1 f32[N,256]
+	chunk_9_r1 runtime.Array
+	// chunk_9_r2 f32[N,256]
+	chunk_9_r2 runtime.Array
+	// chunk_9_r3 f32[N,256]
+	chunk_9_r3 runtime.Array
+	// add_19 f32[N,256]
+	add_19 runtime.Array
+	// mul_29 f32[N,256]
+	mul_29 runtime.Array
+	// select_10 f32[N,128]
+	select_10 runtime.Array
+	// ih_10 f32[N,1024]
+	ih_10 runtime.Array
+	// add_20 f32[N,1024]
+	add_20 runtime.Array
+	// chunk_10_r0 f32[N,256]
+	chunk_10_r0 runtime.Array
+	// chunk_10_r1 f32[N,256]
+	chunk_10_r1 runtime.Array
+	// chunk_10_r2 f32[N,256]
+	chunk_10_r2 runtime.Array
+	// chunk_10_r3 f32[N,256]
+	chunk_10_r3 runtime.Array
+	// add_21 f32[N,256]
+	add_21 runtime.Array
+	// mul_32 f32[N,256]
+	mul_32 runtime.Array
+	// select_11 f32[N,128]
+	select_11 runtime.Array
+	// ih_11 f32[N,1024]
+	ih_11 runtime.Array
+	// add_22 f32[N,1024]
+	add_22 runtime.Array
+	// chunk_11_r0 f32[N,256]
+	chunk_11_r0 runtime.Array
+	// chunk_11_r1 f32[N,256]
+	chunk_11_r1 runtime.Array
+	// chunk_11_r2 f32[N,256]
+	chunk_11_r2 runtime.Array
+	// chunk_11_r3 f32[N,256]
+	chunk_11_r3 runtime.Array
+	// add_23 f32[N,256]
+	add_23 runtime.Array
+	// mul_35 f32[N,256]
+	mul_35 runtime.Array
+	// select_12 f32[N,128]
+	select_12 runtime.Array
+	// ih_12 f32[N,1024]
+	ih_12 runtime.Array
+	// add_24 f32[N,1024]
+	add_24 runtime.Array
+	// chunk_12_r0 f32[N,256]
+	chunk_12_r0 runtime.Array
+	// chunk_12_r1 f32[N,256]
+	chunk_12_r1 runtime.Array
+	// chunk_12_r2 f32[N,256]
+	chunk_12_r2 runtime.Array
+	// chunk_12_r3 f32[N,256]
+	chunk_12_r3 runtime.Array
+	// add_25 f32[N,256]
+	add_25 runtime.Array
+	// mul_38 f32[N,256]
+	mul_38 runtime.Array
+	// select_13 f32[N,128]
+	select_13 runtime.Array
+	// ih_13 f32[N,1024]
+	ih_13 runtime.Array
+	// add_26 f32[N,1024]
+	add_26 runtime.Array
+	// chunk_13_r0 f32[N,256]
+	chunk_13_r0 runtime.Array
+	// chunk_13_r1 f32[N,256]
+	chunk_13_r1 runtime.Array
+	// chunk_13_r2 f32[N,256]
+	chunk_13_r2 runtime.Array
+	// chunk_13_r3 f32[N,256]
+	chunk_13_r3 runtime.Array
+	// add_27 f32[N,256]
+	add_27 runtime.Array
+	// mul_41 f32[N,256]
+	mul_41 runtime.Array
+	// select_14 f32[N,128]
+	select_14 runtime.Array
+	// ih_14 f32[N,1024]
+	ih_14 runtime.Array
+	// add_28 f32[N,1024]
+	add_28 runtime.Array
+	// chunk_14_r0 f32[N,256]
+	chunk_14_r0 runtime.Array
+	// chunk_14_r1 f32[N,256]
+	chunk_14_r1 runtime.Array
+	// chunk_14_r2 f32[N,256]
+	chunk_14_r2 runtime.Array
+	// chunk_14_r3 f32[N,256]
+	chunk_14_r3 runtime.Array
+	// add_29 f32[N,256]
+	add_29 runtime.Array
+	// mul_44 f32[N,256]
+	mul_44 runtime.Array
+	// select_15 f32[N,128]
+	select_15 runtime.Array
+	// ih_15 f32[N,1024]
+	ih_15 runtime.Array
+	// add_30 f32[N,1024]
+	add_30 runtime.Array
+	// chunk_15_r0 f32[N,256]
+	chunk_15_r0 runtime.Array
+	// chunk_15_r1 f32[N,256]
+	chunk_15_r1 runtime.Array
+	// chunk_15_r2 f32[N,256]
+	chunk_15_r2 runtime.Array
+	// chunk_15_r3 f32[N,256]
+	chunk_15_r3 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLSTMCompiled compiles m, checking that its parameters have the traced
-// shapes. Build it after loading m's weights: it computes from hh.weight and
-// ih.weight once, and Forward panics if a load changes them later.
+// shapes. Build it after loading m's weights: it computes from some of them
+// once (those it records in its snapshot), and Forward panics if a load
+// changes them later.
 func NewLSTMCompiled(m *LSTM) *LSTMCompiled {
 	c := &LSTMCompiled{}
 	c.hh_bias = m.Hh.Bias.Array()
 	runtime.CheckInput("NewLSTMCompiled", "hh.bias", c.hh_bias, runtime.Float32, 1024)
-	c.hh_weight = m.Hh.Weight.Array()
-	runtime.CheckInput("NewLSTMCompiled", "hh.weight", c.hh_weight, runtime.Float32, 1024, 256)
+	hh_weight := m.Hh.Weight.Array()
+	runtime.CheckInput("NewLSTMCompiled", "hh.weight", hh_weight, runtime.Float32, 1024, 256)
 	c.ih_bias = m.Ih.Bias.Array()
 	runtime.CheckInput("NewLSTMCompiled", "ih.bias", c.ih_bias, runtime.Float32, 1024)
-	c.ih_weight = m.Ih.Weight.Array()
-	runtime.CheckInput("NewLSTMCompiled", "ih.weight", c.ih_weight, runtime.Float32, 1024, 128)
-	c.snapshot.Record("hh.weight", c.hh_weight)
-	c.snapshot.Record("ih.weight", c.ih_weight)
-	c.ih_weight_prepared = runtime.PackLinear(c.ih_weight)
-	c.hh_weight_prepared = runtime.PackLinear(c.hh_weight)
+	ih_weight := m.Ih.Weight.Array()
+	runtime.CheckInput("NewLSTMCompiled", "ih.weight", ih_weight, runtime.Float32, 1024, 128)
+	c.snapshot.Record("hh.weight", hh_weight)
+	c.snapshot.Record("ih.weight", ih_weight)
+	c.ih_weight_prepared = runtime.PackLinear(ih_weight)
+	c.hh_weight_prepared = runtime.PackLinear(hh_weight)
 	c.add_1_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid = call_function sigmoid(getitem)
+		// lstm.go:34: r4 = sigmoid(getitem)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_1 = call_function sigmoid(getitem_1)
+		// lstm.go:34: r5 = sigmoid(getitem_1)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh = call_function tanh(getitem_2)
+		// lstm.go:34: r6 = tanh(getitem_2)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul = call_function mul(sigmoid_1, c0)
+		// lstm.go:35: r7 = mul(r5, c0)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_1 = call_function mul(sigmoid, tanh)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_1 = call_function add(mul, mul_1)
+		// lstm.go:35: add_1 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_2_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_2 = call_function sigmoid(getitem_3)
+		// lstm.go:34: r2 = sigmoid(getitem_3)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_1 = call_function tanh(add_1)
+		// lstm.go:36: r3 = tanh(add_1)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_2 = call_function mul(sigmoid_2, tanh_1)
+		// lstm.go:36: mul_2 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_3_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_3 = call_function sigmoid(getitem_4)
+		// lstm.go:34: r4 = sigmoid(getitem_4)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_4 = call_function sigmoid(getitem_5)
+		// lstm.go:34: r5 = sigmoid(getitem_5)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_2 = call_function tanh(getitem_6)
+		// lstm.go:34: r6 = tanh(getitem_6)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_3 = call_function mul(sigmoid_4, add_1)
+		// lstm.go:35: r7 = mul(r5, add_1)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_4 = call_function mul(sigmoid_3, tanh_2)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_3 = call_function add(mul_3, mul_4)
+		// lstm.go:35: add_3 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_5_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_5 = call_function sigmoid(getitem_7)
+		// lstm.go:34: r2 = sigmoid(getitem_7)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_3 = call_function tanh(add_3)
+		// lstm.go:36: r3 = tanh(add_3)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_5 = call_function mul(sigmoid_5, tanh_3)
+		// lstm.go:36: mul_5 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_5_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_6 = call_function sigmoid(getitem_8)
+		// lstm.go:34: r4 = sigmoid(getitem_8)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_7 = call_function sigmoid(getitem_9)
+		// lstm.go:34: r5 = sigmoid(getitem_9)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_4 = call_function tanh(getitem_10)
+		// lstm.go:34: r6 = tanh(getitem_10)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_6 = call_function mul(sigmoid_7, add_3)
+		// lstm.go:35: r7 = mul(r5, add_3)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_7 = call_function mul(sigmoid_6, tanh_4)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_5 = call_function add(mul_6, mul_7)
+		// lstm.go:35: add_5 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_8_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_8 = call_function sigmoid(getitem_11)
+		// lstm.go:34: r2 = sigmoid(getitem_11)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_5 = call_function tanh(add_5)
+		// lstm.go:36: r3 = tanh(add_5)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_8 = call_function mul(sigmoid_8, tanh_5)
+		// lstm.go:36: mul_8 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_7_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_9 = call_function sigmoid(getitem_12)
+		// lstm.go:34: r4 = sigmoid(getitem_12)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_10 = call_function sigmoid(getitem_13)
+		// lstm.go:34: r5 = sigmoid(getitem_13)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_6 = call_function tanh(getitem_14)
+		// lstm.go:34: r6 = tanh(getitem_14)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_9 = call_function mul(sigmoid_10, add_5)
+		// lstm.go:35: r7 = mul(r5, add_5)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_10 = call_function mul(sigmoid_9, tanh_6)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_7 = call_function add(mul_9, mul_10)
+		// lstm.go:35: add_7 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_11_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_11 = call_function sigmoid(getitem_15)
+		// lstm.go:34: r2 = sigmoid(getitem_15)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_7 = call_function tanh(add_7)
+		// lstm.go:36: r3 = tanh(add_7)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_11 = call_function mul(sigmoid_11, tanh_7)
+		// lstm.go:36: mul_11 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_9_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_12 = call_function sigmoid(getitem_16)
+		// lstm.go:34: r4 = sigmoid(getitem_16)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_13 = call_function sigmoid(getitem_17)
+		// lstm.go:34: r5 = sigmoid(getitem_17)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_8 = call_function tanh(getitem_18)
+		// lstm.go:34: r6 = tanh(getitem_18)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_12 = call_function mul(sigmoid_13, add_7)
+		// lstm.go:35: r7 = mul(r5, add_7)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_13 = call_function mul(sigmoid_12, tanh_8)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_9 = call_function add(mul_12, mul_13)
+		// lstm.go:35: add_9 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_14_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_14 = call_function sigmoid(getitem_19)
+		// lstm.go:34: r2 = sigmoid(getitem_19)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_9 = call_function tanh(add_9)
+		// lstm.go:36: r3 = tanh(add_9)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_14 = call_function mul(sigmoid_14, tanh_9)
+		// lstm.go:36: mul_14 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_11_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_15 = call_function sigmoid(getitem_20)
+		// lstm.go:34: r4 = sigmoid(getitem_20)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_16 = call_function sigmoid(getitem_21)
+		// lstm.go:34: r5 = sigmoid(getitem_21)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_10 = call_function tanh(getitem_22)
+		// lstm.go:34: r6 = tanh(getitem_22)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_15 = call_function mul(sigmoid_16, add_9)
+		// lstm.go:35: r7 = mul(r5, add_9)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_16 = call_function mul(sigmoid_15, tanh_10)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_11 = call_function add(mul_15, mul_16)
+		// lstm.go:35: add_11 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_17_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_17 = call_function sigmoid(getitem_23)
+		// lstm.go:34: r2 = sigmoid(getitem_23)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_11 = call_function tanh(add_11)
+		// lstm.go:36: r3 = tanh(add_11)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_17 = call_function mul(sigmoid_17, tanh_11)
+		// lstm.go:36: mul_17 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_13_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_18 = call_function sigmoid(getitem_24)
+		// lstm.go:34: r4 = sigmoid(getitem_24)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_19 = call_function sigmoid(getitem_25)
+		// lstm.go:34: r5 = sigmoid(getitem_25)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_12 = call_function tanh(getitem_26)
+		// lstm.go:34: r6 = tanh(getitem_26)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_18 = call_function mul(sigmoid_19, add_11)
+		// lstm.go:35: r7 = mul(r5, add_11)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_19 = call_function mul(sigmoid_18, tanh_12)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_13 = call_function add(mul_18, mul_19)
+		// lstm.go:35: add_13 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_20_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_20 = call_function sigmoid(getitem_27)
+		// lstm.go:34: r2 = sigmoid(getitem_27)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_13 = call_function tanh(add_13)
+		// lstm.go:36: r3 = tanh(add_13)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_20 = call_function mul(sigmoid_20, tanh_13)
+		// lstm.go:36: mul_20 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_15_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_21 = call_function sigmoid(getitem_28)
+		// lstm.go:34: r4 = sigmoid(getitem_28)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_22 = call_function sigmoid(getitem_29)
+		// lstm.go:34: r5 = sigmoid(getitem_29)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_14 = call_function tanh(getitem_30)
+		// lstm.go:34: r6 = tanh(getitem_30)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_21 = call_function mul(sigmoid_22, add_13)
+		// lstm.go:35: r7 = mul(r5, add_13)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_22 = call_function mul(sigmoid_21, tanh_14)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_15 = call_function add(mul_21, mul_22)
+		// lstm.go:35: add_15 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_23_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_23 = call_function sigmoid(getitem_31)
+		// lstm.go:34: r2 = sigmoid(getitem_31)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_15 = call_function tanh(add_15)
+		// lstm.go:36: r3 = tanh(add_15)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_23 = call_function mul(sigmoid_23, tanh_15)
+		// lstm.go:36: mul_23 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_17_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_24 = call_function sigmoid(getitem_32)
+		// lstm.go:34: r4 = sigmoid(getitem_32)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_25 = call_function sigmoid(getitem_33)
+		// lstm.go:34: r5 = sigmoid(getitem_33)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_16 = call_function tanh(getitem_34)
+		// lstm.go:34: r6 = tanh(getitem_34)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_24 = call_function mul(sigmoid_25, add_15)
+		// lstm.go:35: r7 = mul(r5, add_15)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_25 = call_function mul(sigmoid_24, tanh_16)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_17 = call_function add(mul_24, mul_25)
+		// lstm.go:35: add_17 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_26_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_26 = call_function sigmoid(getitem_35)
+		// lstm.go:34: r2 = sigmoid(getitem_35)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_17 = call_function tanh(add_17)
+		// lstm.go:36: r3 = tanh(add_17)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_26 = call_function mul(sigmoid_26, tanh_17)
+		// lstm.go:36: mul_26 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_19_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_27 = call_function sigmoid(getitem_36)
+		// lstm.go:34: r4 = sigmoid(getitem_36)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_28 = call_function sigmoid(getitem_37)
+		// lstm.go:34: r5 = sigmoid(getitem_37)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_18 = call_function tanh(getitem_38)
+		// lstm.go:34: r6 = tanh(getitem_38)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_27 = call_function mul(sigmoid_28, add_17)
+		// lstm.go:35: r7 = mul(r5, add_17)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_28 = call_function mul(sigmoid_27, tanh_18)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_19 = call_function add(mul_27, mul_28)
+		// lstm.go:35: add_19 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_29_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_29 = call_function sigmoid(getitem_39)
+		// lstm.go:34: r2 = sigmoid(getitem_39)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_19 = call_function tanh(add_19)
+		// lstm.go:36: r3 = tanh(add_19)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_29 = call_function mul(sigmoid_29, tanh_19)
+		// lstm.go:36: mul_29 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_21_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_30 = call_function sigmoid(getitem_40)
+		// lstm.go:34: r4 = sigmoid(getitem_40)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_31 = call_function sigmoid(getitem_41)
+		// lstm.go:34: r5 = sigmoid(getitem_41)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_20 = call_function tanh(getitem_42)
+		// lstm.go:34: r6 = tanh(getitem_42)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_30 = call_function mul(sigmoid_31, add_19)
+		// lstm.go:35: r7 = mul(r5, add_19)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_31 = call_function mul(sigmoid_30, tanh_20)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_21 = call_function add(mul_30, mul_31)
+		// lstm.go:35: add_21 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_32_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_32 = call_function sigmoid(getitem_43)
+		// lstm.go:34: r2 = sigmoid(getitem_43)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_21 = call_function tanh(add_21)
+		// lstm.go:36: r3 = tanh(add_21)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_32 = call_function mul(sigmoid_32, tanh_21)
+		// lstm.go:36: mul_32 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_23_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_33 = call_function sigmoid(getitem_44)
+		// lstm.go:34: r4 = sigmoid(getitem_44)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_34 = call_function sigmoid(getitem_45)
+		// lstm.go:34: r5 = sigmoid(getitem_45)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_22 = call_function tanh(getitem_46)
+		// lstm.go:34: r6 = tanh(getitem_46)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_33 = call_function mul(sigmoid_34, add_21)
+		// lstm.go:35: r7 = mul(r5, add_21)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_34 = call_function mul(sigmoid_33, tanh_22)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_23 = call_function add(mul_33, mul_34)
+		// lstm.go:35: add_23 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_35_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_35 = call_function sigmoid(getitem_47)
+		// lstm.go:34: r2 = sigmoid(getitem_47)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_23 = call_function tanh(add_23)
+		// lstm.go:36: r3 = tanh(add_23)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_35 = call_function mul(sigmoid_35, tanh_23)
+		// lstm.go:36: mul_35 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_25_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_36 = call_function sigmoid(getitem_48)
+		// lstm.go:34: r4 = sigmoid(getitem_48)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_37 = call_function sigmoid(getitem_49)
+		// lstm.go:34: r5 = sigmoid(getitem_49)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_24 = call_function tanh(getitem_50)
+		// lstm.go:34: r6 = tanh(getitem_50)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_36 = call_function mul(sigmoid_37, add_23)
+		// lstm.go:35: r7 = mul(r5, add_23)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_37 = call_function mul(sigmoid_36, tanh_24)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_25 = call_function add(mul_36, mul_37)
+		// lstm.go:35: add_25 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_38_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_38 = call_function sigmoid(getitem_51)
+		// lstm.go:34: r2 = sigmoid(getitem_51)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_25 = call_function tanh(add_25)
+		// lstm.go:36: r3 = tanh(add_25)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_38 = call_function mul(sigmoid_38, tanh_25)
+		// lstm.go:36: mul_38 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_27_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_39 = call_function sigmoid(getitem_52)
+		// lstm.go:34: r4 = sigmoid(getitem_52)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_40 = call_function sigmoid(getitem_53)
+		// lstm.go:34: r5 = sigmoid(getitem_53)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_26 = call_function tanh(getitem_54)
+		// lstm.go:34: r6 = tanh(getitem_54)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_39 = call_function mul(sigmoid_40, add_25)
+		// lstm.go:35: r7 = mul(r5, add_25)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_40 = call_function mul(sigmoid_39, tanh_26)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_27 = call_function add(mul_39, mul_40)
+		// lstm.go:35: add_27 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_41_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_41 = call_function sigmoid(getitem_55)
+		// lstm.go:34: r2 = sigmoid(getitem_55)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_27 = call_function tanh(add_27)
+		// lstm.go:36: r3 = tanh(add_27)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_41 = call_function mul(sigmoid_41, tanh_27)
+		// lstm.go:36: mul_41 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_29_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_42 = call_function sigmoid(getitem_56)
+		// lstm.go:34: r4 = sigmoid(getitem_56)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_43 = call_function sigmoid(getitem_57)
+		// lstm.go:34: r5 = sigmoid(getitem_57)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_28 = call_function tanh(getitem_58)
+		// lstm.go:34: r6 = tanh(getitem_58)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_42 = call_function mul(sigmoid_43, add_27)
+		// lstm.go:35: r7 = mul(r5, add_27)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_43 = call_function mul(sigmoid_42, tanh_28)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_29 = call_function add(mul_42, mul_43)
+		// lstm.go:35: add_29 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_44_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_44 = call_function sigmoid(getitem_59)
+		// lstm.go:34: r2 = sigmoid(getitem_59)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_29 = call_function tanh(add_29)
+		// lstm.go:36: r3 = tanh(add_29)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_44 = call_function mul(sigmoid_44, tanh_29)
+		// lstm.go:36: mul_44 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	c.add_31_program = runtime.NewElementwiseProgram(4, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_45 = call_function sigmoid(getitem_60)
+		// lstm.go:34: r4 = sigmoid(getitem_60)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:34: sigmoid_46 = call_function sigmoid(getitem_61)
+		// lstm.go:34: r5 = sigmoid(getitem_61)
 		{Op: runtime.ElemSigmoid, A: 1},
-		// lstm.go:34: tanh_30 = call_function tanh(getitem_62)
+		// lstm.go:34: r6 = tanh(getitem_62)
 		{Op: runtime.ElemTanh, A: 2},
-		// lstm.go:35: mul_45 = call_function mul(sigmoid_46, add_29)
+		// lstm.go:35: r7 = mul(r5, add_29)
 		{Op: runtime.ElemMul, A: 5, B: 3},
-		// lstm.go:35: mul_46 = call_function mul(sigmoid_45, tanh_30)
+		// lstm.go:35: r8 = mul(r4, r6)
 		{Op: runtime.ElemMul, A: 4, B: 6},
-		// lstm.go:35: add_31 = call_function add(mul_45, mul_46)
+		// lstm.go:35: add_31 = add(r7, r8)
 		{Op: runtime.ElemAdd, A: 7, B: 8},
 	})
 	c.mul_47_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// lstm.go:34: sigmoid_47 = call_function sigmoid(getitem_63)
+		// lstm.go:34: r2 = sigmoid(getitem_63)
 		{Op: runtime.ElemSigmoid, A: 0},
-		// lstm.go:36: tanh_31 = call_function tanh(add_31)
+		// lstm.go:36: r3 = tanh(add_31)
 		{Op: runtime.ElemTanh, A: 1},
-		// lstm.go:36: mul_47 = call_function mul(sigmoid_47, tanh_31)
+		// lstm.go:36: mul_47 = mul(r2, r3)
 		{Op: runtime.ElemMul, A: 2, B: 3},
 	})
 	return c
@@ -590,161 +772,151 @@ func (fr *lstmCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 142 values share 6 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(max(128*N, 256*N))
-	slot1 := runtime.SlotSize(max(1024*N, 256*N))
-	at1 := slot0
-	slot2 := runtime.SlotSize(max(256*N, 128*N))
-	at2 := at1 + slot1
-	slot3 := runtime.SlotSize(max(256*N, 1024*N))
-	at3 := at2 + slot2
-	slot4 := runtime.SlotSize(256 * N)
-	at4 := at3 + slot3
-	slot5 := runtime.SlotSize(256 * N)
-	at5 := at4 + slot4
-	fr.workspace.Reserve(at5+slot5, 0, 0)
-	fr.workspace.Bind(&fr.select_, runtime.Float32, 0, N, 128)
-	fr.workspace.Bind(&fr.ih, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.add, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.chunk_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_2, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.chunk_3, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.add_1, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.mul_2, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_1, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_1, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.add_2, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.chunk_1_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_1_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_1_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_1_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_3, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_5, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_2, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_2, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.add_4, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.chunk_2_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_2_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_2_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_2_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_5, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.mul_8, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_3, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_3, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.add_6, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.chunk_3_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_3_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_3_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_3_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_7, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_11, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_4, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_4, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.add_8, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.chunk_4_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_4_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_4_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_4_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_9, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.mul_14, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_5, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_5, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.add_10, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.chunk_5_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_5_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_5_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_5_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_11, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_17, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_6, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_6, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.add_12, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.chunk_6_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_6_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_6_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_6_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_13, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.mul_20, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_7, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_7, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.add_14, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.chunk_7_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_7_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_7_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_7_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_15, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_23, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_8, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_8, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.add_16, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.chunk_8_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_8_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_8_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_8_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_17, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.mul_26, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_9, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_9, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.add_18, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.chunk_9_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_9_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_9_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_9_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_19, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_29, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_10, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_10, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.add_20, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.chunk_10_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_10_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_10_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_10_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_21, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.mul_32, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_11, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_11, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.add_22, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.chunk_11_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_11_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_11_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_11_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_23, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_35, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_12, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_12, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.add_24, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.chunk_12_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_12_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_12_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_12_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_25, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.mul_38, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_13, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_13, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.add_26, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.chunk_13_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_13_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_13_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_13_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_27, runtime.Float32, at3, N, 256)
-	fr.workspace.Bind(&fr.mul_41, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_14, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_14, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.add_28, runtime.Float32, at1, N, 1024)
-	fr.workspace.Bind(&fr.chunk_14_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_14_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_14_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_14_3, runtime.Float32, at5, N, 256)
-	fr.workspace.Bind(&fr.add_29, runtime.Float32, at1, N, 256)
-	fr.workspace.Bind(&fr.mul_44, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.select_15, runtime.Float32, at2, N, 128)
-	fr.workspace.Bind(&fr.ih_15, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.add_30, runtime.Float32, at3, N, 1024)
-	fr.workspace.Bind(&fr.chunk_15_0, runtime.Float32, 0, N, 256)
-	fr.workspace.Bind(&fr.chunk_15_1, runtime.Float32, at2, N, 256)
-	fr.workspace.Bind(&fr.chunk_15_2, runtime.Float32, at4, N, 256)
-	fr.workspace.Bind(&fr.chunk_15_3, runtime.Float32, at5, N, 256)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.select_, runtime.Float32, N, 128)
+	layout.Own(&fr.ih, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add, &fr.ih, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_r0, &fr.select_, runtime.Float32, N, 256)
+	layout.Own(&fr.chunk_r1, runtime.Float32, N, 256)
+	layout.Own(&fr.chunk_r2, runtime.Float32, N, 256)
+	layout.Own(&fr.chunk_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_1, &fr.add, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_2, &fr.chunk_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_1, &fr.chunk_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_1, &fr.chunk_r2, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_2, &fr.ih_1, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_1_r0, &fr.mul_2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_1_r1, &fr.select_1, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_1_r2, &fr.chunk_r3, runtime.Float32, N, 256)
+	layout.Own(&fr.chunk_1_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_3, &fr.add_2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_5, &fr.chunk_1_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_2, &fr.chunk_1_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_2, &fr.add_1, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_4, &fr.ih_2, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_2_r0, &fr.mul_5, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_2_r1, &fr.select_2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_2_r2, &fr.chunk_1_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_2_r3, &fr.chunk_1_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_5, &fr.add_4, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_8, &fr.chunk_2_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_3, &fr.chunk_2_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_3, &fr.add_3, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_6, &fr.ih_3, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_3_r0, &fr.mul_8, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_3_r1, &fr.select_3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_3_r2, &fr.chunk_2_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_3_r3, &fr.chunk_2_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_7, &fr.add_6, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_11, &fr.chunk_3_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_4, &fr.chunk_3_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_4, &fr.add_5, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_8, &fr.ih_4, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_4_r0, &fr.mul_11, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_4_r1, &fr.select_4, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_4_r2, &fr.chunk_3_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_4_r3, &fr.chunk_3_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_9, &fr.add_8, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_14, &fr.chunk_4_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_5, &fr.chunk_4_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_5, &fr.add_7, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_10, &fr.ih_5, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_5_r0, &fr.mul_14, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_5_r1, &fr.select_5, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_5_r2, &fr.chunk_4_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_5_r3, &fr.chunk_4_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_11, &fr.add_10, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_17, &fr.chunk_5_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_6, &fr.chunk_5_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_6, &fr.add_9, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_12, &fr.ih_6, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_6_r0, &fr.mul_17, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_6_r1, &fr.select_6, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_6_r2, &fr.chunk_5_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_6_r3, &fr.chunk_5_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_13, &fr.add_12, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_20, &fr.chunk_6_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_7, &fr.chunk_6_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_7, &fr.add_11, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_14, &fr.ih_7, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_7_r0, &fr.mul_20, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_7_r1, &fr.select_7, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_7_r2, &fr.chunk_6_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_7_r3, &fr.chunk_6_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_15, &fr.add_14, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_23, &fr.chunk_7_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_8, &fr.chunk_7_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_8, &fr.add_13, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_16, &fr.ih_8, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_8_r0, &fr.mul_23, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_8_r1, &fr.select_8, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_8_r2, &fr.chunk_7_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_8_r3, &fr.chunk_7_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_17, &fr.add_16, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_26, &fr.chunk_8_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_9, &fr.chunk_8_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_9, &fr.add_15, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_18, &fr.ih_9, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_9_r0, &fr.mul_26, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_9_r1, &fr.select_9, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_9_r2, &fr.chunk_8_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_9_r3, &fr.chunk_8_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_19, &fr.add_18, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_29, &fr.chunk_9_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_10, &fr.chunk_9_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_10, &fr.add_17, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_20, &fr.ih_10, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_10_r0, &fr.mul_29, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_10_r1, &fr.select_10, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_10_r2, &fr.chunk_9_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_10_r3, &fr.chunk_9_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_21, &fr.add_20, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_32, &fr.chunk_10_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_11, &fr.chunk_10_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_11, &fr.add_19, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_22, &fr.ih_11, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_11_r0, &fr.mul_32, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_11_r1, &fr.select_11, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_11_r2, &fr.chunk_10_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_11_r3, &fr.chunk_10_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_23, &fr.add_22, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_35, &fr.chunk_11_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_12, &fr.chunk_11_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_12, &fr.add_21, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_24, &fr.ih_12, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_12_r0, &fr.mul_35, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_12_r1, &fr.select_12, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_12_r2, &fr.chunk_11_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_12_r3, &fr.chunk_11_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_25, &fr.add_24, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_38, &fr.chunk_12_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_13, &fr.chunk_12_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_13, &fr.add_23, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_26, &fr.ih_13, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_13_r0, &fr.mul_38, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_13_r1, &fr.select_13, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_13_r2, &fr.chunk_12_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_13_r3, &fr.chunk_12_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_27, &fr.add_26, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_41, &fr.chunk_13_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_14, &fr.chunk_13_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_14, &fr.add_25, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_28, &fr.ih_14, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_14_r0, &fr.mul_41, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_14_r1, &fr.select_14, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_14_r2, &fr.chunk_13_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_14_r3, &fr.chunk_13_r3, runtime.Float32, N, 256)
+	layout.Reuse(&fr.add_29, &fr.add_28, runtime.Float32, N, 256)
+	layout.Reuse(&fr.mul_44, &fr.chunk_14_r0, runtime.Float32, N, 256)
+	layout.Reuse(&fr.select_15, &fr.chunk_14_r1, runtime.Float32, N, 128)
+	layout.Reuse(&fr.ih_15, &fr.add_27, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.add_30, &fr.ih_15, runtime.Float32, N, 1024)
+	layout.Reuse(&fr.chunk_15_r0, &fr.mul_44, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_15_r1, &fr.select_15, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_15_r2, &fr.chunk_14_r2, runtime.Float32, N, 256)
+	layout.Reuse(&fr.chunk_15_r3, &fr.chunk_14_r3, runtime.Float32, N, 256)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -770,20 +942,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add = call_function linear_residual(h0, hh_weight, hh_bias, ih)
 	runtime.LinearResidualPacked(&fr.add, h0Arr, c.hh_weight_prepared, c.hh_bias, &fr.ih)
 	// lstm.go:33: chunk = call_method chunk(add, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_0, &fr.chunk_1, &fr.chunk_2, &fr.chunk_3}, &fr.add, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_r0, &fr.chunk_r1, &fr.chunk_r2, &fr.chunk_r3}, &fr.add, 1)
 	// lstm.go:35: add_1 = 6 fused elementwise ops (add_1_program):
-	// lstm.go:34: sigmoid = call_function sigmoid(getitem)
-	// lstm.go:34: sigmoid_1 = call_function sigmoid(getitem_1)
-	// lstm.go:34: tanh = call_function tanh(getitem_2)
-	// lstm.go:35: mul = call_function mul(sigmoid_1, c0)
-	// lstm.go:35: mul_1 = call_function mul(sigmoid, tanh)
-	// lstm.go:35: add_1 = call_function add(mul, mul_1)
-	c.add_1_program.Run(&fr.add_1, []*runtime.Array{&fr.chunk_0, &fr.chunk_1, &fr.chunk_2, c0Arr})
+	// lstm.go:34: r4 = sigmoid(getitem)
+	// lstm.go:34: r5 = sigmoid(getitem_1)
+	// lstm.go:34: r6 = tanh(getitem_2)
+	// lstm.go:35: r7 = mul(r5, c0)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_1 = add(r7, r8)
+	c.add_1_program.Run(&fr.add_1, []*runtime.Array{&fr.chunk_r0, &fr.chunk_r1, &fr.chunk_r2, c0Arr})
 	// lstm.go:36: mul_2 = 3 fused elementwise ops (mul_2_program):
-	// lstm.go:34: sigmoid_2 = call_function sigmoid(getitem_3)
-	// lstm.go:36: tanh_1 = call_function tanh(add_1)
-	// lstm.go:36: mul_2 = call_function mul(sigmoid_2, tanh_1)
-	c.mul_2_program.Run(&fr.mul_2, []*runtime.Array{&fr.chunk_3, &fr.add_1})
+	// lstm.go:34: r2 = sigmoid(getitem_3)
+	// lstm.go:36: r3 = tanh(add_1)
+	// lstm.go:36: mul_2 = mul(r2, r3)
+	c.mul_2_program.Run(&fr.mul_2, []*runtime.Array{&fr.chunk_r3, &fr.add_1})
 	// lstm.go:32: select_1 = call_method select(x, dim=1, index=1)
 	runtime.Select(&fr.select_1, xArr, 1, 1)
 	// lstm.go:32: ih_1 = call_function linear(select_1, ih_weight_1, ih_bias_1)
@@ -791,20 +963,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_2 = call_function linear_residual(mul_2, hh_weight_1, hh_bias_1, ih_1)
 	runtime.LinearResidualPacked(&fr.add_2, &fr.mul_2, c.hh_weight_prepared, c.hh_bias, &fr.ih_1)
 	// lstm.go:33: chunk_1 = call_method chunk(add_2, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_1_0, &fr.chunk_1_1, &fr.chunk_1_2, &fr.chunk_1_3}, &fr.add_2, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_1_r0, &fr.chunk_1_r1, &fr.chunk_1_r2, &fr.chunk_1_r3}, &fr.add_2, 1)
 	// lstm.go:35: add_3 = 6 fused elementwise ops (add_3_program):
-	// lstm.go:34: sigmoid_3 = call_function sigmoid(getitem_4)
-	// lstm.go:34: sigmoid_4 = call_function sigmoid(getitem_5)
-	// lstm.go:34: tanh_2 = call_function tanh(getitem_6)
-	// lstm.go:35: mul_3 = call_function mul(sigmoid_4, add_1)
-	// lstm.go:35: mul_4 = call_function mul(sigmoid_3, tanh_2)
-	// lstm.go:35: add_3 = call_function add(mul_3, mul_4)
-	c.add_3_program.Run(&fr.add_3, []*runtime.Array{&fr.chunk_1_0, &fr.chunk_1_1, &fr.chunk_1_2, &fr.add_1})
+	// lstm.go:34: r4 = sigmoid(getitem_4)
+	// lstm.go:34: r5 = sigmoid(getitem_5)
+	// lstm.go:34: r6 = tanh(getitem_6)
+	// lstm.go:35: r7 = mul(r5, add_1)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_3 = add(r7, r8)
+	c.add_3_program.Run(&fr.add_3, []*runtime.Array{&fr.chunk_1_r0, &fr.chunk_1_r1, &fr.chunk_1_r2, &fr.add_1})
 	// lstm.go:36: mul_5 = 3 fused elementwise ops (mul_5_program):
-	// lstm.go:34: sigmoid_5 = call_function sigmoid(getitem_7)
-	// lstm.go:36: tanh_3 = call_function tanh(add_3)
-	// lstm.go:36: mul_5 = call_function mul(sigmoid_5, tanh_3)
-	c.mul_5_program.Run(&fr.mul_5, []*runtime.Array{&fr.chunk_1_3, &fr.add_3})
+	// lstm.go:34: r2 = sigmoid(getitem_7)
+	// lstm.go:36: r3 = tanh(add_3)
+	// lstm.go:36: mul_5 = mul(r2, r3)
+	c.mul_5_program.Run(&fr.mul_5, []*runtime.Array{&fr.chunk_1_r3, &fr.add_3})
 	// lstm.go:32: select_2 = call_method select(x, dim=1, index=2)
 	runtime.Select(&fr.select_2, xArr, 1, 2)
 	// lstm.go:32: ih_2 = call_function linear(select_2, ih_weight_2, ih_bias_2)
@@ -812,20 +984,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_4 = call_function linear_residual(mul_5, hh_weight_2, hh_bias_2, ih_2)
 	runtime.LinearResidualPacked(&fr.add_4, &fr.mul_5, c.hh_weight_prepared, c.hh_bias, &fr.ih_2)
 	// lstm.go:33: chunk_2 = call_method chunk(add_4, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_2_0, &fr.chunk_2_1, &fr.chunk_2_2, &fr.chunk_2_3}, &fr.add_4, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_2_r0, &fr.chunk_2_r1, &fr.chunk_2_r2, &fr.chunk_2_r3}, &fr.add_4, 1)
 	// lstm.go:35: add_5 = 6 fused elementwise ops (add_5_program):
-	// lstm.go:34: sigmoid_6 = call_function sigmoid(getitem_8)
-	// lstm.go:34: sigmoid_7 = call_function sigmoid(getitem_9)
-	// lstm.go:34: tanh_4 = call_function tanh(getitem_10)
-	// lstm.go:35: mul_6 = call_function mul(sigmoid_7, add_3)
-	// lstm.go:35: mul_7 = call_function mul(sigmoid_6, tanh_4)
-	// lstm.go:35: add_5 = call_function add(mul_6, mul_7)
-	c.add_5_program.Run(&fr.add_5, []*runtime.Array{&fr.chunk_2_0, &fr.chunk_2_1, &fr.chunk_2_2, &fr.add_3})
+	// lstm.go:34: r4 = sigmoid(getitem_8)
+	// lstm.go:34: r5 = sigmoid(getitem_9)
+	// lstm.go:34: r6 = tanh(getitem_10)
+	// lstm.go:35: r7 = mul(r5, add_3)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_5 = add(r7, r8)
+	c.add_5_program.Run(&fr.add_5, []*runtime.Array{&fr.chunk_2_r0, &fr.chunk_2_r1, &fr.chunk_2_r2, &fr.add_3})
 	// lstm.go:36: mul_8 = 3 fused elementwise ops (mul_8_program):
-	// lstm.go:34: sigmoid_8 = call_function sigmoid(getitem_11)
-	// lstm.go:36: tanh_5 = call_function tanh(add_5)
-	// lstm.go:36: mul_8 = call_function mul(sigmoid_8, tanh_5)
-	c.mul_8_program.Run(&fr.mul_8, []*runtime.Array{&fr.chunk_2_3, &fr.add_5})
+	// lstm.go:34: r2 = sigmoid(getitem_11)
+	// lstm.go:36: r3 = tanh(add_5)
+	// lstm.go:36: mul_8 = mul(r2, r3)
+	c.mul_8_program.Run(&fr.mul_8, []*runtime.Array{&fr.chunk_2_r3, &fr.add_5})
 	// lstm.go:32: select_3 = call_method select(x, dim=1, index=3)
 	runtime.Select(&fr.select_3, xArr, 1, 3)
 	// lstm.go:32: ih_3 = call_function linear(select_3, ih_weight_3, ih_bias_3)
@@ -833,20 +1005,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_6 = call_function linear_residual(mul_8, hh_weight_3, hh_bias_3, ih_3)
 	runtime.LinearResidualPacked(&fr.add_6, &fr.mul_8, c.hh_weight_prepared, c.hh_bias, &fr.ih_3)
 	// lstm.go:33: chunk_3 = call_method chunk(add_6, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_3_0, &fr.chunk_3_1, &fr.chunk_3_2, &fr.chunk_3_3}, &fr.add_6, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_3_r0, &fr.chunk_3_r1, &fr.chunk_3_r2, &fr.chunk_3_r3}, &fr.add_6, 1)
 	// lstm.go:35: add_7 = 6 fused elementwise ops (add_7_program):
-	// lstm.go:34: sigmoid_9 = call_function sigmoid(getitem_12)
-	// lstm.go:34: sigmoid_10 = call_function sigmoid(getitem_13)
-	// lstm.go:34: tanh_6 = call_function tanh(getitem_14)
-	// lstm.go:35: mul_9 = call_function mul(sigmoid_10, add_5)
-	// lstm.go:35: mul_10 = call_function mul(sigmoid_9, tanh_6)
-	// lstm.go:35: add_7 = call_function add(mul_9, mul_10)
-	c.add_7_program.Run(&fr.add_7, []*runtime.Array{&fr.chunk_3_0, &fr.chunk_3_1, &fr.chunk_3_2, &fr.add_5})
+	// lstm.go:34: r4 = sigmoid(getitem_12)
+	// lstm.go:34: r5 = sigmoid(getitem_13)
+	// lstm.go:34: r6 = tanh(getitem_14)
+	// lstm.go:35: r7 = mul(r5, add_5)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_7 = add(r7, r8)
+	c.add_7_program.Run(&fr.add_7, []*runtime.Array{&fr.chunk_3_r0, &fr.chunk_3_r1, &fr.chunk_3_r2, &fr.add_5})
 	// lstm.go:36: mul_11 = 3 fused elementwise ops (mul_11_program):
-	// lstm.go:34: sigmoid_11 = call_function sigmoid(getitem_15)
-	// lstm.go:36: tanh_7 = call_function tanh(add_7)
-	// lstm.go:36: mul_11 = call_function mul(sigmoid_11, tanh_7)
-	c.mul_11_program.Run(&fr.mul_11, []*runtime.Array{&fr.chunk_3_3, &fr.add_7})
+	// lstm.go:34: r2 = sigmoid(getitem_15)
+	// lstm.go:36: r3 = tanh(add_7)
+	// lstm.go:36: mul_11 = mul(r2, r3)
+	c.mul_11_program.Run(&fr.mul_11, []*runtime.Array{&fr.chunk_3_r3, &fr.add_7})
 	// lstm.go:32: select_4 = call_method select(x, dim=1, index=4)
 	runtime.Select(&fr.select_4, xArr, 1, 4)
 	// lstm.go:32: ih_4 = call_function linear(select_4, ih_weight_4, ih_bias_4)
@@ -854,20 +1026,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_8 = call_function linear_residual(mul_11, hh_weight_4, hh_bias_4, ih_4)
 	runtime.LinearResidualPacked(&fr.add_8, &fr.mul_11, c.hh_weight_prepared, c.hh_bias, &fr.ih_4)
 	// lstm.go:33: chunk_4 = call_method chunk(add_8, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_4_0, &fr.chunk_4_1, &fr.chunk_4_2, &fr.chunk_4_3}, &fr.add_8, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_4_r0, &fr.chunk_4_r1, &fr.chunk_4_r2, &fr.chunk_4_r3}, &fr.add_8, 1)
 	// lstm.go:35: add_9 = 6 fused elementwise ops (add_9_program):
-	// lstm.go:34: sigmoid_12 = call_function sigmoid(getitem_16)
-	// lstm.go:34: sigmoid_13 = call_function sigmoid(getitem_17)
-	// lstm.go:34: tanh_8 = call_function tanh(getitem_18)
-	// lstm.go:35: mul_12 = call_function mul(sigmoid_13, add_7)
-	// lstm.go:35: mul_13 = call_function mul(sigmoid_12, tanh_8)
-	// lstm.go:35: add_9 = call_function add(mul_12, mul_13)
-	c.add_9_program.Run(&fr.add_9, []*runtime.Array{&fr.chunk_4_0, &fr.chunk_4_1, &fr.chunk_4_2, &fr.add_7})
+	// lstm.go:34: r4 = sigmoid(getitem_16)
+	// lstm.go:34: r5 = sigmoid(getitem_17)
+	// lstm.go:34: r6 = tanh(getitem_18)
+	// lstm.go:35: r7 = mul(r5, add_7)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_9 = add(r7, r8)
+	c.add_9_program.Run(&fr.add_9, []*runtime.Array{&fr.chunk_4_r0, &fr.chunk_4_r1, &fr.chunk_4_r2, &fr.add_7})
 	// lstm.go:36: mul_14 = 3 fused elementwise ops (mul_14_program):
-	// lstm.go:34: sigmoid_14 = call_function sigmoid(getitem_19)
-	// lstm.go:36: tanh_9 = call_function tanh(add_9)
-	// lstm.go:36: mul_14 = call_function mul(sigmoid_14, tanh_9)
-	c.mul_14_program.Run(&fr.mul_14, []*runtime.Array{&fr.chunk_4_3, &fr.add_9})
+	// lstm.go:34: r2 = sigmoid(getitem_19)
+	// lstm.go:36: r3 = tanh(add_9)
+	// lstm.go:36: mul_14 = mul(r2, r3)
+	c.mul_14_program.Run(&fr.mul_14, []*runtime.Array{&fr.chunk_4_r3, &fr.add_9})
 	// lstm.go:32: select_5 = call_method select(x, dim=1, index=5)
 	runtime.Select(&fr.select_5, xArr, 1, 5)
 	// lstm.go:32: ih_5 = call_function linear(select_5, ih_weight_5, ih_bias_5)
@@ -875,20 +1047,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_10 = call_function linear_residual(mul_14, hh_weight_5, hh_bias_5, ih_5)
 	runtime.LinearResidualPacked(&fr.add_10, &fr.mul_14, c.hh_weight_prepared, c.hh_bias, &fr.ih_5)
 	// lstm.go:33: chunk_5 = call_method chunk(add_10, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_5_0, &fr.chunk_5_1, &fr.chunk_5_2, &fr.chunk_5_3}, &fr.add_10, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_5_r0, &fr.chunk_5_r1, &fr.chunk_5_r2, &fr.chunk_5_r3}, &fr.add_10, 1)
 	// lstm.go:35: add_11 = 6 fused elementwise ops (add_11_program):
-	// lstm.go:34: sigmoid_15 = call_function sigmoid(getitem_20)
-	// lstm.go:34: sigmoid_16 = call_function sigmoid(getitem_21)
-	// lstm.go:34: tanh_10 = call_function tanh(getitem_22)
-	// lstm.go:35: mul_15 = call_function mul(sigmoid_16, add_9)
-	// lstm.go:35: mul_16 = call_function mul(sigmoid_15, tanh_10)
-	// lstm.go:35: add_11 = call_function add(mul_15, mul_16)
-	c.add_11_program.Run(&fr.add_11, []*runtime.Array{&fr.chunk_5_0, &fr.chunk_5_1, &fr.chunk_5_2, &fr.add_9})
+	// lstm.go:34: r4 = sigmoid(getitem_20)
+	// lstm.go:34: r5 = sigmoid(getitem_21)
+	// lstm.go:34: r6 = tanh(getitem_22)
+	// lstm.go:35: r7 = mul(r5, add_9)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_11 = add(r7, r8)
+	c.add_11_program.Run(&fr.add_11, []*runtime.Array{&fr.chunk_5_r0, &fr.chunk_5_r1, &fr.chunk_5_r2, &fr.add_9})
 	// lstm.go:36: mul_17 = 3 fused elementwise ops (mul_17_program):
-	// lstm.go:34: sigmoid_17 = call_function sigmoid(getitem_23)
-	// lstm.go:36: tanh_11 = call_function tanh(add_11)
-	// lstm.go:36: mul_17 = call_function mul(sigmoid_17, tanh_11)
-	c.mul_17_program.Run(&fr.mul_17, []*runtime.Array{&fr.chunk_5_3, &fr.add_11})
+	// lstm.go:34: r2 = sigmoid(getitem_23)
+	// lstm.go:36: r3 = tanh(add_11)
+	// lstm.go:36: mul_17 = mul(r2, r3)
+	c.mul_17_program.Run(&fr.mul_17, []*runtime.Array{&fr.chunk_5_r3, &fr.add_11})
 	// lstm.go:32: select_6 = call_method select(x, dim=1, index=6)
 	runtime.Select(&fr.select_6, xArr, 1, 6)
 	// lstm.go:32: ih_6 = call_function linear(select_6, ih_weight_6, ih_bias_6)
@@ -896,20 +1068,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_12 = call_function linear_residual(mul_17, hh_weight_6, hh_bias_6, ih_6)
 	runtime.LinearResidualPacked(&fr.add_12, &fr.mul_17, c.hh_weight_prepared, c.hh_bias, &fr.ih_6)
 	// lstm.go:33: chunk_6 = call_method chunk(add_12, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_6_0, &fr.chunk_6_1, &fr.chunk_6_2, &fr.chunk_6_3}, &fr.add_12, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_6_r0, &fr.chunk_6_r1, &fr.chunk_6_r2, &fr.chunk_6_r3}, &fr.add_12, 1)
 	// lstm.go:35: add_13 = 6 fused elementwise ops (add_13_program):
-	// lstm.go:34: sigmoid_18 = call_function sigmoid(getitem_24)
-	// lstm.go:34: sigmoid_19 = call_function sigmoid(getitem_25)
-	// lstm.go:34: tanh_12 = call_function tanh(getitem_26)
-	// lstm.go:35: mul_18 = call_function mul(sigmoid_19, add_11)
-	// lstm.go:35: mul_19 = call_function mul(sigmoid_18, tanh_12)
-	// lstm.go:35: add_13 = call_function add(mul_18, mul_19)
-	c.add_13_program.Run(&fr.add_13, []*runtime.Array{&fr.chunk_6_0, &fr.chunk_6_1, &fr.chunk_6_2, &fr.add_11})
+	// lstm.go:34: r4 = sigmoid(getitem_24)
+	// lstm.go:34: r5 = sigmoid(getitem_25)
+	// lstm.go:34: r6 = tanh(getitem_26)
+	// lstm.go:35: r7 = mul(r5, add_11)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_13 = add(r7, r8)
+	c.add_13_program.Run(&fr.add_13, []*runtime.Array{&fr.chunk_6_r0, &fr.chunk_6_r1, &fr.chunk_6_r2, &fr.add_11})
 	// lstm.go:36: mul_20 = 3 fused elementwise ops (mul_20_program):
-	// lstm.go:34: sigmoid_20 = call_function sigmoid(getitem_27)
-	// lstm.go:36: tanh_13 = call_function tanh(add_13)
-	// lstm.go:36: mul_20 = call_function mul(sigmoid_20, tanh_13)
-	c.mul_20_program.Run(&fr.mul_20, []*runtime.Array{&fr.chunk_6_3, &fr.add_13})
+	// lstm.go:34: r2 = sigmoid(getitem_27)
+	// lstm.go:36: r3 = tanh(add_13)
+	// lstm.go:36: mul_20 = mul(r2, r3)
+	c.mul_20_program.Run(&fr.mul_20, []*runtime.Array{&fr.chunk_6_r3, &fr.add_13})
 	// lstm.go:32: select_7 = call_method select(x, dim=1, index=7)
 	runtime.Select(&fr.select_7, xArr, 1, 7)
 	// lstm.go:32: ih_7 = call_function linear(select_7, ih_weight_7, ih_bias_7)
@@ -917,20 +1089,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_14 = call_function linear_residual(mul_20, hh_weight_7, hh_bias_7, ih_7)
 	runtime.LinearResidualPacked(&fr.add_14, &fr.mul_20, c.hh_weight_prepared, c.hh_bias, &fr.ih_7)
 	// lstm.go:33: chunk_7 = call_method chunk(add_14, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_7_0, &fr.chunk_7_1, &fr.chunk_7_2, &fr.chunk_7_3}, &fr.add_14, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_7_r0, &fr.chunk_7_r1, &fr.chunk_7_r2, &fr.chunk_7_r3}, &fr.add_14, 1)
 	// lstm.go:35: add_15 = 6 fused elementwise ops (add_15_program):
-	// lstm.go:34: sigmoid_21 = call_function sigmoid(getitem_28)
-	// lstm.go:34: sigmoid_22 = call_function sigmoid(getitem_29)
-	// lstm.go:34: tanh_14 = call_function tanh(getitem_30)
-	// lstm.go:35: mul_21 = call_function mul(sigmoid_22, add_13)
-	// lstm.go:35: mul_22 = call_function mul(sigmoid_21, tanh_14)
-	// lstm.go:35: add_15 = call_function add(mul_21, mul_22)
-	c.add_15_program.Run(&fr.add_15, []*runtime.Array{&fr.chunk_7_0, &fr.chunk_7_1, &fr.chunk_7_2, &fr.add_13})
+	// lstm.go:34: r4 = sigmoid(getitem_28)
+	// lstm.go:34: r5 = sigmoid(getitem_29)
+	// lstm.go:34: r6 = tanh(getitem_30)
+	// lstm.go:35: r7 = mul(r5, add_13)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_15 = add(r7, r8)
+	c.add_15_program.Run(&fr.add_15, []*runtime.Array{&fr.chunk_7_r0, &fr.chunk_7_r1, &fr.chunk_7_r2, &fr.add_13})
 	// lstm.go:36: mul_23 = 3 fused elementwise ops (mul_23_program):
-	// lstm.go:34: sigmoid_23 = call_function sigmoid(getitem_31)
-	// lstm.go:36: tanh_15 = call_function tanh(add_15)
-	// lstm.go:36: mul_23 = call_function mul(sigmoid_23, tanh_15)
-	c.mul_23_program.Run(&fr.mul_23, []*runtime.Array{&fr.chunk_7_3, &fr.add_15})
+	// lstm.go:34: r2 = sigmoid(getitem_31)
+	// lstm.go:36: r3 = tanh(add_15)
+	// lstm.go:36: mul_23 = mul(r2, r3)
+	c.mul_23_program.Run(&fr.mul_23, []*runtime.Array{&fr.chunk_7_r3, &fr.add_15})
 	// lstm.go:32: select_8 = call_method select(x, dim=1, index=8)
 	runtime.Select(&fr.select_8, xArr, 1, 8)
 	// lstm.go:32: ih_8 = call_function linear(select_8, ih_weight_8, ih_bias_8)
@@ -938,20 +1110,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_16 = call_function linear_residual(mul_23, hh_weight_8, hh_bias_8, ih_8)
 	runtime.LinearResidualPacked(&fr.add_16, &fr.mul_23, c.hh_weight_prepared, c.hh_bias, &fr.ih_8)
 	// lstm.go:33: chunk_8 = call_method chunk(add_16, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_8_0, &fr.chunk_8_1, &fr.chunk_8_2, &fr.chunk_8_3}, &fr.add_16, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_8_r0, &fr.chunk_8_r1, &fr.chunk_8_r2, &fr.chunk_8_r3}, &fr.add_16, 1)
 	// lstm.go:35: add_17 = 6 fused elementwise ops (add_17_program):
-	// lstm.go:34: sigmoid_24 = call_function sigmoid(getitem_32)
-	// lstm.go:34: sigmoid_25 = call_function sigmoid(getitem_33)
-	// lstm.go:34: tanh_16 = call_function tanh(getitem_34)
-	// lstm.go:35: mul_24 = call_function mul(sigmoid_25, add_15)
-	// lstm.go:35: mul_25 = call_function mul(sigmoid_24, tanh_16)
-	// lstm.go:35: add_17 = call_function add(mul_24, mul_25)
-	c.add_17_program.Run(&fr.add_17, []*runtime.Array{&fr.chunk_8_0, &fr.chunk_8_1, &fr.chunk_8_2, &fr.add_15})
+	// lstm.go:34: r4 = sigmoid(getitem_32)
+	// lstm.go:34: r5 = sigmoid(getitem_33)
+	// lstm.go:34: r6 = tanh(getitem_34)
+	// lstm.go:35: r7 = mul(r5, add_15)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_17 = add(r7, r8)
+	c.add_17_program.Run(&fr.add_17, []*runtime.Array{&fr.chunk_8_r0, &fr.chunk_8_r1, &fr.chunk_8_r2, &fr.add_15})
 	// lstm.go:36: mul_26 = 3 fused elementwise ops (mul_26_program):
-	// lstm.go:34: sigmoid_26 = call_function sigmoid(getitem_35)
-	// lstm.go:36: tanh_17 = call_function tanh(add_17)
-	// lstm.go:36: mul_26 = call_function mul(sigmoid_26, tanh_17)
-	c.mul_26_program.Run(&fr.mul_26, []*runtime.Array{&fr.chunk_8_3, &fr.add_17})
+	// lstm.go:34: r2 = sigmoid(getitem_35)
+	// lstm.go:36: r3 = tanh(add_17)
+	// lstm.go:36: mul_26 = mul(r2, r3)
+	c.mul_26_program.Run(&fr.mul_26, []*runtime.Array{&fr.chunk_8_r3, &fr.add_17})
 	// lstm.go:32: select_9 = call_method select(x, dim=1, index=9)
 	runtime.Select(&fr.select_9, xArr, 1, 9)
 	// lstm.go:32: ih_9 = call_function linear(select_9, ih_weight_9, ih_bias_9)
@@ -959,20 +1131,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_18 = call_function linear_residual(mul_26, hh_weight_9, hh_bias_9, ih_9)
 	runtime.LinearResidualPacked(&fr.add_18, &fr.mul_26, c.hh_weight_prepared, c.hh_bias, &fr.ih_9)
 	// lstm.go:33: chunk_9 = call_method chunk(add_18, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_9_0, &fr.chunk_9_1, &fr.chunk_9_2, &fr.chunk_9_3}, &fr.add_18, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_9_r0, &fr.chunk_9_r1, &fr.chunk_9_r2, &fr.chunk_9_r3}, &fr.add_18, 1)
 	// lstm.go:35: add_19 = 6 fused elementwise ops (add_19_program):
-	// lstm.go:34: sigmoid_27 = call_function sigmoid(getitem_36)
-	// lstm.go:34: sigmoid_28 = call_function sigmoid(getitem_37)
-	// lstm.go:34: tanh_18 = call_function tanh(getitem_38)
-	// lstm.go:35: mul_27 = call_function mul(sigmoid_28, add_17)
-	// lstm.go:35: mul_28 = call_function mul(sigmoid_27, tanh_18)
-	// lstm.go:35: add_19 = call_function add(mul_27, mul_28)
-	c.add_19_program.Run(&fr.add_19, []*runtime.Array{&fr.chunk_9_0, &fr.chunk_9_1, &fr.chunk_9_2, &fr.add_17})
+	// lstm.go:34: r4 = sigmoid(getitem_36)
+	// lstm.go:34: r5 = sigmoid(getitem_37)
+	// lstm.go:34: r6 = tanh(getitem_38)
+	// lstm.go:35: r7 = mul(r5, add_17)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_19 = add(r7, r8)
+	c.add_19_program.Run(&fr.add_19, []*runtime.Array{&fr.chunk_9_r0, &fr.chunk_9_r1, &fr.chunk_9_r2, &fr.add_17})
 	// lstm.go:36: mul_29 = 3 fused elementwise ops (mul_29_program):
-	// lstm.go:34: sigmoid_29 = call_function sigmoid(getitem_39)
-	// lstm.go:36: tanh_19 = call_function tanh(add_19)
-	// lstm.go:36: mul_29 = call_function mul(sigmoid_29, tanh_19)
-	c.mul_29_program.Run(&fr.mul_29, []*runtime.Array{&fr.chunk_9_3, &fr.add_19})
+	// lstm.go:34: r2 = sigmoid(getitem_39)
+	// lstm.go:36: r3 = tanh(add_19)
+	// lstm.go:36: mul_29 = mul(r2, r3)
+	c.mul_29_program.Run(&fr.mul_29, []*runtime.Array{&fr.chunk_9_r3, &fr.add_19})
 	// lstm.go:32: select_10 = call_method select(x, dim=1, index=10)
 	runtime.Select(&fr.select_10, xArr, 1, 10)
 	// lstm.go:32: ih_10 = call_function linear(select_10, ih_weight_10, ih_bias_10)
@@ -980,20 +1152,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_20 = call_function linear_residual(mul_29, hh_weight_10, hh_bias_10, ih_10)
 	runtime.LinearResidualPacked(&fr.add_20, &fr.mul_29, c.hh_weight_prepared, c.hh_bias, &fr.ih_10)
 	// lstm.go:33: chunk_10 = call_method chunk(add_20, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_10_0, &fr.chunk_10_1, &fr.chunk_10_2, &fr.chunk_10_3}, &fr.add_20, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_10_r0, &fr.chunk_10_r1, &fr.chunk_10_r2, &fr.chunk_10_r3}, &fr.add_20, 1)
 	// lstm.go:35: add_21 = 6 fused elementwise ops (add_21_program):
-	// lstm.go:34: sigmoid_30 = call_function sigmoid(getitem_40)
-	// lstm.go:34: sigmoid_31 = call_function sigmoid(getitem_41)
-	// lstm.go:34: tanh_20 = call_function tanh(getitem_42)
-	// lstm.go:35: mul_30 = call_function mul(sigmoid_31, add_19)
-	// lstm.go:35: mul_31 = call_function mul(sigmoid_30, tanh_20)
-	// lstm.go:35: add_21 = call_function add(mul_30, mul_31)
-	c.add_21_program.Run(&fr.add_21, []*runtime.Array{&fr.chunk_10_0, &fr.chunk_10_1, &fr.chunk_10_2, &fr.add_19})
+	// lstm.go:34: r4 = sigmoid(getitem_40)
+	// lstm.go:34: r5 = sigmoid(getitem_41)
+	// lstm.go:34: r6 = tanh(getitem_42)
+	// lstm.go:35: r7 = mul(r5, add_19)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_21 = add(r7, r8)
+	c.add_21_program.Run(&fr.add_21, []*runtime.Array{&fr.chunk_10_r0, &fr.chunk_10_r1, &fr.chunk_10_r2, &fr.add_19})
 	// lstm.go:36: mul_32 = 3 fused elementwise ops (mul_32_program):
-	// lstm.go:34: sigmoid_32 = call_function sigmoid(getitem_43)
-	// lstm.go:36: tanh_21 = call_function tanh(add_21)
-	// lstm.go:36: mul_32 = call_function mul(sigmoid_32, tanh_21)
-	c.mul_32_program.Run(&fr.mul_32, []*runtime.Array{&fr.chunk_10_3, &fr.add_21})
+	// lstm.go:34: r2 = sigmoid(getitem_43)
+	// lstm.go:36: r3 = tanh(add_21)
+	// lstm.go:36: mul_32 = mul(r2, r3)
+	c.mul_32_program.Run(&fr.mul_32, []*runtime.Array{&fr.chunk_10_r3, &fr.add_21})
 	// lstm.go:32: select_11 = call_method select(x, dim=1, index=11)
 	runtime.Select(&fr.select_11, xArr, 1, 11)
 	// lstm.go:32: ih_11 = call_function linear(select_11, ih_weight_11, ih_bias_11)
@@ -1001,20 +1173,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_22 = call_function linear_residual(mul_32, hh_weight_11, hh_bias_11, ih_11)
 	runtime.LinearResidualPacked(&fr.add_22, &fr.mul_32, c.hh_weight_prepared, c.hh_bias, &fr.ih_11)
 	// lstm.go:33: chunk_11 = call_method chunk(add_22, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_11_0, &fr.chunk_11_1, &fr.chunk_11_2, &fr.chunk_11_3}, &fr.add_22, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_11_r0, &fr.chunk_11_r1, &fr.chunk_11_r2, &fr.chunk_11_r3}, &fr.add_22, 1)
 	// lstm.go:35: add_23 = 6 fused elementwise ops (add_23_program):
-	// lstm.go:34: sigmoid_33 = call_function sigmoid(getitem_44)
-	// lstm.go:34: sigmoid_34 = call_function sigmoid(getitem_45)
-	// lstm.go:34: tanh_22 = call_function tanh(getitem_46)
-	// lstm.go:35: mul_33 = call_function mul(sigmoid_34, add_21)
-	// lstm.go:35: mul_34 = call_function mul(sigmoid_33, tanh_22)
-	// lstm.go:35: add_23 = call_function add(mul_33, mul_34)
-	c.add_23_program.Run(&fr.add_23, []*runtime.Array{&fr.chunk_11_0, &fr.chunk_11_1, &fr.chunk_11_2, &fr.add_21})
+	// lstm.go:34: r4 = sigmoid(getitem_44)
+	// lstm.go:34: r5 = sigmoid(getitem_45)
+	// lstm.go:34: r6 = tanh(getitem_46)
+	// lstm.go:35: r7 = mul(r5, add_21)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_23 = add(r7, r8)
+	c.add_23_program.Run(&fr.add_23, []*runtime.Array{&fr.chunk_11_r0, &fr.chunk_11_r1, &fr.chunk_11_r2, &fr.add_21})
 	// lstm.go:36: mul_35 = 3 fused elementwise ops (mul_35_program):
-	// lstm.go:34: sigmoid_35 = call_function sigmoid(getitem_47)
-	// lstm.go:36: tanh_23 = call_function tanh(add_23)
-	// lstm.go:36: mul_35 = call_function mul(sigmoid_35, tanh_23)
-	c.mul_35_program.Run(&fr.mul_35, []*runtime.Array{&fr.chunk_11_3, &fr.add_23})
+	// lstm.go:34: r2 = sigmoid(getitem_47)
+	// lstm.go:36: r3 = tanh(add_23)
+	// lstm.go:36: mul_35 = mul(r2, r3)
+	c.mul_35_program.Run(&fr.mul_35, []*runtime.Array{&fr.chunk_11_r3, &fr.add_23})
 	// lstm.go:32: select_12 = call_method select(x, dim=1, index=12)
 	runtime.Select(&fr.select_12, xArr, 1, 12)
 	// lstm.go:32: ih_12 = call_function linear(select_12, ih_weight_12, ih_bias_12)
@@ -1022,20 +1194,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_24 = call_function linear_residual(mul_35, hh_weight_12, hh_bias_12, ih_12)
 	runtime.LinearResidualPacked(&fr.add_24, &fr.mul_35, c.hh_weight_prepared, c.hh_bias, &fr.ih_12)
 	// lstm.go:33: chunk_12 = call_method chunk(add_24, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_12_0, &fr.chunk_12_1, &fr.chunk_12_2, &fr.chunk_12_3}, &fr.add_24, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_12_r0, &fr.chunk_12_r1, &fr.chunk_12_r2, &fr.chunk_12_r3}, &fr.add_24, 1)
 	// lstm.go:35: add_25 = 6 fused elementwise ops (add_25_program):
-	// lstm.go:34: sigmoid_36 = call_function sigmoid(getitem_48)
-	// lstm.go:34: sigmoid_37 = call_function sigmoid(getitem_49)
-	// lstm.go:34: tanh_24 = call_function tanh(getitem_50)
-	// lstm.go:35: mul_36 = call_function mul(sigmoid_37, add_23)
-	// lstm.go:35: mul_37 = call_function mul(sigmoid_36, tanh_24)
-	// lstm.go:35: add_25 = call_function add(mul_36, mul_37)
-	c.add_25_program.Run(&fr.add_25, []*runtime.Array{&fr.chunk_12_0, &fr.chunk_12_1, &fr.chunk_12_2, &fr.add_23})
+	// lstm.go:34: r4 = sigmoid(getitem_48)
+	// lstm.go:34: r5 = sigmoid(getitem_49)
+	// lstm.go:34: r6 = tanh(getitem_50)
+	// lstm.go:35: r7 = mul(r5, add_23)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_25 = add(r7, r8)
+	c.add_25_program.Run(&fr.add_25, []*runtime.Array{&fr.chunk_12_r0, &fr.chunk_12_r1, &fr.chunk_12_r2, &fr.add_23})
 	// lstm.go:36: mul_38 = 3 fused elementwise ops (mul_38_program):
-	// lstm.go:34: sigmoid_38 = call_function sigmoid(getitem_51)
-	// lstm.go:36: tanh_25 = call_function tanh(add_25)
-	// lstm.go:36: mul_38 = call_function mul(sigmoid_38, tanh_25)
-	c.mul_38_program.Run(&fr.mul_38, []*runtime.Array{&fr.chunk_12_3, &fr.add_25})
+	// lstm.go:34: r2 = sigmoid(getitem_51)
+	// lstm.go:36: r3 = tanh(add_25)
+	// lstm.go:36: mul_38 = mul(r2, r3)
+	c.mul_38_program.Run(&fr.mul_38, []*runtime.Array{&fr.chunk_12_r3, &fr.add_25})
 	// lstm.go:32: select_13 = call_method select(x, dim=1, index=13)
 	runtime.Select(&fr.select_13, xArr, 1, 13)
 	// lstm.go:32: ih_13 = call_function linear(select_13, ih_weight_13, ih_bias_13)
@@ -1043,20 +1215,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_26 = call_function linear_residual(mul_38, hh_weight_13, hh_bias_13, ih_13)
 	runtime.LinearResidualPacked(&fr.add_26, &fr.mul_38, c.hh_weight_prepared, c.hh_bias, &fr.ih_13)
 	// lstm.go:33: chunk_13 = call_method chunk(add_26, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_13_0, &fr.chunk_13_1, &fr.chunk_13_2, &fr.chunk_13_3}, &fr.add_26, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_13_r0, &fr.chunk_13_r1, &fr.chunk_13_r2, &fr.chunk_13_r3}, &fr.add_26, 1)
 	// lstm.go:35: add_27 = 6 fused elementwise ops (add_27_program):
-	// lstm.go:34: sigmoid_39 = call_function sigmoid(getitem_52)
-	// lstm.go:34: sigmoid_40 = call_function sigmoid(getitem_53)
-	// lstm.go:34: tanh_26 = call_function tanh(getitem_54)
-	// lstm.go:35: mul_39 = call_function mul(sigmoid_40, add_25)
-	// lstm.go:35: mul_40 = call_function mul(sigmoid_39, tanh_26)
-	// lstm.go:35: add_27 = call_function add(mul_39, mul_40)
-	c.add_27_program.Run(&fr.add_27, []*runtime.Array{&fr.chunk_13_0, &fr.chunk_13_1, &fr.chunk_13_2, &fr.add_25})
+	// lstm.go:34: r4 = sigmoid(getitem_52)
+	// lstm.go:34: r5 = sigmoid(getitem_53)
+	// lstm.go:34: r6 = tanh(getitem_54)
+	// lstm.go:35: r7 = mul(r5, add_25)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_27 = add(r7, r8)
+	c.add_27_program.Run(&fr.add_27, []*runtime.Array{&fr.chunk_13_r0, &fr.chunk_13_r1, &fr.chunk_13_r2, &fr.add_25})
 	// lstm.go:36: mul_41 = 3 fused elementwise ops (mul_41_program):
-	// lstm.go:34: sigmoid_41 = call_function sigmoid(getitem_55)
-	// lstm.go:36: tanh_27 = call_function tanh(add_27)
-	// lstm.go:36: mul_41 = call_function mul(sigmoid_41, tanh_27)
-	c.mul_41_program.Run(&fr.mul_41, []*runtime.Array{&fr.chunk_13_3, &fr.add_27})
+	// lstm.go:34: r2 = sigmoid(getitem_55)
+	// lstm.go:36: r3 = tanh(add_27)
+	// lstm.go:36: mul_41 = mul(r2, r3)
+	c.mul_41_program.Run(&fr.mul_41, []*runtime.Array{&fr.chunk_13_r3, &fr.add_27})
 	// lstm.go:32: select_14 = call_method select(x, dim=1, index=14)
 	runtime.Select(&fr.select_14, xArr, 1, 14)
 	// lstm.go:32: ih_14 = call_function linear(select_14, ih_weight_14, ih_bias_14)
@@ -1064,20 +1236,20 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_28 = call_function linear_residual(mul_41, hh_weight_14, hh_bias_14, ih_14)
 	runtime.LinearResidualPacked(&fr.add_28, &fr.mul_41, c.hh_weight_prepared, c.hh_bias, &fr.ih_14)
 	// lstm.go:33: chunk_14 = call_method chunk(add_28, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_14_0, &fr.chunk_14_1, &fr.chunk_14_2, &fr.chunk_14_3}, &fr.add_28, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_14_r0, &fr.chunk_14_r1, &fr.chunk_14_r2, &fr.chunk_14_r3}, &fr.add_28, 1)
 	// lstm.go:35: add_29 = 6 fused elementwise ops (add_29_program):
-	// lstm.go:34: sigmoid_42 = call_function sigmoid(getitem_56)
-	// lstm.go:34: sigmoid_43 = call_function sigmoid(getitem_57)
-	// lstm.go:34: tanh_28 = call_function tanh(getitem_58)
-	// lstm.go:35: mul_42 = call_function mul(sigmoid_43, add_27)
-	// lstm.go:35: mul_43 = call_function mul(sigmoid_42, tanh_28)
-	// lstm.go:35: add_29 = call_function add(mul_42, mul_43)
-	c.add_29_program.Run(&fr.add_29, []*runtime.Array{&fr.chunk_14_0, &fr.chunk_14_1, &fr.chunk_14_2, &fr.add_27})
+	// lstm.go:34: r4 = sigmoid(getitem_56)
+	// lstm.go:34: r5 = sigmoid(getitem_57)
+	// lstm.go:34: r6 = tanh(getitem_58)
+	// lstm.go:35: r7 = mul(r5, add_27)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_29 = add(r7, r8)
+	c.add_29_program.Run(&fr.add_29, []*runtime.Array{&fr.chunk_14_r0, &fr.chunk_14_r1, &fr.chunk_14_r2, &fr.add_27})
 	// lstm.go:36: mul_44 = 3 fused elementwise ops (mul_44_program):
-	// lstm.go:34: sigmoid_44 = call_function sigmoid(getitem_59)
-	// lstm.go:36: tanh_29 = call_function tanh(add_29)
-	// lstm.go:36: mul_44 = call_function mul(sigmoid_44, tanh_29)
-	c.mul_44_program.Run(&fr.mul_44, []*runtime.Array{&fr.chunk_14_3, &fr.add_29})
+	// lstm.go:34: r2 = sigmoid(getitem_59)
+	// lstm.go:36: r3 = tanh(add_29)
+	// lstm.go:36: mul_44 = mul(r2, r3)
+	c.mul_44_program.Run(&fr.mul_44, []*runtime.Array{&fr.chunk_14_r3, &fr.add_29})
 	// lstm.go:32: select_15 = call_method select(x, dim=1, index=15)
 	runtime.Select(&fr.select_15, xArr, 1, 15)
 	// lstm.go:32: ih_15 = call_function linear(select_15, ih_weight_15, ih_bias_15)
@@ -1085,22 +1257,22 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:32: add_30 = call_function linear_residual(mul_44, hh_weight_15, hh_bias_15, ih_15)
 	runtime.LinearResidualPacked(&fr.add_30, &fr.mul_44, c.hh_weight_prepared, c.hh_bias, &fr.ih_15)
 	// lstm.go:33: chunk_15 = call_method chunk(add_30, chunks=4, dim=1)
-	runtime.Split([]*runtime.Array{&fr.chunk_15_0, &fr.chunk_15_1, &fr.chunk_15_2, &fr.chunk_15_3}, &fr.add_30, 1)
+	runtime.Split([]*runtime.Array{&fr.chunk_15_r0, &fr.chunk_15_r1, &fr.chunk_15_r2, &fr.chunk_15_r3}, &fr.add_30, 1)
 	// lstm.go:35: add_31 = 6 fused elementwise ops (add_31_program):
-	// lstm.go:34: sigmoid_45 = call_function sigmoid(getitem_60)
-	// lstm.go:34: sigmoid_46 = call_function sigmoid(getitem_61)
-	// lstm.go:34: tanh_30 = call_function tanh(getitem_62)
-	// lstm.go:35: mul_45 = call_function mul(sigmoid_46, add_29)
-	// lstm.go:35: mul_46 = call_function mul(sigmoid_45, tanh_30)
-	// lstm.go:35: add_31 = call_function add(mul_45, mul_46)
+	// lstm.go:34: r4 = sigmoid(getitem_60)
+	// lstm.go:34: r5 = sigmoid(getitem_61)
+	// lstm.go:34: r6 = tanh(getitem_62)
+	// lstm.go:35: r7 = mul(r5, add_29)
+	// lstm.go:35: r8 = mul(r4, r6)
+	// lstm.go:35: add_31 = add(r7, r8)
 	add_31 := runtime.NewArray(runtime.Float32, N, 256)
-	c.add_31_program.Run(add_31, []*runtime.Array{&fr.chunk_15_0, &fr.chunk_15_1, &fr.chunk_15_2, &fr.add_29})
+	c.add_31_program.Run(add_31, []*runtime.Array{&fr.chunk_15_r0, &fr.chunk_15_r1, &fr.chunk_15_r2, &fr.add_29})
 	// lstm.go:36: mul_47 = 3 fused elementwise ops (mul_47_program):
-	// lstm.go:34: sigmoid_47 = call_function sigmoid(getitem_63)
-	// lstm.go:36: tanh_31 = call_function tanh(add_31)
-	// lstm.go:36: mul_47 = call_function mul(sigmoid_47, tanh_31)
+	// lstm.go:34: r2 = sigmoid(getitem_63)
+	// lstm.go:36: r3 = tanh(add_31)
+	// lstm.go:36: mul_47 = mul(r2, r3)
 	mul_47 := runtime.NewArray(runtime.Float32, N, 256)
-	c.mul_47_program.Run(mul_47, []*runtime.Array{&fr.chunk_15_3, add_31})
+	c.mul_47_program.Run(mul_47, []*runtime.Array{&fr.chunk_15_r3, add_31})
 	c.frames.Put(fr)
 	return tensor.FromArray(mul_47), tensor.FromArray(add_31)
 }

@@ -21,53 +21,63 @@ var _ func(*MLP, *tensor.Tensor) *tensor.Tensor = (*MLP).Forward
 // those parameters, Forward panics saying to build a new MLPCompiled, rather
 // than mix old and new weights. Forward returns fresh tensors.
 type MLPCompiled struct {
-	fc1_bias            *runtime.Array                   // fc1.bias f32[512]
-	fc1_weight          *runtime.Array                   // fc1.weight f32[512,784]
-	fc2_bias            *runtime.Array                   // fc2.bias f32[512]
-	fc2_weight          *runtime.Array                   // fc2.weight f32[512,512]
-	fc3_bias            *runtime.Array                   // fc3.bias f32[10]
-	fc3_weight          *runtime.Array                   // fc3.weight f32[10,512]
-	fc1_weight_prepared *runtime.PackedB                 // fc1.weight prepared by PackLinear, computed by the constructor
-	fc2_weight_prepared *runtime.PackedB                 // fc2.weight prepared by PackLinear, computed by the constructor
-	fc3_weight_prepared *runtime.PackedB                 // fc3.weight prepared by PackLinear, computed by the constructor
-	snapshot            runtime.Snapshot                 // versions of the parameters the constructor computed from
-	frames              runtime.Frames[mlpCompiledFrame] // the free per-call workspaces
+	// fc1.bias f32[512]
+	fc1_bias *runtime.Array
+	// fc2.bias f32[512]
+	fc2_bias *runtime.Array
+	// fc3.bias f32[10]
+	fc3_bias *runtime.Array
+	// fc1.weight prepared by PackLinear, computed by the constructor
+	fc1_weight_prepared *runtime.PackedB
+	// fc2.weight prepared by PackLinear, computed by the constructor
+	fc2_weight_prepared *runtime.PackedB
+	// fc3.weight prepared by PackLinear, computed by the constructor
+	fc3_weight_prepared *runtime.PackedB
+	// versions of the parameters the constructor computed from
+	snapshot runtime.Snapshot
+	// the free per-call workspaces
+	frames runtime.Frames[mlpCompiledFrame]
 }
 
 // mlpCompiledFrame is the state of one MLPCompiled.Forward call: the workspace
 // and the arrays bound to it.
 type mlpCompiledFrame struct {
-	fc1       runtime.Array     // fc1 f32[N,512], in workspace slot 0
-	fc2       runtime.Array     // fc2 f32[N,512], in workspace slot 1
-	workspace runtime.Workspace // storage of the 2 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// fc1 f32[N,512]
+	fc1 runtime.Array
+	// fc2 f32[N,512]
+	fc2 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewMLPCompiled compiles m, checking that its parameters have the traced
-// shapes. Build it after loading m's weights: it computes from fc1.weight,
-// fc2.weight and fc3.weight once, and Forward panics if a load changes them
-// later.
+// shapes. Build it after loading m's weights: it computes from some of them
+// once (those it records in its snapshot), and Forward panics if a load
+// changes them later.
 func NewMLPCompiled(m *MLP) *MLPCompiled {
 	c := &MLPCompiled{}
 	c.fc1_bias = m.Fc1.Bias.Array()
 	runtime.CheckInput("NewMLPCompiled", "fc1.bias", c.fc1_bias, runtime.Float32, 512)
-	c.fc1_weight = m.Fc1.Weight.Array()
-	runtime.CheckInput("NewMLPCompiled", "fc1.weight", c.fc1_weight, runtime.Float32, 512, 784)
+	fc1_weight := m.Fc1.Weight.Array()
+	runtime.CheckInput("NewMLPCompiled", "fc1.weight", fc1_weight, runtime.Float32, 512, 784)
 	c.fc2_bias = m.Fc2.Bias.Array()
 	runtime.CheckInput("NewMLPCompiled", "fc2.bias", c.fc2_bias, runtime.Float32, 512)
-	c.fc2_weight = m.Fc2.Weight.Array()
-	runtime.CheckInput("NewMLPCompiled", "fc2.weight", c.fc2_weight, runtime.Float32, 512, 512)
+	fc2_weight := m.Fc2.Weight.Array()
+	runtime.CheckInput("NewMLPCompiled", "fc2.weight", fc2_weight, runtime.Float32, 512, 512)
 	c.fc3_bias = m.Fc3.Bias.Array()
 	runtime.CheckInput("NewMLPCompiled", "fc3.bias", c.fc3_bias, runtime.Float32, 10)
-	c.fc3_weight = m.Fc3.Weight.Array()
-	runtime.CheckInput("NewMLPCompiled", "fc3.weight", c.fc3_weight, runtime.Float32, 10, 512)
-	c.snapshot.Record("fc1.weight", c.fc1_weight)
-	c.snapshot.Record("fc2.weight", c.fc2_weight)
-	c.snapshot.Record("fc3.weight", c.fc3_weight)
-	c.fc1_weight_prepared = runtime.PackLinear(c.fc1_weight)
-	c.fc2_weight_prepared = runtime.PackLinear(c.fc2_weight)
-	c.fc3_weight_prepared = runtime.PackLinear(c.fc3_weight)
+	fc3_weight := m.Fc3.Weight.Array()
+	runtime.CheckInput("NewMLPCompiled", "fc3.weight", fc3_weight, runtime.Float32, 10, 512)
+	c.snapshot.Record("fc1.weight", fc1_weight)
+	c.snapshot.Record("fc2.weight", fc2_weight)
+	c.snapshot.Record("fc3.weight", fc3_weight)
+	c.fc1_weight_prepared = runtime.PackLinear(fc1_weight)
+	c.fc2_weight_prepared = runtime.PackLinear(fc2_weight)
+	c.fc3_weight_prepared = runtime.PackLinear(fc3_weight)
 	return c
 }
 
@@ -76,13 +86,11 @@ func (fr *mlpCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 2 values share 2 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(512 * N)
-	slot1 := runtime.SlotSize(512 * N)
-	at1 := slot0
-	fr.workspace.Reserve(at1+slot1, 0, 0)
-	fr.workspace.Bind(&fr.fc1, runtime.Float32, 0, N, 512)
-	fr.workspace.Bind(&fr.fc2, runtime.Float32, at1, N, 512)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.fc1, runtime.Float32, N, 512)
+	layout.Own(&fr.fc2, runtime.Float32, N, 512)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -96,9 +104,9 @@ func (c *MLPCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// mlp.go:27: fc1 = call_function linear_act(x, fc1_weight, fc1_bias, act=1)
-	runtime.LinearActPacked(&fr.fc1, xArr, c.fc1_weight_prepared, c.fc1_bias, 1)
+	runtime.LinearActPacked(&fr.fc1, xArr, c.fc1_weight_prepared, c.fc1_bias, runtime.ActReLU)
 	// mlp.go:28: fc2 = call_function linear_act(fc1, fc2_weight, fc2_bias, act=1)
-	runtime.LinearActPacked(&fr.fc2, &fr.fc1, c.fc2_weight_prepared, c.fc2_bias, 1)
+	runtime.LinearActPacked(&fr.fc2, &fr.fc1, c.fc2_weight_prepared, c.fc2_bias, runtime.ActReLU)
 	// mlp.go:29: fc3 = call_function linear(fc2, fc3_weight, fc3_bias)
 	fc3 := runtime.NewArray(runtime.Float32, N, 10)
 	runtime.LinearPacked(fc3, &fr.fc2, c.fc3_weight_prepared, c.fc3_bias)

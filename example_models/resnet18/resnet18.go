@@ -34,7 +34,7 @@ type ResNet18 struct {
 // variance 1).
 func NewResNet18() *ResNet18 {
 	return &ResNet18{
-		Conv1:   nn.NewConv2d(3, 64, 7, 2, 3, false),
+		Conv1:   nn.NewConv2d(3, 64, 7, nn.Stride(2), nn.Padding(3), nn.Bias(false)),
 		Bn1:     nn.NewBatchNorm2d(64),
 		Relu:    &nn.ReLU{},
 		Maxpool: nn.NewMaxPool2d(3, 2, 1),

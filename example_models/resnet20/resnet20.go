@@ -30,7 +30,7 @@ type ResNet20 struct {
 // and BatchNorm running statistics of a fresh model (mean 0, variance 1).
 func NewResNet20() *ResNet20 {
 	return &ResNet20{
-		Conv1:   nn.NewConv2d(3, 16, 3, 1, 1, false),
+		Conv1:   nn.NewConv2d(3, 16, 3, nn.Padding(1), nn.Bias(false)),
 		Bn1:     nn.NewBatchNorm2d(16),
 		Relu:    &nn.ReLU{},
 		Layer1:  newLayer(16, 16, 3, 1),

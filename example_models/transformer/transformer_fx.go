@@ -23,194 +23,321 @@ var _ func(*Transformer, *tensor.Tensor) *tensor.Tensor = (*Transformer).Forward
 // TransformerCompiled, rather than mix old and new weights. Forward returns
 // fresh tensors.
 type TransformerCompiled struct {
-	blocks_0_attn_proj_bias            *runtime.Array                           // blocks.0.attn.proj.bias f32[256]
-	blocks_0_attn_proj_weight          *runtime.Array                           // blocks.0.attn.proj.weight f32[256,256]
-	blocks_0_attn_qkv_bias             *runtime.Array                           // blocks.0.attn.qkv.bias f32[768]
-	blocks_0_attn_qkv_weight           *runtime.Array                           // blocks.0.attn.qkv.weight f32[768,256]
-	blocks_0_ln1_bias                  *runtime.Array                           // blocks.0.ln1.bias f32[256]
-	blocks_0_ln1_weight                *runtime.Array                           // blocks.0.ln1.weight f32[256]
-	blocks_0_ln2_bias                  *runtime.Array                           // blocks.0.ln2.bias f32[256]
-	blocks_0_ln2_weight                *runtime.Array                           // blocks.0.ln2.weight f32[256]
-	blocks_0_mlp_fc1_bias              *runtime.Array                           // blocks.0.mlp.fc1.bias f32[1024]
-	blocks_0_mlp_fc1_weight            *runtime.Array                           // blocks.0.mlp.fc1.weight f32[1024,256]
-	blocks_0_mlp_fc2_bias              *runtime.Array                           // blocks.0.mlp.fc2.bias f32[256]
-	blocks_0_mlp_fc2_weight            *runtime.Array                           // blocks.0.mlp.fc2.weight f32[256,1024]
-	blocks_1_attn_proj_bias            *runtime.Array                           // blocks.1.attn.proj.bias f32[256]
-	blocks_1_attn_proj_weight          *runtime.Array                           // blocks.1.attn.proj.weight f32[256,256]
-	blocks_1_attn_qkv_bias             *runtime.Array                           // blocks.1.attn.qkv.bias f32[768]
-	blocks_1_attn_qkv_weight           *runtime.Array                           // blocks.1.attn.qkv.weight f32[768,256]
-	blocks_1_ln1_bias                  *runtime.Array                           // blocks.1.ln1.bias f32[256]
-	blocks_1_ln1_weight                *runtime.Array                           // blocks.1.ln1.weight f32[256]
-	blocks_1_ln2_bias                  *runtime.Array                           // blocks.1.ln2.bias f32[256]
-	blocks_1_ln2_weight                *runtime.Array                           // blocks.1.ln2.weight f32[256]
-	blocks_1_mlp_fc1_bias              *runtime.Array                           // blocks.1.mlp.fc1.bias f32[1024]
-	blocks_1_mlp_fc1_weight            *runtime.Array                           // blocks.1.mlp.fc1.weight f32[1024,256]
-	blocks_1_mlp_fc2_bias              *runtime.Array                           // blocks.1.mlp.fc2.bias f32[256]
-	blocks_1_mlp_fc2_weight            *runtime.Array                           // blocks.1.mlp.fc2.weight f32[256,1024]
-	blocks_2_attn_proj_bias            *runtime.Array                           // blocks.2.attn.proj.bias f32[256]
-	blocks_2_attn_proj_weight          *runtime.Array                           // blocks.2.attn.proj.weight f32[256,256]
-	blocks_2_attn_qkv_bias             *runtime.Array                           // blocks.2.attn.qkv.bias f32[768]
-	blocks_2_attn_qkv_weight           *runtime.Array                           // blocks.2.attn.qkv.weight f32[768,256]
-	blocks_2_ln1_bias                  *runtime.Array                           // blocks.2.ln1.bias f32[256]
-	blocks_2_ln1_weight                *runtime.Array                           // blocks.2.ln1.weight f32[256]
-	blocks_2_ln2_bias                  *runtime.Array                           // blocks.2.ln2.bias f32[256]
-	blocks_2_ln2_weight                *runtime.Array                           // blocks.2.ln2.weight f32[256]
-	blocks_2_mlp_fc1_bias              *runtime.Array                           // blocks.2.mlp.fc1.bias f32[1024]
-	blocks_2_mlp_fc1_weight            *runtime.Array                           // blocks.2.mlp.fc1.weight f32[1024,256]
-	blocks_2_mlp_fc2_bias              *runtime.Array                           // blocks.2.mlp.fc2.bias f32[256]
-	blocks_2_mlp_fc2_weight            *runtime.Array                           // blocks.2.mlp.fc2.weight f32[256,1024]
-	blocks_3_attn_proj_bias            *runtime.Array                           // blocks.3.attn.proj.bias f32[256]
-	blocks_3_attn_proj_weight          *runtime.Array                           // blocks.3.attn.proj.weight f32[256,256]
-	blocks_3_attn_qkv_bias             *runtime.Array                           // blocks.3.attn.qkv.bias f32[768]
-	blocks_3_attn_qkv_weight           *runtime.Array                           // blocks.3.attn.qkv.weight f32[768,256]
-	blocks_3_ln1_bias                  *runtime.Array                           // blocks.3.ln1.bias f32[256]
-	blocks_3_ln1_weight                *runtime.Array                           // blocks.3.ln1.weight f32[256]
-	blocks_3_ln2_bias                  *runtime.Array                           // blocks.3.ln2.bias f32[256]
-	blocks_3_ln2_weight                *runtime.Array                           // blocks.3.ln2.weight f32[256]
-	blocks_3_mlp_fc1_bias              *runtime.Array                           // blocks.3.mlp.fc1.bias f32[1024]
-	blocks_3_mlp_fc1_weight            *runtime.Array                           // blocks.3.mlp.fc1.weight f32[1024,256]
-	blocks_3_mlp_fc2_bias              *runtime.Array                           // blocks.3.mlp.fc2.bias f32[256]
-	blocks_3_mlp_fc2_weight            *runtime.Array                           // blocks.3.mlp.fc2.weight f32[256,1024]
-	head_bias                          *runtime.Array                           // head.bias f32[1000]
-	head_weight                        *runtime.Array                           // head.weight f32[1000,256]
-	ln_f_bias                          *runtime.Array                           // ln_f.bias f32[256]
-	ln_f_weight                        *runtime.Array                           // ln_f.weight f32[256]
-	pos_emb                            *runtime.Array                           // pos_emb f32[128,256]
-	tok_emb_weight                     *runtime.Array                           // tok_emb.weight f32[1000,256]
-	arange                             *runtime.Array                           // arange i64[128], computed by the constructor
-	reshape                            *runtime.Array                           // reshape i64[1,128], computed by the constructor
-	reshape_1                          *runtime.Array                           // reshape_1 i64[128,1], computed by the constructor
-	gt                                 *runtime.Array                           // gt bool[128,128], computed by the constructor
-	blocks_0_attn_qkv_weight_prepared  *runtime.PackedB                         // blocks.0.attn.qkv.weight prepared by PackLinear, computed by the constructor
-	softmax_program                    *runtime.ElementwiseProgram              // the 2 ops fused into softmax
-	blocks_0_attn_proj_weight_prepared *runtime.PackedB                         // blocks.0.attn.proj.weight prepared by PackLinear, computed by the constructor
-	blocks_0_mlp_fc1_weight_prepared   *runtime.PackedB                         // blocks.0.mlp.fc1.weight prepared by PackLinear, computed by the constructor
-	blocks_0_mlp_fc2_weight_prepared   *runtime.PackedB                         // blocks.0.mlp.fc2.weight prepared by PackLinear, computed by the constructor
-	blocks_1_attn_qkv_weight_prepared  *runtime.PackedB                         // blocks.1.attn.qkv.weight prepared by PackLinear, computed by the constructor
-	softmax_1_program                  *runtime.ElementwiseProgram              // the 2 ops fused into softmax_1
-	blocks_1_attn_proj_weight_prepared *runtime.PackedB                         // blocks.1.attn.proj.weight prepared by PackLinear, computed by the constructor
-	blocks_1_mlp_fc1_weight_prepared   *runtime.PackedB                         // blocks.1.mlp.fc1.weight prepared by PackLinear, computed by the constructor
-	blocks_1_mlp_fc2_weight_prepared   *runtime.PackedB                         // blocks.1.mlp.fc2.weight prepared by PackLinear, computed by the constructor
-	blocks_2_attn_qkv_weight_prepared  *runtime.PackedB                         // blocks.2.attn.qkv.weight prepared by PackLinear, computed by the constructor
-	softmax_2_program                  *runtime.ElementwiseProgram              // the 2 ops fused into softmax_2
-	blocks_2_attn_proj_weight_prepared *runtime.PackedB                         // blocks.2.attn.proj.weight prepared by PackLinear, computed by the constructor
-	blocks_2_mlp_fc1_weight_prepared   *runtime.PackedB                         // blocks.2.mlp.fc1.weight prepared by PackLinear, computed by the constructor
-	blocks_2_mlp_fc2_weight_prepared   *runtime.PackedB                         // blocks.2.mlp.fc2.weight prepared by PackLinear, computed by the constructor
-	blocks_3_attn_qkv_weight_prepared  *runtime.PackedB                         // blocks.3.attn.qkv.weight prepared by PackLinear, computed by the constructor
-	softmax_3_program                  *runtime.ElementwiseProgram              // the 2 ops fused into softmax_3
-	blocks_3_attn_proj_weight_prepared *runtime.PackedB                         // blocks.3.attn.proj.weight prepared by PackLinear, computed by the constructor
-	blocks_3_mlp_fc1_weight_prepared   *runtime.PackedB                         // blocks.3.mlp.fc1.weight prepared by PackLinear, computed by the constructor
-	blocks_3_mlp_fc2_weight_prepared   *runtime.PackedB                         // blocks.3.mlp.fc2.weight prepared by PackLinear, computed by the constructor
-	head_weight_prepared               *runtime.PackedB                         // head.weight prepared by PackLinear, computed by the constructor
-	snapshot                           runtime.Snapshot                         // versions of the parameters the constructor computed from
-	frames                             runtime.Frames[transformerCompiledFrame] // the free per-call workspaces
+	// blocks.0.attn.proj.bias f32[256]
+	blocks_0_attn_proj_bias *runtime.Array
+	// blocks.0.attn.qkv.bias f32[768]
+	blocks_0_attn_qkv_bias *runtime.Array
+	// blocks.0.ln1.bias f32[256]
+	blocks_0_ln1_bias *runtime.Array
+	// blocks.0.ln1.weight f32[256]
+	blocks_0_ln1_weight *runtime.Array
+	// blocks.0.ln2.bias f32[256]
+	blocks_0_ln2_bias *runtime.Array
+	// blocks.0.ln2.weight f32[256]
+	blocks_0_ln2_weight *runtime.Array
+	// blocks.0.mlp.fc1.bias f32[1024]
+	blocks_0_mlp_fc1_bias *runtime.Array
+	// blocks.0.mlp.fc2.bias f32[256]
+	blocks_0_mlp_fc2_bias *runtime.Array
+	// blocks.1.attn.proj.bias f32[256]
+	blocks_1_attn_proj_bias *runtime.Array
+	// blocks.1.attn.qkv.bias f32[768]
+	blocks_1_attn_qkv_bias *runtime.Array
+	// blocks.1.ln1.bias f32[256]
+	blocks_1_ln1_bias *runtime.Array
+	// blocks.1.ln1.weight f32[256]
+	blocks_1_ln1_weight *runtime.Array
+	// blocks.1.ln2.bias f32[256]
+	blocks_1_ln2_bias *runtime.Array
+	// blocks.1.ln2.weight f32[256]
+	blocks_1_ln2_weight *runtime.Array
+	// blocks.1.mlp.fc1.bias f32[1024]
+	blocks_1_mlp_fc1_bias *runtime.Array
+	// blocks.1.mlp.fc2.bias f32[256]
+	blocks_1_mlp_fc2_bias *runtime.Array
+	// blocks.2.attn.proj.bias f32[256]
+	blocks_2_attn_proj_bias *runtime.Array
+	// blocks.2.attn.qkv.bias f32[768]
+	blocks_2_attn_qkv_bias *runtime.Array
+	// blocks.2.ln1.bias f32[256]
+	blocks_2_ln1_bias *runtime.Array
+	// blocks.2.ln1.weight f32[256]
+	blocks_2_ln1_weight *runtime.Array
+	// blocks.2.ln2.bias f32[256]
+	blocks_2_ln2_bias *runtime.Array
+	// blocks.2.ln2.weight f32[256]
+	blocks_2_ln2_weight *runtime.Array
+	// blocks.2.mlp.fc1.bias f32[1024]
+	blocks_2_mlp_fc1_bias *runtime.Array
+	// blocks.2.mlp.fc2.bias f32[256]
+	blocks_2_mlp_fc2_bias *runtime.Array
+	// blocks.3.attn.proj.bias f32[256]
+	blocks_3_attn_proj_bias *runtime.Array
+	// blocks.3.attn.qkv.bias f32[768]
+	blocks_3_attn_qkv_bias *runtime.Array
+	// blocks.3.ln1.bias f32[256]
+	blocks_3_ln1_bias *runtime.Array
+	// blocks.3.ln1.weight f32[256]
+	blocks_3_ln1_weight *runtime.Array
+	// blocks.3.ln2.bias f32[256]
+	blocks_3_ln2_bias *runtime.Array
+	// blocks.3.ln2.weight f32[256]
+	blocks_3_ln2_weight *runtime.Array
+	// blocks.3.mlp.fc1.bias f32[1024]
+	blocks_3_mlp_fc1_bias *runtime.Array
+	// blocks.3.mlp.fc2.bias f32[256]
+	blocks_3_mlp_fc2_bias *runtime.Array
+	// head.bias f32[1000]
+	head_bias *runtime.Array
+	// ln_f.bias f32[256]
+	ln_f_bias *runtime.Array
+	// ln_f.weight f32[256]
+	ln_f_weight *runtime.Array
+	// pos_emb f32[128,256]
+	pos_emb *runtime.Array
+	// tok_emb.weight f32[1000,256]
+	tok_emb_weight *runtime.Array
+	// gt bool[128,128], computed by the constructor
+	gt *runtime.Array
+	// blocks.0.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	blocks_0_attn_qkv_weight_prepared *runtime.PackedB
+	// the 2 ops fused into softmax
+	softmax_program *runtime.ElementwiseProgram
+	// blocks.0.attn.proj.weight prepared by PackLinear, computed by the constructor
+	blocks_0_attn_proj_weight_prepared *runtime.PackedB
+	// blocks.0.mlp.fc1.weight prepared by PackLinear, computed by the constructor
+	blocks_0_mlp_fc1_weight_prepared *runtime.PackedB
+	// blocks.0.mlp.fc2.weight prepared by PackLinear, computed by the constructor
+	blocks_0_mlp_fc2_weight_prepared *runtime.PackedB
+	// blocks.1.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	blocks_1_attn_qkv_weight_prepared *runtime.PackedB
+	// the 2 ops fused into softmax_1
+	softmax_1_program *runtime.ElementwiseProgram
+	// blocks.1.attn.proj.weight prepared by PackLinear, computed by the constructor
+	blocks_1_attn_proj_weight_prepared *runtime.PackedB
+	// blocks.1.mlp.fc1.weight prepared by PackLinear, computed by the constructor
+	blocks_1_mlp_fc1_weight_prepared *runtime.PackedB
+	// blocks.1.mlp.fc2.weight prepared by PackLinear, computed by the constructor
+	blocks_1_mlp_fc2_weight_prepared *runtime.PackedB
+	// blocks.2.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	blocks_2_attn_qkv_weight_prepared *runtime.PackedB
+	// the 2 ops fused into softmax_2
+	softmax_2_program *runtime.ElementwiseProgram
+	// blocks.2.attn.proj.weight prepared by PackLinear, computed by the constructor
+	blocks_2_attn_proj_weight_prepared *runtime.PackedB
+	// blocks.2.mlp.fc1.weight prepared by PackLinear, computed by the constructor
+	blocks_2_mlp_fc1_weight_prepared *runtime.PackedB
+	// blocks.2.mlp.fc2.weight prepared by PackLinear, computed by the constructor
+	blocks_2_mlp_fc2_weight_prepared *runtime.PackedB
+	// blocks.3.attn.qkv.weight prepared by PackLinear, computed by the constructor
+	blocks_3_attn_qkv_weight_prepared *runtime.PackedB
+	// the 2 ops fused into softmax_3
+	softmax_3_program *runtime.ElementwiseProgram
+	// blocks.3.attn.proj.weight prepared by PackLinear, computed by the constructor
+	blocks_3_attn_proj_weight_prepared *runtime.PackedB
+	// blocks.3.mlp.fc1.weight prepared by PackLinear, computed by the constructor
+	blocks_3_mlp_fc1_weight_prepared *runtime.PackedB
+	// blocks.3.mlp.fc2.weight prepared by PackLinear, computed by the constructor
+	blocks_3_mlp_fc2_weight_prepared *runtime.PackedB
+	// head.weight prepared by PackLinear, computed by the constructor
+	head_weight_prepared *runtime.PackedB
+	// versions of the parameters the constructor computed from
+	snapshot runtime.Snapshot
+	// the free per-call workspaces
+	frames runtime.Frames[transformerCompiledFrame]
 }
 
 // transformerCompiledFrame is the state of one TransformerCompiled.Forward
 // call: the workspace and the arrays bound to it.
 type transformerCompiledFrame struct {
-	tok_emb           runtime.Array     // tok_emb f32[N,128,256], in workspace slot 0
-	add               runtime.Array     // add f32[N,128,256], in workspace slot 1
-	blocks_0_ln1      runtime.Array     // blocks_0_ln1 f32[N,128,256], in workspace slot 0
-	blocks_0_attn_qkv runtime.Array     // blocks_0_attn_qkv f32[N,128,768], in workspace slot 2
-	split_0           runtime.Array     // split f32[N,128,256], in workspace slot 0
-	split_1           runtime.Array     // split f32[N,128,256], in workspace slot 3
-	split_2           runtime.Array     // split f32[N,128,256], in workspace slot 4
-	reshape_2         runtime.Array     // reshape_2 f32[N,128,4,64], a view of getitem
-	transpose         runtime.Array     // transpose f32[N,4,128,64], in workspace slot 2
-	reshape_3         runtime.Array     // reshape_3 f32[N,128,4,64], a view of getitem_1
-	transpose_1       runtime.Array     // transpose_1 f32[N,4,128,64], in workspace slot 0
-	reshape_4         runtime.Array     // reshape_4 f32[N,128,4,64], a view of getitem_2
-	transpose_2       runtime.Array     // transpose_2 f32[N,4,128,64], in workspace slot 3
-	matmul            runtime.Array     // matmul f32[N,4,128,128], in workspace slot 4
-	softmax           runtime.Array     // softmax f32[N,4,128,128], in workspace slot 2
-	matmul_1          runtime.Array     // matmul_1 f32[N,4,128,64], in workspace slot 0
-	transpose_4       runtime.Array     // transpose_4 f32[N,128,4,64], in workspace slot 3
-	reshape_5         runtime.Array     // reshape_5 f32[N,128,256], a view of transpose_4
-	add_1             runtime.Array     // add_1 f32[N,128,256], in workspace slot 1
-	blocks_0_ln2      runtime.Array     // blocks_0_ln2 f32[N,128,256], in workspace slot 0
-	blocks_0_mlp_fc1  runtime.Array     // blocks_0_mlp_fc1 f32[N,128,1024], in workspace slot 2
-	add_2             runtime.Array     // add_2 f32[N,128,256], in workspace slot 1
-	blocks_1_ln1      runtime.Array     // blocks_1_ln1 f32[N,128,256], in workspace slot 0
-	blocks_1_attn_qkv runtime.Array     // blocks_1_attn_qkv f32[N,128,768], in workspace slot 2
-	split_1_0         runtime.Array     // split_1 f32[N,128,256], in workspace slot 0
-	split_1_1         runtime.Array     // split_1 f32[N,128,256], in workspace slot 3
-	split_1_2         runtime.Array     // split_1 f32[N,128,256], in workspace slot 4
-	reshape_6         runtime.Array     // reshape_6 f32[N,128,4,64], a view of getitem_3
-	transpose_5       runtime.Array     // transpose_5 f32[N,4,128,64], in workspace slot 2
-	reshape_7         runtime.Array     // reshape_7 f32[N,128,4,64], a view of getitem_4
-	transpose_6       runtime.Array     // transpose_6 f32[N,4,128,64], in workspace slot 0
-	reshape_8         runtime.Array     // reshape_8 f32[N,128,4,64], a view of getitem_5
-	transpose_7       runtime.Array     // transpose_7 f32[N,4,128,64], in workspace slot 3
-	matmul_2          runtime.Array     // matmul_2 f32[N,4,128,128], in workspace slot 4
-	softmax_1         runtime.Array     // softmax_1 f32[N,4,128,128], in workspace slot 2
-	matmul_3          runtime.Array     // matmul_3 f32[N,4,128,64], in workspace slot 0
-	transpose_9       runtime.Array     // transpose_9 f32[N,128,4,64], in workspace slot 3
-	reshape_9         runtime.Array     // reshape_9 f32[N,128,256], a view of transpose_9
-	add_3             runtime.Array     // add_3 f32[N,128,256], in workspace slot 1
-	blocks_1_ln2      runtime.Array     // blocks_1_ln2 f32[N,128,256], in workspace slot 0
-	blocks_1_mlp_fc1  runtime.Array     // blocks_1_mlp_fc1 f32[N,128,1024], in workspace slot 2
-	add_4             runtime.Array     // add_4 f32[N,128,256], in workspace slot 1
-	blocks_2_ln1      runtime.Array     // blocks_2_ln1 f32[N,128,256], in workspace slot 0
-	blocks_2_attn_qkv runtime.Array     // blocks_2_attn_qkv f32[N,128,768], in workspace slot 2
-	split_2_0         runtime.Array     // split_2 f32[N,128,256], in workspace slot 0
-	split_2_1         runtime.Array     // split_2 f32[N,128,256], in workspace slot 3
-	split_2_2         runtime.Array     // split_2 f32[N,128,256], in workspace slot 4
-	reshape_10        runtime.Array     // reshape_10 f32[N,128,4,64], a view of getitem_6
-	transpose_10      runtime.Array     // transpose_10 f32[N,4,128,64], in workspace slot 2
-	reshape_11        runtime.Array     // reshape_11 f32[N,128,4,64], a view of getitem_7
-	transpose_11      runtime.Array     // transpose_11 f32[N,4,128,64], in workspace slot 0
-	reshape_12        runtime.Array     // reshape_12 f32[N,128,4,64], a view of getitem_8
-	transpose_12      runtime.Array     // transpose_12 f32[N,4,128,64], in workspace slot 3
-	matmul_4          runtime.Array     // matmul_4 f32[N,4,128,128], in workspace slot 4
-	softmax_2         runtime.Array     // softmax_2 f32[N,4,128,128], in workspace slot 2
-	matmul_5          runtime.Array     // matmul_5 f32[N,4,128,64], in workspace slot 0
-	transpose_14      runtime.Array     // transpose_14 f32[N,128,4,64], in workspace slot 3
-	reshape_13        runtime.Array     // reshape_13 f32[N,128,256], a view of transpose_14
-	add_5             runtime.Array     // add_5 f32[N,128,256], in workspace slot 1
-	blocks_2_ln2      runtime.Array     // blocks_2_ln2 f32[N,128,256], in workspace slot 0
-	blocks_2_mlp_fc1  runtime.Array     // blocks_2_mlp_fc1 f32[N,128,1024], in workspace slot 2
-	add_6             runtime.Array     // add_6 f32[N,128,256], in workspace slot 1
-	blocks_3_ln1      runtime.Array     // blocks_3_ln1 f32[N,128,256], in workspace slot 0
-	blocks_3_attn_qkv runtime.Array     // blocks_3_attn_qkv f32[N,128,768], in workspace slot 2
-	split_3_0         runtime.Array     // split_3 f32[N,128,256], in workspace slot 0
-	split_3_1         runtime.Array     // split_3 f32[N,128,256], in workspace slot 3
-	split_3_2         runtime.Array     // split_3 f32[N,128,256], in workspace slot 4
-	reshape_14        runtime.Array     // reshape_14 f32[N,128,4,64], a view of getitem_9
-	transpose_15      runtime.Array     // transpose_15 f32[N,4,128,64], in workspace slot 2
-	reshape_15        runtime.Array     // reshape_15 f32[N,128,4,64], a view of getitem_10
-	transpose_16      runtime.Array     // transpose_16 f32[N,4,128,64], in workspace slot 0
-	reshape_16        runtime.Array     // reshape_16 f32[N,128,4,64], a view of getitem_11
-	transpose_17      runtime.Array     // transpose_17 f32[N,4,128,64], in workspace slot 3
-	matmul_6          runtime.Array     // matmul_6 f32[N,4,128,128], in workspace slot 4
-	softmax_3         runtime.Array     // softmax_3 f32[N,4,128,128], in workspace slot 2
-	matmul_7          runtime.Array     // matmul_7 f32[N,4,128,64], in workspace slot 0
-	transpose_19      runtime.Array     // transpose_19 f32[N,128,4,64], in workspace slot 3
-	reshape_17        runtime.Array     // reshape_17 f32[N,128,256], a view of transpose_19
-	add_7             runtime.Array     // add_7 f32[N,128,256], in workspace slot 1
-	blocks_3_ln2      runtime.Array     // blocks_3_ln2 f32[N,128,256], in workspace slot 0
-	blocks_3_mlp_fc1  runtime.Array     // blocks_3_mlp_fc1 f32[N,128,1024], in workspace slot 2
-	add_8             runtime.Array     // add_8 f32[N,128,256], in workspace slot 1
-	ln_f              runtime.Array     // ln_f f32[N,128,256], in workspace slot 0
-	workspace         runtime.Workspace // storage of the 5 workspace slots (plan-memory)
-	dimN              int               // the size N the workspace is sized for
-	ready             bool              // whether the workspace is allocated
+	// tok_emb f32[N,128,256]
+	tok_emb runtime.Array
+	// add f32[N,128,256]
+	add runtime.Array
+	// blocks_0_ln1 f32[N,128,256]
+	blocks_0_ln1 runtime.Array
+	// blocks_0_attn_qkv f32[N,128,768]
+	blocks_0_attn_qkv runtime.Array
+	// split_r0 f32[N,128,256]
+	split_r0 runtime.Array
+	// split_r1 f32[N,128,256]
+	split_r1 runtime.Array
+	// split_r2 f32[N,128,256]
+	split_r2 runtime.Array
+	// reshape_2 f32[N,128,4,64], a view of getitem
+	reshape_2 runtime.Array
+	// transpose f32[N,4,128,64]
+	transpose runtime.Array
+	// reshape_3 f32[N,128,4,64], a view of getitem_1
+	reshape_3 runtime.Array
+	// transpose_1 f32[N,4,128,64]
+	transpose_1 runtime.Array
+	// reshape_4 f32[N,128,4,64], a view of getitem_2
+	reshape_4 runtime.Array
+	// transpose_2 f32[N,4,128,64]
+	transpose_2 runtime.Array
+	// matmul f32[N,4,128,128]
+	matmul runtime.Array
+	// softmax f32[N,4,128,128]
+	softmax runtime.Array
+	// matmul_1 f32[N,4,128,64]
+	matmul_1 runtime.Array
+	// transpose_4 f32[N,128,4,64]
+	transpose_4 runtime.Array
+	// reshape_5 f32[N,128,256], a view of transpose_4
+	reshape_5 runtime.Array
+	// add_1 f32[N,128,256]
+	add_1 runtime.Array
+	// blocks_0_ln2 f32[N,128,256]
+	blocks_0_ln2 runtime.Array
+	// blocks_0_mlp_fc1 f32[N,128,1024]
+	blocks_0_mlp_fc1 runtime.Array
+	// add_2 f32[N,128,256]
+	add_2 runtime.Array
+	// blocks_1_ln1 f32[N,128,256]
+	blocks_1_ln1 runtime.Array
+	// blocks_1_attn_qkv f32[N,128,768]
+	blocks_1_attn_qkv runtime.Array
+	// split_1_r0 f32[N,128,256]
+	split_1_r0 runtime.Array
+	// split_1_r1 f32[N,128,256]
+	split_1_r1 runtime.Array
+	// split_1_r2 f32[N,128,256]
+	split_1_r2 runtime.Array
+	// reshape_6 f32[N,128,4,64], a view of getitem_3
+	reshape_6 runtime.Array
+	// transpose_5 f32[N,4,128,64]
+	transpose_5 runtime.Array
+	// reshape_7 f32[N,128,4,64], a view of getitem_4
+	reshape_7 runtime.Array
+	// transpose_6 f32[N,4,128,64]
+	transpose_6 runtime.Array
+	// reshape_8 f32[N,128,4,64], a view of getitem_5
+	reshape_8 runtime.Array
+	// transpose_7 f32[N,4,128,64]
+	transpose_7 runtime.Array
+	// matmul_2 f32[N,4,128,128]
+	matmul_2 runtime.Array
+	// softmax_1 f32[N,4,128,128]
+	softmax_1 runtime.Array
+	// matmul_3 f32[N,4,128,64]
+	matmul_3 runtime.Array
+	// transpose_9 f32[N,128,4,64]
+	transpose_9 runtime.Array
+	// reshape_9 f32[N,128,256], a view of transpose_9
+	reshape_9 runtime.Array
+	// add_3 f32[N,128,256]
+	add_3 runtime.Array
+	// blocks_1_ln2 f32[N,128,256]
+	blocks_1_ln2 runtime.Array
+	// blocks_1_mlp_fc1 f32[N,128,1024]
+	blocks_1_mlp_fc1 runtime.Array
+	// add_4 f32[N,128,256]
+	add_4 runtime.Array
+	// blocks_2_ln1 f32[N,128,256]
+	blocks_2_ln1 runtime.Array
+	// blocks_2_attn_qkv f32[N,128,768]
+	blocks_2_attn_qkv runtime.Array
+	// split_2_r0 f32[N,128,256]
+	split_2_r0 runtime.Array
+	// split_2_r1 f32[N,128,256]
+	split_2_r1 runtime.Array
+	// split_2_r2 f32[N,128,256]
+	split_2_r2 runtime.Array
+	// reshape_10 f32[N,128,4,64], a view of getitem_6
+	reshape_10 runtime.Array
+	// transpose_10 f32[N,4,128,64]
+	transpose_10 runtime.Array
+	// reshape_11 f32[N,128,4,64], a view of getitem_7
+	reshape_11 runtime.Array
+	// transpose_11 f32[N,4,128,64]
+	transpose_11 runtime.Array
+	// reshape_12 f32[N,128,4,64], a view of getitem_8
+	reshape_12 runtime.Array
+	// transpose_12 f32[N,4,128,64]
+	transpose_12 runtime.Array
+	// matmul_4 f32[N,4,128,128]
+	matmul_4 runtime.Array
+	// softmax_2 f32[N,4,128,128]
+	softmax_2 runtime.Array
+	// matmul_5 f32[N,4,128,64]
+	matmul_5 runtime.Array
+	// transpose_14 f32[N,128,4,64]
+	transpose_14 runtime.Array
+	// reshape_13 f32[N,128,256], a view of transpose_14
+	reshape_13 runtime.Array
+	// add_5 f32[N,128,256]
+	add_5 runtime.Array
+	// blocks_2_ln2 f32[N,128,256]
+	blocks_2_ln2 runtime.Array
+	// blocks_2_mlp_fc1 f32[N,128,1024]
+	blocks_2_mlp_fc1 runtime.Array
+	// add_6 f32[N,128,256]
+	add_6 runtime.Array
+	// blocks_3_ln1 f32[N,128,256]
+	blocks_3_ln1 runtime.Array
+	// blocks_3_attn_qkv f32[N,128,768]
+	blocks_3_attn_qkv runtime.Array
+	// split_3_r0 f32[N,128,256]
+	split_3_r0 runtime.Array
+	// split_3_r1 f32[N,128,256]
+	split_3_r1 runtime.Array
+	// split_3_r2 f32[N,128,256]
+	split_3_r2 runtime.Array
+	// reshape_14 f32[N,128,4,64], a view of getitem_9
+	reshape_14 runtime.Array
+	// transpose_15 f32[N,4,128,64]
+	transpose_15 runtime.Array
+	// reshape_15 f32[N,128,4,64], a view of getitem_10
+	reshape_15 runtime.Array
+	// transpose_16 f32[N,4,128,64]
+	transpose_16 runtime.Array
+	// reshape_16 f32[N,128,4,64], a view of getitem_11
+	reshape_16 runtime.Array
+	// transpose_17 f32[N,4,128,64]
+	transpose_17 runtime.Array
+	// matmul_6 f32[N,4,128,128]
+	matmul_6 runtime.Array
+	// softmax_3 f32[N,4,128,128]
+	softmax_3 runtime.Array
+	// matmul_7 f32[N,4,128,64]
+	matmul_7 runtime.Array
+	// transpose_19 f32[N,128,4,64]
+	transpose_19 runtime.Array
+	// reshape_17 f32[N,128,256], a view of transpose_19
+	reshape_17 runtime.Array
+	// add_7 f32[N,128,256]
+	add_7 runtime.Array
+	// blocks_3_ln2 f32[N,128,256]
+	blocks_3_ln2 runtime.Array
+	// blocks_3_mlp_fc1 f32[N,128,1024]
+	blocks_3_mlp_fc1 runtime.Array
+	// add_8 f32[N,128,256]
+	add_8 runtime.Array
+	// ln_f f32[N,128,256]
+	ln_f runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewTransformerCompiled compiles m, checking that its parameters have the
-// traced shapes. Build it after loading m's weights: it computes from
-// blocks.0.attn.proj.weight, blocks.0.attn.qkv.weight and 15 more parameters
-// once, and Forward panics if a load changes them later.
+// traced shapes. Build it after loading m's weights: it computes from some of
+// them once (those it records in its snapshot), and Forward panics if a load
+// changes them later.
 func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	c := &TransformerCompiled{}
 	c.blocks_0_attn_proj_bias = m.Blocks[0].Attn.Proj.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.0.attn.proj.bias", c.blocks_0_attn_proj_bias, runtime.Float32, 256)
-	c.blocks_0_attn_proj_weight = m.Blocks[0].Attn.Proj.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.0.attn.proj.weight", c.blocks_0_attn_proj_weight, runtime.Float32, 256, 256)
+	blocks_0_attn_proj_weight := m.Blocks[0].Attn.Proj.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.0.attn.proj.weight", blocks_0_attn_proj_weight, runtime.Float32, 256, 256)
 	c.blocks_0_attn_qkv_bias = m.Blocks[0].Attn.Qkv.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.0.attn.qkv.bias", c.blocks_0_attn_qkv_bias, runtime.Float32, 768)
-	c.blocks_0_attn_qkv_weight = m.Blocks[0].Attn.Qkv.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.0.attn.qkv.weight", c.blocks_0_attn_qkv_weight, runtime.Float32, 768, 256)
+	blocks_0_attn_qkv_weight := m.Blocks[0].Attn.Qkv.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.0.attn.qkv.weight", blocks_0_attn_qkv_weight, runtime.Float32, 768, 256)
 	c.blocks_0_ln1_bias = m.Blocks[0].Ln1.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.0.ln1.bias", c.blocks_0_ln1_bias, runtime.Float32, 256)
 	c.blocks_0_ln1_weight = m.Blocks[0].Ln1.Weight.Array()
@@ -221,20 +348,20 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	runtime.CheckInput("NewTransformerCompiled", "blocks.0.ln2.weight", c.blocks_0_ln2_weight, runtime.Float32, 256)
 	c.blocks_0_mlp_fc1_bias = m.Blocks[0].MLP.Fc1.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.0.mlp.fc1.bias", c.blocks_0_mlp_fc1_bias, runtime.Float32, 1024)
-	c.blocks_0_mlp_fc1_weight = m.Blocks[0].MLP.Fc1.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.0.mlp.fc1.weight", c.blocks_0_mlp_fc1_weight, runtime.Float32, 1024, 256)
+	blocks_0_mlp_fc1_weight := m.Blocks[0].MLP.Fc1.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.0.mlp.fc1.weight", blocks_0_mlp_fc1_weight, runtime.Float32, 1024, 256)
 	c.blocks_0_mlp_fc2_bias = m.Blocks[0].MLP.Fc2.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.0.mlp.fc2.bias", c.blocks_0_mlp_fc2_bias, runtime.Float32, 256)
-	c.blocks_0_mlp_fc2_weight = m.Blocks[0].MLP.Fc2.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.0.mlp.fc2.weight", c.blocks_0_mlp_fc2_weight, runtime.Float32, 256, 1024)
+	blocks_0_mlp_fc2_weight := m.Blocks[0].MLP.Fc2.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.0.mlp.fc2.weight", blocks_0_mlp_fc2_weight, runtime.Float32, 256, 1024)
 	c.blocks_1_attn_proj_bias = m.Blocks[1].Attn.Proj.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.1.attn.proj.bias", c.blocks_1_attn_proj_bias, runtime.Float32, 256)
-	c.blocks_1_attn_proj_weight = m.Blocks[1].Attn.Proj.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.1.attn.proj.weight", c.blocks_1_attn_proj_weight, runtime.Float32, 256, 256)
+	blocks_1_attn_proj_weight := m.Blocks[1].Attn.Proj.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.1.attn.proj.weight", blocks_1_attn_proj_weight, runtime.Float32, 256, 256)
 	c.blocks_1_attn_qkv_bias = m.Blocks[1].Attn.Qkv.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.1.attn.qkv.bias", c.blocks_1_attn_qkv_bias, runtime.Float32, 768)
-	c.blocks_1_attn_qkv_weight = m.Blocks[1].Attn.Qkv.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.1.attn.qkv.weight", c.blocks_1_attn_qkv_weight, runtime.Float32, 768, 256)
+	blocks_1_attn_qkv_weight := m.Blocks[1].Attn.Qkv.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.1.attn.qkv.weight", blocks_1_attn_qkv_weight, runtime.Float32, 768, 256)
 	c.blocks_1_ln1_bias = m.Blocks[1].Ln1.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.1.ln1.bias", c.blocks_1_ln1_bias, runtime.Float32, 256)
 	c.blocks_1_ln1_weight = m.Blocks[1].Ln1.Weight.Array()
@@ -245,20 +372,20 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	runtime.CheckInput("NewTransformerCompiled", "blocks.1.ln2.weight", c.blocks_1_ln2_weight, runtime.Float32, 256)
 	c.blocks_1_mlp_fc1_bias = m.Blocks[1].MLP.Fc1.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.1.mlp.fc1.bias", c.blocks_1_mlp_fc1_bias, runtime.Float32, 1024)
-	c.blocks_1_mlp_fc1_weight = m.Blocks[1].MLP.Fc1.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.1.mlp.fc1.weight", c.blocks_1_mlp_fc1_weight, runtime.Float32, 1024, 256)
+	blocks_1_mlp_fc1_weight := m.Blocks[1].MLP.Fc1.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.1.mlp.fc1.weight", blocks_1_mlp_fc1_weight, runtime.Float32, 1024, 256)
 	c.blocks_1_mlp_fc2_bias = m.Blocks[1].MLP.Fc2.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.1.mlp.fc2.bias", c.blocks_1_mlp_fc2_bias, runtime.Float32, 256)
-	c.blocks_1_mlp_fc2_weight = m.Blocks[1].MLP.Fc2.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.1.mlp.fc2.weight", c.blocks_1_mlp_fc2_weight, runtime.Float32, 256, 1024)
+	blocks_1_mlp_fc2_weight := m.Blocks[1].MLP.Fc2.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.1.mlp.fc2.weight", blocks_1_mlp_fc2_weight, runtime.Float32, 256, 1024)
 	c.blocks_2_attn_proj_bias = m.Blocks[2].Attn.Proj.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.2.attn.proj.bias", c.blocks_2_attn_proj_bias, runtime.Float32, 256)
-	c.blocks_2_attn_proj_weight = m.Blocks[2].Attn.Proj.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.2.attn.proj.weight", c.blocks_2_attn_proj_weight, runtime.Float32, 256, 256)
+	blocks_2_attn_proj_weight := m.Blocks[2].Attn.Proj.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.2.attn.proj.weight", blocks_2_attn_proj_weight, runtime.Float32, 256, 256)
 	c.blocks_2_attn_qkv_bias = m.Blocks[2].Attn.Qkv.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.2.attn.qkv.bias", c.blocks_2_attn_qkv_bias, runtime.Float32, 768)
-	c.blocks_2_attn_qkv_weight = m.Blocks[2].Attn.Qkv.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.2.attn.qkv.weight", c.blocks_2_attn_qkv_weight, runtime.Float32, 768, 256)
+	blocks_2_attn_qkv_weight := m.Blocks[2].Attn.Qkv.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.2.attn.qkv.weight", blocks_2_attn_qkv_weight, runtime.Float32, 768, 256)
 	c.blocks_2_ln1_bias = m.Blocks[2].Ln1.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.2.ln1.bias", c.blocks_2_ln1_bias, runtime.Float32, 256)
 	c.blocks_2_ln1_weight = m.Blocks[2].Ln1.Weight.Array()
@@ -269,20 +396,20 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	runtime.CheckInput("NewTransformerCompiled", "blocks.2.ln2.weight", c.blocks_2_ln2_weight, runtime.Float32, 256)
 	c.blocks_2_mlp_fc1_bias = m.Blocks[2].MLP.Fc1.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.2.mlp.fc1.bias", c.blocks_2_mlp_fc1_bias, runtime.Float32, 1024)
-	c.blocks_2_mlp_fc1_weight = m.Blocks[2].MLP.Fc1.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.2.mlp.fc1.weight", c.blocks_2_mlp_fc1_weight, runtime.Float32, 1024, 256)
+	blocks_2_mlp_fc1_weight := m.Blocks[2].MLP.Fc1.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.2.mlp.fc1.weight", blocks_2_mlp_fc1_weight, runtime.Float32, 1024, 256)
 	c.blocks_2_mlp_fc2_bias = m.Blocks[2].MLP.Fc2.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.2.mlp.fc2.bias", c.blocks_2_mlp_fc2_bias, runtime.Float32, 256)
-	c.blocks_2_mlp_fc2_weight = m.Blocks[2].MLP.Fc2.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.2.mlp.fc2.weight", c.blocks_2_mlp_fc2_weight, runtime.Float32, 256, 1024)
+	blocks_2_mlp_fc2_weight := m.Blocks[2].MLP.Fc2.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.2.mlp.fc2.weight", blocks_2_mlp_fc2_weight, runtime.Float32, 256, 1024)
 	c.blocks_3_attn_proj_bias = m.Blocks[3].Attn.Proj.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.3.attn.proj.bias", c.blocks_3_attn_proj_bias, runtime.Float32, 256)
-	c.blocks_3_attn_proj_weight = m.Blocks[3].Attn.Proj.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.3.attn.proj.weight", c.blocks_3_attn_proj_weight, runtime.Float32, 256, 256)
+	blocks_3_attn_proj_weight := m.Blocks[3].Attn.Proj.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.3.attn.proj.weight", blocks_3_attn_proj_weight, runtime.Float32, 256, 256)
 	c.blocks_3_attn_qkv_bias = m.Blocks[3].Attn.Qkv.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.3.attn.qkv.bias", c.blocks_3_attn_qkv_bias, runtime.Float32, 768)
-	c.blocks_3_attn_qkv_weight = m.Blocks[3].Attn.Qkv.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.3.attn.qkv.weight", c.blocks_3_attn_qkv_weight, runtime.Float32, 768, 256)
+	blocks_3_attn_qkv_weight := m.Blocks[3].Attn.Qkv.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.3.attn.qkv.weight", blocks_3_attn_qkv_weight, runtime.Float32, 768, 256)
 	c.blocks_3_ln1_bias = m.Blocks[3].Ln1.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.3.ln1.bias", c.blocks_3_ln1_bias, runtime.Float32, 256)
 	c.blocks_3_ln1_weight = m.Blocks[3].Ln1.Weight.Array()
@@ -293,16 +420,16 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	runtime.CheckInput("NewTransformerCompiled", "blocks.3.ln2.weight", c.blocks_3_ln2_weight, runtime.Float32, 256)
 	c.blocks_3_mlp_fc1_bias = m.Blocks[3].MLP.Fc1.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.3.mlp.fc1.bias", c.blocks_3_mlp_fc1_bias, runtime.Float32, 1024)
-	c.blocks_3_mlp_fc1_weight = m.Blocks[3].MLP.Fc1.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.3.mlp.fc1.weight", c.blocks_3_mlp_fc1_weight, runtime.Float32, 1024, 256)
+	blocks_3_mlp_fc1_weight := m.Blocks[3].MLP.Fc1.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.3.mlp.fc1.weight", blocks_3_mlp_fc1_weight, runtime.Float32, 1024, 256)
 	c.blocks_3_mlp_fc2_bias = m.Blocks[3].MLP.Fc2.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "blocks.3.mlp.fc2.bias", c.blocks_3_mlp_fc2_bias, runtime.Float32, 256)
-	c.blocks_3_mlp_fc2_weight = m.Blocks[3].MLP.Fc2.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "blocks.3.mlp.fc2.weight", c.blocks_3_mlp_fc2_weight, runtime.Float32, 256, 1024)
+	blocks_3_mlp_fc2_weight := m.Blocks[3].MLP.Fc2.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "blocks.3.mlp.fc2.weight", blocks_3_mlp_fc2_weight, runtime.Float32, 256, 1024)
 	c.head_bias = m.Head.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "head.bias", c.head_bias, runtime.Float32, 1000)
-	c.head_weight = m.Head.Weight.Array()
-	runtime.CheckInput("NewTransformerCompiled", "head.weight", c.head_weight, runtime.Float32, 1000, 256)
+	head_weight := m.Head.Weight.Array()
+	runtime.CheckInput("NewTransformerCompiled", "head.weight", head_weight, runtime.Float32, 1000, 256)
 	c.ln_f_bias = m.LnF.Bias.Array()
 	runtime.CheckInput("NewTransformerCompiled", "ln_f.bias", c.ln_f_bias, runtime.Float32, 256)
 	c.ln_f_weight = m.LnF.Weight.Array()
@@ -311,76 +438,76 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	runtime.CheckInput("NewTransformerCompiled", "pos_emb", c.pos_emb, runtime.Float32, 128, 256)
 	c.tok_emb_weight = m.TokEmb.Weight.Array()
 	runtime.CheckInput("NewTransformerCompiled", "tok_emb.weight", c.tok_emb_weight, runtime.Float32, 1000, 256)
-	c.snapshot.Record("blocks.0.attn.proj.weight", c.blocks_0_attn_proj_weight)
-	c.snapshot.Record("blocks.0.attn.qkv.weight", c.blocks_0_attn_qkv_weight)
-	c.snapshot.Record("blocks.0.mlp.fc1.weight", c.blocks_0_mlp_fc1_weight)
-	c.snapshot.Record("blocks.0.mlp.fc2.weight", c.blocks_0_mlp_fc2_weight)
-	c.snapshot.Record("blocks.1.attn.proj.weight", c.blocks_1_attn_proj_weight)
-	c.snapshot.Record("blocks.1.attn.qkv.weight", c.blocks_1_attn_qkv_weight)
-	c.snapshot.Record("blocks.1.mlp.fc1.weight", c.blocks_1_mlp_fc1_weight)
-	c.snapshot.Record("blocks.1.mlp.fc2.weight", c.blocks_1_mlp_fc2_weight)
-	c.snapshot.Record("blocks.2.attn.proj.weight", c.blocks_2_attn_proj_weight)
-	c.snapshot.Record("blocks.2.attn.qkv.weight", c.blocks_2_attn_qkv_weight)
-	c.snapshot.Record("blocks.2.mlp.fc1.weight", c.blocks_2_mlp_fc1_weight)
-	c.snapshot.Record("blocks.2.mlp.fc2.weight", c.blocks_2_mlp_fc2_weight)
-	c.snapshot.Record("blocks.3.attn.proj.weight", c.blocks_3_attn_proj_weight)
-	c.snapshot.Record("blocks.3.attn.qkv.weight", c.blocks_3_attn_qkv_weight)
-	c.snapshot.Record("blocks.3.mlp.fc1.weight", c.blocks_3_mlp_fc1_weight)
-	c.snapshot.Record("blocks.3.mlp.fc2.weight", c.blocks_3_mlp_fc2_weight)
-	c.snapshot.Record("head.weight", c.head_weight)
+	c.snapshot.Record("blocks.0.attn.proj.weight", blocks_0_attn_proj_weight)
+	c.snapshot.Record("blocks.0.attn.qkv.weight", blocks_0_attn_qkv_weight)
+	c.snapshot.Record("blocks.0.mlp.fc1.weight", blocks_0_mlp_fc1_weight)
+	c.snapshot.Record("blocks.0.mlp.fc2.weight", blocks_0_mlp_fc2_weight)
+	c.snapshot.Record("blocks.1.attn.proj.weight", blocks_1_attn_proj_weight)
+	c.snapshot.Record("blocks.1.attn.qkv.weight", blocks_1_attn_qkv_weight)
+	c.snapshot.Record("blocks.1.mlp.fc1.weight", blocks_1_mlp_fc1_weight)
+	c.snapshot.Record("blocks.1.mlp.fc2.weight", blocks_1_mlp_fc2_weight)
+	c.snapshot.Record("blocks.2.attn.proj.weight", blocks_2_attn_proj_weight)
+	c.snapshot.Record("blocks.2.attn.qkv.weight", blocks_2_attn_qkv_weight)
+	c.snapshot.Record("blocks.2.mlp.fc1.weight", blocks_2_mlp_fc1_weight)
+	c.snapshot.Record("blocks.2.mlp.fc2.weight", blocks_2_mlp_fc2_weight)
+	c.snapshot.Record("blocks.3.attn.proj.weight", blocks_3_attn_proj_weight)
+	c.snapshot.Record("blocks.3.attn.qkv.weight", blocks_3_attn_qkv_weight)
+	c.snapshot.Record("blocks.3.mlp.fc1.weight", blocks_3_mlp_fc1_weight)
+	c.snapshot.Record("blocks.3.mlp.fc2.weight", blocks_3_mlp_fc2_weight)
+	c.snapshot.Record("head.weight", head_weight)
 	// transformer.go:79: arange = call_function arange(end=128.0)
-	c.arange = runtime.NewArray(runtime.Int64, 128)
-	runtime.Arange(c.arange, 0.0, 1.0)
+	arange := runtime.NewArray(runtime.Int64, 128)
+	runtime.Arange(arange, 0.0, 1.0)
 	// transformer.go:80: reshape = call_method reshape(arange, shape=[1, 128])
-	c.reshape = runtime.NewArray(runtime.Int64, 1, 128)
-	runtime.Copy(c.reshape, c.arange)
+	reshape := runtime.NewArray(runtime.Int64, 1, 128)
+	runtime.Copy(reshape, arange)
 	// transformer.go:80: reshape_1 = call_method reshape(arange, shape=[128, 1])
-	c.reshape_1 = runtime.NewArray(runtime.Int64, 128, 1)
-	runtime.Copy(c.reshape_1, c.arange)
+	reshape_1 := runtime.NewArray(runtime.Int64, 128, 1)
+	runtime.Copy(reshape_1, arange)
 	// transformer.go:80: gt = call_method gt(reshape, reshape_1)
 	c.gt = runtime.NewArray(runtime.Bool, 128, 128)
-	runtime.Gt(c.gt, c.reshape, c.reshape_1)
-	c.blocks_0_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_0_attn_qkv_weight)
+	runtime.Gt(c.gt, reshape, reshape_1)
+	c.blocks_0_attn_qkv_weight_prepared = runtime.PackLinear(blocks_0_attn_qkv_weight)
 	c.softmax_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// transformer.go:99: div = call_method div(matmul, 8.0)
+		// transformer.go:99: r2 = div(matmul, 8.0)
 		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
-		// transformer.go:100: masked_fill = call_method masked_fill(div, gt, value=-Inf)
+		// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
 		{Op: runtime.ElemMaskedFill, A: 2, B: 1, C: float32(math.Inf(-1))},
 	})
-	c.blocks_0_attn_proj_weight_prepared = runtime.PackLinear(c.blocks_0_attn_proj_weight)
-	c.blocks_0_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_0_mlp_fc1_weight)
-	c.blocks_0_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_0_mlp_fc2_weight)
-	c.blocks_1_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_1_attn_qkv_weight)
+	c.blocks_0_attn_proj_weight_prepared = runtime.PackLinear(blocks_0_attn_proj_weight)
+	c.blocks_0_mlp_fc1_weight_prepared = runtime.PackLinear(blocks_0_mlp_fc1_weight)
+	c.blocks_0_mlp_fc2_weight_prepared = runtime.PackLinear(blocks_0_mlp_fc2_weight)
+	c.blocks_1_attn_qkv_weight_prepared = runtime.PackLinear(blocks_1_attn_qkv_weight)
 	c.softmax_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// transformer.go:99: div_1 = call_method div(matmul_2, 8.0)
+		// transformer.go:99: r2 = div(matmul_2, 8.0)
 		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
-		// transformer.go:100: masked_fill_1 = call_method masked_fill(div_1, gt, value=-Inf)
+		// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
 		{Op: runtime.ElemMaskedFill, A: 2, B: 1, C: float32(math.Inf(-1))},
 	})
-	c.blocks_1_attn_proj_weight_prepared = runtime.PackLinear(c.blocks_1_attn_proj_weight)
-	c.blocks_1_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_1_mlp_fc1_weight)
-	c.blocks_1_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_1_mlp_fc2_weight)
-	c.blocks_2_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_2_attn_qkv_weight)
+	c.blocks_1_attn_proj_weight_prepared = runtime.PackLinear(blocks_1_attn_proj_weight)
+	c.blocks_1_mlp_fc1_weight_prepared = runtime.PackLinear(blocks_1_mlp_fc1_weight)
+	c.blocks_1_mlp_fc2_weight_prepared = runtime.PackLinear(blocks_1_mlp_fc2_weight)
+	c.blocks_2_attn_qkv_weight_prepared = runtime.PackLinear(blocks_2_attn_qkv_weight)
 	c.softmax_2_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// transformer.go:99: div_2 = call_method div(matmul_4, 8.0)
+		// transformer.go:99: r2 = div(matmul_4, 8.0)
 		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
-		// transformer.go:100: masked_fill_2 = call_method masked_fill(div_2, gt, value=-Inf)
+		// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
 		{Op: runtime.ElemMaskedFill, A: 2, B: 1, C: float32(math.Inf(-1))},
 	})
-	c.blocks_2_attn_proj_weight_prepared = runtime.PackLinear(c.blocks_2_attn_proj_weight)
-	c.blocks_2_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_2_mlp_fc1_weight)
-	c.blocks_2_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_2_mlp_fc2_weight)
-	c.blocks_3_attn_qkv_weight_prepared = runtime.PackLinear(c.blocks_3_attn_qkv_weight)
+	c.blocks_2_attn_proj_weight_prepared = runtime.PackLinear(blocks_2_attn_proj_weight)
+	c.blocks_2_mlp_fc1_weight_prepared = runtime.PackLinear(blocks_2_mlp_fc1_weight)
+	c.blocks_2_mlp_fc2_weight_prepared = runtime.PackLinear(blocks_2_mlp_fc2_weight)
+	c.blocks_3_attn_qkv_weight_prepared = runtime.PackLinear(blocks_3_attn_qkv_weight)
 	c.softmax_3_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// transformer.go:99: div_3 = call_method div(matmul_6, 8.0)
+		// transformer.go:99: r2 = div(matmul_6, 8.0)
 		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
-		// transformer.go:100: masked_fill_3 = call_method masked_fill(div_3, gt, value=-Inf)
+		// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
 		{Op: runtime.ElemMaskedFill, A: 2, B: 1, C: float32(math.Inf(-1))},
 	})
-	c.blocks_3_attn_proj_weight_prepared = runtime.PackLinear(c.blocks_3_attn_proj_weight)
-	c.blocks_3_mlp_fc1_weight_prepared = runtime.PackLinear(c.blocks_3_mlp_fc1_weight)
-	c.blocks_3_mlp_fc2_weight_prepared = runtime.PackLinear(c.blocks_3_mlp_fc2_weight)
-	c.head_weight_prepared = runtime.PackLinear(c.head_weight)
+	c.blocks_3_attn_proj_weight_prepared = runtime.PackLinear(blocks_3_attn_proj_weight)
+	c.blocks_3_mlp_fc1_weight_prepared = runtime.PackLinear(blocks_3_mlp_fc1_weight)
+	c.blocks_3_mlp_fc2_weight_prepared = runtime.PackLinear(blocks_3_mlp_fc2_weight)
+	c.head_weight_prepared = runtime.PackLinear(head_weight)
 	return c
 }
 
@@ -389,84 +516,76 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 67 values share 5 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(32768 * N)
-	slot1 := runtime.SlotSize(32768 * N)
-	at1 := slot0
-	slot2 := runtime.SlotSize(max(98304*N, 32768*N, 65536*N, 131072*N))
-	at2 := at1 + slot1
-	slot3 := runtime.SlotSize(32768 * N)
-	at3 := at2 + slot2
-	slot4 := runtime.SlotSize(max(32768*N, 65536*N))
-	at4 := at3 + slot3
-	fr.workspace.Reserve(at4+slot4, 0, 0)
-	fr.workspace.Bind(&fr.tok_emb, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.add, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_0_ln1, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_0_attn_qkv, runtime.Float32, at2, N, 128, 768)
-	fr.workspace.Bind(&fr.split_0, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.split_1, runtime.Float32, at3, N, 128, 256)
-	fr.workspace.Bind(&fr.split_2, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.transpose, runtime.Float32, at2, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_1, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_2, runtime.Float32, at3, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.matmul, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_1, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_4, runtime.Float32, at3, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.add_1, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_0_ln2, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_0_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
-	fr.workspace.Bind(&fr.add_2, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_1_ln1, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_1_attn_qkv, runtime.Float32, at2, N, 128, 768)
-	fr.workspace.Bind(&fr.split_1_0, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.split_1_1, runtime.Float32, at3, N, 128, 256)
-	fr.workspace.Bind(&fr.split_1_2, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.transpose_5, runtime.Float32, at2, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_6, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_7, runtime.Float32, at3, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.matmul_2, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_1, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_3, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_9, runtime.Float32, at3, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.add_3, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_1_ln2, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_1_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
-	fr.workspace.Bind(&fr.add_4, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_2_ln1, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_2_attn_qkv, runtime.Float32, at2, N, 128, 768)
-	fr.workspace.Bind(&fr.split_2_0, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.split_2_1, runtime.Float32, at3, N, 128, 256)
-	fr.workspace.Bind(&fr.split_2_2, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.transpose_10, runtime.Float32, at2, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_11, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_12, runtime.Float32, at3, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.matmul_4, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_2, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_5, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_14, runtime.Float32, at3, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.add_5, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_2_ln2, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_2_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
-	fr.workspace.Bind(&fr.add_6, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_3_ln1, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_3_attn_qkv, runtime.Float32, at2, N, 128, 768)
-	fr.workspace.Bind(&fr.split_3_0, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.split_3_1, runtime.Float32, at3, N, 128, 256)
-	fr.workspace.Bind(&fr.split_3_2, runtime.Float32, at4, N, 128, 256)
-	fr.workspace.Bind(&fr.transpose_15, runtime.Float32, at2, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_16, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_17, runtime.Float32, at3, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.matmul_6, runtime.Float32, at4, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.softmax_3, runtime.Float32, at2, N, 4, 128, 128)
-	fr.workspace.Bind(&fr.matmul_7, runtime.Float32, 0, N, 4, 128, 64)
-	fr.workspace.Bind(&fr.transpose_19, runtime.Float32, at3, N, 128, 4, 64)
-	fr.workspace.Bind(&fr.add_7, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_3_ln2, runtime.Float32, 0, N, 128, 256)
-	fr.workspace.Bind(&fr.blocks_3_mlp_fc1, runtime.Float32, at2, N, 128, 1024)
-	fr.workspace.Bind(&fr.add_8, runtime.Float32, at1, N, 128, 256)
-	fr.workspace.Bind(&fr.ln_f, runtime.Float32, 0, N, 128, 256)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.tok_emb, runtime.Float32, N, 128, 256)
+	layout.Own(&fr.add, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_0_ln1, &fr.tok_emb, runtime.Float32, N, 128, 256)
+	layout.Own(&fr.blocks_0_attn_qkv, runtime.Float32, N, 128, 768)
+	layout.Reuse(&fr.split_r0, &fr.blocks_0_ln1, runtime.Float32, N, 128, 256)
+	layout.Own(&fr.split_r1, runtime.Float32, N, 128, 256)
+	layout.Own(&fr.split_r2, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.transpose, &fr.blocks_0_attn_qkv, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.transpose_1, &fr.split_r0, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.transpose_2, &fr.split_r1, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.matmul, &fr.split_r2, runtime.Float32, N, 4, 128, 128)
+	layout.Reuse(&fr.softmax, &fr.transpose, runtime.Float32, N, 4, 128, 128)
+	layout.Reuse(&fr.matmul_1, &fr.transpose_1, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.transpose_4, &fr.transpose_2, runtime.Float32, N, 128, 4, 64)
+	layout.Reuse(&fr.add_1, &fr.add, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_0_ln2, &fr.matmul_1, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_0_mlp_fc1, &fr.softmax, runtime.Float32, N, 128, 1024)
+	layout.Reuse(&fr.add_2, &fr.add_1, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_1_ln1, &fr.blocks_0_ln2, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_1_attn_qkv, &fr.blocks_0_mlp_fc1, runtime.Float32, N, 128, 768)
+	layout.Reuse(&fr.split_1_r0, &fr.blocks_1_ln1, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.split_1_r1, &fr.transpose_4, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.split_1_r2, &fr.matmul, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.transpose_5, &fr.blocks_1_attn_qkv, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.transpose_6, &fr.split_1_r0, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.transpose_7, &fr.split_1_r1, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.matmul_2, &fr.split_1_r2, runtime.Float32, N, 4, 128, 128)
+	layout.Reuse(&fr.softmax_1, &fr.transpose_5, runtime.Float32, N, 4, 128, 128)
+	layout.Reuse(&fr.matmul_3, &fr.transpose_6, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.transpose_9, &fr.transpose_7, runtime.Float32, N, 128, 4, 64)
+	layout.Reuse(&fr.add_3, &fr.add_2, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_1_ln2, &fr.matmul_3, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_1_mlp_fc1, &fr.softmax_1, runtime.Float32, N, 128, 1024)
+	layout.Reuse(&fr.add_4, &fr.add_3, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_2_ln1, &fr.blocks_1_ln2, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_2_attn_qkv, &fr.blocks_1_mlp_fc1, runtime.Float32, N, 128, 768)
+	layout.Reuse(&fr.split_2_r0, &fr.blocks_2_ln1, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.split_2_r1, &fr.transpose_9, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.split_2_r2, &fr.matmul_2, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.transpose_10, &fr.blocks_2_attn_qkv, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.transpose_11, &fr.split_2_r0, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.transpose_12, &fr.split_2_r1, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.matmul_4, &fr.split_2_r2, runtime.Float32, N, 4, 128, 128)
+	layout.Reuse(&fr.softmax_2, &fr.transpose_10, runtime.Float32, N, 4, 128, 128)
+	layout.Reuse(&fr.matmul_5, &fr.transpose_11, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.transpose_14, &fr.transpose_12, runtime.Float32, N, 128, 4, 64)
+	layout.Reuse(&fr.add_5, &fr.add_4, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_2_ln2, &fr.matmul_5, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_2_mlp_fc1, &fr.softmax_2, runtime.Float32, N, 128, 1024)
+	layout.Reuse(&fr.add_6, &fr.add_5, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_3_ln1, &fr.blocks_2_ln2, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_3_attn_qkv, &fr.blocks_2_mlp_fc1, runtime.Float32, N, 128, 768)
+	layout.Reuse(&fr.split_3_r0, &fr.blocks_3_ln1, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.split_3_r1, &fr.transpose_14, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.split_3_r2, &fr.matmul_4, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.transpose_15, &fr.blocks_3_attn_qkv, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.transpose_16, &fr.split_3_r0, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.transpose_17, &fr.split_3_r1, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.matmul_6, &fr.split_3_r2, runtime.Float32, N, 4, 128, 128)
+	layout.Reuse(&fr.softmax_3, &fr.transpose_15, runtime.Float32, N, 4, 128, 128)
+	layout.Reuse(&fr.matmul_7, &fr.transpose_16, runtime.Float32, N, 4, 128, 64)
+	layout.Reuse(&fr.transpose_19, &fr.transpose_17, runtime.Float32, N, 128, 4, 64)
+	layout.Reuse(&fr.add_7, &fr.add_6, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_3_ln2, &fr.matmul_7, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_3_mlp_fc1, &fr.softmax_3, runtime.Float32, N, 128, 1024)
+	layout.Reuse(&fr.add_8, &fr.add_7, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.ln_f, &fr.blocks_3_ln2, runtime.Float32, N, 128, 256)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -488,25 +607,25 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:95: blocks_0_attn_qkv = call_function linear(blocks_0_ln1, blocks_0_attn_qkv_weight, blocks_0_attn_qkv_bias)
 	runtime.LinearPacked(&fr.blocks_0_attn_qkv, &fr.blocks_0_ln1, c.blocks_0_attn_qkv_weight_prepared, c.blocks_0_attn_qkv_bias)
 	// transformer.go:95: split = call_method split(blocks_0_attn_qkv, split_size_or_sections=[256], dim=2)
-	runtime.Split([]*runtime.Array{&fr.split_0, &fr.split_1, &fr.split_2}, &fr.blocks_0_attn_qkv, 2)
+	runtime.Split([]*runtime.Array{&fr.split_r0, &fr.split_r1, &fr.split_r2}, &fr.blocks_0_attn_qkv, 2)
 	// transformer.go:96: reshape_2 = call_method reshape(getitem, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_2, &fr.split_0, N, 128, 4, 64)
+	runtime.View(&fr.reshape_2, &fr.split_r0, N, 128, 4, 64)
 	// transformer.go:96: transpose = call_method transpose(reshape_2, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose, &fr.reshape_2, 1, 2)
 	// transformer.go:97: reshape_3 = call_method reshape(getitem_1, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_3, &fr.split_1, N, 128, 4, 64)
+	runtime.View(&fr.reshape_3, &fr.split_r1, N, 128, 4, 64)
 	// transformer.go:97: transpose_1 = call_method transpose(reshape_3, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_1, &fr.reshape_3, 1, 2)
 	// transformer.go:98: reshape_4 = call_method reshape(getitem_2, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_4, &fr.split_2, N, 128, 4, 64)
+	runtime.View(&fr.reshape_4, &fr.split_r2, N, 128, 4, 64)
 	// transformer.go:98: transpose_2 = call_method transpose(reshape_4, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_2, &fr.reshape_4, 1, 2)
 	// transformer.go:99: matmul = call_function matmul_transb(transpose, transpose_1)
 	runtime.MatmulTransB(&fr.matmul, &fr.transpose, &fr.transpose_1)
 	// transformer.go:100: softmax = 2 fused elementwise ops and a softmax over the last dim (softmax_program):
-	// transformer.go:99: div = call_method div(matmul, 8.0)
-	// transformer.go:100: masked_fill = call_method masked_fill(div, gt, value=-Inf)
-	// transformer.go:100: softmax = call_function softmax(masked_fill, dim=-1)
+	// transformer.go:99: r2 = div(matmul, 8.0)
+	// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
+	// transformer.go:100: softmax = softmax(r3, dim=-1)
 	c.softmax_program.RunSoftmax(&fr.softmax, []*runtime.Array{&fr.matmul, c.gt})
 	// transformer.go:101: matmul_1 = call_function matmul(softmax, transpose_2)
 	runtime.Matmul(&fr.matmul_1, &fr.softmax, &fr.transpose_2)
@@ -519,7 +638,7 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:90: blocks_0_ln2 = call_function layer_norm(add_1, blocks_0_ln2_weight, blocks_0_ln2_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&fr.blocks_0_ln2, &fr.add_1, c.blocks_0_ln2_weight, c.blocks_0_ln2_bias, []int{256}, 1e-05)
 	// transformer.go:107: blocks_0_mlp_fc1 = call_function linear_act(blocks_0_ln2, blocks_0_mlp_fc1_weight, blocks_0_mlp_fc1_bias, act=2)
-	runtime.LinearActPacked(&fr.blocks_0_mlp_fc1, &fr.blocks_0_ln2, c.blocks_0_mlp_fc1_weight_prepared, c.blocks_0_mlp_fc1_bias, 2)
+	runtime.LinearActPacked(&fr.blocks_0_mlp_fc1, &fr.blocks_0_ln2, c.blocks_0_mlp_fc1_weight_prepared, c.blocks_0_mlp_fc1_bias, runtime.ActGELU)
 	// transformer.go:90: add_2 = call_function linear_residual(blocks_0_mlp_fc1, blocks_0_mlp_fc2_weight, blocks_0_mlp_fc2_bias, add_1)
 	runtime.LinearResidualPacked(&fr.add_2, &fr.blocks_0_mlp_fc1, c.blocks_0_mlp_fc2_weight_prepared, c.blocks_0_mlp_fc2_bias, &fr.add_1)
 	// transformer.go:89: blocks_1_ln1 = call_function layer_norm(add_2, blocks_1_ln1_weight, blocks_1_ln1_bias, normalized_shape=[256], eps=1e-05)
@@ -527,25 +646,25 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:95: blocks_1_attn_qkv = call_function linear(blocks_1_ln1, blocks_1_attn_qkv_weight, blocks_1_attn_qkv_bias)
 	runtime.LinearPacked(&fr.blocks_1_attn_qkv, &fr.blocks_1_ln1, c.blocks_1_attn_qkv_weight_prepared, c.blocks_1_attn_qkv_bias)
 	// transformer.go:95: split_1 = call_method split(blocks_1_attn_qkv, split_size_or_sections=[256], dim=2)
-	runtime.Split([]*runtime.Array{&fr.split_1_0, &fr.split_1_1, &fr.split_1_2}, &fr.blocks_1_attn_qkv, 2)
+	runtime.Split([]*runtime.Array{&fr.split_1_r0, &fr.split_1_r1, &fr.split_1_r2}, &fr.blocks_1_attn_qkv, 2)
 	// transformer.go:96: reshape_6 = call_method reshape(getitem_3, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_6, &fr.split_1_0, N, 128, 4, 64)
+	runtime.View(&fr.reshape_6, &fr.split_1_r0, N, 128, 4, 64)
 	// transformer.go:96: transpose_5 = call_method transpose(reshape_6, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_5, &fr.reshape_6, 1, 2)
 	// transformer.go:97: reshape_7 = call_method reshape(getitem_4, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_7, &fr.split_1_1, N, 128, 4, 64)
+	runtime.View(&fr.reshape_7, &fr.split_1_r1, N, 128, 4, 64)
 	// transformer.go:97: transpose_6 = call_method transpose(reshape_7, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_6, &fr.reshape_7, 1, 2)
 	// transformer.go:98: reshape_8 = call_method reshape(getitem_5, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_8, &fr.split_1_2, N, 128, 4, 64)
+	runtime.View(&fr.reshape_8, &fr.split_1_r2, N, 128, 4, 64)
 	// transformer.go:98: transpose_7 = call_method transpose(reshape_8, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_7, &fr.reshape_8, 1, 2)
 	// transformer.go:99: matmul_2 = call_function matmul_transb(transpose_5, transpose_6)
 	runtime.MatmulTransB(&fr.matmul_2, &fr.transpose_5, &fr.transpose_6)
 	// transformer.go:100: softmax_1 = 2 fused elementwise ops and a softmax over the last dim (softmax_1_program):
-	// transformer.go:99: div_1 = call_method div(matmul_2, 8.0)
-	// transformer.go:100: masked_fill_1 = call_method masked_fill(div_1, gt, value=-Inf)
-	// transformer.go:100: softmax_1 = call_function softmax(masked_fill_1, dim=-1)
+	// transformer.go:99: r2 = div(matmul_2, 8.0)
+	// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
+	// transformer.go:100: softmax_1 = softmax(r3, dim=-1)
 	c.softmax_1_program.RunSoftmax(&fr.softmax_1, []*runtime.Array{&fr.matmul_2, c.gt})
 	// transformer.go:101: matmul_3 = call_function matmul(softmax_1, transpose_7)
 	runtime.Matmul(&fr.matmul_3, &fr.softmax_1, &fr.transpose_7)
@@ -558,7 +677,7 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:90: blocks_1_ln2 = call_function layer_norm(add_3, blocks_1_ln2_weight, blocks_1_ln2_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&fr.blocks_1_ln2, &fr.add_3, c.blocks_1_ln2_weight, c.blocks_1_ln2_bias, []int{256}, 1e-05)
 	// transformer.go:107: blocks_1_mlp_fc1 = call_function linear_act(blocks_1_ln2, blocks_1_mlp_fc1_weight, blocks_1_mlp_fc1_bias, act=2)
-	runtime.LinearActPacked(&fr.blocks_1_mlp_fc1, &fr.blocks_1_ln2, c.blocks_1_mlp_fc1_weight_prepared, c.blocks_1_mlp_fc1_bias, 2)
+	runtime.LinearActPacked(&fr.blocks_1_mlp_fc1, &fr.blocks_1_ln2, c.blocks_1_mlp_fc1_weight_prepared, c.blocks_1_mlp_fc1_bias, runtime.ActGELU)
 	// transformer.go:90: add_4 = call_function linear_residual(blocks_1_mlp_fc1, blocks_1_mlp_fc2_weight, blocks_1_mlp_fc2_bias, add_3)
 	runtime.LinearResidualPacked(&fr.add_4, &fr.blocks_1_mlp_fc1, c.blocks_1_mlp_fc2_weight_prepared, c.blocks_1_mlp_fc2_bias, &fr.add_3)
 	// transformer.go:89: blocks_2_ln1 = call_function layer_norm(add_4, blocks_2_ln1_weight, blocks_2_ln1_bias, normalized_shape=[256], eps=1e-05)
@@ -566,25 +685,25 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:95: blocks_2_attn_qkv = call_function linear(blocks_2_ln1, blocks_2_attn_qkv_weight, blocks_2_attn_qkv_bias)
 	runtime.LinearPacked(&fr.blocks_2_attn_qkv, &fr.blocks_2_ln1, c.blocks_2_attn_qkv_weight_prepared, c.blocks_2_attn_qkv_bias)
 	// transformer.go:95: split_2 = call_method split(blocks_2_attn_qkv, split_size_or_sections=[256], dim=2)
-	runtime.Split([]*runtime.Array{&fr.split_2_0, &fr.split_2_1, &fr.split_2_2}, &fr.blocks_2_attn_qkv, 2)
+	runtime.Split([]*runtime.Array{&fr.split_2_r0, &fr.split_2_r1, &fr.split_2_r2}, &fr.blocks_2_attn_qkv, 2)
 	// transformer.go:96: reshape_10 = call_method reshape(getitem_6, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_10, &fr.split_2_0, N, 128, 4, 64)
+	runtime.View(&fr.reshape_10, &fr.split_2_r0, N, 128, 4, 64)
 	// transformer.go:96: transpose_10 = call_method transpose(reshape_10, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_10, &fr.reshape_10, 1, 2)
 	// transformer.go:97: reshape_11 = call_method reshape(getitem_7, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_11, &fr.split_2_1, N, 128, 4, 64)
+	runtime.View(&fr.reshape_11, &fr.split_2_r1, N, 128, 4, 64)
 	// transformer.go:97: transpose_11 = call_method transpose(reshape_11, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_11, &fr.reshape_11, 1, 2)
 	// transformer.go:98: reshape_12 = call_method reshape(getitem_8, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_12, &fr.split_2_2, N, 128, 4, 64)
+	runtime.View(&fr.reshape_12, &fr.split_2_r2, N, 128, 4, 64)
 	// transformer.go:98: transpose_12 = call_method transpose(reshape_12, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_12, &fr.reshape_12, 1, 2)
 	// transformer.go:99: matmul_4 = call_function matmul_transb(transpose_10, transpose_11)
 	runtime.MatmulTransB(&fr.matmul_4, &fr.transpose_10, &fr.transpose_11)
 	// transformer.go:100: softmax_2 = 2 fused elementwise ops and a softmax over the last dim (softmax_2_program):
-	// transformer.go:99: div_2 = call_method div(matmul_4, 8.0)
-	// transformer.go:100: masked_fill_2 = call_method masked_fill(div_2, gt, value=-Inf)
-	// transformer.go:100: softmax_2 = call_function softmax(masked_fill_2, dim=-1)
+	// transformer.go:99: r2 = div(matmul_4, 8.0)
+	// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
+	// transformer.go:100: softmax_2 = softmax(r3, dim=-1)
 	c.softmax_2_program.RunSoftmax(&fr.softmax_2, []*runtime.Array{&fr.matmul_4, c.gt})
 	// transformer.go:101: matmul_5 = call_function matmul(softmax_2, transpose_12)
 	runtime.Matmul(&fr.matmul_5, &fr.softmax_2, &fr.transpose_12)
@@ -597,7 +716,7 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:90: blocks_2_ln2 = call_function layer_norm(add_5, blocks_2_ln2_weight, blocks_2_ln2_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&fr.blocks_2_ln2, &fr.add_5, c.blocks_2_ln2_weight, c.blocks_2_ln2_bias, []int{256}, 1e-05)
 	// transformer.go:107: blocks_2_mlp_fc1 = call_function linear_act(blocks_2_ln2, blocks_2_mlp_fc1_weight, blocks_2_mlp_fc1_bias, act=2)
-	runtime.LinearActPacked(&fr.blocks_2_mlp_fc1, &fr.blocks_2_ln2, c.blocks_2_mlp_fc1_weight_prepared, c.blocks_2_mlp_fc1_bias, 2)
+	runtime.LinearActPacked(&fr.blocks_2_mlp_fc1, &fr.blocks_2_ln2, c.blocks_2_mlp_fc1_weight_prepared, c.blocks_2_mlp_fc1_bias, runtime.ActGELU)
 	// transformer.go:90: add_6 = call_function linear_residual(blocks_2_mlp_fc1, blocks_2_mlp_fc2_weight, blocks_2_mlp_fc2_bias, add_5)
 	runtime.LinearResidualPacked(&fr.add_6, &fr.blocks_2_mlp_fc1, c.blocks_2_mlp_fc2_weight_prepared, c.blocks_2_mlp_fc2_bias, &fr.add_5)
 	// transformer.go:89: blocks_3_ln1 = call_function layer_norm(add_6, blocks_3_ln1_weight, blocks_3_ln1_bias, normalized_shape=[256], eps=1e-05)
@@ -605,25 +724,25 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:95: blocks_3_attn_qkv = call_function linear(blocks_3_ln1, blocks_3_attn_qkv_weight, blocks_3_attn_qkv_bias)
 	runtime.LinearPacked(&fr.blocks_3_attn_qkv, &fr.blocks_3_ln1, c.blocks_3_attn_qkv_weight_prepared, c.blocks_3_attn_qkv_bias)
 	// transformer.go:95: split_3 = call_method split(blocks_3_attn_qkv, split_size_or_sections=[256], dim=2)
-	runtime.Split([]*runtime.Array{&fr.split_3_0, &fr.split_3_1, &fr.split_3_2}, &fr.blocks_3_attn_qkv, 2)
+	runtime.Split([]*runtime.Array{&fr.split_3_r0, &fr.split_3_r1, &fr.split_3_r2}, &fr.blocks_3_attn_qkv, 2)
 	// transformer.go:96: reshape_14 = call_method reshape(getitem_9, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_14, &fr.split_3_0, N, 128, 4, 64)
+	runtime.View(&fr.reshape_14, &fr.split_3_r0, N, 128, 4, 64)
 	// transformer.go:96: transpose_15 = call_method transpose(reshape_14, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_15, &fr.reshape_14, 1, 2)
 	// transformer.go:97: reshape_15 = call_method reshape(getitem_10, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_15, &fr.split_3_1, N, 128, 4, 64)
+	runtime.View(&fr.reshape_15, &fr.split_3_r1, N, 128, 4, 64)
 	// transformer.go:97: transpose_16 = call_method transpose(reshape_15, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_16, &fr.reshape_15, 1, 2)
 	// transformer.go:98: reshape_16 = call_method reshape(getitem_11, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_16, &fr.split_3_2, N, 128, 4, 64)
+	runtime.View(&fr.reshape_16, &fr.split_3_r2, N, 128, 4, 64)
 	// transformer.go:98: transpose_17 = call_method transpose(reshape_16, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose_17, &fr.reshape_16, 1, 2)
 	// transformer.go:99: matmul_6 = call_function matmul_transb(transpose_15, transpose_16)
 	runtime.MatmulTransB(&fr.matmul_6, &fr.transpose_15, &fr.transpose_16)
 	// transformer.go:100: softmax_3 = 2 fused elementwise ops and a softmax over the last dim (softmax_3_program):
-	// transformer.go:99: div_3 = call_method div(matmul_6, 8.0)
-	// transformer.go:100: masked_fill_3 = call_method masked_fill(div_3, gt, value=-Inf)
-	// transformer.go:100: softmax_3 = call_function softmax(masked_fill_3, dim=-1)
+	// transformer.go:99: r2 = div(matmul_6, 8.0)
+	// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
+	// transformer.go:100: softmax_3 = softmax(r3, dim=-1)
 	c.softmax_3_program.RunSoftmax(&fr.softmax_3, []*runtime.Array{&fr.matmul_6, c.gt})
 	// transformer.go:101: matmul_7 = call_function matmul(softmax_3, transpose_17)
 	runtime.Matmul(&fr.matmul_7, &fr.softmax_3, &fr.transpose_17)
@@ -636,7 +755,7 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:90: blocks_3_ln2 = call_function layer_norm(add_7, blocks_3_ln2_weight, blocks_3_ln2_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&fr.blocks_3_ln2, &fr.add_7, c.blocks_3_ln2_weight, c.blocks_3_ln2_bias, []int{256}, 1e-05)
 	// transformer.go:107: blocks_3_mlp_fc1 = call_function linear_act(blocks_3_ln2, blocks_3_mlp_fc1_weight, blocks_3_mlp_fc1_bias, act=2)
-	runtime.LinearActPacked(&fr.blocks_3_mlp_fc1, &fr.blocks_3_ln2, c.blocks_3_mlp_fc1_weight_prepared, c.blocks_3_mlp_fc1_bias, 2)
+	runtime.LinearActPacked(&fr.blocks_3_mlp_fc1, &fr.blocks_3_ln2, c.blocks_3_mlp_fc1_weight_prepared, c.blocks_3_mlp_fc1_bias, runtime.ActGELU)
 	// transformer.go:90: add_8 = call_function linear_residual(blocks_3_mlp_fc1, blocks_3_mlp_fc2_weight, blocks_3_mlp_fc2_bias, add_7)
 	runtime.LinearResidualPacked(&fr.add_8, &fr.blocks_3_mlp_fc1, c.blocks_3_mlp_fc2_weight_prepared, c.blocks_3_mlp_fc2_bias, &fr.add_7)
 	// transformer.go:84: ln_f = call_function layer_norm(add_8, ln_f_weight, ln_f_bias, normalized_shape=[256], eps=1e-05)

@@ -19,14 +19,17 @@ var _ func(*AddPair, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*AddPair)
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type AddPairMul struct {
-	frames runtime.Frames[addPairMulFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[addPairMulFrame]
 }
 
 // addPairMulFrame is the state of one AddPairMul.Forward call: the workspace
 // and the arrays bound to it.
 type addPairMulFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAddPairMul compiles m, checking that its parameters have the traced shapes.

@@ -19,14 +19,17 @@ var _ func(*AddPair, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*AddPair)
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type AddPairSub struct {
-	frames runtime.Frames[addPairSubFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[addPairSubFrame]
 }
 
 // addPairSubFrame is the state of one AddPairSub.Forward call: the workspace
 // and the arrays bound to it.
 type addPairSubFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAddPairSub compiles m, checking that its parameters have the traced shapes.

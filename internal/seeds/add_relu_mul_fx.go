@@ -19,14 +19,17 @@ var _ func(*AddRelu, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*AddRelu)
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type AddReluMul struct {
-	frames runtime.Frames[addReluMulFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[addReluMulFrame]
 }
 
 // addReluMulFrame is the state of one AddReluMul.Forward call: the workspace
 // and the arrays bound to it.
 type addReluMulFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewAddReluMul compiles m, checking that its parameters have the traced shapes.

@@ -19,43 +19,50 @@ var _ func(*Constructors, *tensor.Tensor) *tensor.Tensor = (*Constructors).Forwa
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type ConstructorsCompiled struct {
-	zeros         *runtime.Array                            // zeros f32[4], computed by the constructor
-	ones          *runtime.Array                            // ones f32[4], computed by the constructor
-	add           *runtime.Array                            // add f32[4], computed by the constructor
-	rand          *runtime.Array                            // rand f32[4], computed by the constructor
-	add_2_program *runtime.ElementwiseProgram               // the 2 ops fused into add_2
-	arange        *runtime.Array                            // arange i64[4], computed by the constructor
-	frames        runtime.Frames[constructorsCompiledFrame] // the free per-call workspaces
+	// add f32[4], computed by the constructor
+	add *runtime.Array
+	// rand f32[4], computed by the constructor
+	rand *runtime.Array
+	// the 2 ops fused into add_2
+	add_2_program *runtime.ElementwiseProgram
+	// arange i64[4], computed by the constructor
+	arange *runtime.Array
+	// the free per-call workspaces
+	frames runtime.Frames[constructorsCompiledFrame]
 }
 
 // constructorsCompiledFrame is the state of one ConstructorsCompiled.Forward
 // call: the workspace and the arrays bound to it.
 type constructorsCompiledFrame struct {
-	add_2     runtime.Array     // add_2 f32[N,4], in workspace slot 0
-	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// add_2 f32[N,4]
+	add_2 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewConstructorsCompiled compiles m, checking that its parameters have the traced shapes.
 func NewConstructorsCompiled(m *Constructors) *ConstructorsCompiled {
 	c := &ConstructorsCompiled{}
 	// seeds.go:83: zeros = call_function zeros(shape=[4])
-	c.zeros = runtime.NewArray(runtime.Float32, 4)
-	runtime.Zeros(c.zeros)
+	zeros := runtime.NewArray(runtime.Float32, 4)
+	runtime.Zeros(zeros)
 	// seeds.go:83: ones = call_function ones(shape=[4])
-	c.ones = runtime.NewArray(runtime.Float32, 4)
-	runtime.Ones(c.ones)
+	ones := runtime.NewArray(runtime.Float32, 4)
+	runtime.Ones(ones)
 	// seeds.go:83: add = call_method add(zeros, ones)
 	c.add = runtime.NewArray(runtime.Float32, 4)
-	runtime.Add(c.add, c.zeros, c.ones)
+	runtime.Add(c.add, zeros, ones)
 	// seeds.go:84: rand = call_function rand(shape=[4], seed=42)
 	c.rand = runtime.NewArray(runtime.Float32, 4)
 	runtime.Rand(c.rand, 42)
 	c.add_2_program = runtime.NewElementwiseProgram(3, []runtime.ElementwiseStep{
-		// seeds.go:84: add_1 = call_method add(x, add)
+		// seeds.go:84: r3 = add(x, add)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// seeds.go:84: add_2 = call_method add(add_1, rand)
+		// seeds.go:84: add_2 = add(r3, rand)
 		{Op: runtime.ElemAdd, A: 3, B: 2},
 	})
 	// seeds.go:84: arange = call_function arange(end=4.0)
@@ -69,10 +76,10 @@ func (fr *constructorsCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 1 values share 1 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(4 * N)
-	fr.workspace.Reserve(slot0, 0, 0)
-	fr.workspace.Bind(&fr.add_2, runtime.Float32, 0, N, 4)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.add_2, runtime.Float32, N, 4)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -85,8 +92,8 @@ func (c *ConstructorsCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// seeds.go:84: add_2 = 2 fused elementwise ops (add_2_program):
-	// seeds.go:84: add_1 = call_method add(x, add)
-	// seeds.go:84: add_2 = call_method add(add_1, rand)
+	// seeds.go:84: r3 = add(x, add)
+	// seeds.go:84: add_2 = add(r3, rand)
 	c.add_2_program.Run(&fr.add_2, []*runtime.Array{xArr, c.add, c.rand})
 	// seeds.go:84: add_3 = call_method add(add_2, arange)
 	add_3 := runtime.NewArray(runtime.Float32, N, 4)

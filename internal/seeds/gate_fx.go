@@ -20,14 +20,17 @@ var _ func(*Gate, *tensor.Tensor, bool) *tensor.Tensor = (*Gate).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type GateCompiled struct {
-	frames runtime.Frames[gateCompiledFrame] // the free per-call workspaces
+	// the free per-call workspaces
+	frames runtime.Frames[gateCompiledFrame]
 }
 
 // gateCompiledFrame is the state of one GateCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type gateCompiledFrame struct {
-	dimN  int  // the size N the workspace is sized for
-	ready bool // whether the workspace is allocated
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewGateCompiled compiles m, checking that its parameters have the traced shapes.

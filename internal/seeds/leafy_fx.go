@@ -21,35 +21,44 @@ var _ func(*Leafy, *tensor.Tensor) *tensor.Tensor = (*Leafy).Forward
 // those parameters, Forward panics saying to build a new LeafyCompiled, rather
 // than mix old and new weights. Forward returns fresh tensors.
 type LeafyCompiled struct {
-	model                  *Leafy                             // the model, whose own Go code Forward calls
-	linear_bias            *runtime.Array                     // linear.bias f32[4]
-	linear_weight          *runtime.Array                     // linear.weight f32[4,4]
-	linear_weight_prepared *runtime.PackedB                   // linear.weight prepared by PackLinear, computed by the constructor
-	snapshot               runtime.Snapshot                   // versions of the parameters the constructor computed from
-	frames                 runtime.Frames[leafyCompiledFrame] // the free per-call workspaces
+	// the model, whose own Go code Forward calls
+	model *Leafy
+	// linear.bias f32[4]
+	linear_bias *runtime.Array
+	// linear.weight prepared by PackLinear, computed by the constructor
+	linear_weight_prepared *runtime.PackedB
+	// versions of the parameters the constructor computed from
+	snapshot runtime.Snapshot
+	// the free per-call workspaces
+	frames runtime.Frames[leafyCompiledFrame]
 }
 
 // leafyCompiledFrame is the state of one LeafyCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type leafyCompiledFrame struct {
-	linear    runtime.Array     // linear f32[N,4], in workspace slot 0
-	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// linear f32[N,4]
+	linear runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewLeafyCompiled compiles m, checking that its parameters have the traced
-// shapes. Build it after loading m's weights: it computes from linear.weight
-// once, and Forward panics if a load changes them later.
+// shapes. Build it after loading m's weights: it computes from some of them
+// once (those it records in its snapshot), and Forward panics if a load
+// changes them later.
 func NewLeafyCompiled(m *Leafy) *LeafyCompiled {
 	c := &LeafyCompiled{}
 	c.model = m
 	c.linear_bias = m.Linear.Bias.Array()
 	runtime.CheckInput("NewLeafyCompiled", "linear.bias", c.linear_bias, runtime.Float32, 4)
-	c.linear_weight = m.Linear.Weight.Array()
-	runtime.CheckInput("NewLeafyCompiled", "linear.weight", c.linear_weight, runtime.Float32, 4, 4)
-	c.snapshot.Record("linear.weight", c.linear_weight)
-	c.linear_weight_prepared = runtime.PackLinear(c.linear_weight)
+	linear_weight := m.Linear.Weight.Array()
+	runtime.CheckInput("NewLeafyCompiled", "linear.weight", linear_weight, runtime.Float32, 4, 4)
+	c.snapshot.Record("linear.weight", linear_weight)
+	c.linear_weight_prepared = runtime.PackLinear(linear_weight)
 	return c
 }
 
@@ -58,10 +67,10 @@ func (fr *leafyCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 1 values share 1 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(4 * N)
-	fr.workspace.Reserve(slot0, 0, 0)
-	fr.workspace.Bind(&fr.linear, runtime.Float32, 0, N, 4)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.linear, runtime.Float32, N, 4)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }

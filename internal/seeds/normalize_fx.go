@@ -19,17 +19,23 @@ var _ func(*Normalize, *tensor.Tensor) *tensor.Tensor = (*Normalize).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type NormalizeCompiled struct {
-	model  *Normalize                             // the model, whose own Go code Forward calls
-	frames runtime.Frames[normalizeCompiledFrame] // the free per-call workspaces
+	// the model, whose own Go code Forward calls
+	model *Normalize
+	// the free per-call workspaces
+	frames runtime.Frames[normalizeCompiledFrame]
 }
 
 // normalizeCompiledFrame is the state of one NormalizeCompiled.Forward call:
 // the workspace and the arrays bound to it.
 type normalizeCompiledFrame struct {
-	inv_sqrt_len runtime.Array     // inv_sqrt_len f32[], in workspace slot 0
-	workspace    runtime.Workspace // storage of the 1 workspace slots (plan-memory)
-	dimN         int               // the size N the workspace is sized for
-	ready        bool              // whether the workspace is allocated
+	// inv_sqrt_len f32[]
+	inv_sqrt_len runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewNormalizeCompiled compiles m, checking that its parameters have the traced shapes.
@@ -44,10 +50,10 @@ func (fr *normalizeCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 1 values share 1 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(1)
-	fr.workspace.Reserve(slot0, 0, 0)
-	fr.workspace.Bind(&fr.inv_sqrt_len, runtime.Float32, 0)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.inv_sqrt_len, runtime.Float32)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }

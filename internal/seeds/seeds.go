@@ -126,3 +126,68 @@ func NewAddRelu() *AddRelu { return &AddRelu{} }
 
 // Forward returns relu(x + y).
 func (AddRelu) Forward(x, y *tensor.Tensor) *tensor.Tensor { return tensor.Relu(tensor.Add(x, y)) }
+
+//go:generate go tool fxgen -type ClsToken -input "x=f32[N,3,4]" -leaf gate
+
+// ClsToken is written the PyTorch way: it reads its batch size with
+// x.Size(0), expands a learned class token to it, views by it and builds
+// zeros of it; its gate is a leaf with dynamic control flow.
+type ClsToken struct {
+	Cls  *tensor.Tensor // [1,1,4]
+	Proj *nn.Linear
+	Gate *DynamicGate
+}
+
+// NewClsToken returns a ClsToken over 4 features.
+func NewClsToken() *ClsToken {
+	return &ClsToken{Cls: tensor.Rand(5, 1, 1, 4), Proj: nn.NewLinear(4, 4), Gate: &DynamicGate{}}
+}
+
+// Forward returns gate(proj(cat(cls, x))) flattened per sample, plus zeros
+// of the batch size: [N,16].
+func (m *ClsToken) Forward(x *tensor.Tensor) *tensor.Tensor {
+	n := x.Size(0)
+	cls := m.Cls.Expand(n, -1, -1)
+	h := m.Proj.Forward(tensor.Cat([]*tensor.Tensor{cls, x}, 1))
+	h = nn.Call(m.Gate, h)
+	return h.View(n, -1).Add(tensor.Zeros(n, 16))
+}
+
+// DynamicGate branches and loops on tensor values, so it cannot be traced
+// through; as a leaf, the compiled model calls its Forward.
+type DynamicGate struct{}
+
+// Forward returns relu(x) when x sums to more than 0, else -x, halved
+// while its sum exceeds 4 (at most 5 times).
+func (DynamicGate) Forward(x *tensor.Tensor) *tensor.Tensor {
+	if x.Sum().Item() > 0 {
+		x = x.Relu()
+	} else {
+		x = x.Neg()
+	}
+	for i := 0; i < 5 && x.Sum().Item() > 4; i++ {
+		x = x.MulScalar(0.5)
+	}
+	return x
+}
+
+//go:generate go tool fxgen -type HeadSplit -input "x=f32[N,8,16]"
+
+// HeadSplit splits 16 features into 4 heads by sizes read from its input,
+// the PyTorch way: x.Size(0) and x.Size(1) in View, Reshape and Ones, and
+// arithmetic on them.
+type HeadSplit struct{ FC *nn.Linear }
+
+// NewHeadSplit returns a HeadSplit.
+func NewHeadSplit() *HeadSplit { return &HeadSplit{FC: nn.NewLinear(16, 16)} }
+
+// Forward returns fc(x) split into heads [N*4,8,4], times ones, flattened
+// per sample: [N,128].
+func (m *HeadSplit) Forward(x *tensor.Tensor) *tensor.Tensor {
+	b, t := x.Size(0), x.Size(1)
+	h := m.FC.Forward(x)
+	h = h.View(b, t, 4, 4).Transpose(1, 2)
+	h = h.Reshape(b.Mul(4), t, 4)
+	h = h.Mul(tensor.Ones(b.Mul(4), t, 1))
+	return h.Reshape(b, -1)
+}

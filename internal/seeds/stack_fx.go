@@ -22,42 +22,51 @@ var _ func(*Stack, *tensor.Tensor) *tensor.Tensor = (*Stack).Forward
 // those parameters, Forward panics saying to build a new StackCompiled, rather
 // than mix old and new weights. Forward returns fresh tensors.
 type StackCompiled struct {
-	bot_0_bias            *runtime.Array                     // bot.0.bias f32[4]
-	bot_0_weight          *runtime.Array                     // bot.0.weight f32[4,3]
-	bot_2_bias            *runtime.Array                     // bot.2.bias f32[2]
-	bot_2_weight          *runtime.Array                     // bot.2.weight f32[2,4]
-	bot_0_weight_prepared *runtime.PackedB                   // bot.0.weight prepared by PackLinear, computed by the constructor
-	bot_2_weight_prepared *runtime.PackedB                   // bot.2.weight prepared by PackLinear, computed by the constructor
-	snapshot              runtime.Snapshot                   // versions of the parameters the constructor computed from
-	frames                runtime.Frames[stackCompiledFrame] // the free per-call workspaces
+	// bot.0.bias f32[4]
+	bot_0_bias *runtime.Array
+	// bot.2.bias f32[2]
+	bot_2_bias *runtime.Array
+	// bot.0.weight prepared by PackLinear, computed by the constructor
+	bot_0_weight_prepared *runtime.PackedB
+	// bot.2.weight prepared by PackLinear, computed by the constructor
+	bot_2_weight_prepared *runtime.PackedB
+	// versions of the parameters the constructor computed from
+	snapshot runtime.Snapshot
+	// the free per-call workspaces
+	frames runtime.Frames[stackCompiledFrame]
 }
 
 // stackCompiledFrame is the state of one StackCompiled.Forward call: the
 // workspace and the arrays bound to it.
 type stackCompiledFrame struct {
-	bot_0     runtime.Array     // bot_0 f32[N,4], in workspace slot 0
-	workspace runtime.Workspace // storage of the 1 workspace slots (plan-memory)
-	dimN      int               // the size N the workspace is sized for
-	ready     bool              // whether the workspace is allocated
+	// bot_0 f32[N,4]
+	bot_0 runtime.Array
+	// storage of the values of the memory plan
+	workspace runtime.Workspace
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewStackCompiled compiles m, checking that its parameters have the traced
-// shapes. Build it after loading m's weights: it computes from bot.0.weight
-// and bot.2.weight once, and Forward panics if a load changes them later.
+// shapes. Build it after loading m's weights: it computes from some of them
+// once (those it records in its snapshot), and Forward panics if a load
+// changes them later.
 func NewStackCompiled(m *Stack) *StackCompiled {
 	c := &StackCompiled{}
 	c.bot_0_bias = m.Bot.Layers[0].(*nn.Linear).Bias.Array()
 	runtime.CheckInput("NewStackCompiled", "bot.0.bias", c.bot_0_bias, runtime.Float32, 4)
-	c.bot_0_weight = m.Bot.Layers[0].(*nn.Linear).Weight.Array()
-	runtime.CheckInput("NewStackCompiled", "bot.0.weight", c.bot_0_weight, runtime.Float32, 4, 3)
+	bot_0_weight := m.Bot.Layers[0].(*nn.Linear).Weight.Array()
+	runtime.CheckInput("NewStackCompiled", "bot.0.weight", bot_0_weight, runtime.Float32, 4, 3)
 	c.bot_2_bias = m.Bot.Layers[2].(*nn.Linear).Bias.Array()
 	runtime.CheckInput("NewStackCompiled", "bot.2.bias", c.bot_2_bias, runtime.Float32, 2)
-	c.bot_2_weight = m.Bot.Layers[2].(*nn.Linear).Weight.Array()
-	runtime.CheckInput("NewStackCompiled", "bot.2.weight", c.bot_2_weight, runtime.Float32, 2, 4)
-	c.snapshot.Record("bot.0.weight", c.bot_0_weight)
-	c.snapshot.Record("bot.2.weight", c.bot_2_weight)
-	c.bot_0_weight_prepared = runtime.PackLinear(c.bot_0_weight)
-	c.bot_2_weight_prepared = runtime.PackLinear(c.bot_2_weight)
+	bot_2_weight := m.Bot.Layers[2].(*nn.Linear).Weight.Array()
+	runtime.CheckInput("NewStackCompiled", "bot.2.weight", bot_2_weight, runtime.Float32, 2, 4)
+	c.snapshot.Record("bot.0.weight", bot_0_weight)
+	c.snapshot.Record("bot.2.weight", bot_2_weight)
+	c.bot_0_weight_prepared = runtime.PackLinear(bot_0_weight)
+	c.bot_2_weight_prepared = runtime.PackLinear(bot_2_weight)
 	return c
 }
 
@@ -66,10 +75,10 @@ func (fr *stackCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// 1 values share 1 workspace slots; each slot is as large as its largest value.
-	slot0 := runtime.SlotSize(4 * N)
-	fr.workspace.Reserve(slot0, 0, 0)
-	fr.workspace.Bind(&fr.bot_0, runtime.Float32, 0, N, 4)
+	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
+	var layout runtime.WorkspaceLayout
+	layout.Own(&fr.bot_0, runtime.Float32, N, 4)
+	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -83,7 +92,7 @@ func (c *StackCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// seeds.go:118: bot_0 = call_function linear_act(x, bot_0_weight, bot_0_bias, act=1)
-	runtime.LinearActPacked(&fr.bot_0, xArr, c.bot_0_weight_prepared, c.bot_0_bias, 1)
+	runtime.LinearActPacked(&fr.bot_0, xArr, c.bot_0_weight_prepared, c.bot_0_bias, runtime.ActReLU)
 	// seeds.go:118: bot_2 = call_function linear(bot_0, bot_2_weight, bot_2_bias)
 	bot_2 := runtime.NewArray(runtime.Float32, N, 2)
 	runtime.LinearPacked(bot_2, &fr.bot_0, c.bot_2_weight_prepared, c.bot_2_bias)

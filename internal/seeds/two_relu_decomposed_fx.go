@@ -22,48 +22,60 @@ var _ func(*TwoRelu, *tensor.Tensor) *tensor.Tensor = (*TwoRelu).Forward
 // TwoReluDecomposed, rather than mix old and new weights. Forward returns
 // fresh tensors.
 type TwoReluDecomposed struct {
-	fc1_bias            *runtime.Array                         // fc1.bias f32[6]
-	fc1_weight          *runtime.Array                         // fc1.weight f32[6,6]
-	fc2_bias            *runtime.Array                         // fc2.bias f32[3]
-	fc2_weight          *runtime.Array                         // fc2.weight f32[3,6]
-	fc1_weight_prepared *runtime.PackedB                       // fc1.weight prepared by PackLinear, computed by the constructor
-	const0              *runtime.Array                         // the number 0.0
-	fc2_weight_prepared *runtime.PackedB                       // fc2.weight prepared by PackLinear, computed by the constructor
-	snapshot            runtime.Snapshot                       // versions of the parameters the constructor computed from
-	frames              runtime.Frames[twoReluDecomposedFrame] // the free per-call workspaces
+	// fc1.bias f32[6]
+	fc1_bias *runtime.Array
+	// fc2.bias f32[3]
+	fc2_bias *runtime.Array
+	// fc1.weight prepared by PackLinear, computed by the constructor
+	fc1_weight_prepared *runtime.PackedB
+	// the number 0.0
+	f32_0 *runtime.Array
+	// fc2.weight prepared by PackLinear, computed by the constructor
+	fc2_weight_prepared *runtime.PackedB
+	// versions of the parameters the constructor computed from
+	snapshot runtime.Snapshot
+	// the free per-call workspaces
+	frames runtime.Frames[twoReluDecomposedFrame]
 }
 
 // twoReluDecomposedFrame is the state of one TwoReluDecomposed.Forward call:
 // the workspace and the arrays bound to it.
 type twoReluDecomposedFrame struct {
-	fc1   runtime.Array // fc1 f32[N,6]
-	gt    runtime.Array // gt bool[N,6]
-	mul   runtime.Array // mul f32[N,6]
-	fc2   runtime.Array // fc2 f32[N,3]
-	gt_1  runtime.Array // gt_1 bool[N,3]
-	dimN  int           // the size N the workspace is sized for
-	ready bool          // whether the workspace is allocated
+	// fc1 f32[N,6]
+	fc1 runtime.Array
+	// gt bool[N,6]
+	gt runtime.Array
+	// mul f32[N,6]
+	mul runtime.Array
+	// fc2 f32[N,3]
+	fc2 runtime.Array
+	// gt_1 bool[N,3]
+	gt_1 runtime.Array
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
 }
 
 // NewTwoReluDecomposed compiles m, checking that its parameters have the
-// traced shapes. Build it after loading m's weights: it computes from
-// fc1.weight and fc2.weight once, and Forward panics if a load changes them
-// later.
+// traced shapes. Build it after loading m's weights: it computes from some of
+// them once (those it records in its snapshot), and Forward panics if a load
+// changes them later.
 func NewTwoReluDecomposed(m *TwoRelu) *TwoReluDecomposed {
 	c := &TwoReluDecomposed{}
 	c.fc1_bias = m.Fc1.Bias.Array()
 	runtime.CheckInput("NewTwoReluDecomposed", "fc1.bias", c.fc1_bias, runtime.Float32, 6)
-	c.fc1_weight = m.Fc1.Weight.Array()
-	runtime.CheckInput("NewTwoReluDecomposed", "fc1.weight", c.fc1_weight, runtime.Float32, 6, 6)
+	fc1_weight := m.Fc1.Weight.Array()
+	runtime.CheckInput("NewTwoReluDecomposed", "fc1.weight", fc1_weight, runtime.Float32, 6, 6)
 	c.fc2_bias = m.Fc2.Bias.Array()
 	runtime.CheckInput("NewTwoReluDecomposed", "fc2.bias", c.fc2_bias, runtime.Float32, 3)
-	c.fc2_weight = m.Fc2.Weight.Array()
-	runtime.CheckInput("NewTwoReluDecomposed", "fc2.weight", c.fc2_weight, runtime.Float32, 3, 6)
-	c.snapshot.Record("fc1.weight", c.fc1_weight)
-	c.snapshot.Record("fc2.weight", c.fc2_weight)
-	c.fc1_weight_prepared = runtime.PackLinear(c.fc1_weight)
-	c.const0 = runtime.Float32Scalar(float32(0))
-	c.fc2_weight_prepared = runtime.PackLinear(c.fc2_weight)
+	fc2_weight := m.Fc2.Weight.Array()
+	runtime.CheckInput("NewTwoReluDecomposed", "fc2.weight", fc2_weight, runtime.Float32, 3, 6)
+	c.snapshot.Record("fc1.weight", fc1_weight)
+	c.snapshot.Record("fc2.weight", fc2_weight)
+	c.fc1_weight_prepared = runtime.PackLinear(fc1_weight)
+	c.f32_0 = runtime.Float32Scalar(float32(0))
+	c.fc2_weight_prepared = runtime.PackLinear(fc2_weight)
 	return c
 }
 
@@ -92,13 +104,13 @@ func (c *TwoReluDecomposed) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// seeds.go:96: fc1 = call_module fc1(x)
 	runtime.LinearPacked(&fr.fc1, xArr, c.fc1_weight_prepared, c.fc1_bias)
 	// transforms.go:118: gt = call_method gt(fc1, 0.0)
-	runtime.Gt(&fr.gt, &fr.fc1, c.const0)
+	runtime.Gt(&fr.gt, &fr.fc1, c.f32_0)
 	// transforms.go:118: mul = call_method mul(gt, fc1)
 	runtime.Mul(&fr.mul, &fr.gt, &fr.fc1)
 	// seeds.go:96: fc2 = call_module fc2(mul)
 	runtime.LinearPacked(&fr.fc2, &fr.mul, c.fc2_weight_prepared, c.fc2_bias)
 	// transforms.go:118: gt_1 = call_method gt(fc2, 0.0)
-	runtime.Gt(&fr.gt_1, &fr.fc2, c.const0)
+	runtime.Gt(&fr.gt_1, &fr.fc2, c.f32_0)
 	// transforms.go:118: mul_1 = call_method mul(gt_1, fc2)
 	mul_1 := runtime.NewArray(runtime.Float32, N, 3)
 	runtime.Mul(mul_1, &fr.gt_1, &fr.fc2)

@@ -23,8 +23,10 @@ type BatchNorm2d struct {
 }
 
 // NewBatchNorm2d returns a BatchNorm2d over c channels initialised like
-// PyTorch's: weight 1, bias 0, running mean 0, running variance 1, eps 1e-5.
-func NewBatchNorm2d(c int) *BatchNorm2d {
+// PyTorch's: weight 1, bias 0, running mean 0, running variance 1, eps 1e-5
+// (changed by the option Eps: nn.NewBatchNorm2d(64, nn.Eps(1e-3))).
+func NewBatchNorm2d(c int, opts ...Option) *BatchNorm2d {
+	cfg := configure("NewBatchNorm2d", config{eps: 1e-5}, opts, "Eps")
 	ones := make([]float32, c)
 	for i := range ones {
 		ones[i] = 1
@@ -35,7 +37,7 @@ func NewBatchNorm2d(c int) *BatchNorm2d {
 		RunningMean:       tensor.FromFloat32(make([]float32, c), c),
 		RunningVar:        tensor.FromFloat32(append([]float32{}, ones...), c),
 		NumBatchesTracked: tensor.FromInt64([]int64{0}),
-		Eps:               1e-5,
+		Eps:               cfg.eps,
 	}
 }
 

@@ -3,6 +3,8 @@
 package nn
 
 import (
+	"fmt"
+
 	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/tensor"
 )
@@ -19,13 +21,28 @@ type Conv2d struct {
 	Groups  int
 }
 
-// NewConv2d returns a k×k convolution from in to out channels, with a bias
-// when bias is set, initialised like PyTorch's: weight and bias uniform in
-// ±1/√(in·k·k).
-func NewConv2d(in, out, k, stride, padding int, bias bool) *Conv2d {
-	b := fanInBound(in * k * k)
-	c := &Conv2d{Weight: uniform(b, out, in, k, k), Stride: stride, Padding: padding, Groups: 1}
-	if bias {
+// NewConv2d returns a k×k convolution from in to out channels with
+// PyTorch's defaults (stride 1, padding 0, groups 1, with bias), changed by
+// the options Stride, Padding, Groups and Bias:
+//
+//	nn.NewConv2d(64, 128, 3, nn.Stride(2), nn.Padding(1), nn.Bias(false))
+//
+// It is initialised like PyTorch's: weight and bias uniform in
+// ±1/√(in/groups·k·k). It panics when the channels do not divide into the
+// groups or a size is out of range.
+func NewConv2d(in, out, k int, opts ...Option) *Conv2d {
+	cfg := configure("NewConv2d", config{stride: 1, groups: 1, bias: true}, opts, "Stride", "Padding", "Groups", "Bias")
+	switch {
+	case in < 1 || out < 1 || k < 1:
+		panic(fmt.Sprintf("nn.NewConv2d(%d, %d, %d): channels and kernel size must be positive", in, out, k))
+	case cfg.stride < 1 || cfg.padding < 0:
+		panic(fmt.Sprintf("nn.NewConv2d: stride %d and padding %d: want stride ≥ 1, padding ≥ 0", cfg.stride, cfg.padding))
+	case cfg.groups < 1 || in%cfg.groups != 0 || out%cfg.groups != 0:
+		panic(fmt.Sprintf("nn.NewConv2d(%d, %d, ...): %d groups do not divide the input and output channels", in, out, cfg.groups))
+	}
+	b := fanInBound(in / cfg.groups * k * k)
+	c := &Conv2d{Weight: uniform(b, out, in/cfg.groups, k, k), Stride: cfg.stride, Padding: cfg.padding, Groups: cfg.groups}
+	if cfg.bias {
 		c.Bias = uniform(b, out)
 	}
 	return c

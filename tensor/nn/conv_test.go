@@ -23,9 +23,9 @@ func paramNames(m any) string {
 }
 
 func TestConv2dParams(t *testing.T) {
-	c := nn.NewConv2d(3, 16, 3, 1, 1, true)
+	c := nn.NewConv2d(3, 16, 3, nn.Padding(1))
 	if got, want := paramNames(c), "weightf32[16,3,3,3] biasf32[16]"; got != want {
-		t.Errorf("NewConv2d(3, 16, 3, 1, 1, true) params: got %q, want %q", got, want)
+		t.Errorf("NewConv2d(3, 16, 3, Padding(1)) params: got %q, want %q", got, want)
 	}
 	bound := float32(1 / math.Sqrt(27))
 	for _, v := range append(c.Weight.Float32s(), c.Bias.Float32s()...) {
@@ -33,8 +33,8 @@ func TestConv2dParams(t *testing.T) {
 			t.Fatalf("init value %v outside ±%v", v, bound)
 		}
 	}
-	if got, want := paramNames(nn.NewConv2d(64, 128, 1, 2, 0, false)), "weightf32[128,64,1,1]"; got != want {
-		t.Errorf("NewConv2d(64, 128, 1, 2, 0, false) params: got %q, want %q", got, want)
+	if got, want := paramNames(nn.NewConv2d(64, 128, 1, nn.Stride(2), nn.Bias(false))), "weightf32[128,64,1,1]"; got != want {
+		t.Errorf("NewConv2d(64, 128, 1, Stride(2), Bias(false)) params: got %q, want %q", got, want)
 	}
 }
 
@@ -55,7 +55,7 @@ func newConvNet() *convNet {
 	bn.RunningMean = testutil.RandFloat32(3, 8)
 	bn.RunningVar = tensor.FromFloat32([]float32{0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4}, 8)
 	return &convNet{
-		Conv: nn.NewConv2d(3, 8, 3, 2, 1, true), Bn: bn, Relu: &nn.ReLU{},
+		Conv: nn.NewConv2d(3, 8, 3, nn.Stride(2), nn.Padding(1)), Bn: bn, Relu: &nn.ReLU{},
 		Pool: nn.NewMaxPool2d(3, 2, 1), Avgpool: nn.NewAdaptiveAvgPool2d(2, 1),
 	}
 }

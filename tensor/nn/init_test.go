@@ -53,13 +53,13 @@ type twoLayers struct {
 }
 
 func newTwoLayers() *twoLayers {
-	return &twoLayers{A: NewLinear(64, 64), B: NewConv2d(8, 8, 3, 1, 1, true), Emb: NewEmbedding(32, 16)}
+	return &twoLayers{A: NewLinear(64, 64), B: NewConv2d(8, 8, 3, Padding(1)), Emb: NewEmbedding(32, 16)}
 }
 
 type sameLayers struct{ A, B, C, D *Linear }
 
 func newSameLayers() *sameLayers {
-	return &sameLayers{A: NewLinearNoBias(128, 128), B: NewLinearNoBias(128, 128), C: NewLinearNoBias(128, 128), D: NewLinearNoBias(128, 128)}
+	return &sameLayers{A: NewLinear(128, 128, Bias(false)), B: NewLinear(128, 128, Bias(false)), C: NewLinear(128, 128, Bias(false)), D: NewLinear(128, 128, Bias(false))}
 }
 
 // TestConcurrentConstruction: models built on many goroutines at once do

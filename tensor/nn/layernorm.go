@@ -3,6 +3,8 @@
 package nn
 
 import (
+	"fmt"
+
 	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/tensor"
 )
@@ -17,14 +19,35 @@ type LayerNorm struct {
 	Eps             float64 `fx:"-"`
 }
 
-// NewLayerNorm returns a LayerNorm over the trailing dims shape with
-// PyTorch's defaults: eps 1e-5, weight 1 and bias 0.
-func NewLayerNorm(shape ...int) *LayerNorm {
+// NewLayerNorm returns a LayerNorm over the last dim, of size d, with
+// PyTorch's defaults (eps 1e-5, weight 1, bias 0), changed by the option
+// Eps: nn.NewLayerNorm(768, nn.Eps(1e-6)). For a normalized shape of more
+// than one dim, use NewLayerNormShape.
+func NewLayerNorm(d int, opts ...Option) *LayerNorm {
+	return newLayerNorm("NewLayerNorm", []int{d}, opts)
+}
+
+// NewLayerNormShape returns a LayerNorm over the trailing dims shape, as
+// torch.nn.LayerNorm(shape) with a list; it takes the option Eps.
+func NewLayerNormShape(shape []int, opts ...Option) *LayerNorm {
+	return newLayerNorm("NewLayerNormShape", shape, opts)
+}
+
+func newLayerNorm(ctor string, shape []int, opts []Option) *LayerNorm {
+	cfg := configure(ctor, config{eps: 1e-5}, opts, "Eps")
+	for _, d := range shape {
+		if d < 1 {
+			panic(fmt.Sprintf("nn.%s: normalized shape %v: dims must be positive", ctor, shape))
+		}
+	}
+	if len(shape) == 0 {
+		panic("nn." + ctor + ": empty normalized shape")
+	}
 	return &LayerNorm{
-		Weight:          tensor.Ones(shape...),
-		Bias:            tensor.Zeros(shape...),
+		Weight:          tensor.Ones(tensor.Dims(shape)...),
+		Bias:            tensor.Zeros(tensor.Dims(shape)...),
 		NormalizedShape: append([]int{}, shape...),
-		Eps:             1e-5,
+		Eps:             cfg.eps,
 	}
 }
 

@@ -14,16 +14,17 @@ type Linear struct {
 	Bias   *tensor.Tensor
 }
 
-// NewLinear returns a Linear with bias, initialised like PyTorch's: weight
-// and bias uniform in ±1/√in.
-func NewLinear(in, out int) *Linear {
+// NewLinear returns a Linear from in to out features, with a bias unless
+// the option Bias(false) is given (nn.NewLinear(768, 10, nn.Bias(false))),
+// initialised like PyTorch's: weight and bias uniform in ±1/√in.
+func NewLinear(in, out int, opts ...Option) *Linear {
+	cfg := configure("NewLinear", config{bias: true}, opts, "Bias")
 	b := fanInBound(in)
-	return &Linear{Weight: uniform(b, out, in), Bias: uniform(b, out)}
-}
-
-// NewLinearNoBias returns a Linear without bias.
-func NewLinearNoBias(in, out int) *Linear {
-	return &Linear{Weight: uniform(fanInBound(in), out, in)}
+	l := &Linear{Weight: uniform(b, out, in)}
+	if cfg.bias {
+		l.Bias = uniform(b, out)
+	}
+	return l
 }
 
 // Forward applies the layer to x of shape [..., in].

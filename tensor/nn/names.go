@@ -41,9 +41,23 @@ type Submodule struct {
 // full package path, e.g. Layers[0].(*github.com/fxgen/fxgen/tensor/nn.Linear).Weight. A tensor reached twice keeps its
 // first name. The order is the fields' order, so it is deterministic.
 func Walk(root any) (params []Param, modules []Submodule) {
+	w := walk(root)
+	return w.params, w.modules
+}
+
+// walk walks root; when a method value's receiver type was unknown but
+// the walk met it in a field later, it walks again.
+func walk(root any) *walker {
 	w := &walker{seenT: map[*tensor.Tensor]bool{}, seenM: map[any]bool{}}
 	w.visit(reflect.ValueOf(root), "", "", true)
-	return w.params, w.modules
+	for _, f := range w.unknown {
+		if _, known := moduleTypes.Load(f.GoPath); known {
+			w = &walker{seenT: map[*tensor.Tensor]bool{}, seenM: map[any]bool{}}
+			w.visit(reflect.ValueOf(root), "", "", true)
+			break
+		}
+	}
+	return w
 }
 
 // NamedParameters returns the parameters and buffers of m by qualified name.
@@ -56,6 +70,7 @@ type walker struct {
 	params  []Param
 	modules []Submodule
 	funcs   []FuncField
+	unknown []FuncField // method values of types Walk cannot look inside (GoPath holds the type's name)
 	seenT   map[*tensor.Tensor]bool
 	seenM   map[any]bool
 }
@@ -108,6 +123,9 @@ func (w *walker) visit(v reflect.Value, path, goPath string, goOK bool) {
 		}
 		if w.seenM[v.Interface()] {
 			return
+		}
+		if v.Elem().Type().Name() != "" {
+			registerType(v.Type())
 		}
 		w.visit(v.Elem(), path, goPath, goOK)
 	case reflect.Interface:
@@ -199,8 +217,20 @@ func (w *walker) visit(v reflect.Value, path, goPath string, goOK bool) {
 			w.visit(v.MapIndex(e.k), joinPath(path, e.key), sel, ok)
 		}
 	case reflect.Func:
-		if !v.IsNil() {
-			w.funcs = append(w.funcs, FuncField{Name: path, GoPath: goPath, Value: v})
+		if v.IsNil() {
+			return
+		}
+		w.funcs = append(w.funcs, FuncField{Name: path, GoPath: goPath, Value: v})
+		// A method value's receiver is walked as a module named after the
+		// field, reached in Go through tensor.MethodReceiver (written
+		// Field.(receiver *pkg/path.Type)).
+		m, typeName, known := receiverModule(v)
+		switch {
+		case !known:
+			w.unknown = append(w.unknown, FuncField{Name: path, GoPath: typeName, Value: v})
+		case m.IsValid():
+			t := m.Type().Elem()
+			w.visit(m, path, goPath+".(receiver *"+t.PkgPath()+"."+t.Name()+")", goOK && goPath != "")
 		}
 	}
 }

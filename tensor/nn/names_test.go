@@ -34,7 +34,7 @@ type net struct {
 func TestWalkNames(t *testing.T) {
 	shared := tensor.Scalar(1)
 	n := &net{
-		Blocks: []*block{{Conv: NewLinear(2, 2), Scale: shared, Hidden: tensor.Scalar(2), secret: tensor.Scalar(3)}, {Conv: NewLinearNoBias(2, 2), Scale: shared}},
+		Blocks: []*block{{Conv: NewLinear(2, 2), Scale: shared, Hidden: tensor.Scalar(2), secret: tensor.Scalar(3)}, {Conv: NewLinear(2, 2, Bias(false)), Scale: shared}},
 		Head:   *NewLinear(2, 1),
 		Any:    &block{Scale: tensor.Scalar(4)},
 	}

@@ -62,13 +62,22 @@ func AllowUnexpected() LoadOption { return func(c *loadConfig) { c.allowUnexpect
 // saying to build it again, rather than mix old and new values.
 //
 // A tensor reached under two names in m (tied weights) has only its first
-// name, as NamedParameters gives it.
+// name, as NamedParameters gives it. A module held only as a method value
+// (Out: fc.Forward) is named after its field (out.weight) when its type is
+// known (RegisterModule); one of an unknown type is an error, since its
+// parameters could not be loaded.
 func LoadStateDict(m any, sd map[string]*tensor.Tensor, opts ...LoadOption) error {
 	var cfg loadConfig
 	for _, o := range opts {
 		o(&cfg)
 	}
-	params, modules := Walk(m)
+	w := walk(m)
+	params, modules := w.params, w.modules
+	var errs []error
+	for _, f := range w.unknown {
+		// Its parameters, if any, would be neither loaded nor reported.
+		errs = append(errs, fmt.Errorf("nn: load: %s holds a method value of *%s, whose parameters nn cannot see: call nn.RegisterModule[*%s]() in an init function, or hold the module in a field", f.Name, f.GoPath, f.GoPath[strings.LastIndexByte(f.GoPath, '/')+1:]))
+	}
 	batchNorms := map[string]bool{}
 	for _, sm := range modules {
 		if _, ok := sm.Module.(*BatchNorm2d); ok {
@@ -78,7 +87,6 @@ func LoadStateDict(m any, sd map[string]*tensor.Tensor, opts ...LoadOption) erro
 	have := make(map[string]bool, len(params))
 	type pair struct{ dst, src *runtime.Array }
 	var copies []pair
-	var errs []error
 	for _, p := range params {
 		have[p.Name] = true
 		src, ok := sd[p.Name]

@@ -28,14 +28,14 @@ type BasicBlock struct {
 // convolution has the given stride.
 func NewBasicBlock(in, out, stride int) *BasicBlock {
 	b := &BasicBlock{
-		Conv1: nn.NewConv2d(in, out, 3, stride, 1, false),
+		Conv1: nn.NewConv2d(in, out, 3, nn.Stride(stride), nn.Padding(1), nn.Bias(false)),
 		Bn1:   nn.NewBatchNorm2d(out),
 		Relu:  &nn.ReLU{},
-		Conv2: nn.NewConv2d(out, out, 3, 1, 1, false),
+		Conv2: nn.NewConv2d(out, out, 3, nn.Padding(1), nn.Bias(false)),
 		Bn2:   nn.NewBatchNorm2d(out),
 	}
 	if stride != 1 || in != out {
-		b.Downsample = nn.NewSequential(nn.NewConv2d(in, out, 1, stride, 0, false), nn.NewBatchNorm2d(out))
+		b.Downsample = nn.NewSequential(nn.NewConv2d(in, out, 1, nn.Stride(stride), nn.Bias(false)), nn.NewBatchNorm2d(out))
 	}
 	return b
 }

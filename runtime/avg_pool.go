@@ -1,0 +1,96 @@
+// This file holds AvgPool2d, average pooling over fixed windows.
+
+package runtime
+
+// AvgPool2d sets out to the mean of each window of x, as
+// torch.nn.functional.avg_pool2d: x is [..., H, W] (rank 3 or 4) and out
+// [..., OH, OW] with OH = (H + 2·padding[0] - kernelSize[0])/stride[0] + 1,
+// rounded up when ceilMode (a window must still start inside the input
+// or its left padding) and OW likewise. kernelSize, stride and padding
+// hold one value for both dims or two; an empty stride means kernelSize.
+// With countIncludePad the divisor counts the padding a window covers
+// (not what ceilMode adds past it); without, only the input it covers.
+//
+//	for each plane, i, j:
+//		y0, z0 := i*SH-PH, j*SW-PW
+//		y1, z1 := min(y0+KH, H+PH), min(z0+KW, W+PW)
+//		n := (y1-y0)*(z1-z0)            // countIncludePad
+//		y0, z0, y1, z1 = max(y0, 0), max(z0, 0), min(y1, H), min(z1, W)
+//		out[i, j] = Σ x[y0:y1, z0:z1] / n  // else n = (y1-y0)*(z1-z0)
+func AvgPool2d(out, x *Array, kernelSize, stride, padding []int, ceilMode, countIncludePad bool) {
+	const name = "AvgPool2d"
+	planes, h, w := poolInput(name, out, x)
+	kh, kw := pair2(name, "kernel_size", kernelSize)
+	sh, sw := kh, kw
+	if len(stride) > 0 {
+		sh, sw = pair2(name, "stride", stride)
+	}
+	ph, pw := pair2(name, "padding", padding)
+	if kh < 1 || kw < 1 || sh < 1 || sw < 1 || ph < 0 || pw < 0 || 2*ph > kh || 2*pw > kw || h+2*ph < kh || w+2*pw < kw {
+		kernelPanic(name, "kernel_size %d,%d, stride %d,%d and padding %d,%d do not fit x %v (padding at most half the kernel)", kh, kw, sh, sw, ph, pw, x.Shape)
+	}
+	oh, ow := PoolOutSize(h, kh, sh, ph, ceilMode), PoolOutSize(w, kw, sw, pw, ceilMode)
+	checkPoolOut(name, out, x, oh, ow)
+	g := avgPoolWindowJob{x: x.F32, out: out.F32, h: h, w: w, oh: oh, ow: ow, kh: kh, kw: kw, sh: sh, sw: sw, ph: ph, pw: pw, includePad: countIncludePad}
+	if serialPlanes(x.Len()) {
+		g.planes(0, planes)
+		return
+	}
+	runPooled(avgPoolWindowTasks, planes, g)
+}
+
+// PoolOutSize returns the output size of a pooling window of size k,
+// stride s and padding p over n inputs, as PyTorch computes it: with
+// ceilMode the last partial window counts when it starts inside the
+// input or its left padding.
+func PoolOutSize(n, k, s, p int, ceilMode bool) int {
+	span := n + 2*p - k
+	out := span/s + 1
+	if ceilMode && span%s != 0 {
+		out++
+		if (out-1)*s >= n+p {
+			out--
+		}
+	}
+	return out
+}
+
+var avgPoolWindowTasks = taskPool((*avgPoolWindowJob).planes)
+
+// avgPoolWindowJob is one AvgPool2d call.
+type avgPoolWindowJob struct {
+	x, out                               []float32
+	h, w, oh, ow, kh, kw, sh, sw, ph, pw int
+	includePad                           bool
+}
+
+// planes pools planes [lo, hi).
+func (g *avgPoolWindowJob) planes(lo, hi int) {
+	h, w, oh, ow := g.h, g.w, g.oh, g.ow
+	for pl := lo; pl < hi; pl++ {
+		src := g.x[pl*h*w : (pl+1)*h*w]
+		dst := g.out[pl*oh*ow : (pl+1)*oh*ow]
+		for i := 0; i < oh; i++ {
+			y0 := i*g.sh - g.ph
+			y1 := min(y0+g.kh, h+g.ph)
+			ny := y1 - y0
+			y0, y1 = max(y0, 0), min(y1, h)
+			for j := 0; j < ow; j++ {
+				z0 := j*g.sw - g.pw
+				z1 := min(z0+g.kw, w+g.pw)
+				n := ny * (z1 - z0)
+				z0, z1 = max(z0, 0), min(z1, w)
+				if !g.includePad {
+					n = (y1 - y0) * (z1 - z0)
+				}
+				var s float32
+				for y := y0; y < y1; y++ {
+					for _, v := range src[y*w+z0 : y*w+z1] {
+						s += v
+					}
+				}
+				dst[i*ow+j] = s / float32(n)
+			}
+		}
+	}
+}

@@ -1,0 +1,107 @@
+// This file holds the Gather and Where kernels.
+
+package runtime
+
+// Gather sets out to the entries of x picked along dim by the int64 array
+// index, as torch.gather(x, dim, index): out has index's shape, index has
+// x's rank and no dim but dim larger than x's; an index outside
+// [0, x.Shape[dim]) panics.
+//
+//	out[i, j, k] = x[index[i, j, k], j, k]  // dim = 0
+func Gather(out, x, index *Array, dim int) {
+	const name = "Gather"
+	checkDType(name, "index", index, Int64)
+	if out.DType != x.DType || x.DType == Invalid {
+		kernelPanic(name, "out is %v, x %v: want the same dtype", out.DType, x.DType)
+	}
+	r := len(x.Shape)
+	d, ok := NormalizeDim(dim, r)
+	if !ok && !(r == 0 && (dim == 0 || dim == -1)) {
+		kernelPanic(name, "dim %d out of range for x %v", dim, x.Shape)
+	}
+	if len(index.Shape) != r || !equalInts(out.Shape, index.Shape) {
+		kernelPanic(name, "index %v and out %v: want x's rank %d and the same shape", index.Shape, out.Shape, r)
+	}
+	if r == 0 {
+		if index.I64[0] != 0 {
+			kernelPanic(name, "index %d out of range for a 0-d x", index.I64[0])
+		}
+		copyElements(out, 0, x, 0)
+		return
+	}
+	for i := 0; i < r; i++ {
+		if i != d && index.Shape[i] > x.Shape[i] {
+			kernelPanic(name, "index %v is larger than x %v in dim %d", index.Shape, x.Shape, i)
+		}
+	}
+	// Strides of x; index and out walk together in index's shape.
+	xst := make([]int, r)
+	s := 1
+	for i := r - 1; i >= 0; i-- {
+		xst[i] = s
+		s *= x.Shape[i]
+	}
+	size := int64(x.Shape[d])
+	ist := make([]int, r)
+	copy(ist, xst)
+	ist[d] = 0
+	forEachIndex(index.Shape, ist, index.Len(), func(i, off int) {
+		ix := index.I64[i]
+		if ix < 0 || ix >= size {
+			kernelPanic(name, "index %d at position %d is out of range [0, %d) of dim %d", ix, i, size, dim)
+		}
+		copyElements(out, i, x, off+int(ix)*xst[d])
+	})
+}
+
+// Where sets out to x where cond is true and y elsewhere, broadcasting the
+// three, as torch.where(cond, x, y): cond is bool, x and y of out's dtype.
+//
+//	out[i..] = cond[i..] ? x[i..] : y[i..]
+func Where(out, cond, x, y *Array) {
+	const name = "Where"
+	checkDType(name, "cond", cond, Bool)
+	if x.DType != out.DType || y.DType != out.DType {
+		kernelPanic(name, "x %v and y %v, want out's dtype %v", x.DType, y.DType, out.DType)
+	}
+	cx, err := BroadcastShapes(cond.Shape, x.Shape)
+	var want []int
+	if err == nil {
+		want, err = BroadcastShapes(cx, y.Shape)
+	}
+	if err != nil || !equalInts(want, out.Shape) {
+		kernelPanic(name, "cond %v, x %v and y %v do not broadcast to out %v", cond.Shape, x.Shape, y.Shape, out.Shape)
+	}
+	cs, xs, ys := broadcastStrides(cond.Shape, out.Shape), broadcastStrides(x.Shape, out.Shape), broadcastStrides(y.Shape, out.Shape)
+	r := len(out.Shape)
+	idx := make([]int, r)
+	var ci, xi, yi int
+	for o := 0; o < out.Len(); o++ {
+		if cond.B[ci] {
+			copyElements(out, o, x, xi)
+		} else {
+			copyElements(out, o, y, yi)
+		}
+		for d := r - 1; d >= 0; d-- {
+			idx[d]++
+			ci, xi, yi = ci+cs[d], xi+xs[d], yi+ys[d]
+			if idx[d] < out.Shape[d] {
+				break
+			}
+			ci, xi, yi = ci-cs[d]*idx[d], xi-xs[d]*idx[d], yi-ys[d]*idx[d]
+			idx[d] = 0
+		}
+	}
+}
+
+// copyElements sets dst[i] to src[j], both of one dtype.
+func copyElements(dst *Array, i int, src *Array, j int) {
+	switch dst.DType {
+	case Float32:
+		dst.F32[i] = src.F32[j]
+	case Int64:
+		dst.I64[i] = src.I64[j]
+	case Bool:
+		dst.B[i] = src.B[j]
+	}
+}
