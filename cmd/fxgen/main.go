@@ -234,9 +234,9 @@ func writeOutputs(files []outFile, dotPath, dot string) error {
 	if dotPath != "" {
 		files = append(files, outFile{absPath(dotPath), []byte(dot)})
 	}
-	var staged []*staged
+	var all []*staged
 	abort := func() {
-		for _, st := range staged {
+		for _, st := range all {
 			st.abort()
 		}
 	}
@@ -246,12 +246,12 @@ func writeOutputs(files []outFile, dotPath, dot string) error {
 			abort()
 			return err
 		}
-		staged = append(staged, st)
+		all = append(all, st)
 	}
-	for i, st := range staged {
+	for i, st := range all {
 		if err := st.commit(); err != nil {
-			for _, later := range staged[i+1:] {
-				later.abort()
+			for _, rest := range all[i+1:] {
+				rest.abort()
 			}
 			return err
 		}
