@@ -19,7 +19,7 @@ func (e *gen) render() ([]byte, error) {
 	if e.cfg.PackagePath != "" {
 		f = jen.NewFilePathName(e.cfg.PackagePath, e.cfg.Package)
 	}
-	f.HeaderComment(Header)
+	f.HeaderComment(Header())
 	if e.cfg.Command != "" {
 		f.HeaderComment("fxgen " + e.cfg.Command)
 	}

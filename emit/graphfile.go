@@ -33,7 +33,7 @@ import (
 // changes one line.
 func GraphFile(g *ir.Graph, p *plan.Plan, title string) []byte {
 	var b strings.Builder
-	b.WriteString("// " + Header + "\n")
+	b.WriteString("// " + Header() + "\n")
 	fmt.Fprintf(&b, "// The optimised graph of %s: name opcode target(inputs; attributes) type position.\n", title)
 	var paramOnly map[*ir.Node]bool
 	var mem *plan.Memory

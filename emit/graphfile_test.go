@@ -21,7 +21,7 @@ func TestGraphFile(t *testing.T) {
 	}
 	text := string(emit.GraphFile(g, res.Plan(), "p.Model"))
 	for _, want := range []string{
-		"// " + emit.Header + "\n",
+		"// " + emit.Header() + "\n",
 		"\nfc_weight get_attr fc.weight f32[4,4] optimize_test.go:23\n",
 		"\nfc call_function linear_act(x, fc_weight, fc_bias; act=1) f32[N,4] optimize_test.go:23\n",
 		// Two linear layers of 4×4 at N = 1: 2·4·4 each; the relu is in

@@ -1,5 +1,6 @@
-// This file tests the real fxgen command end to end: it builds the command
-// once and runs it on testdata models copied into throwaway modules.
+// This file tests the real fxgen command end to end: the test binary runs
+// as the command (TestMain calls main when asFxgen is set), on testdata
+// models copied into throwaway modules.
 
 package main
 
@@ -17,12 +18,25 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fxgen/fxgen/internal/version"
 )
 
-// fxgenBin is the fxgen command built by TestMain, or "" under -short.
+// fxgenBin is the fxgen command the end-to-end tests run: this test
+// binary, which TestMain turns into fxgen when asFxgen is set in its
+// environment, or "" under -short.
 var fxgenBin string
 
+// asFxgen, set in the environment, makes the test binary run fxgen's main
+// instead of the tests: the end-to-end tests run the command's own code
+// without building it again.
+const asFxgen = "FXGEN_TEST_AS_FXGEN"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(asFxgen) == "1" {
+		main()
+		return
+	}
 	flag.Parse()
 	os.Exit(testMain(m))
 }
@@ -35,18 +49,12 @@ func testMain(m *testing.M) int {
 		return m.Run()
 	}
 	if !testing.Short() {
-		dir, err := os.MkdirTemp("", "fxgen-test-")
+		exe, err := os.Executable()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		defer os.RemoveAll(dir)
-		fxgenBin = filepath.Join(dir, "fxgen")
-		out, err := exec.Command("go", "build", "-o", fxgenBin, ".").CombinedOutput()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "building fxgen: %v\n%s", err, out)
-			return 1
-		}
+		fxgenBin = exe
 	}
 	return m.Run()
 }
@@ -122,7 +130,7 @@ func readFile(t *testing.T, path string) string {
 // testEnv is the environment of commands the tests run: offline, outside
 // any workspace.
 func testEnv(extra ...string) []string {
-	return append(os.Environ(), append([]string{"GOPROXY=off", "GOWORK=off", "GOFILE=", "GOLINE=", "GOPACKAGE="}, extra...)...)
+	return append(os.Environ(), append([]string{"GOPROXY=off", "GOWORK=off", "GOFILE=", "GOLINE=", "GOPACKAGE=", "FXGEN_CHECK=", asFxgen + "=1"}, extra...)...)
 }
 
 // result is a finished command.
@@ -248,11 +256,16 @@ func TestEndToEndTiny(t *testing.T) {
 	if !strings.HasPrefix(gen, header+"\n") || !strings.Contains(gen, `-concrete double=true`) {
 		t.Fatalf("tiny_fx.go lacks the header or the command:\n%s", gen)
 	}
+	// Beside it, the test of the compiled model against the model, which
+	// binds the concrete value in closures; go vet compiles it.
+	genTest := readFile(t, filepath.Join(pkg, "tiny_fx_test.go"))
+	if !strings.HasPrefix(genTest, header+"\n") || !strings.Contains(genTest, "func TestTinyCompiledMatchesEager(t *testing.T) {") || !strings.Contains(genTest, "return c.Forward(x, bool(true))") {
+		t.Fatalf("tiny_fx_test.go is not the generated test:\n%s", genTest)
+	}
 	wantCode(t, runCmd(t, mod, nil, "go", "vet", "./tiny"), 0, "go vet ./tiny")
 
-	// The graph file is written beside it, and -check covers it: a stale
-	// graph file alone is stale (the -check below, after it is restored,
-	// finds everything fresh).
+	// The graph file is written beside it, and -check (from the module
+	// root) covers it: a stale graph file alone is stale.
 	graphPath := filepath.Join(pkg, "tiny_fx.graph")
 	graph := readFile(t, graphPath)
 	if !strings.HasPrefix(graph, header+"\n") || !strings.Contains(graph, "placeholder") || !strings.Contains(graph, "\nflops ") {
@@ -260,42 +273,40 @@ func TestEndToEndTiny(t *testing.T) {
 	}
 	writeFile(t, graphPath, strings.Replace(graph, "placeholder", "placeholder ", 1))
 	r = fxgen(t, mod, append(args, "-check", "./tiny")...)
-	wantCode(t, r, 1, "fxgen -check (stale graph file)")
-	if !strings.Contains(r.stderr, "tiny_fx.graph is stale") || strings.Contains(r.stderr, "tiny_fx.go is stale") {
+	wantCode(t, r, 3, "fxgen -check (stale graph file)")
+	if !strings.Contains(r.stderr, "--- a/tiny/tiny_fx.graph\n+++ b/tiny/tiny_fx.graph\n") || strings.Contains(r.stderr, "tiny_fx.go\n") {
 		t.Errorf("fxgen -check with a stale graph file: want it, and only it, reported stale:\n%s", r.stderr)
 	}
 	writeFile(t, graphPath, graph)
 
-	// Deterministic.
-	r = fxgen(t, pkg, append(args, "-print")...)
-	wantCode(t, r, 0, "fxgen -print")
-	if !strings.Contains(r.stdout, "placeholder") || !strings.Contains(r.stdout, "call_module") {
-		t.Errorf("fxgen -print printed no graph table:\n%s", r.stdout)
-	}
-	if got := readFile(t, out); got != gen {
-		t.Errorf("a second run wrote different bytes")
-	}
-
-	// -dump-after prints the optimized graph on stderr; -print still
-	// prints the traced one; everything is fresh. -passes none writes other code, recorded in
-	// the header; the check against the default pipeline's file fails.
+	// -print prints the traced graph as a table; -dump-after prints the
+	// optimized graph on stderr; everything is fresh again, the same
+	// bytes. -passes none writes other code, recorded in the header; the
+	// check against the default pipeline's file fails.
 	r = fxgen(t, pkg, append(args, "-print", "-dump-after", "lower-modules", "-check")...)
-	wantCode(t, r, 0, "fxgen -dump-after lower-modules -check (fresh)")
-	if !strings.Contains(r.stderr, "# graph after lower-modules") || !strings.Contains(r.stdout, "call_module") {
-		t.Errorf("fxgen -dump-after: stderr lacks the graph or stdout the traced table:\n%s\n%s", r.stderr, r.stdout)
+	wantCode(t, r, 0, "fxgen -print -dump-after lower-modules -check (fresh)")
+	if !strings.Contains(r.stderr, "# graph after lower-modules") || !strings.Contains(r.stdout, "placeholder") || !strings.Contains(r.stdout, "call_module") {
+		t.Errorf("fxgen -print -dump-after: stderr lacks the graph or stdout the traced table:\n%s\n%s", r.stderr, r.stdout)
 	}
-	wantCode(t, fxgen(t, pkg, append(args, "-passes", "none", "-check")...), 1, "fxgen -passes none -check")
+	wantCode(t, fxgen(t, pkg, append(args, "-passes", "none", "-check")...), 3, "fxgen -passes none -check")
 	wantCode(t, fxgen(t, pkg, append(args, "-passes", "nope")...), 2, "fxgen -passes nope")
 
-	// A model change makes the file stale; -check says so and writes
-	// nothing.
+	// A model change makes the file stale; -check (or FXGEN_CHECK=1 under
+	// go generate) says so with a unified diff and exit status 3, and
+	// writes nothing; nor does -print.
 	src := filepath.Join(pkg, "tiny.go")
 	writeFile(t, src, strings.Replace(readFile(t, src), "MulScalar(2)", "MulScalar(3)", 1))
 	before := snapshot(t, mod)
-	r = fxgen(t, pkg, append(args, "-check")...)
-	wantCode(t, r, 1, "fxgen -check (stale)")
-	if !strings.Contains(r.stderr, "tiny_fx.go is stale") || !strings.Contains(r.stderr, "+") {
-		t.Errorf("fxgen -check (stale) printed no diff:\n%s", r.stderr)
+	r = runCmd(t, mod, []string{"FXGEN=" + fxgenBin, "FXGEN_CHECK=1"}, "go", "generate", "./tiny")
+	stale := regexp.MustCompile(`(?s)^--- a/tiny_fx\.graph\n\+\+\+ b/tiny_fx\.graph\n@@ -\d+,\d+ \+\d+,\d+ @@\n.*\n-mul call_method mul\(fc, 2\.0\).*\n\+mul call_method mul\(fc, 3\.0\).*` +
+		`\n--- a/tiny_fx\.go\n\+\+\+ b/tiny_fx\.go\n@@ -\d+,\d+ \+\d+,\d+ @@\n.*\n-.*2\.0.*\n\+.*3\.0.*\nfxgen: stale; run go generate to update\n`)
+	if r.code == 0 || !stale.MatchString(r.stderr) || strings.Contains(r.stderr, "tiny_fx_test.go") {
+		t.Errorf("FXGEN_CHECK=1 go generate (stale): exit status %d, want a failure with the diffs of tiny_fx.graph and tiny_fx.go alone, matching %s:\n%s", r.code, stale, r.stderr)
+	}
+	r = fxgen(t, pkg, append(args, "-print")...)
+	wantCode(t, r, 0, "fxgen -print (stale)")
+	if !strings.Contains(r.stdout, "3.0") {
+		t.Errorf("fxgen -print printed no graph of the changed model:\n%s", r.stdout)
 	}
 	sameFiles(t, before, snapshot(t, mod))
 
@@ -307,7 +318,6 @@ func TestEndToEndTiny(t *testing.T) {
 		t.Errorf("tiny_fx.go was not regenerated for the changed model")
 	}
 	wantCode(t, runCmd(t, mod, nil, "go", "vet", "./tiny"), 0, "go vet ./tiny after regeneration")
-	wantCode(t, fxgen(t, pkg, append(args, "-check")...), 0, "fxgen -check (fresh again)")
 	snapshot(t, mod)
 }
 
@@ -432,12 +442,22 @@ func TestEndToEndUsage(t *testing.T) {
 		{[]string{"-type", "M", "-concrete", "train"}, "-concrete"},
 		{[]string{"-type", "M", "-new", "New("}, "-new"},
 		{[]string{"-type", "M", "-print=maybe"}, "-print"},
+		{[]string{"-type", "M", "-input", "x=f32[N]", "-test=maybe"}, "-test"},
 	} {
 		r := fxgen(t, dir, tc.args...)
 		wantCode(t, r, 2, fmt.Sprint(tc.args))
 		if !strings.Contains(r.stderr, tc.flag) {
 			t.Errorf("fxgen %q: stderr %q does not name %s", tc.args, r.stderr, tc.flag)
 		}
+	}
+}
+
+func TestEndToEndVersion(t *testing.T) {
+	needFxgen(t)
+	r := fxgen(t, t.TempDir(), "-version")
+	wantCode(t, r, 0, "fxgen -version")
+	if want := "fxgen " + version.Fallback + "\n"; r.stdout != want {
+		t.Errorf("fxgen -version printed %q, want %q", r.stdout, want)
 	}
 }
 

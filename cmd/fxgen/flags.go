@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -26,9 +27,11 @@ var (
 	userPasses listFlag
 	newExpr    = flag.String("new", "", "constructor `EXPR` in the model package's scope (default NewT())")
 	output     = flag.String("output", "", "output `FILE` (default <snake_case(T)>_fx.go in the package directory)")
-	printTable = flag.Bool("print", false, "print the graph table to standard output")
+	printTable = flag.Bool("print", false, "print the graph table to standard output and write nothing else (but -dot)")
 	dotFile    = flag.String("dot", "", "also write the graph in Graphviz DOT to `FILE`")
-	check      = flag.Bool("check", false, "write nothing; exit 1 with a diff if the output file is stale")
+	check      = flag.Bool("check", false, "write nothing; exit 3 with a unified diff if an output file is stale (also with FXGEN_CHECK=1 in the environment)")
+	writeTest  = flag.Bool("test", true, "also write <output>_test.go, a test of the compiled model against the model on random inputs")
+	showVer    = flag.Bool("version", false, "print fxgen's version and exit")
 	passList   = flag.String("passes", "", "comma-separated `passes` to run between tracing and emitting, or none (default: the default pipeline)")
 	dumpAfter  = flag.String("dump-after", "", "print the graph to standard error after the pass `NAME`")
 	timeout    = flag.Duration("timeout", defaultTimeout, "end the driver (model construction and tracing) after `DURATION`, showing where the model was")
@@ -43,7 +46,8 @@ const defaultTimeout = 3 * time.Minute
 // resetFlags gives every flag its default value again.
 func resetFlags() {
 	*typeName, *newExpr, *output, *dotFile = "", "", "", ""
-	*printTable, *check, *verbose = false, false, false
+	*printTable, *check, *verbose, *showVer = false, false, false, false
+	*writeTest = true
 	*passList, *dumpAfter = "", ""
 	*timeout = defaultTimeout
 	inputs, concretes, leaves, userPasses = nil, nil, nil, nil
@@ -87,7 +91,8 @@ type options struct {
 	Output     string
 	Print      bool
 	Dot        string
-	Check      bool
+	Check      bool // -check, or FXGEN_CHECK set
+	Test       bool
 	Pattern    string
 	// Passes is -passes as given, canonicalized ("" for the default
 	// pipeline); DumpAfter is -dump-after.
@@ -140,8 +145,16 @@ func parseOptions(args []string) (*options, error) {
 		Print:   *printTable,
 		Dot:     *dotFile,
 		Check:   *check,
+		Test:    *writeTest,
 		Timeout: *timeout,
 		Verbose: *verbose,
+	}
+	if v := os.Getenv("FXGEN_CHECK"); v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, usagef("FXGEN_CHECK=%s: want 1 (check, write nothing) or 0", v)
+		}
+		o.Check = o.Check || on
 	}
 	if o.Timeout <= 0 {
 		return nil, usagef("-timeout %v: want a positive duration such as 5m", o.Timeout)

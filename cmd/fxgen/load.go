@@ -31,12 +31,25 @@ type model struct {
 	Obj     *types.TypeName
 	Forward *types.Func
 	Ctor    string            // constructor expression as written in the driver
+	Local   string            // constructor expression as written in the model's package
 	Pointer bool              // Ctor yields *T (else T, and the driver takes its address)
 	Imports map[string]string // name → path of packages Ctor or Concrete use
 	// Inputs and Concrete are in Forward's parameter order, which is how
 	// the tracer binds them.
 	Inputs   []string
 	Concrete []driverArg
+	// Args are Forward's parameters in order, as the model's own package
+	// writes them: tensor parameter names, and the -concrete values as Go
+	// expressions; Results is the number of Forward's results. The
+	// generated test calls Forward with them.
+	Args    []forwardArg
+	Results int
+}
+
+// forwardArg is one parameter of Forward for the generated test.
+type forwardArg struct {
+	Name  string
+	Local string // the -concrete value in the model package, or "" for a tensor
 }
 
 // driverArg is a -concrete value as a Go expression for the driver.
@@ -270,6 +283,7 @@ func (m *model) checkForward(o *options) error {
 				return errorAt(fset, v.Pos(), "Forward parameter %s is a tensor without -input; add -input \"%s=dtype[dims]\"", name, name)
 			}
 			m.Inputs = append(m.Inputs, spec)
+			m.Args = append(m.Args, forwardArg{Name: name})
 		default:
 			if _, ok := inputs[name]; ok {
 				return errorAt(fset, v.Pos(), "-input %s: Forward parameter %s has type %s, not *tensor.Tensor; bind it with -concrete %s=VALUE", name, name, typeString(v.Type(), m.Pkg.Types), name)
@@ -283,8 +297,11 @@ func (m *model) checkForward(o *options) error {
 				return errorAt(fset, v.Pos(), "-concrete %s=%s: %v", name, value, err)
 			}
 			m.Concrete = append(m.Concrete, driverArg{Name: name, Expr: expr})
+			local, _ := m.concreteExprIn(v.Type(), value, true)
+			m.Args = append(m.Args, forwardArg{Name: name, Local: local})
 		}
 	}
+	m.Results = res.Len()
 	return nil
 }
 
@@ -307,6 +324,12 @@ func typeString(t types.Type, pkg *types.Package) string {
 
 // concreteExpr converts value to a Go expression of type t, for the driver.
 func (m *model) concreteExpr(t types.Type, value string) (string, error) {
+	return m.concreteExprIn(t, value, false)
+}
+
+// concreteExprIn converts value to a Go expression of type t, for the
+// driver or, when local is set, for a file of the model's package.
+func (m *model) concreteExprIn(t types.Type, value string, local bool) (string, error) {
 	basic, ok := t.Underlying().(*types.Basic)
 	if !ok {
 		return "", fmt.Errorf("type %s: only bool, integer, float and string parameters can be bound", typeString(t, m.Pkg.Types))
@@ -347,7 +370,7 @@ func (m *model) concreteExpr(t types.Type, value string) (string, error) {
 	default:
 		return "", fmt.Errorf("type %s: only bool, integer, float and string parameters can be bound", typeString(t, m.Pkg.Types))
 	}
-	return m.typeExpr(t, basic) + "(" + lit + ")", nil
+	return m.typeExpr(t, basic, local) + "(" + lit + ")", nil
 }
 
 // numError returns the reason of a strconv error without the repeated
@@ -373,15 +396,19 @@ func bitSize(k types.BasicKind) int {
 	return 64
 }
 
-// typeExpr returns how the driver writes t: qualified when it is a named
-// type the driver can refer to, else its basic underlying type.
-func (m *model) typeExpr(t types.Type, basic *types.Basic) string {
+// typeExpr returns how the driver (or, when local is set, a file of the
+// model's package) writes t: qualified when it is a named type the driver
+// can refer to, else its basic underlying type.
+func (m *model) typeExpr(t types.Type, basic *types.Basic, local bool) string {
 	n, ok := types.Unalias(t).(*types.Named)
 	if !ok || !n.Obj().Exported() || n.Obj().Pkg() == nil || n.TypeArgs().Len() > 0 {
 		return basic.Name()
 	}
 	pkg := n.Obj().Pkg()
 	if pkg == m.Pkg.Types {
+		if local {
+			return n.Obj().Name()
+		}
 		return modelAlias + "." + n.Obj().Name()
 	}
 	name := m.importName(pkg)
@@ -425,7 +452,7 @@ func (m *model) checkConstructor(o *options) error {
 	if err != nil {
 		return err
 	}
-	m.Ctor = ctor
+	m.Ctor, m.Local = ctor, expr
 	return nil
 }
 

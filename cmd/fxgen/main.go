@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/fxgen/fxgen/internal/version"
 )
 
 func usage() {
@@ -30,6 +32,10 @@ func main() {
 	log.SetPrefix("fxgen: ")
 	flag.Usage = usage
 	flag.Parse()
+	if *showVer {
+		fmt.Println("fxgen", version.String())
+		os.Exit(0)
+	}
 	os.Exit(run(flag.Args()))
 }
 
@@ -70,11 +76,17 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 	case errors.As(err, &se):
 		fmt.Fprint(os.Stderr, se.diff)
+		return exitStale
 	default:
 		log.Print(err)
 	}
 	return 1
 }
+
+// exitStale is the exit status of -check when an output is stale: 1 means
+// fxgen failed, so that CI can tell a file to regenerate from a model that
+// does not trace.
+const exitStale = 3
 
 // staleError is -check finding the output out of date.
 type staleError struct{ diff string }
@@ -98,10 +110,15 @@ func generate(ctx context.Context, o *options) (err error) {
 			return fmt.Errorf("-output %s: the generated file belongs to the model's package and must be in its directory %s", o.Output, relPath(dir))
 		}
 	}
-	if !o.Check {
+	if !o.Check && !o.Print {
 		// Refuse early, before the slow part.
 		if err := checkOverwrite(outPath); err != nil {
 			return err
+		}
+		if o.Test {
+			if err := checkOverwrite(testPath(outPath)); err != nil {
+				return fmt.Errorf("%v (the generated test's place; -test=false turns it off)", err)
+			}
 		}
 		removeStaleInPackage(dir)
 	}
@@ -176,31 +193,46 @@ func generate(ctx context.Context, o *options) (err error) {
 	if o.Print {
 		os.Stdout.WriteString(out.Table)
 	}
-	graphPath := graphFile(outPath)
+	outs := []outFile{{graphFile(outPath), out.Graph}, {outPath, out.Go}}
+	if o.Test {
+		src, err := testSource(m, o, outPath)
+		if err != nil {
+			return err
+		}
+		outs = append(outs, outFile{testPath(outPath), src})
+	}
 	if o.Check {
-		var diffs string
-		for _, f := range []outFile{{outPath, out.Go}, {graphPath, out.Graph}} {
+		var diffs []string
+		for _, f := range outs {
 			diff, err := staleDiff(f.path, f.data)
 			if err != nil {
 				return err
 			}
-			diffs += diff
+			if diff != "" {
+				diffs = append(diffs, diff)
+			}
 		}
-		if diffs != "" {
-			return &staleError{diff: diffs + "run go generate to update it\n"}
+		if len(diffs) > 0 {
+			return &staleError{diff: strings.Join(diffs, "") + "fxgen: stale; run go generate to update\n"}
 		}
 		return nil
 	}
-	// Stage every output, then rename them into place: a failure to write
-	// one changes none.
-	for _, p := range []string{outPath, graphPath} {
-		if err := checkOverwrite(p); err != nil {
+	if o.Print {
+		outs = nil // -print writes nothing but what -dot asks for
+	}
+	return writeOutputs(outs, o.Dot, out.Dot)
+}
+
+// writeOutputs stages every output, then renames them into place, the DOT
+// file last: a failure to write one changes none.
+func writeOutputs(files []outFile, dotPath, dot string) error {
+	for _, f := range files {
+		if err := checkOverwrite(f.path); err != nil {
 			return err
 		}
 	}
-	writes := []outFile{{graphPath, out.Graph}, {outPath, out.Go}}
-	if o.Dot != "" {
-		writes = append(writes, outFile{absPath(o.Dot), []byte(out.Dot)})
+	if dotPath != "" {
+		files = append(files, outFile{absPath(dotPath), []byte(dot)})
 	}
 	var all []*staged
 	abort := func() {
@@ -208,7 +240,7 @@ func generate(ctx context.Context, o *options) (err error) {
 			st.abort()
 		}
 	}
-	for _, f := range writes {
+	for _, f := range files {
 		st, err := stage(f.path, f.data)
 		if err != nil {
 			abort()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fxgen/fxgen/fxgentest"
 	"github.com/fxgen/fxgen/internal/testutil"
 	"github.com/fxgen/fxgen/tensor"
 )
@@ -21,7 +22,7 @@ var compiled = testutil.Compiled{
 	Eager:   func(m any) testutil.Forward { return two(m.(*DLRM).Forward) },
 	Compile: func(m any) testutil.Forward { return two(NewDLRMCompiled(m.(*DLRM)).Forward) },
 	Inputs: func(n int, seed uint64) []*tensor.Tensor {
-		return []*tensor.Tensor{testutil.RandFloat32(seed, n, 13), testutil.RandInt64(seed, 1000, n, Tables)}
+		return []*tensor.Tensor{fxgentest.RandFloat32(seed, n, 13), fxgentest.RandInt64(seed, 1000, n, Tables)}
 	},
 	Batches:   []int{1, 5, 3},
 	Tolerance: tolerance,
@@ -49,7 +50,7 @@ func TestTrilIndex(t *testing.T) {
 
 func TestCompiledRejectsBadIndex(t *testing.T) {
 	c := NewDLRMCompiled(NewDLRM())
-	sparse := testutil.RandInt64(1, 1000, 2, Tables)
+	sparse := fxgentest.RandInt64(1, 1000, 2, Tables)
 	sparse.Int64s()[11] = 1000 // row 1, table 3
 	defer func() {
 		msg, _ := recover().(string)
@@ -57,7 +58,7 @@ func TestCompiledRejectsBadIndex(t *testing.T) {
 			t.Errorf("got panic %q, want an Embedding out-of-range message", msg)
 		}
 	}()
-	c.Forward(testutil.RandFloat32(1, 2, 13), sparse)
+	c.Forward(fxgentest.RandFloat32(1, 2, 13), sparse)
 }
 
 // flops counts the multiply-adds of the six Linears and the interaction.
@@ -69,8 +70,8 @@ func BenchmarkForward(b *testing.B) {
 	m := NewDLRM()
 	c := NewDLRMCompiled(m)
 	for _, n := range []int{1, 2048} {
-		dense := testutil.RandFloat32(1, n, 13)
-		sparse := testutil.RandInt64(2, 1000, n, Tables)
+		dense := fxgentest.RandFloat32(1, n, 13)
+		sparse := fxgentest.RandInt64(2, 1000, n, Tables)
 		testutil.BenchForward(b, n, flops(n), func() { m.Forward(dense, sparse) }, func() { c.Forward(dense, sparse) })
 	}
 }

@@ -6,6 +6,7 @@ package dlrm
 import (
 	"testing"
 
+	"github.com/fxgen/fxgen/fxgentest"
 	"github.com/fxgen/fxgen/internal/parity"
 )
 
@@ -20,6 +21,6 @@ func TestPyTorchParity(t *testing.T) {
 	// Compiled after the load: packed weights are snapshots.
 	c := NewDLRMCompiled(m)
 	dense, sparse, want := f.Tensor(t, "dense"), f.Tensor(t, "sparse"), f.Tensor(t, "out")
-	parity.Compare(t, "eager", m.Forward(dense, sparse), want, parityTolerance)
-	parity.Compare(t, "compiled", c.Forward(dense, sparse), want, parityTolerance)
+	fxgentest.AllClose(t, "eager", m.Forward(dense, sparse), want, parity.Tolerance(want, parityTolerance))
+	fxgentest.AllClose(t, "compiled", c.Forward(dense, sparse), want, parity.Tolerance(want, parityTolerance))
 }

@@ -3,6 +3,7 @@ package fxdoc
 import (
 	"testing"
 
+	"github.com/fxgen/fxgen/fxgentest"
 	"github.com/fxgen/fxgen/internal/testutil"
 	"github.com/fxgen/fxgen/tensor"
 )
@@ -17,7 +18,7 @@ var compiled = testutil.Compiled{
 	Eager:   func(m any) testutil.Forward { return pair(m.(*FXDoc).Forward) },
 	Compile: func(m any) testutil.Forward { return pair(NewFXDocCompiled(m.(*FXDoc)).Forward) },
 	Inputs: func(n int, seed uint64) []*tensor.Tensor {
-		return []*tensor.Tensor{testutil.RandFloat32(seed, n, 5, 4)}
+		return []*tensor.Tensor{fxgentest.RandFloat32(seed, n, 5, 4)}
 	},
 	Batches:   []int{1, 7, 3},
 	Tolerance: tolerance,
@@ -39,7 +40,7 @@ func BenchmarkForward(b *testing.B) {
 	m := NewFXDoc()
 	c := NewFXDocCompiled(m)
 	for _, n := range []int{1, 1024} {
-		x := testutil.RandFloat32(1, n, 5, 4)
+		x := fxgentest.RandFloat32(1, n, 5, 4)
 		testutil.BenchForward(b, n, 0, func() { m.Forward(x) }, func() { c.Forward(x) })
 	}
 }

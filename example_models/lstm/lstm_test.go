@@ -5,6 +5,7 @@ package lstm
 import (
 	"testing"
 
+	"github.com/fxgen/fxgen/fxgentest"
 	"github.com/fxgen/fxgen/internal/testutil"
 	"github.com/fxgen/fxgen/tensor"
 )
@@ -19,7 +20,7 @@ var compiled = testutil.Compiled{
 	Eager:   func(m any) testutil.Forward { return three(m.(*LSTM).Forward) },
 	Compile: func(m any) testutil.Forward { return three(NewLSTMCompiled(m.(*LSTM)).Forward) },
 	Inputs: func(n int, seed uint64) []*tensor.Tensor {
-		return []*tensor.Tensor{testutil.RandFloat32(seed, n, Steps, 128), testutil.RandFloat32(seed+1, n, 256), testutil.RandFloat32(seed+2, n, 256)}
+		return []*tensor.Tensor{fxgentest.RandFloat32(seed, n, Steps, 128), fxgentest.RandFloat32(seed+1, n, 256), fxgentest.RandFloat32(seed+2, n, 256)}
 	},
 	Batches:   []int{1, 3, 2},
 	Tolerance: tolerance,
@@ -45,7 +46,7 @@ func TestCompiledRejectsBadInput(t *testing.T) {
 			t.Errorf("Forward accepted h0 of batch 3 with x of batch 2")
 		}
 	}()
-	c.Forward(testutil.RandFloat32(1, 2, Steps, 128), testutil.RandFloat32(2, 3, 256), testutil.RandFloat32(3, 2, 256))
+	c.Forward(fxgentest.RandFloat32(1, 2, Steps, 128), fxgentest.RandFloat32(2, 3, 256), fxgentest.RandFloat32(3, 2, 256))
 }
 
 // flops is 2 multiply-adds per weight per sample and step for ih and hh.
@@ -55,9 +56,9 @@ func BenchmarkForward(b *testing.B) {
 	m := NewLSTM()
 	c := NewLSTMCompiled(m)
 	for _, n := range []int{1, 64} {
-		x := testutil.RandFloat32(1, n, Steps, 128)
-		h0 := testutil.RandFloat32(2, n, 256)
-		c0 := testutil.RandFloat32(3, n, 256)
+		x := fxgentest.RandFloat32(1, n, Steps, 128)
+		h0 := fxgentest.RandFloat32(2, n, 256)
+		c0 := fxgentest.RandFloat32(3, n, 256)
 		testutil.BenchForward(b, n, flops(n), func() { m.Forward(x, h0, c0) }, func() { c.Forward(x, h0, c0) })
 	}
 }

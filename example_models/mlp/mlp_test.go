@@ -3,6 +3,7 @@ package mlp
 import (
 	"testing"
 
+	"github.com/fxgen/fxgen/fxgentest"
 	"github.com/fxgen/fxgen/internal/testutil"
 	"github.com/fxgen/fxgen/tensor"
 )
@@ -17,7 +18,7 @@ var compiled = testutil.Compiled{
 	Eager:   func(m any) testutil.Forward { return testutil.Unary(m.(*MLP).Forward) },
 	Compile: func(m any) testutil.Forward { return testutil.Unary(NewMLPCompiled(m.(*MLP)).Forward) },
 	Inputs: func(n int, seed uint64) []*tensor.Tensor {
-		return []*tensor.Tensor{testutil.RandFloat32(seed, n, 784)}
+		return []*tensor.Tensor{fxgentest.RandFloat32(seed, n, 784)}
 	},
 	Batches:   []int{1, 7, 3},
 	Tolerance: tolerance,
@@ -36,14 +37,14 @@ func TestCompiledRejectsBadInput(t *testing.T) {
 			t.Errorf("Forward accepted an input of shape [2,783]")
 		}
 	}()
-	c.Forward(testutil.RandFloat32(1, 2, 783))
+	c.Forward(fxgentest.RandFloat32(1, 2, 783))
 }
 
 func BenchmarkForward(b *testing.B) {
 	m := NewMLP()
 	c := NewMLPCompiled(m)
 	for _, n := range []int{1, 256} {
-		x := testutil.RandFloat32(1, n, 784)
+		x := fxgentest.RandFloat32(1, n, 784)
 		flops := 2.0 * float64(n) * (784*512 + 512*512 + 512*10)
 		testutil.BenchForward(b, n, flops, func() { m.Forward(x) }, func() { c.Forward(x) })
 	}

@@ -6,6 +6,7 @@ package mlp
 import (
 	"testing"
 
+	"github.com/fxgen/fxgen/fxgentest"
 	"github.com/fxgen/fxgen/internal/parity"
 )
 
@@ -20,6 +21,6 @@ func TestPyTorchParity(t *testing.T) {
 	// Compiled after the load: packed weights are snapshots.
 	c := NewMLPCompiled(m)
 	x, want := f.Tensor(t, "x"), f.Tensor(t, "out")
-	parity.Compare(t, "eager", m.Forward(x), want, parityTolerance)
-	parity.Compare(t, "compiled", c.Forward(x), want, parityTolerance)
+	fxgentest.AllClose(t, "eager", m.Forward(x), want, parity.Tolerance(want, parityTolerance))
+	fxgentest.AllClose(t, "compiled", c.Forward(x), want, parity.Tolerance(want, parityTolerance))
 }

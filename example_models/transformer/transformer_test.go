@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fxgen/fxgen/fxgentest"
 	"github.com/fxgen/fxgen/internal/testutil"
 	"github.com/fxgen/fxgen/tensor"
 )
@@ -20,7 +21,7 @@ var compiled = testutil.Compiled{
 	Eager:   func(m any) testutil.Forward { return testutil.Unary(m.(*Transformer).Forward) },
 	Compile: func(m any) testutil.Forward { return testutil.Unary(NewTransformerCompiled(m.(*Transformer)).Forward) },
 	Inputs: func(n int, seed uint64) []*tensor.Tensor {
-		return []*tensor.Tensor{testutil.RandInt64(seed, Vocab, n, Seq)}
+		return []*tensor.Tensor{fxgentest.RandInt64(seed, Vocab, n, Seq)}
 	},
 	Batches:   []int{1, 3, 2},
 	Tolerance: tolerance,
@@ -35,7 +36,7 @@ func TestCompiledBuiltBeforeLoad(t *testing.T)       { compiled.BuiltBeforeLoad(
 // after p: changing the last token changes only the last position.
 func TestCausal(t *testing.T) {
 	c := NewTransformerCompiled(NewTransformer())
-	a := testutil.RandInt64(5, Vocab, 1, Seq)
+	a := fxgentest.RandInt64(5, Vocab, 1, Seq)
 	b := tensor.FromInt64(append([]int64{}, a.Int64s()...), 1, Seq)
 	b.Int64s()[Seq-1] = (a.Int64s()[Seq-1] + 1) % Vocab
 	la := append([]float32{}, c.Forward(a).Float32s()...)
@@ -69,7 +70,7 @@ func BenchmarkForward(b *testing.B) {
 	m := NewTransformer()
 	c := NewTransformerCompiled(m)
 	for _, n := range []int{1, 8} {
-		tokens := testutil.RandInt64(1, Vocab, n, Seq)
+		tokens := fxgentest.RandInt64(1, Vocab, n, Seq)
 		testutil.BenchForward(b, n, flops(n), func() { m.Forward(tokens) }, func() { c.Forward(tokens) })
 	}
 }

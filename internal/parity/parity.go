@@ -1,6 +1,7 @@
-// Package parity holds the helpers of the PyTorch parity tests: reading the
-// fixtures that scripts/torch_reference.py writes, loading or filling a
-// model's weights as PyTorch's were, and comparing outputs.
+// Package parity holds what the zoo's PyTorch parity tests add to
+// fxgentest: the fixture of the package under test, loading or filling a
+// model's weights as PyTorch's were, checking the state-dict names, and
+// the parity tolerance.
 //
 // A model's fixtures live in example_models/<name>/testdata/:
 // torch_io.safetensors holds the inputs and PyTorch's outputs by name and
@@ -11,50 +12,26 @@ package parity
 
 import (
 	"encoding/json"
-	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"testing"
 
+	"github.com/fxgen/fxgen/fxgentest"
 	"github.com/fxgen/fxgen/internal/testutil"
-	"github.com/fxgen/fxgen/runtime"
 	"github.com/fxgen/fxgen/tensor"
 	"github.com/fxgen/fxgen/tensor/nn"
 )
 
 // Fixture is a torch_io.safetensors file: inputs and outputs by name, and
 // the metadata the script recorded.
-type Fixture struct {
-	Tensors map[string]*tensor.Tensor
-	Meta    map[string]string
-}
+type Fixture struct{ *fxgentest.Fixture }
 
 // Load reads testdata/torch_io.safetensors of the package under test.
 func Load(t testing.TB) *Fixture {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "torch_io.safetensors"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tensors, meta, err := nn.DecodeSafetensors(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Fixture{Tensors: tensors, Meta: meta}
-}
-
-// Tensor returns the fixture's tensor with the name, failing the test when
-// there is none.
-func (f *Fixture) Tensor(t testing.TB, name string) *tensor.Tensor {
-	t.Helper()
-	x, ok := f.Tensors[name]
-	if !ok {
-		t.Fatalf("torch_io.safetensors has no tensor %q", name)
-	}
-	return x
+	return &Fixture{fxgentest.ReadFixture(t, filepath.Join("testdata", "torch_io.safetensors"))}
 }
 
 // Prepare gives m PyTorch's weights: it checks that m's state-dict names
@@ -118,42 +95,8 @@ func (f *Fixture) CheckNames(t testing.TB, m any) {
 	}
 }
 
-// Compare checks got against PyTorch's want: float32 tensors within
-// tol·max|want| in max abs error, other dtypes exactly. It logs the error
-// and returns it (0 for exact dtypes).
-func Compare(t testing.TB, label string, got, want *tensor.Tensor, tol float64) float64 {
-	t.Helper()
-	g, w := got.Array(), want.Array()
-	if g.DType != w.DType || !slices.Equal(g.Shape, w.Shape) {
-		t.Errorf("%s: got %v%v, want %v%v", label, g.DType, g.Shape, w.DType, w.Shape)
-		return math.Inf(1)
-	}
-	if g.DType != runtime.Float32 {
-		for i := 0; i < w.Len(); i++ {
-			if g.At(i) != w.At(i) {
-				t.Errorf("%s: element %d: got %v, want %v", label, i, g.At(i), w.At(i))
-				return math.Inf(1)
-			}
-		}
-		t.Logf("%s: exact", label)
-		return 0
-	}
-	maxErr, maxWant, at := 0.0, 0.0, 0
-	for i := range w.F32 {
-		a, b := float64(g.F32[i]), float64(w.F32[i])
-		maxWant = math.Max(maxWant, math.Abs(b))
-		if d := math.Abs(a - b); d > maxErr || math.IsNaN(d) {
-			maxErr, at = d, i
-			if math.IsNaN(d) {
-				break
-			}
-		}
-	}
-	msg := fmt.Sprintf("%s: max abs error %.3g at element %d (got %v, want %v), max|want| %.3g, relative %.3g", label, maxErr, at, g.F32[at], w.F32[at], maxWant, maxErr/maxWant)
-	if !(maxErr <= tol*maxWant) {
-		t.Errorf("%s; tolerance %g·max|want|", msg, tol)
-	} else {
-		t.Log(msg)
-	}
-	return maxErr
+// Tolerance is the tolerance of the parity tests: an absolute error of at
+// most rel·max|want|.
+func Tolerance(want *tensor.Tensor, rel float64) fxgentest.Tolerance {
+	return fxgentest.Tolerance{Abs: rel * fxgentest.MaxAbs(want)}
 }

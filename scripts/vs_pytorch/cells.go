@@ -8,7 +8,7 @@ import (
 	"github.com/fxgen/fxgen/example_models/resnet18"
 	"github.com/fxgen/fxgen/example_models/resnet20"
 	"github.com/fxgen/fxgen/example_models/transformer"
-	"github.com/fxgen/fxgen/internal/testutil"
+	"github.com/fxgen/fxgen/fxgentest"
 )
 
 // zooModel is one model of the zoo: its large batch and how to build its
@@ -25,39 +25,39 @@ type zooModel struct {
 var zoo = []zooModel{
 	{"mlp", 256, func(n int) func() {
 		c := mlp.NewMLPCompiled(mlp.NewMLP())
-		x := testutil.RandFloat32(1, n, 784)
+		x := fxgentest.RandFloat32(1, n, 784)
 		return func() { c.Forward(x) }
 	}},
 	{"transformer", 8, func(n int) func() {
 		c := transformer.NewTransformerCompiled(transformer.NewTransformer())
-		tokens := testutil.RandInt64(1, transformer.Vocab, n, transformer.Seq)
+		tokens := fxgentest.RandInt64(1, transformer.Vocab, n, transformer.Seq)
 		return func() { c.Forward(tokens) }
 	}},
 	{"lstm", 64, func(n int) func() {
 		c := lstm.NewLSTMCompiled(lstm.NewLSTM())
-		x := testutil.RandFloat32(1, n, lstm.Steps, 128)
-		h0, c0 := testutil.RandFloat32(2, n, 256), testutil.RandFloat32(3, n, 256)
+		x := fxgentest.RandFloat32(1, n, lstm.Steps, 128)
+		h0, c0 := fxgentest.RandFloat32(2, n, 256), fxgentest.RandFloat32(3, n, 256)
 		return func() { c.Forward(x, h0, c0) }
 	}},
 	{"dlrm", 2048, func(n int) func() {
 		c := dlrm.NewDLRMCompiled(dlrm.NewDLRM())
-		dense := testutil.RandFloat32(1, n, 13)
-		sparse := testutil.RandInt64(2, 1000, n, dlrm.Tables)
+		dense := fxgentest.RandFloat32(1, n, 13)
+		sparse := fxgentest.RandInt64(2, 1000, n, dlrm.Tables)
 		return func() { c.Forward(dense, sparse) }
 	}},
 	{"fxdoc", 1024, func(n int) func() {
 		c := fxdoc.NewFXDocCompiled(fxdoc.NewFXDoc())
-		x := testutil.RandFloat32(1, n, 5, 4)
+		x := fxgentest.RandFloat32(1, n, 5, 4)
 		return func() { c.Forward(x) }
 	}},
 	{"resnet20", 64, func(n int) func() {
 		c := resnet20.NewResNet20Compiled(resnet20.NewResNet20())
-		x := testutil.RandFloat32(1, n, 3, 32, 32)
+		x := fxgentest.RandFloat32(1, n, 3, 32, 32)
 		return func() { c.Forward(x) }
 	}},
 	{"resnet18", 8, func(n int) func() {
 		c := resnet18.NewResNet18Compiled(resnet18.NewResNet18())
-		x := testutil.RandFloat32(1, n, 3, 224, 224)
+		x := fxgentest.RandFloat32(1, n, 3, 224, 224)
 		return func() { c.Forward(x) }
 	}},
 }

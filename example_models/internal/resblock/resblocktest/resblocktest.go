@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fxgen/fxgen/example_models/internal/resblock"
+	"github.com/fxgen/fxgen/fxgentest"
 	"github.com/fxgen/fxgen/internal/testutil"
 	"github.com/fxgen/fxgen/tensor"
 	"github.com/fxgen/fxgen/tensor/nn"
@@ -64,7 +65,7 @@ func (s *Spec) compiled() *testutil.Compiled {
 		Eager:   func(m any) testutil.Forward { return testutil.Unary(m.(Forwarder).Forward) },
 		Compile: func(m any) testutil.Forward { return testutil.Unary(s.Compile(m.(Forwarder)).Forward) },
 		Inputs: func(n int, seed uint64) []*tensor.Tensor {
-			return []*tensor.Tensor{testutil.RandFloat32(seed, n, 3, s.Image, s.Image)}
+			return []*tensor.Tensor{fxgentest.RandFloat32(seed, n, 3, s.Image, s.Image)}
 		},
 		Batches:           s.TestBatches,
 		Tolerance:         s.Tolerance,
@@ -110,7 +111,7 @@ func (s *Spec) LoadsWithoutNumBatchesTracked(t *testing.T) {
 	if err := nn.LoadSafetensors(bytes.NewReader(file.Bytes()), dst); err != nil {
 		t.Fatalf("strict load without num_batches_tracked: %v", err)
 	}
-	x := testutil.RandFloat32(3, 1, 3, s.Image, s.Image)
+	x := fxgentest.RandFloat32(3, 1, 3, s.Image, s.Image)
 	if err := testutil.Close(dst.Forward(x), src.Forward(x), 0); err != nil {
 		t.Errorf("the loaded model computes otherwise: %v", err)
 	}
@@ -134,7 +135,7 @@ func (s *Spec) CompiledRejectsBadInput(t *testing.T) {
 			t.Errorf("Forward accepted an input of shape [2,3,%d,%d]", s.Image, s.Image-1)
 		}
 	}()
-	c.Forward(testutil.RandFloat32(1, 2, 3, s.Image, s.Image-1))
+	c.Forward(fxgentest.RandFloat32(1, 2, 3, s.Image, s.Image-1))
 }
 
 // StateDictNames checks the number of state-dict entries and the runs of
@@ -179,7 +180,7 @@ func (s *Spec) BenchmarkForward(b *testing.B) {
 	m := s.testModel()
 	c := s.Compile(m)
 	for _, n := range s.BenchBatches {
-		x := testutil.RandFloat32(1, n, 3, s.Image, s.Image)
+		x := fxgentest.RandFloat32(1, n, 3, s.Image, s.Image)
 		testutil.BenchForward(b, n, s.flops(b, n), func() { m.Forward(x) }, func() { c.Forward(x) })
 	}
 }
