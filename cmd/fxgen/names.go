@@ -5,6 +5,8 @@ package main
 import (
 	"strings"
 	"unicode"
+
+	"github.com/fxgen/fxgen/internal/snake"
 )
 
 // defaultOutput returns the default output file name for type t:
@@ -23,28 +25,9 @@ func defaultOutput(t string) string { return snakeCase(t) + "_fx.go" }
 func snakeCase(s string) string {
 	segs := strings.Split(s, "_")
 	for i, seg := range segs {
-		segs[i] = strings.Join(joinSingles(camelWords(seg)), "_")
+		segs[i] = strings.Join(joinSingles(snake.Words(seg)), "_")
 	}
 	return strings.ToLower(strings.Join(segs, "_"))
-}
-
-// camelWords splits s at its word boundaries.
-func camelWords(s string) []string {
-	rs := []rune(s)
-	var words []string
-	start := 0
-	for i := 1; i < len(rs); i++ {
-		r, prev := rs[i], rs[i-1]
-		nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-		if unicode.IsUpper(r) && (unicode.IsLower(prev) || (unicode.IsUpper(prev) || unicode.IsDigit(prev)) && nextLower) {
-			words = append(words, string(rs[start:i]))
-			start = i
-		}
-	}
-	if start < len(rs) {
-		words = append(words, string(rs[start:]))
-	}
-	return words
 }
 
 // joinSingles joins each word of a single letter to its neighbour.

@@ -9,9 +9,8 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
-	"unicode"
 
+	"github.com/fxgen/fxgen/internal/snake"
 	"github.com/fxgen/fxgen/tensor"
 )
 
@@ -237,18 +236,4 @@ func (w *walker) visit(v reflect.Value, path, goPath string, goOK bool) {
 
 // SnakeCase returns the default qualified-name segment of a Go field name:
 // Fc1 → fc1, TokEmb → tok_emb, QKV → qkv, HTTPServer → http_server.
-func SnakeCase(s string) string {
-	rs := []rune(s)
-	var b strings.Builder
-	for i, r := range rs {
-		if unicode.IsUpper(r) && i > 0 {
-			prev := rs[i-1]
-			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && nextLower {
-				b.WriteByte('_')
-			}
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
-}
+func SnakeCase(s string) string { return snake.Case(s) }
