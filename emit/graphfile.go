@@ -138,12 +138,12 @@ func graphLine(n *ir.Node) string {
 // linear and matmul, the weight's elements per output channel for
 // conv2d).
 var productOps = map[string]bool{
-	"linear": true, "linear_act": true, "linear_residual": true, "matmul": true, "matmul_transb": true, "bmm": true,
-	"conv2d": true, "conv2d_act": true,
+	ir.OpLinear: true, ir.OpLinearAct: true, ir.OpLinearResidual: true, ir.OpMatmul: true, ir.OpMatmulTransb: true,
+	ir.OpConv2d: true, ir.OpConv2dAct: true,
 }
 
 // freeOps cost nothing: they only rename or reshape.
-var freeOps = map[string]bool{"getitem": true, "reshape": true, "view": true, "flatten": true, "unsqueeze": true, "squeeze": true}
+var freeOps = map[string]bool{ir.OpGetitem: true, ir.OpReshape: true, ir.OpView: true, ir.OpFlatten: true, ir.OpUnsqueeze: true, ir.OpSqueeze: true}
 
 // nodeFLOPs estimates the floating-point operations of n with the symbols
 // set to syms.

@@ -26,7 +26,7 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 		e.ctorStore[resultKey{n, 0}] = e.params[n.Target]
 		return nil
 	}
-	if n.Target == "getitem" && n.Op != ir.CallModule {
+	if n.Target == ir.OpGetitem && n.Op != ir.CallModule {
 		k := resolve(n)
 		if v, ok := e.ctorStore[k]; ok {
 			e.ctorStore[resultKey{n, 0}] = v

@@ -33,11 +33,11 @@ var FoldBatchNorm = &Pass{
 
 func foldBatchNorm(g *ir.Graph, paramOnly map[*ir.Node]bool) error {
 	for _, bn := range g.Nodes() {
-		if bn.Graph() == nil || !isCall(bn, "batch_norm") {
+		if bn.Graph() == nil || !isCall(bn, ir.OpBatchNorm) {
 			continue
 		}
 		conv, ok := bn.Args()[0].(*ir.Node)
-		if !ok || !isCall(conv, "conv2d") || onlyUser(conv) != bn || !allParamOnly(paramOnly, bn.Args()[1:]) ||
+		if !ok || !isCall(conv, ir.OpConv2d) || onlyUser(conv) != bn || !allParamOnly(paramOnly, bn.Args()[1:]) ||
 			!allParamOnly(paramOnly, conv.Args()[1:]) {
 			continue
 		}
@@ -77,27 +77,27 @@ func foldOne(conv, bn *ir.Node) error {
 	// the ops in the graph, so that folding one more batch norm renames
 	// nothing else.
 	p := conv.Name + "_bn_"
-	std := named(p+"std", "sqrt", []ir.Arg{named(p+"var_eps", "add", []ir.Arg{variance, eps})})
+	std := named(p+"std", ir.OpSqrt, []ir.Arg{named(p+"var_eps", ir.OpAdd, []ir.Arg{variance, eps})})
 	var num ir.Arg = 1.0
 	if gamma != nil {
 		num = gamma
 	}
-	scale := named(p+"scale", "div", []ir.Arg{num, std})
-	w2 := named(conv.Name+"_folded_weight", "mul", []ir.Arg{w, named(p+"scale_4d", "reshape", []ir.Arg{scale}, ir.Kwarg{Name: "shape", Value: []int{-1, 1, 1, 1}})})
+	scale := named(p+"scale", ir.OpDiv, []ir.Arg{num, std})
+	w2 := named(conv.Name+"_folded_weight", ir.OpMul, []ir.Arg{w, named(p+"scale_4d", ir.OpReshape, []ir.Arg{scale}, ir.Kwarg{Name: "shape", Value: []int{-1, 1, 1, 1}})})
 	var shifted *ir.Node
 	if b != nil {
-		shifted = named(p+"shift", "sub", []ir.Arg{b, mean})
+		shifted = named(p+"shift", ir.OpSub, []ir.Arg{b, mean})
 	} else {
-		shifted = named(p+"shift", "neg", []ir.Arg{mean})
+		shifted = named(p+"shift", ir.OpNeg, []ir.Arg{mean})
 	}
 	biasName := conv.Name + "_folded_bias"
 	var b2 *ir.Node
 	if beta != nil {
-		b2 = named(biasName, "add", []ir.Arg{named(p+"shift_scaled", "mul", []ir.Arg{shifted, scale}), beta})
+		b2 = named(biasName, ir.OpAdd, []ir.Arg{named(p+"shift_scaled", ir.OpMul, []ir.Arg{shifted, scale}), beta})
 	} else {
-		b2 = named(biasName, "mul", []ir.Arg{shifted, scale})
+		b2 = named(biasName, ir.OpMul, []ir.Arg{shifted, scale})
 	}
-	folded := named(conv.Name+"_folded", "conv2d", []ir.Arg{x, w2, b2}, conv.Kwargs()...)
+	folded := named(conv.Name+"_folded", ir.OpConv2d, []ir.Arg{x, w2, b2}, conv.Kwargs()...)
 	if err != nil {
 		return err
 	}

@@ -25,11 +25,11 @@ var FoldTranspose = &Pass{
 
 func foldTranspose(g *ir.Graph, paramOnly map[*ir.Node]bool) error {
 	for _, n := range g.Nodes() {
-		if n.Graph() == nil || !isCall(n, "matmul") || paramOnly[n] || len(n.Args()) != 2 {
+		if n.Graph() == nil || !isCall(n, ir.OpMatmul) || paramOnly[n] || len(n.Args()) != 2 {
 			continue
 		}
 		t, ok := n.Args()[1].(*ir.Node)
-		if !ok || !isCall(t, "transpose") || onlyUser(t) != n || t == n.Args()[0] || len(t.Types) != 1 {
+		if !ok || !isCall(t, ir.OpTranspose) || onlyUser(t) != n || t == n.Args()[0] || len(t.Types) != 1 {
 			continue
 		}
 		b, ok := t.Args()[0].(*ir.Node)

@@ -22,9 +22,17 @@ var FuseActivation = &Pass{
 	Run: rewrite(fuseActivation),
 }
 
-var fusedOps = map[string]string{"linear": "linear_act", "conv2d": "conv2d_act"}
+var fusedOps = map[string]string{ir.OpLinear: ir.OpLinearAct, ir.OpConv2d: ir.OpConv2dAct}
 
-var activations = map[string]int{"relu": ir.ActReLU, "gelu": ir.ActGELU}
+// epilogue returns the GEMM epilogue code of the op named target, from the
+// op table (an op of fusion class ir.FuseEpilogue).
+func epilogue(target string) (int, bool) {
+	op := ir.LookupOp(target)
+	if op == nil || op.Fusion != ir.FuseEpilogue {
+		return 0, false
+	}
+	return op.Epilogue, true
+}
 
 func fuseActivation(g *ir.Graph, _ map[*ir.Node]bool) error {
 	for _, n := range g.Nodes() {
@@ -35,7 +43,7 @@ func fuseActivation(g *ir.Graph, _ map[*ir.Node]bool) error {
 		if u == nil || (u.Op != ir.CallFunction && u.Op != ir.CallMethod) {
 			continue
 		}
-		act, ok := activations[u.Target]
+		act, ok := epilogue(u.Target)
 		if !ok || len(u.Args()) != 1 || u.Args()[0] != n {
 			continue
 		}

@@ -47,9 +47,9 @@ var FuseElementwise = &Pass{
 // elementwiseOps are the ops fuse-elementwise fuses, with their runtime
 // operation (a binary op's tensor-tensor form).
 var elementwiseOps = map[string]runtime.ElementwiseOp{
-	"add": runtime.ElemAdd, "sub": runtime.ElemSub, "mul": runtime.ElemMul, "div": runtime.ElemDiv,
-	"relu": runtime.ElemRelu, "neg": runtime.ElemNeg, "sigmoid": runtime.ElemSigmoid, "tanh": runtime.ElemTanh,
-	"gelu": runtime.ElemGelu, "masked_fill": runtime.ElemMaskedFill,
+	ir.OpAdd: runtime.ElemAdd, ir.OpSub: runtime.ElemSub, ir.OpMul: runtime.ElemMul, ir.OpDiv: runtime.ElemDiv,
+	ir.OpRelu: runtime.ElemRelu, ir.OpNeg: runtime.ElemNeg, ir.OpSigmoid: runtime.ElemSigmoid, ir.OpTanh: runtime.ElemTanh,
+	ir.OpGelu: runtime.ElemGelu, ir.OpMaskedFill: runtime.ElemMaskedFill,
 }
 
 // fusable reports whether n is an elementwise op fuse-elementwise can
@@ -204,7 +204,7 @@ func groupInputs(members []*ir.Node, shape ir.Shape) ([]*ir.Node, bool) {
 // user, or nil.
 func softmaxUser(root *ir.Node, paramOnly map[*ir.Node]bool) *ir.Node {
 	u := onlyUser(root)
-	if u == nil || !isCall(u, "softmax") || paramOnly[u] || len(u.Args()) != 1 || u.Args()[0] != root || len(u.Types) != 1 {
+	if u == nil || !isCall(u, ir.OpSoftmax) || paramOnly[u] || len(u.Args()) != 1 || u.Args()[0] != root || len(u.Types) != 1 {
 		return nil
 	}
 	r := len(root.Types[0].Shape)

@@ -26,7 +26,7 @@ var FuseResidual = &Pass{
 
 func fuseResidual(g *ir.Graph, paramOnly map[*ir.Node]bool) error {
 	for _, n := range g.Nodes() {
-		if n.Graph() == nil || !isCall(n, "add") || len(n.Args()) != 2 || len(n.Kwargs()) != 0 || paramOnly[n] {
+		if n.Graph() == nil || !isCall(n, ir.OpAdd) || len(n.Args()) != 2 || len(n.Kwargs()) != 0 || paramOnly[n] {
 			continue
 		}
 		lin, res := residualOperands(n, paramOnly)
@@ -63,7 +63,7 @@ func residualOperands(n *ir.Node, paramOnly map[*ir.Node]bool) (lin, res *ir.Nod
 	}
 	want := n.Types[0]
 	fits := func(l, r *ir.Node) bool {
-		if !isCall(l, "linear") || paramOnly[l] || len(l.Kwargs()) != 0 || onlyUser(l) != n || l == r || len(r.Types) != 1 {
+		if !isCall(l, ir.OpLinear) || paramOnly[l] || len(l.Kwargs()) != 0 || onlyUser(l) != n || l == r || len(r.Types) != 1 {
 			return false
 		}
 		rt, lt := r.Types[0], l.Types[0]

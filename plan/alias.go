@@ -7,7 +7,7 @@ import "github.com/fxgen/fxgen/ir"
 
 // viewOps are the ops whose result holds the input's elements in the same
 // order: on a dense row-major array they only change the shape.
-var viewOps = map[string]bool{"reshape": true, "view": true, "flatten": true, "unsqueeze": true, "squeeze": true}
+var viewOps = map[string]bool{ir.OpReshape: true, ir.OpView: true, ir.OpFlatten: true, ir.OpUnsqueeze: true, ir.OpSqueeze: true}
 
 // IsView reports whether the plan makes n a view of its input: the
 // emitter gives it the input's backing slice with the node's shape

@@ -30,7 +30,7 @@ type Value struct {
 // ResolveGetitem maps a getitem node to the result it selects, and any
 // other node to its first result.
 func ResolveGetitem(n *ir.Node) Value {
-	if n.Target == "getitem" && (n.Op == ir.CallFunction || n.Op == ir.CallMethod) {
+	if n.Target == ir.OpGetitem && (n.Op == ir.CallFunction || n.Op == ir.CallMethod) {
 		if src, ok := n.Args()[0].(*ir.Node); ok {
 			idx, _ := n.Kwarg("index")
 			if i, ok := idx.(int); ok {
@@ -171,7 +171,7 @@ func (m *Memory) needsSlot(n *ir.Node, paramOnly map[*ir.Node]bool, outputs map[
 	if paramOnly[n] || outputs[Value{n, r}] || m.IsView(n) {
 		return false
 	}
-	return !(n.Target == "getitem" && n.Op != ir.CallModule)
+	return !(n.Target == ir.OpGetitem && n.Op != ir.CallModule)
 }
 
 // graphOutputs returns the values the output node returns.

@@ -24,7 +24,7 @@ func ParamOnly(g *ir.Graph) map[*ir.Node]bool {
 			continue
 		}
 		op := ir.LookupOp(n.Target)
-		if op == nil || (op.Kernel == nil && n.Target != "getitem") {
+		if op == nil || (op.Kernel == nil && n.Target != ir.OpGetitem) {
 			continue
 		}
 		ok := true

@@ -256,7 +256,7 @@ func (t *tracer) results(n *ir.Node) []*tensor.Tensor {
 	}
 	out := make([]*tensor.Tensor, len(n.Types))
 	for i := range n.Types {
-		gi, err := t.g.CallFunction("getitem", []ir.Arg{n}, ir.Kwarg{Name: "index", Value: i})
+		gi, err := t.g.CallFunction(ir.OpGetitem, []ir.Arg{n}, ir.Kwarg{Name: "index", Value: i})
 		if err != nil {
 			panic(errorAt("%v", err))
 		}
