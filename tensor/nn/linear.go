@@ -3,7 +3,6 @@
 package nn
 
 import (
-	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/tensor"
 )
 
@@ -31,33 +30,5 @@ func NewLinear(in, out int, opts ...Option) *Linear {
 func (l *Linear) Forward(x *tensor.Tensor) *tensor.Tensor {
 	return tensor.CallModule(l, "Linear", nil, func(a []*tensor.Tensor) []*tensor.Tensor {
 		return []*tensor.Tensor{tensor.Linear(a[0], l.Weight, l.Bias)}
-	}, x)[0]
-}
-
-// Flatten is the module form of tensor.Flatten, by default from dim 1.
-type Flatten struct{ StartDim, EndDim int }
-
-// NewFlatten returns a Flatten over dims 1..-1, as torch.nn.Flatten.
-func NewFlatten() *Flatten { return &Flatten{StartDim: 1, EndDim: -1} }
-
-// Forward merges dims StartDim..EndDim.
-func (f *Flatten) Forward(x *tensor.Tensor) *tensor.Tensor {
-	attrs := []ir.Kwarg{{Name: "start_dim", Value: f.StartDim}, {Name: "end_dim", Value: f.EndDim}}
-	return tensor.CallModule(f, "Flatten", attrs, func(a []*tensor.Tensor) []*tensor.Tensor {
-		return []*tensor.Tensor{tensor.Flatten(a[0], f.StartDim, f.EndDim)}
-	}, x)[0]
-}
-
-// Module is a module with one tensor in and one out.
-type Module interface {
-	Forward(x *tensor.Tensor) *tensor.Tensor
-}
-
-// Call calls a user submodule's Forward through the tracer's module hook:
-// eagerly it is m.Forward(x); while tracing, m is traced through, or kept as
-// one opaque call_module node when the tracer is told it is a leaf.
-func Call(m Module, x *tensor.Tensor) *tensor.Tensor {
-	return tensor.CallModule(m, "", nil, func(a []*tensor.Tensor) []*tensor.Tensor {
-		return []*tensor.Tensor{m.Forward(a[0])}
 	}, x)[0]
 }
