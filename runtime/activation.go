@@ -6,7 +6,6 @@ package runtime
 
 import (
 	"math"
-	"sync"
 )
 
 // Sigmoid sets out = 1/(1+exp(-x)) for float32 arrays.
@@ -76,7 +75,7 @@ func activation(name string, kind int, out, x *Array) {
 // goroutine.
 const elementwiseGrain = 1 << 12
 
-// The work a seqTask does.
+// The work a seqJob does.
 const (
 	taskSigmoid = iota
 	taskTanh
@@ -88,39 +87,23 @@ const (
 	taskLogSoftmax
 )
 
-// seqTask is one parallel call of a sequence kernel. Tasks are pooled and
-// keep their run method value, so that handing one to Parallel allocates
-// nothing (a closure over the arguments would escape to the heap).
-type seqTask struct {
+// seqJob is one parallel call of a sequence kernel: kind's work on units
+// of out and x (elements, or rows of size), grain units per block.
+type seqJob struct {
 	kind        int
 	out, x      []float32
 	w, b        []float32
 	size, grain int // row length and rows (or elements) per block
 	eps         float64
-	run         func(lo, hi int)
 }
 
-var seqTasks = sync.Pool{New: func() any {
-	t := &seqTask{}
-	t.run = t.do
-	return t
-}}
+var seqTasks = taskPool((*seqJob).do)
 
-// parallel runs t over blocks blocks of t.grain units on the worker pool.
-func (t *seqTask) parallel(units int) {
-	Parallel((units+t.grain-1)/t.grain, t.run)
-	*t = seqTask{run: t.run}
-	seqTasks.Put(t)
-}
-
-func newSeqTask(kind int, out, x []float32, grain int) *seqTask {
-	t := seqTasks.Get().(*seqTask)
-	t.kind, t.out, t.x, t.grain = kind, out, x, grain
-	return t
-}
+// run runs the job over units units, in blocks of grain on the worker pool.
+func (t seqJob) run(units int) { runPooled(seqTasks, (units+t.grain-1)/t.grain, t) }
 
 // do runs blocks lo..hi.
-func (t *seqTask) do(lo, hi int) {
+func (t *seqJob) do(lo, hi int) {
 	switch t.kind {
 	case taskSigmoid, taskTanh, taskGelu, taskSilu, taskGeluTanh:
 		a, b := lo*t.grain, min(hi*t.grain, len(t.out))
@@ -141,7 +124,7 @@ func parallelElementwise(out, x []float32, kind int) {
 		activationF32(kind, out, x)
 		return
 	}
-	newSeqTask(kind, out, x, elementwiseGrain).parallel(n)
+	seqJob{kind: kind, out: out, x: x, grain: elementwiseGrain}.run(n)
 }
 
 // activationF32 applies the activation kind to x: with the vector kernels

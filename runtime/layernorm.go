@@ -47,9 +47,7 @@ func LayerNorm(out, x, weight, bias *Array, normalizedShape []int, eps float64) 
 		layerNormRows(out.F32, x.F32, w, b, d, eps, 0, rows)
 		return
 	}
-	t := newSeqTask(taskLayerNorm, out.F32, x.F32, grain)
-	t.w, t.b, t.size, t.eps = w, b, d, eps
-	t.parallel(rows)
+	seqJob{kind: taskLayerNorm, out: out.F32, x: x.F32, w: w, b: b, size: d, grain: grain, eps: eps}.run(rows)
 }
 
 // layerNormRows normalizes rows r0..r1 of length d; w and b may be nil.

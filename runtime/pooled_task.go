@@ -1,6 +1,6 @@
 // This file holds pooled parallel tasks: how the kernels (GEMM, batched
-// matmul, conv, pooling, batch norm, ReLU) hand work to the worker pool
-// without allocating.
+// matmul, conv, pooling, batch norm, activations, softmax, layer norm)
+// hand work to the worker pool without allocating.
 
 package runtime
 

@@ -66,9 +66,7 @@ func softmaxAlong(name string, out, x *Array, dim int, logOut bool) {
 		if logOut {
 			kind = taskLogSoftmax
 		}
-		t := newSeqTask(kind, out.F32, x.F32, grain)
-		t.size = size
-		t.parallel(rows)
+		seqJob{kind: kind, out: out.F32, x: x.F32, size: size, grain: grain}.run(rows)
 		return
 	}
 	softmaxStrided(out.F32, x.F32, outer, size, inner, logOut)
