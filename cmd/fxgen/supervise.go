@@ -14,25 +14,24 @@ import (
 	"os/exec"
 	"path/filepath"
 	"time"
+
+	"github.com/fxgen/fxgen/driver"
 )
 
 // stackGrace is how long a driver asked for its stacks at the timeout has
 // to print them before it is killed.
 const stackGrace = 3 * time.Second
 
-// traceError is a failure the driver reported (driver.Error): a trace
-// error at a model position, or another error from tracing or emitting.
-type traceError struct {
-	File string `json:"file,omitempty"`
-	Line int    `json:"line,omitempty"`
-	Msg  string `json:"msg"`
-}
+// traceError is a failure the driver reported in its error file, in the
+// driver's own schema (driver.Error): a trace error at a model position,
+// or another error from tracing.
+type traceError struct{ report driver.Error }
 
 func (e *traceError) Error() string {
-	if e.File == "" {
-		return e.Msg
+	if e.report.File == "" {
+		return e.report.Msg
 	}
-	return fmt.Sprintf("%s:%d: tracer: %s", relPath(e.File), e.Line, e.Msg)
+	return fmt.Sprintf("%s:%d: tracer: %s", relPath(e.report.File), e.report.Line, e.report.Msg)
 }
 
 // runDriver runs the built driver with the time limit o.Timeout. The
@@ -90,13 +89,13 @@ func runDriver(ctx context.Context, m *model, files driverFiles, o *options) err
 		// The model's own output first, as it came, then the error.
 		os.Stderr.Write(out.Bytes())
 		var e traceError
-		if jerr := json.Unmarshal(data, &e); jerr != nil {
+		if jerr := json.Unmarshal(data, &e.report); jerr != nil {
 			return fmt.Errorf("the driver failed: %v (and its error report is unreadable: %v)", err, jerr)
 		}
-		if e.File != "" && !filepath.IsAbs(e.File) {
+		if e.report.File != "" && !filepath.IsAbs(e.report.File) {
 			// Graph positions name files by base name, in the model's
 			// package directory.
-			e.File = filepath.Join(m.Dir, e.File)
+			e.report.File = filepath.Join(m.Dir, e.report.File)
 		}
 		return &e
 	}
