@@ -378,8 +378,9 @@ func attrLiteral(v any) (jen.Code, error) {
 }
 
 // emitGoCall calls a Go function over tensors (an opaque leaf module's
-// Forward, or a wrapped function) and copies its one result into the
-// node's storage. The model is kept by the compiled type for this.
+// Forward, or a wrapped function) and keeps its one result as the node's
+// value, without a copy unless it shares memory with an argument. The
+// model is kept by the compiled type for this.
 func (e *gen) emitGoCall(n *ir.Node, comment, fn jen.Code, outputs map[resultKey]bool, what string, callable bool) error {
 	if !callable {
 		return fmt.Errorf("%s cannot be called from generated code: make it a named package-level function reachable by exported fields", what)
@@ -387,7 +388,7 @@ func (e *gen) emitGoCall(n *ir.Node, comment, fn jen.Code, outputs map[resultKey
 	if len(n.Types) != 1 {
 		return fmt.Errorf("%s has %d results; generated code calls functions with one", what, len(n.Types))
 	}
-	var args []jen.Code
+	var args, arrays []jen.Code
 	for _, a := range n.Args() {
 		list, ok := a.([]ir.Arg)
 		if !ok {
@@ -399,12 +400,22 @@ func (e *gen) emitGoCall(n *ir.Node, comment, fn jen.Code, outputs map[resultKey
 				return err
 			}
 			args = append(args, jen.Qual(tensorPkg, "FromArray").Call(c))
+			arrays = append(arrays, c)
 		}
 	}
 	e.keepModel = true
-	outs, allocs := e.results(n, outputs)
-	e.body = append(e.body, comment)
-	e.body = append(e.body, allocs...)
-	e.body = append(e.body, jen.Qual(runtimePkg, "Copy").Call(outs[0], jen.Add(fn).Call(args...).Dot("Array").Call()))
+	// The result is used as it is, in a local of Forward rather than in
+	// the workspace, unless it shares memory with an argument
+	// (runtime.Adopt).
+	k := resultKey{n, 0}
+	v := e.names.name(resultName(k))
+	e.store[k] = jen.Id(v)
+	if outputs[k] {
+		e.outVar[k] = v
+	}
+	t := n.Types[0]
+	adopt := append([]jen.Code{jen.Lit(what), jen.Add(fn).Call(args...).Dot("Array").Call(), dtypeCode(t.DType),
+		jen.Index().Int().Values(e.dims(t.Shape)...)}, arrays...)
+	e.body = append(e.body, comment, jen.Id(v).Op(":=").Qual(runtimePkg, "Adopt").Call(adopt...))
 	return nil
 }

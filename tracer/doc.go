@@ -38,7 +38,10 @@
 // tensor.CallModule) with a pointer; calling its Forward directly, which
 // would trace through it, is a TraceError at the calling line (when every
 // instance of its type is a leaf: a stack frame cannot tell instances
-// apart).
+// apart). The compiled model uses a leaf's (or a wrapped function's)
+// result as it is, without a copy, unless it shares memory with the
+// call's arguments (runtime.Adopt): so a leaf must return a tensor it does
+// not keep, as Go's tensor ops do.
 //
 // # Positions
 //

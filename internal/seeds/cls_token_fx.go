@@ -50,8 +50,6 @@ type clsTokenCompiledFrame struct {
 	cat runtime.Array
 	// proj f32[N,4,4]
 	proj runtime.Array
-	// gate f32[N,4,4]
-	gate runtime.Array
 	// view f32[N,16], a view of gate
 	view runtime.Array
 	// full f32[N,16]
@@ -95,7 +93,6 @@ func (fr *clsTokenCompiledFrame) reserve(N int) {
 	layout.Own(&fr.expand, runtime.Float32, N, 1, 4)
 	layout.Own(&fr.cat, runtime.Float32, N, 4, 4)
 	layout.Reuse(&fr.proj, &fr.expand, runtime.Float32, N, 4, 4)
-	layout.Reuse(&fr.gate, &fr.cat, runtime.Float32, N, 4, 4)
 	layout.Reuse(&fr.full, &fr.proj, runtime.Float32, N, 16)
 	layout.Bind(&fr.workspace)
 	fr.dimN = N
@@ -119,9 +116,9 @@ func (c *ClsTokenCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// seeds.go:151: proj = call_function linear(cat, proj_weight, proj_bias)
 	runtime.LinearPacked(&fr.proj, &fr.cat, c.proj_weight_prepared, c.proj_bias)
 	// seeds.go:152: gate = call_module gate(proj)
-	runtime.Copy(&fr.gate, c.model.Gate.Forward(tensor.FromArray(&fr.proj)).Array())
+	gate := runtime.Adopt("opaque leaf module gate (*seeds.DynamicGate)", c.model.Gate.Forward(tensor.FromArray(&fr.proj)).Array(), runtime.Float32, []int{N, 4, 4}, &fr.proj)
 	// seeds.go:153: view = call_method view(gate, shape=[-1, 16])
-	runtime.View(&fr.view, &fr.gate, N, 16)
+	runtime.View(&fr.view, gate, N, 16)
 	// seeds.go:153: full = call_function full([size, 16], fill_value=0.0)
 	runtime.Full(&fr.full, []*runtime.Array{&fr.size, c.i64_16}, 0.0)
 	// seeds.go:153: add = call_method add(view, full)

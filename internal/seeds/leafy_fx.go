@@ -86,8 +86,7 @@ func (c *LeafyCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// seeds.go:41: linear = call_function linear(x, linear_weight, linear_bias)
 	runtime.LinearPacked(&fr.linear, xArr, c.linear_weight_prepared, c.linear_bias)
 	// seeds.go:41: sub = call_module sub(linear)
-	sub := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Copy(sub, c.model.Sub.Forward(tensor.FromArray(&fr.linear)).Array())
+	sub := runtime.Adopt("opaque leaf module sub (*seeds.Scale)", c.model.Sub.Forward(tensor.FromArray(&fr.linear)).Array(), runtime.Float32, []int{N, 4}, &fr.linear)
 	c.frames.Put(fr)
 	return tensor.FromArray(sub)
 }

@@ -28,10 +28,6 @@ type NormalizeCompiled struct {
 // normalizeCompiledFrame is the state of one NormalizeCompiled.Forward call:
 // the workspace and the arrays bound to it.
 type normalizeCompiledFrame struct {
-	// inv_sqrt_len f32[]
-	inv_sqrt_len runtime.Array
-	// storage of the values of the memory plan
-	workspace runtime.Workspace
 	// the size N the workspace is sized for
 	dimN int
 	// whether the workspace is allocated
@@ -50,10 +46,6 @@ func (fr *normalizeCompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
-	var layout runtime.WorkspaceLayout
-	layout.Own(&fr.inv_sqrt_len, runtime.Float32)
-	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
@@ -66,10 +58,10 @@ func (c *NormalizeCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// seeds.go:59: inv_sqrt_len = call_function inv_sqrt_len([x])
-	runtime.Copy(&fr.inv_sqrt_len, InvSqrtLen(tensor.FromArray(xArr)).Array())
+	inv_sqrt_len := runtime.Adopt("wrapped function inv_sqrt_len (github.com/fxgen/fxgen/internal/seeds.InvSqrtLen)", InvSqrtLen(tensor.FromArray(xArr)).Array(), runtime.Float32, []int{}, xArr)
 	// seeds.go:59: mul = call_method mul(x, inv_sqrt_len)
 	mul := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Mul(mul, xArr, &fr.inv_sqrt_len)
+	runtime.Mul(mul, xArr, inv_sqrt_len)
 	c.frames.Put(fr)
 	return tensor.FromArray(mul)
 }
