@@ -28,29 +28,7 @@ var resampleOps = []*Op{
 			{Name: "ceil_mode", Kind: BoolAttr, Default: false},
 			{Name: "count_include_pad", Kind: BoolAttr, Default: true},
 		},
-		Infer: func(s *Sig) ([]Type, error) {
-			x := s.Args[0].Type
-			if err := pool2dInput(x); err != nil {
-				return nil, err
-			}
-			k, err := pair(s.Ints("kernel_size"), "kernel_size", 1)
-			if err != nil {
-				return nil, err
-			}
-			if _, _, err := window2d(s, x.Shape, k, true); err != nil {
-				return nil, err
-			}
-			st := s.Ints("stride")
-			if len(st) == 0 {
-				st = k
-			}
-			st, _ = pair(st, "stride", 1)
-			pad, _ := pair(s.Ints("padding"), "padding", 0)
-			r := len(x.Shape)
-			oh := runtime.PoolOutSize(x.Shape[r-2].Coef, k[0], st[0], pad[0], s.Bool("ceil_mode"))
-			ow := runtime.PoolOutSize(x.Shape[r-1].Coef, k[1], st[1], pad[1], s.Bool("ceil_mode"))
-			return []Type{{DType: Float32, Shape: append(x.Shape[:r-2].Clone(), Const(oh), Const(ow))}}, nil
-		},
+		Infer:  func(s *Sig) ([]Type, error) { return pool2dType(s, s.Bool("ceil_mode")) },
 		Kernel: runtime.AvgPool2d,
 	},
 	{
@@ -102,4 +80,31 @@ func upsampleRule(s *Sig) ([]Type, error) {
 	}
 	r := len(x.Shape)
 	return []Type{{DType: Float32, Shape: append(x.Shape[:r-2].Clone(), Const(size[0]), Const(size[1]))}}, nil
+}
+
+// pool2dType is the type rule of the 2-D pooling ops over fixed windows:
+// kernel_size, stride (kernel_size when empty) and padding, the output
+// size rounded up when ceilMode.
+func pool2dType(s *Sig, ceilMode bool) ([]Type, error) {
+	x := s.Args[0].Type
+	if err := pool2dInput(x); err != nil {
+		return nil, err
+	}
+	k, err := pair(s.Ints("kernel_size"), "kernel_size", 1)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := window2d(s, x.Shape, k, true); err != nil {
+		return nil, err
+	}
+	st := s.Ints("stride")
+	if len(st) == 0 {
+		st = k
+	}
+	st, _ = pair(st, "stride", 1)
+	pad, _ := pair(s.Ints("padding"), "padding", 0)
+	r := len(x.Shape)
+	oh := runtime.PoolOutSize(x.Shape[r-2].Coef, k[0], st[0], pad[0], ceilMode)
+	ow := runtime.PoolOutSize(x.Shape[r-1].Coef, k[1], st[1], pad[1], ceilMode)
+	return []Type{{DType: Float32, Shape: append(x.Shape[:r-2].Clone(), Const(oh), Const(ow))}}, nil
 }

@@ -105,22 +105,7 @@ func init() {
 			{Name: "stride", Kind: IntsAttr, Default: []int{}},
 			{Name: "padding", Kind: IntsAttr, Default: []int{0, 0}},
 		},
-		Infer: func(s *Sig) ([]Type, error) {
-			x := s.Args[0].Type
-			if err := pool2dInput(x); err != nil {
-				return nil, err
-			}
-			k, err := pair(s.Ints("kernel_size"), "kernel_size", 1)
-			if err != nil {
-				return nil, err
-			}
-			r := len(x.Shape)
-			oh, ow, err := window2d(s, x.Shape, k, true)
-			if err != nil {
-				return nil, err
-			}
-			return []Type{{DType: Float32, Shape: append(x.Shape[:r-2].Clone(), Const(oh), Const(ow))}}, nil
-		},
+		Infer:  func(s *Sig) ([]Type, error) { return pool2dType(s, false) },
 		Kernel: runtime.MaxPool2d,
 	})
 	RegisterOp(&Op{

@@ -20,15 +20,7 @@ package runtime
 func AvgPool2d(out, x *Array, kernelSize, stride, padding []int, ceilMode, countIncludePad bool) {
 	const name = "AvgPool2d"
 	planes, h, w := poolInput(name, out, x)
-	kh, kw := pair2(name, "kernel_size", kernelSize)
-	sh, sw := kh, kw
-	if len(stride) > 0 {
-		sh, sw = pair2(name, "stride", stride)
-	}
-	ph, pw := pair2(name, "padding", padding)
-	if kh < 1 || kw < 1 || sh < 1 || sw < 1 || ph < 0 || pw < 0 || 2*ph > kh || 2*pw > kw || h+2*ph < kh || w+2*pw < kw {
-		kernelPanic(name, "kernel_size %d,%d, stride %d,%d and padding %d,%d do not fit x %v (padding at most half the kernel)", kh, kw, sh, sw, ph, pw, x.Shape)
-	}
+	kh, kw, sh, sw, ph, pw := poolWindow(name, x, kernelSize, stride, padding, true)
 	oh, ow := PoolOutSize(h, kh, sh, ph, ceilMode), PoolOutSize(w, kw, sw, pw, ceilMode)
 	checkPoolOut(name, out, x, oh, ow)
 	g := avgPoolWindowJob{x: x.F32, out: out.F32, h: h, w: w, oh: oh, ow: ow, kh: kh, kw: kw, sh: sh, sw: sw, ph: ph, pw: pw, includePad: countIncludePad}

@@ -271,18 +271,7 @@ func binaryGeneral(op binaryOp, out, a, b *Array) {
 			out.F32[i] = float32(r)
 		}
 	next:
-		// Advance the multi-index and both operand offsets.
-		for d := len(idx) - 1; d >= 0; d-- {
-			idx[d]++
-			ia += sa[d]
-			ib += sb[d]
-			if idx[d] < out.Shape[d] {
-				break
-			}
-			ia -= sa[d] * idx[d]
-			ib -= sb[d] * idx[d]
-			idx[d] = 0
-		}
+		ia, ib = stepIndex2(idx, out.Shape, sa, sb, ia, ib)
 	}
 }
 
@@ -309,4 +298,22 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// stepIndex2 advances the multi-index idx of shape by one element, and the
+// offsets ia and ib of two operands with strides sa and sb (0 where an
+// operand is broadcast), returning the new offsets.
+func stepIndex2(idx, shape, sa, sb []int, ia, ib int) (int, int) {
+	for d := len(idx) - 1; d >= 0; d-- {
+		idx[d]++
+		ia += sa[d]
+		ib += sb[d]
+		if idx[d] < shape[d] {
+			break
+		}
+		ia -= sa[d] * idx[d]
+		ib -= sb[d] * idx[d]
+		idx[d] = 0
+	}
+	return ia, ib
 }

@@ -52,13 +52,7 @@ func newConvDepthwise(g *convGeom) convDirect {
 // spreads each image's channels over the worker pool.
 func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
 	g := &j.g
-	flags := 0
-	if j.bias != nil {
-		flags |= flagBias
-	}
-	if j.act == ActReLU {
-		flags |= flagReLU
-	}
+	flags := j.kernelFlags()
 	inSize, outSize := g.c*g.h*g.w, g.o*g.p
 	for n := lo; n < hi; n++ {
 		job := convDepthwiseJob{g: *g, x: j.x[n*inSize : (n+1)*inSize], w: j.w, bias: j.bias,

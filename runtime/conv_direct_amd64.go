@@ -118,13 +118,7 @@ func (j *convJob) paddedImages(lo, hi int, parallel bool) {
 		}
 	}
 	clearPadding(xp, g, &d)
-	flags := 0
-	if j.bias != nil {
-		flags |= flagBias
-	}
-	if j.act == ActReLU {
-		flags |= flagReLU
-	}
+	flags := j.kernelFlags()
 	inSize, outSize := g.c*g.h*g.w, g.o*g.p
 	for n := lo; n < hi; n++ {
 		j.fillPadded(xp, j.x[n*inSize:(n+1)*inSize], &d)
@@ -137,6 +131,19 @@ func (j *convJob) paddedImages(lo, hi int, parallel bool) {
 		}
 	}
 	convScratch.Put(scratch)
+}
+
+// kernelFlags returns the flags of the direct and depthwise kernels for
+// j: its bias and its ReLU, applied in the kernels' epilogue.
+func (j *convJob) kernelFlags() int {
+	flags := 0
+	if j.bias != nil {
+		flags |= flagBias
+	}
+	if j.act == ActReLU {
+		flags |= flagReLU
+	}
+	return flags
 }
 
 // units computes units [lo, hi) of the image.

@@ -210,16 +210,6 @@ func pointwiseBinary(name string, out, a, b *Array, f func(x, y float64) float64
 		} else {
 			out.F32[i] = float32(f(a.At(ia), b.At(ib)))
 		}
-		for d := len(idx) - 1; d >= 0; d-- {
-			idx[d]++
-			ia += sa[d]
-			ib += sb[d]
-			if idx[d] < out.Shape[d] {
-				break
-			}
-			ia -= sa[d] * idx[d]
-			ib -= sb[d] * idx[d]
-			idx[d] = 0
-		}
+		ia, ib = stepIndex2(idx, out.Shape, sa, sb, ia, ib)
 	}
 }

@@ -30,15 +30,7 @@ const poolParallelMin = 1 << 16
 func MaxPool2d(out, x *Array, kernelSize, stride, padding []int) {
 	const name = "MaxPool2d"
 	planes, h, w := poolInput(name, out, x)
-	kh, kw := pair2(name, "kernel_size", kernelSize)
-	sh, sw := kh, kw
-	if len(stride) > 0 {
-		sh, sw = pair2(name, "stride", stride)
-	}
-	ph, pw := pair2(name, "padding", padding)
-	if kh < 1 || kw < 1 || sh < 1 || sw < 1 || ph < 0 || pw < 0 || h+2*ph < kh || w+2*pw < kw {
-		kernelPanic(name, "kernel_size %d,%d, stride %d,%d and padding %d,%d do not fit x %v", kh, kw, sh, sw, ph, pw, x.Shape)
-	}
+	kh, kw, sh, sw, ph, pw := poolWindow(name, x, kernelSize, stride, padding, false)
 	oh, ow := (h+2*ph-kh)/sh+1, (w+2*pw-kw)/sw+1
 	checkPoolOut(name, out, x, oh, ow)
 	g := maxPoolJob{x: x.F32, out: out.F32, h: h, w: w, oh: oh, ow: ow, kh: kh, kw: kw, sh: sh, sw: sw, ph: ph, pw: pw}
@@ -161,6 +153,24 @@ func (g *avgPoolJob) planes(lo, hi int) {
 			}
 		}
 	}
+}
+
+// poolWindow reads a pooling window's kernel size, stride (kernelSize
+// when empty) and padding, one value for both dims or two, and checks
+// them against x [..., H, W]; halfPad also requires the padding to be at
+// most half the kernel, as average pooling does.
+func poolWindow(name string, x *Array, kernelSize, stride, padding []int, halfPad bool) (kh, kw, sh, sw, ph, pw int) {
+	h, w := x.Shape[len(x.Shape)-2], x.Shape[len(x.Shape)-1]
+	kh, kw = pair2(name, "kernel_size", kernelSize)
+	sh, sw = kh, kw
+	if len(stride) > 0 {
+		sh, sw = pair2(name, "stride", stride)
+	}
+	ph, pw = pair2(name, "padding", padding)
+	if kh < 1 || kw < 1 || sh < 1 || sw < 1 || ph < 0 || pw < 0 || h+2*ph < kh || w+2*pw < kw || halfPad && (2*ph > kh || 2*pw > kw) {
+		kernelPanic(name, "kernel_size %d,%d, stride %d,%d and padding %d,%d do not fit x %v", kh, kw, sh, sw, ph, pw, x.Shape)
+	}
+	return kh, kw, sh, sw, ph, pw
 }
 
 // poolInput checks a pooling input and returns its number of planes and

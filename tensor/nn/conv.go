@@ -31,21 +31,38 @@ type Conv2d struct {
 // ±1/√(in/groups·k·k). It panics when the channels do not divide into the
 // groups or a size is out of range.
 func NewConv2d(in, out, k int, opts ...Option) *Conv2d {
-	cfg := configure("NewConv2d", config{stride: 1, groups: 1, bias: true}, opts, "Stride", "Padding", "Groups", "Bias")
+	w, b, cfg := newConvParams("NewConv2d", in, out, []int{k, k}, opts)
+	return &Conv2d{Weight: w, Bias: b, Stride: cfg.stride, Padding: cfg.padding, Groups: cfg.groups}
+}
+
+// newConvParams reads a convolution constructor's options (Stride,
+// Padding, Groups, Bias; PyTorch's defaults 1, 0, 1, true) and returns its
+// weight [out, in/groups, kernel...] and bias [out] (nil without),
+// initialised like PyTorch's: uniform in ±1/√(in/groups·Πkernel). It
+// panics, naming ctor, on sizes out of range.
+func newConvParams(ctor string, in, out int, kernel []int, opts []Option) (w, b *tensor.Tensor, cfg config) {
+	cfg = configure(ctor, config{stride: 1, groups: 1, bias: true}, opts, "Stride", "Padding", "Groups", "Bias")
+	fan := in / max(cfg.groups, 1)
+	for _, k := range kernel {
+		if k < 1 {
+			panic(fmt.Sprintf("nn.%s(%d, %d, %d): channels and kernel size must be positive", ctor, in, out, k))
+		}
+		fan *= k
+	}
 	switch {
-	case in < 1 || out < 1 || k < 1:
-		panic(fmt.Sprintf("nn.NewConv2d(%d, %d, %d): channels and kernel size must be positive", in, out, k))
+	case in < 1 || out < 1:
+		panic(fmt.Sprintf("nn.%s(%d, %d, %d): channels and kernel size must be positive", ctor, in, out, kernel[0]))
 	case cfg.stride < 1 || cfg.padding < 0:
-		panic(fmt.Sprintf("nn.NewConv2d: stride %d and padding %d: want stride ≥ 1, padding ≥ 0", cfg.stride, cfg.padding))
+		panic(fmt.Sprintf("nn.%s: stride %d and padding %d: want stride ≥ 1, padding ≥ 0", ctor, cfg.stride, cfg.padding))
 	case cfg.groups < 1 || in%cfg.groups != 0 || out%cfg.groups != 0:
-		panic(fmt.Sprintf("nn.NewConv2d(%d, %d, ...): %d groups do not divide the input and output channels", in, out, cfg.groups))
+		panic(fmt.Sprintf("nn.%s(%d, %d, ...): %d groups do not divide the input and output channels", ctor, in, out, cfg.groups))
 	}
-	b := fanInBound(in / cfg.groups * k * k)
-	c := &Conv2d{Weight: uniform(b, out, in/cfg.groups, k, k), Stride: cfg.stride, Padding: cfg.padding, Groups: cfg.groups}
+	bound := fanInBound(fan)
+	w = uniform(bound, append([]int{out, in / cfg.groups}, kernel...)...)
 	if cfg.bias {
-		c.Bias = uniform(b, out)
+		b = uniform(bound, out)
 	}
-	return c
+	return w, b, cfg
 }
 
 // Forward convolves x [N, InChannels, H, W] to [N, OutChannels, OH, OW].

@@ -3,8 +3,6 @@
 package nn
 
 import (
-	"fmt"
-
 	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/tensor"
 )
@@ -24,19 +22,8 @@ type Conv1d struct {
 // bias), changed by the options Stride, Padding, Groups and Bias, and
 // initialised like PyTorch's: uniform in ±1/√(in/groups·k).
 func NewConv1d(in, out, k int, opts ...Option) *Conv1d {
-	cfg := configure("NewConv1d", config{stride: 1, groups: 1, bias: true}, opts, "Stride", "Padding", "Groups", "Bias")
-	switch {
-	case in < 1 || out < 1 || k < 1 || cfg.stride < 1 || cfg.padding < 0:
-		panic(fmt.Sprintf("nn.NewConv1d(%d, %d, %d): stride %d, padding %d: want positive sizes and padding ≥ 0", in, out, k, cfg.stride, cfg.padding))
-	case cfg.groups < 1 || in%cfg.groups != 0 || out%cfg.groups != 0:
-		panic(fmt.Sprintf("nn.NewConv1d(%d, %d, ...): %d groups do not divide the input and output channels", in, out, cfg.groups))
-	}
-	b := fanInBound(in / cfg.groups * k)
-	c := &Conv1d{Weight: uniform(b, out, in/cfg.groups, k), Stride: cfg.stride, Padding: cfg.padding, Groups: cfg.groups}
-	if cfg.bias {
-		c.Bias = uniform(b, out)
-	}
-	return c
+	w, b, cfg := newConvParams("NewConv1d", in, out, []int{k}, opts)
+	return &Conv1d{Weight: w, Bias: b, Stride: cfg.stride, Padding: cfg.padding, Groups: cfg.groups}
 }
 
 // Forward convolves x [N, InChannels, L] to [N, OutChannels, OL].
