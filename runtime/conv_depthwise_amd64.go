@@ -106,6 +106,20 @@ func (j *convDepthwiseJob) channels(lo, hi int) {
 			base := i * g.sh * d.wrow
 			for jx := 0; jx < g.ow; jx += 16 {
 				cnt0, cnt1 := min(8, g.ow-jx), min(8, max(0, g.ow-jx-8))
+				if g.ow <= 16 {
+					// One column block covers each row, so whole vectors
+					// running past a row's end land in rows this task
+					// writes later (this channel's next rows, then the
+					// next channels'): store them whole, short of the
+					// end of the task's output, and skip the slow masks.
+					whole := 8
+					if g.ow > 8 {
+						whole = 16
+					}
+					if (c*g.oh+i+rows-1)*g.ow+whole <= hi*outPlane {
+						cnt0, cnt1 = 8, whole-8
+					}
+				}
 				convDepthwiseAVX2(k, &offs[0], &plane[base+jx], g.sh*d.wrow*4, &j.w[c*k],
 					&out[i*g.ow+jx], g.ow*4, rows, bias, j.flags, cnt0, cnt1)
 			}
