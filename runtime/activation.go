@@ -85,6 +85,7 @@ const (
 	taskSilu
 	taskGeluTanh
 	taskLogSoftmax
+	taskExp
 )
 
 // seqJob is one parallel call of a sequence kernel: kind's work on units
@@ -105,7 +106,7 @@ func (t seqJob) run(units int) { runPooled(seqTasks, (units+t.grain-1)/t.grain, 
 // do runs blocks lo..hi.
 func (t *seqJob) do(lo, hi int) {
 	switch t.kind {
-	case taskSigmoid, taskTanh, taskGelu, taskSilu, taskGeluTanh:
+	case taskSigmoid, taskTanh, taskGelu, taskSilu, taskGeluTanh, taskExp:
 		a, b := lo*t.grain, min(hi*t.grain, len(t.out))
 		activationF32(t.kind, t.out[a:b], t.x[a:b])
 	case taskSoftmax, taskLogSoftmax:
@@ -131,7 +132,12 @@ func parallelElementwise(out, x []float32, kind int) {
 // of the selected tier, else with the portable loop over its float64
 // function.
 func activationF32(kind int, out, x []float32) {
-	if activationVec(kind, out, x) {
+	if kind == taskExp {
+		// Softmax's exponential kernel with no shift.
+		if _, ok := expShiftVec(out, x, 0); ok {
+			return
+		}
+	} else if activationVec(kind, out, x) {
 		return
 	}
 	mapF64(out, x, activationF64[kind])
@@ -145,6 +151,7 @@ var activationF64 = [...]func(float64) float64{
 	taskGelu:     geluF64,
 	taskSilu:     siluF64,
 	taskGeluTanh: geluTanhF64,
+	taskExp:      expF64,
 }
 
 // The float32 loops convert a block at a time into a float64 buffer and

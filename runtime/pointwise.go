@@ -88,7 +88,7 @@ func Hardsigmoid(out, x *Array) {
 //
 //	out[i] = exp(x[i])
 func Exp(out, x *Array) {
-	mapF32("Exp", out, x, func(v float32) float32 { return float32(math.Exp(float64(v))) })
+	activation("Exp", taskExp, out, x)
 }
 
 // Log sets out = ln x for float32 arrays (-Inf at 0, NaN below).
