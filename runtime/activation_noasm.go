@@ -19,3 +19,6 @@ func reluVec(out, x []float32) bool { return false }
 
 // vectorKernels reports that this build has the assembly vector kernels.
 const vectorKernels = false
+
+// clampVec reports false: the portable clamp loop does the work.
+func clampVec(out, x []float32, lo, hi float32) bool { return false }

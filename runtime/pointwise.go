@@ -39,6 +39,9 @@ func clampF32(name string, out, x *Array, lo, hi float64) {
 		return
 	}
 	l, h := float32(lo), float32(hi)
+	if clampVec(o, s, l, h) {
+		return
+	}
 	for i, v := range s {
 		if v < l {
 			v = l
