@@ -50,6 +50,9 @@ var elementwiseOps = map[string]runtime.ElementwiseOp{
 	ir.OpAdd: runtime.ElemAdd, ir.OpSub: runtime.ElemSub, ir.OpMul: runtime.ElemMul, ir.OpDiv: runtime.ElemDiv,
 	ir.OpRelu: runtime.ElemRelu, ir.OpNeg: runtime.ElemNeg, ir.OpSigmoid: runtime.ElemSigmoid, ir.OpTanh: runtime.ElemTanh,
 	ir.OpGelu: runtime.ElemGelu, ir.OpMaskedFill: runtime.ElemMaskedFill,
+	ir.OpSilu: runtime.ElemSilu, ir.OpGeluTanh: runtime.ElemGeluTanh, ir.OpExp: runtime.ElemExp, ir.OpRelu6: runtime.ElemRelu6,
+	ir.OpHardswish: runtime.ElemHardswish, ir.OpHardsigmoid: runtime.ElemHardsigmoid, ir.OpAbs: runtime.ElemAbs,
+	ir.OpSqrt: runtime.ElemSqrt, ir.OpRsqrt: runtime.ElemRsqrt, ir.OpLog: runtime.ElemLog,
 }
 
 // fusable reports whether n is an elementwise op fuse-elementwise can

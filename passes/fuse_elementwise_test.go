@@ -107,3 +107,37 @@ func TestFuseElementwiseSoftmax(t *testing.T) {
 		t.Errorf("got %d softmax nodes, want 1 (over dim 1)", count(after, "softmax"))
 	}
 }
+
+// mobileNet is the activations of MobileNet-style and EfficientNet-style
+// blocks: relu6, hardswish, hardsigmoid, silu, and the pointwise math
+// around them.
+type mobileNet struct{}
+
+func (mobileNet) Forward(x *tensor.Tensor) *tensor.Tensor {
+	a := x.Relu6().Hardswish().MulScalar(0.5)
+	b := tensor.Hardsigmoid(x).Mul(tensor.Silu(x)).Add(tensor.GeluTanh(x))
+	c := tensor.Exp(x.Abs().Neg()).AddScalar(1).Log().Add(x.Abs().Sqrt()).Add(x.Abs().AddScalar(1).Rsqrt())
+	return a.Add(b).Add(c)
+}
+
+// TestFuseElementwiseActivations: the later activations and pointwise
+// math fuse (a program holds at most 16 steps, so the chain makes two
+// groups) and the result matches the graph before.
+func TestFuseElementwiseActivations(t *testing.T) {
+	g := trace(t, mobileNet{}, "x=f32[N,5]")
+	after, p := applyAndCompare(t, g, 0, FuseElementwise)
+	steps := 0
+	for _, n := range after.Nodes() {
+		switch {
+		case isCall(n, "fused_elementwise"):
+			steps += len(p.Fused[n])
+		case n.Op == ir.CallFunction || n.Op == ir.CallMethod:
+			if n.Target != ir.OpAbs {
+				t.Errorf("%s (%s) was not fused", n.Name, n.Target)
+			}
+		}
+	}
+	if steps < 16 {
+		t.Errorf("%d fused steps, want at least 16\n%s", steps, after)
+	}
+}

@@ -18,27 +18,38 @@ type ElementwiseOp uint8
 // number of inputs - 1 are the inputs, and each step's result is the
 // register after the ones before it.
 const (
-	ElemAdd        ElementwiseOp = iota + 1 // A + B
-	ElemSub                                 // A - B
-	ElemMul                                 // A · B
-	ElemDiv                                 // A / B
-	ElemAddScalar                           // A + C
-	ElemSubScalar                           // A - C
-	ElemMulScalar                           // A · C
-	ElemDivScalar                           // A / C
-	ElemScalarSub                           // C - A
-	ElemScalarDiv                           // C / A
-	ElemRelu                                // max(A, 0), NaN kept (Relu)
-	ElemNeg                                 // -A
-	ElemSigmoid                             // Sigmoid(A)
-	ElemTanh                                // Tanh(A)
-	ElemGelu                                // Gelu(A)
-	ElemMaskedFill                          // B ? C : A, B a bool input (MaskedFill)
+	ElemAdd         ElementwiseOp = iota + 1 // A + B
+	ElemSub                                  // A - B
+	ElemMul                                  // A · B
+	ElemDiv                                  // A / B
+	ElemAddScalar                            // A + C
+	ElemSubScalar                            // A - C
+	ElemMulScalar                            // A · C
+	ElemDivScalar                            // A / C
+	ElemScalarSub                            // C - A
+	ElemScalarDiv                            // C / A
+	ElemRelu                                 // max(A, 0), NaN kept (Relu)
+	ElemNeg                                  // -A
+	ElemSigmoid                              // Sigmoid(A)
+	ElemTanh                                 // Tanh(A)
+	ElemGelu                                 // Gelu(A)
+	ElemMaskedFill                           // B ? C : A, B a bool input (MaskedFill)
+	ElemSilu                                 // Silu(A)
+	ElemGeluTanh                             // GeluTanh(A)
+	ElemExp                                  // Exp(A)
+	ElemRelu6                                // Relu6(A)
+	ElemHardswish                            // Hardswish(A)
+	ElemHardsigmoid                          // Hardsigmoid(A)
+	ElemAbs                                  // Abs(A)
+	ElemSqrt                                 // Sqrt(A)
+	ElemRsqrt                                // Rsqrt(A)
+	ElemLog                                  // Log(A)
 	elemOps
 )
 
 var elemNames = [elemOps]string{"", "add", "sub", "mul", "div", "add_scalar", "sub_scalar", "mul_scalar", "div_scalar",
-	"scalar_sub", "scalar_div", "relu", "neg", "sigmoid", "tanh", "gelu", "masked_fill"}
+	"scalar_sub", "scalar_div", "relu", "neg", "sigmoid", "tanh", "gelu", "masked_fill",
+	"silu", "gelu_tanh", "exp", "relu6", "hardswish", "hardsigmoid", "abs", "sqrt", "rsqrt", "log"}
 
 // String returns the operation's name.
 func (op ElementwiseOp) String() string {
@@ -408,6 +419,26 @@ func elemStep(st ElementwiseStep, dst []float32, x, y *reg, tmp []float32) {
 		activationF32(taskTanh, dst, x.vec(tmp))
 	case ElemGelu:
 		activationF32(taskGelu, dst, x.vec(tmp))
+	case ElemSilu:
+		activationF32(taskSilu, dst, x.vec(tmp))
+	case ElemGeluTanh:
+		activationF32(taskGeluTanh, dst, x.vec(tmp))
+	case ElemExp:
+		activationF32(taskExp, dst, x.vec(tmp))
+	case ElemRelu6:
+		clampSlice(dst, x.vec(tmp), 0, 6)
+	case ElemHardswish:
+		mapSlice(dst, x.vec(tmp), hardswishF32)
+	case ElemHardsigmoid:
+		mapSlice(dst, x.vec(tmp), hardsigmoidF32)
+	case ElemAbs:
+		mapSlice(dst, x.vec(tmp), absF32)
+	case ElemSqrt:
+		mapSlice(dst, x.vec(tmp), sqrtF32)
+	case ElemRsqrt:
+		mapSlice(dst, x.vec(tmp), rsqrtF32)
+	case ElemLog:
+		mapSlice(dst, x.vec(tmp), logF32)
 	case ElemMaskedFill:
 		xv := x.vec(tmp)
 		if &xv[0] != &dst[0] {

@@ -111,6 +111,44 @@ func testElementwiseProgram(t *testing.T) {
 	}
 }
 
+// TestElementwiseProgramUnary runs a chain of every unary step of the
+// later activations and requires the bits of the standalone kernels.
+func TestElementwiseProgramUnary(t *testing.T) { forEachISA(t, testElementwiseProgramUnary) }
+
+func testElementwiseProgramUnary(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	kernels := map[ElementwiseOp]func(out, x *Array){
+		ElemSilu: Silu, ElemGeluTanh: GeluTanh, ElemExp: Exp, ElemRelu6: Relu6, ElemHardswish: Hardswish,
+		ElemHardsigmoid: Hardsigmoid, ElemAbs: Abs, ElemSqrt: Sqrt, ElemRsqrt: Rsqrt, ElemLog: Log,
+	}
+	for _, n := range []int{1, 7, 8, 33, 1000, 70000} {
+		x := randArray(r, n)
+		for i := range x.F32 {
+			x.F32[i] *= 8
+		}
+		specialValues(x)
+		// Each op on x and on -x, so that both signs reach each.
+		for op, kernel := range kernels {
+			for _, negated := range []bool{false, true} {
+				steps := []ElementwiseStep{{Op: op, A: 0}}
+				in := x
+				if negated {
+					steps = []ElementwiseStep{{Op: ElemNeg, A: 0}, {Op: op, A: 1}}
+					in = NewArray(Float32, n)
+					Neg(in, x)
+				}
+				got := NewArray(Float32, n)
+				NewElementwiseProgram(1, steps).Run(got, []*Array{x})
+				want := NewArray(Float32, n)
+				kernel(want, in)
+				if i := sameBits(got.F32, want.F32); i >= 0 {
+					t.Fatalf("%v (negated input %v), n=%d: element %d: got %v, want %v (x %v)", op, negated, n, i, got.F32[i], want.F32[i], in.F32[i])
+				}
+			}
+		}
+	}
+}
+
 // TestElementwiseProgramWorkers checks that the result does not depend on
 // the number of workers and that a warmed-up run allocates nothing.
 func TestElementwiseProgramWorkers(t *testing.T) {

@@ -38,11 +38,16 @@ func clampF32(name string, out, x *Array, lo, hi float64) {
 		}
 		return
 	}
-	l, h := float32(lo), float32(hi)
+	clampSlice(o, s, float32(lo), float32(hi))
+}
+
+// clampSlice sets o[i] = min(max(s[i], l), h), NaN kept, with the tier's
+// vector kernel where there is one.
+func clampSlice(o, s []float32, l, h float32) {
 	if clampVec(o, s, l, h) {
 		return
 	}
-	for i, v := range s {
+	for i, v := range s[:len(o)] {
 		if v < l {
 			v = l
 		}
@@ -57,34 +62,34 @@ func clampF32(name string, out, x *Array, lo, hi float64) {
 // torch.nn.functional.hardswish, in float32 in that order.
 //
 //	out[i] = x[i] * min(max(x[i]+3, 0), 6) / 6
-func Hardswish(out, x *Array) {
-	mapF32("Hardswish", out, x, func(v float32) float32 {
-		r := v + 3
-		if r < 0 {
-			r = 0
-		}
-		if r > 6 {
-			r = 6
-		}
-		return v * r / 6
-	})
+func Hardswish(out, x *Array) { mapF32("Hardswish", out, x, hardswishF32) }
+
+func hardswishF32(v float32) float32 {
+	r := v + 3
+	if r < 0 {
+		r = 0
+	}
+	if r > 6 {
+		r = 6
+	}
+	return v * r / 6
 }
 
 // Hardsigmoid sets out = relu6(x+3)/6 for float32 arrays, as
 // torch.nn.functional.hardsigmoid.
 //
 //	out[i] = min(max(x[i]+3, 0), 6) / 6
-func Hardsigmoid(out, x *Array) {
-	mapF32("Hardsigmoid", out, x, func(v float32) float32 {
-		r := v + 3
-		if r < 0 {
-			r = 0
-		}
-		if r > 6 {
-			r = 6
-		}
-		return r / 6
-	})
+func Hardsigmoid(out, x *Array) { mapF32("Hardsigmoid", out, x, hardsigmoidF32) }
+
+func hardsigmoidF32(v float32) float32 {
+	r := v + 3
+	if r < 0 {
+		r = 0
+	}
+	if r > 6 {
+		r = 6
+	}
+	return r / 6
 }
 
 // Exp sets out = e^x for float32 arrays, rounded from float64.
@@ -98,15 +103,19 @@ func Exp(out, x *Array) {
 //
 //	out[i] = log(x[i])
 func Log(out, x *Array) {
-	mapF32("Log", out, x, func(v float32) float32 { return float32(math.Log(float64(v))) })
+	mapF32("Log", out, x, logF32)
 }
+
+func logF32(v float32) float32 { return float32(math.Log(float64(v))) }
 
 // Rsqrt sets out = 1/√x for float32 arrays (+Inf at 0, NaN below).
 //
 //	out[i] = 1 / sqrt(x[i])
 func Rsqrt(out, x *Array) {
-	mapF32("Rsqrt", out, x, func(v float32) float32 { return float32(1 / math.Sqrt(float64(v))) })
+	mapF32("Rsqrt", out, x, rsqrtF32)
 }
+
+func rsqrtF32(v float32) float32 { return float32(1 / math.Sqrt(float64(v))) }
 
 // Abs sets out = |x| for float32 or int64 arrays.
 //
@@ -116,10 +125,7 @@ func Abs(out, x *Array) {
 	checkDType("Abs", "out", out, x.DType)
 	switch x.DType {
 	case Float32:
-		o, s := out.F32, x.F32[:len(out.F32)]
-		for i, v := range s {
-			o[i] = float32(math.Abs(float64(v)))
-		}
+		mapSlice(out.F32, x.F32, absF32)
 	case Int64:
 		o, s := out.I64, x.I64[:len(out.I64)]
 		for i, v := range s {
@@ -138,11 +144,17 @@ func mapF32(name string, out, x *Array, f func(float32) float32) {
 	checkUnary(name, out, x)
 	checkDType(name, "x", x, Float32)
 	checkDType(name, "out", out, Float32)
-	o, s := out.F32, x.F32[:len(out.F32)]
-	for i, v := range s {
+	mapSlice(out.F32, x.F32, f)
+}
+
+// mapSlice sets o[i] = f(s[i]).
+func mapSlice(o, s []float32, f func(float32) float32) {
+	for i, v := range s[:len(o)] {
 		o[i] = f(v)
 	}
 }
+
+func absF32(v float32) float32 { return float32(math.Abs(float64(v))) }
 
 // Minimum sets out = min(a, b) elementwise with broadcasting, as
 // torch.minimum: NaN if either is NaN. out is float32 or int64; operands

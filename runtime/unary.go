@@ -62,11 +62,10 @@ func Neg(out, x *Array) {
 func Sqrt(out, x *Array) {
 	checkUnary("Sqrt", out, x)
 	checkDType("Sqrt", "x", x, Float32)
-	o, s := out.F32, x.F32[:len(out.F32)]
-	for i, v := range s {
-		o[i] = float32(math.Sqrt(float64(v)))
-	}
+	mapSlice(out.F32, x.F32, sqrtF32)
 }
+
+func sqrtF32(v float32) float32 { return float32(math.Sqrt(float64(v))) }
 
 // Convert sets out = x converted to out's dtype (bool → 0/1, float → int
 // truncates toward zero, non-zero → true).
