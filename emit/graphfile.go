@@ -136,14 +136,11 @@ func graphLine(n *ir.Node) string {
 // productOps are the ops whose cost is a matrix product's: 2·K per result
 // element, K the length of the reduced dim (the last of operand 0 for
 // linear and matmul, the weight's elements per output channel for
-// conv2d).
+// conv1d and conv2d).
 var productOps = map[string]bool{
 	ir.OpLinear: true, ir.OpLinearAct: true, ir.OpLinearResidual: true, ir.OpMatmul: true, ir.OpMatmulTransb: true,
-	ir.OpConv2d: true, ir.OpConv2dAct: true,
+	ir.OpConv2d: true, ir.OpConv2dAct: true, ir.OpConv1d: true,
 }
-
-// freeOps cost nothing: they only rename or reshape.
-var freeOps = map[string]bool{ir.OpGetitem: true, ir.OpReshape: true, ir.OpView: true, ir.OpFlatten: true, ir.OpUnsqueeze: true, ir.OpSqueeze: true}
 
 // nodeFLOPs estimates the floating-point operations of n with the symbols
 // set to syms.
@@ -160,7 +157,7 @@ func nodeFLOPs(g *ir.Graph, n *ir.Node, syms map[string]int) int {
 	default:
 		return 0
 	}
-	if freeOps[target] || len(n.Types) == 0 {
+	if target == ir.OpGetitem || plan.IsReshape(target) || len(n.Types) == 0 {
 		return 0
 	}
 	out := 0
@@ -170,7 +167,7 @@ func nodeFLOPs(g *ir.Graph, n *ir.Node, syms map[string]int) int {
 		}
 	}
 	if productOps[target] {
-		if strings.HasPrefix(target, "conv2d") {
+		if strings.HasPrefix(target, "conv") {
 			if w, ok := operandType(g, n, 1); ok && len(w.Shape) > 1 {
 				if dims, ok := w.Shape[1:].Eval(syms); ok {
 					return 2 * out * product(dims)

@@ -99,6 +99,11 @@ type Op struct {
 	// (runtime.Activation: ActReLU, ActGELU) for an op of class
 	// FuseEpilogue.
 	Epilogue int
+	// Reshape is set for an op whose result holds its one tensor
+	// operand's elements in the same order (reshape, view, flatten,
+	// unsqueeze, squeeze): on a dense array it only changes the shape, so
+	// the memory plan may make it a view and it costs no arithmetic.
+	Reshape bool
 	// Go is the op's Go spelling in package tensor.
 	Go GoForm
 	// Module is the op's standard leaf module in package nn, if any; it

@@ -383,6 +383,7 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "unsqueeze",
+		Reshape:  true,
 		Torch:    "torch.unsqueeze, Tensor.unsqueeze",
 		Go:       GoForm{Method: "Unsqueeze", Returns: "input with a dim of size 1 inserted at dim"},
 		Doc:      "unsqueeze(x, dim) inserts a dim of size 1 at dim (negative counts from the end of the result).",

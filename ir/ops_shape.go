@@ -11,6 +11,7 @@ import (
 func init() {
 	RegisterOp(&Op{
 		Name:     "reshape",
+		Reshape:  true,
 		Torch:    "torch.reshape, Tensor.reshape",
 		Go:       GoForm{Method: "Reshape", Function: "Reshape", Hand: true},
 		Doc:      "reshape(x, shape) views x with another shape of as many elements; one entry may be -1.",
@@ -28,6 +29,7 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "view",
+		Reshape:  true,
 		Torch:    "Tensor.view",
 		Go:       GoForm{Method: "View", Hand: true},
 		Doc:      "view(x, shape) is reshape: tensors are always contiguous.",
@@ -38,6 +40,7 @@ func init() {
 	})
 	RegisterOp(&Op{
 		Name:     "flatten",
+		Reshape:  true,
 		Torch:    "torch.flatten, Tensor.flatten",
 		Go:       GoForm{Method: "Flatten", Function: "Flatten", Hand: true},
 		Module:   &ModuleForm{Name: "Flatten", Torch: "torch.nn.Flatten", Hand: true},

@@ -11,6 +11,7 @@ import (
 func init() {
 	RegisterOp(&Op{
 		Name:     "squeeze",
+		Reshape:  true,
 		Torch:    "torch.squeeze, Tensor.squeeze",
 		Go:       GoForm{Method: "Squeeze", Function: "Squeeze", Variadic: true, Returns: "input without its dims of size 1 among dim (every one when dim is empty; none may be symbolic)"},
 		Doc:      "squeeze(x, dim) removes the dims of size 1 among dim (every dim when empty), as in PyTorch; a symbolic dim cannot be squeezed, since it may be 1 only at run time.",

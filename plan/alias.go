@@ -5,10 +5,6 @@ package plan
 
 import "github.com/fxgen/fxgen/ir"
 
-// viewOps are the ops whose result holds the input's elements in the same
-// order: on a dense row-major array they only change the shape.
-var viewOps = map[string]bool{ir.OpReshape: true, ir.OpView: true, ir.OpFlatten: true, ir.OpUnsqueeze: true, ir.OpSqueeze: true}
-
 // IsView reports whether the plan makes n a view of its input: the
 // emitter gives it the input's backing slice with the node's shape
 // (runtime.View) instead of a copy, and the plan keeps the input's
@@ -19,7 +15,7 @@ func (m *Memory) IsView(n *ir.Node) bool { return m != nil && m.views[n] }
 // of one tensor input, computed by Forward (not by the constructor), whose
 // result is not a graph output (outputs are fresh arrays).
 func canAlias(n *ir.Node, paramOnly map[*ir.Node]bool, outputs map[Value]bool) bool {
-	if (n.Op != ir.CallFunction && n.Op != ir.CallMethod) || !viewOps[n.Target] || paramOnly[n] || outputs[Value{n, 0}] {
+	if (n.Op != ir.CallFunction && n.Op != ir.CallMethod) || !IsReshape(n.Target) || paramOnly[n] || outputs[Value{n, 0}] {
 		return false
 	}
 	args := n.Args()
@@ -42,4 +38,11 @@ func (m *Memory) root(in *ir.Node) Value {
 		k = ResolveGetitem(src)
 	}
 	return k
+}
+
+// IsReshape reports whether the op named target only changes its
+// operand's shape (ir.Op.Reshape).
+func IsReshape(target string) bool {
+	op := ir.LookupOp(target)
+	return op != nil && op.Reshape
 }

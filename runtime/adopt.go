@@ -16,11 +16,8 @@ import (
 // what, when r is nil or not of the traced dtype and shape. The call must
 // return an array it does not keep (a fresh one, as Go's tensor ops give).
 func Adopt(what string, r *Array, dt DType, shape []int, args ...*Array) *Array {
-	if r == nil {
-		panic(fmt.Sprintf("runtime: %s returned nil; it was traced to return %v%v", what, dt, shape))
-	}
-	if r.DType != dt || !equalInts(r.Shape, shape) {
-		panic(fmt.Sprintf("runtime: %s returned %v%v; it was traced to return %v%v (a result whose shape depends on more than the traced sizes cannot be compiled)", what, r.DType, r.Shape, dt, shape))
+	if r == nil || r.DType != dt || !equalInts(r.Shape, shape) {
+		adoptPanic(what, r, dt, append([]int(nil), shape...)) // a copy, so that shape does not escape
 	}
 	for _, a := range args {
 		if a != nil && overlaps(r, a) {
@@ -53,4 +50,12 @@ func span(a *Array) (lo, hi uintptr) {
 	}
 	lo = uintptr(p)
 	return lo, lo + uintptr(n*size)
+}
+
+// adoptPanic reports a result of the wrong type.
+func adoptPanic(what string, r *Array, dt DType, shape []int) {
+	if r == nil {
+		panic(fmt.Sprintf("runtime: %s returned nil; it was traced to return %v%v", what, dt, shape))
+	}
+	panic(fmt.Sprintf("runtime: %s returned %v%v; it was traced to return %v%v (a result whose shape depends on more than the traced sizes cannot be compiled)", what, r.DType, r.Shape, dt, shape))
 }

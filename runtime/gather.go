@@ -65,17 +65,19 @@ func Where(out, cond, x, y *Array) {
 	if out.DType == Invalid || x.DType == Invalid || y.DType == Invalid || out.DType == Int64 && (x.DType == Float32 || y.DType == Float32) {
 		kernelPanic(name, "x %v and y %v do not fit out %v", x.DType, y.DType, out.DType)
 	}
-	cx, err := BroadcastShapes(cond.Shape, x.Shape)
-	var want []int
-	if err == nil {
-		want, err = BroadcastShapes(cx, y.Shape)
-	}
-	if err != nil || !equalInts(want, out.Shape) {
+	if !broadcastsInto(cond.Shape, out.Shape) || !broadcastsInto(x.Shape, out.Shape) || !broadcastsInto(y.Shape, out.Shape) ||
+		len(out.Shape) != max(len(cond.Shape), len(x.Shape), len(y.Shape)) || !outIsBroadcast(out.Shape, cond.Shape, x.Shape, y.Shape) {
 		kernelPanic(name, "cond %v, x %v and y %v do not broadcast to out %v", cond.Shape, x.Shape, y.Shape, out.Shape)
 	}
-	cs, xs, ys := broadcastStrides(cond.Shape, out.Shape), broadcastStrides(x.Shape, out.Shape), broadcastStrides(y.Shape, out.Shape)
+	var sbuf [4][8]int // no allocation up to rank 8
+	cs := broadcastStridesInto(sbuf[0][:0], cond.Shape, out.Shape)
+	xs := broadcastStridesInto(sbuf[1][:0], x.Shape, out.Shape)
+	ys := broadcastStridesInto(sbuf[2][:0], y.Shape, out.Shape)
 	r := len(out.Shape)
-	idx := make([]int, r)
+	idx := sbuf[3][:0]
+	for range r {
+		idx = append(idx, 0)
+	}
 	var ci, xi, yi int
 	for o := 0; o < out.Len(); o++ {
 		if cond.B[ci] {
@@ -117,4 +119,36 @@ func copyElements(dst *Array, i int, src *Array, j int) {
 	case Bool:
 		dst.B[i] = src.B[j]
 	}
+}
+
+// broadcastsInto reports whether shape broadcasts to out: no more dims,
+// each trailing dim equal to out's or 1.
+func broadcastsInto(shape, out []int) bool {
+	if len(shape) > len(out) {
+		return false
+	}
+	for i, d := range shape {
+		if o := out[len(out)-len(shape)+i]; d != o && d != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// outIsBroadcast reports whether each dim of out is the size of one of
+// the shapes there (1 only when all are 1 or absent), so that out is the
+// broadcast of the shapes and not larger.
+func outIsBroadcast(out []int, shapes ...[]int) bool {
+	for i, o := range out {
+		found := o == 1
+		for _, s := range shapes {
+			if j := len(s) - len(out) + i; j >= 0 && s[j] == o {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }

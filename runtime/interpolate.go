@@ -17,8 +17,12 @@ import "math"
 func InterpolateNearest(out, x *Array, scaleH, scaleW float64) {
 	const name = "InterpolateNearest"
 	planes, h, w, oh, ow := resampleShapes(name, out, x)
-	rows := make([]int, oh)
-	cols := make([]int, ow)
+	var buf [512]int // no allocation for outputs up to 256×256
+	idx := buf[:]
+	if oh+ow > len(buf) {
+		idx = make([]int, oh+ow)
+	}
+	rows, cols := idx[:oh], idx[oh:oh+ow]
 	sh, sw := resampleScale(scaleH, h, oh), resampleScale(scaleW, w, ow)
 	for i := range rows {
 		rows[i] = min(int(float32(math.Floor(float64(float32(i)*sh)))), h-1)
@@ -49,8 +53,13 @@ func InterpolateNearest(out, x *Array, scaleH, scaleW float64) {
 func InterpolateBilinear(out, x *Array, alignCorners bool, scaleH, scaleW float64) {
 	const name = "InterpolateBilinear"
 	planes, h, w, oh, ow := resampleShapes(name, out, x)
-	ry := bilinearTaps(scaleH, h, oh, alignCorners)
-	rz := bilinearTaps(scaleW, w, ow, alignCorners)
+	var buf [256]bilinearTap // no allocation for outputs up to 128×128
+	taps := buf[:]
+	if oh+ow > len(buf) {
+		taps = make([]bilinearTap, oh+ow)
+	}
+	ry := bilinearTaps(taps[:oh], scaleH, h, alignCorners)
+	rz := bilinearTaps(taps[oh:oh+ow], scaleW, w, alignCorners)
 	for pl := 0; pl < planes; pl++ {
 		src := x.F32[pl*h*w : (pl+1)*h*w]
 		dst := out.F32[pl*oh*ow : (pl+1)*oh*ow]
@@ -71,9 +80,11 @@ type bilinearTap struct {
 	l0, l1 float32
 }
 
-// bilinearTaps returns the taps of n outputs resampled from in inputs
-// with the scale factor scale (0: none given).
-func bilinearTaps(scale0 float64, in, n int, alignCorners bool) []bilinearTap {
+// bilinearTaps fills taps, one per output, for len(taps) outputs
+// resampled from in inputs with the scale factor scale0 (0: none given),
+// and returns them.
+func bilinearTaps(taps []bilinearTap, scale0 float64, in int, alignCorners bool) []bilinearTap {
+	n := len(taps)
 	var scale float32
 	switch {
 	case alignCorners && n > 1:
@@ -81,7 +92,6 @@ func bilinearTaps(scale0 float64, in, n int, alignCorners bool) []bilinearTap {
 	case !alignCorners:
 		scale = resampleScale(scale0, in, n)
 	}
-	taps := make([]bilinearTap, n)
 	for i := range taps {
 		src := scale * float32(i)
 		if !alignCorners {

@@ -23,20 +23,16 @@ func NormalizeDim(dim, rank int) (int, bool) {
 func Sum(out, x *Array, dims []int, keepdim bool) {
 	if inner, ok := suffixReduction(x.Shape, dims); ok && x.DType == Float32 && out.DType == Float32 {
 		if out.Len()*inner != x.Len() {
-			kernelPanic("Sum", "out shape %v does not fit sum of %v over %v", out.Shape, x.Shape, dims)
+			kernelPanic("Sum", "out shape %v does not fit sum of %v over %v", out.Shape, x.Shape, append([]int(nil), dims...))
 		}
 		for o := range out.F32 {
-			var acc float64
-			for _, v := range x.F32[o*inner : (o+1)*inner] {
-				acc += float64(v)
-			}
-			out.F32[o] = float32(acc)
+			out.F32[o] = float32(sumF64(x.F32[o*inner : (o+1)*inner]))
 		}
 		return
 	}
 	r := newReduction("Sum", x.Shape, dims)
 	if out.Len() != r.outLen {
-		kernelPanic("Sum", "out shape %v does not fit sum of %v over %v", out.Shape, x.Shape, dims)
+		kernelPanic("Sum", "out shape %v does not fit sum of %v over %v", out.Shape, x.Shape, append([]int(nil), dims...))
 	}
 	n, ost := x.Len(), r.ost
 	if x.DType == Float32 {

@@ -56,9 +56,16 @@ func (r reduction) sums(x *Array) []float64 {
 func Mean(out, x *Array, dims []int, keepdim bool) {
 	checkDType("Mean", "x", x, Float32)
 	checkDType("Mean", "out", out, Float32)
+	if inner, ok := suffixReduction(x.Shape, dims); ok && inner > 0 && out.Len()*inner == x.Len() {
+		// The reduced dims are the last ones: rows of x, no allocation.
+		for o := range out.F32 {
+			out.F32[o] = float32(sumF64(x.F32[o*inner:(o+1)*inner]) / float64(inner))
+		}
+		return
+	}
 	r := newReduction("Mean", x.Shape, dims)
 	if out.Len() != r.outLen {
-		kernelPanic("Mean", "out shape %v does not fit the mean of %v over %v", out.Shape, x.Shape, dims)
+		kernelPanic("Mean", "out shape %v does not fit the mean of %v over %v", out.Shape, x.Shape, append([]int(nil), dims...))
 	}
 	for o, s := range r.sums(x) {
 		out.F32[o] = float32(s / float64(r.count))
@@ -75,9 +82,24 @@ func Mean(out, x *Array, dims []int, keepdim bool) {
 func Var(out, x *Array, dims []int, correction int, keepdim bool) {
 	checkDType("Var", "x", x, Float32)
 	checkDType("Var", "out", out, Float32)
+	if inner, ok := suffixReduction(x.Shape, dims); ok && inner > 0 && out.Len()*inner == x.Len() {
+		// The reduced dims are the last ones: rows of x, no allocation.
+		div := float64(max(0, inner-correction))
+		for o := range out.F32 {
+			row := x.F32[o*inner : (o+1)*inner]
+			mean := sumF64(row) / float64(inner)
+			var sq float64
+			for _, v := range row {
+				d := float64(v) - mean
+				sq += d * d
+			}
+			out.F32[o] = float32(sq / div)
+		}
+		return
+	}
 	r := newReduction("Var", x.Shape, dims)
 	if out.Len() != r.outLen {
-		kernelPanic("Var", "out shape %v does not fit the variance of %v over %v", out.Shape, x.Shape, dims)
+		kernelPanic("Var", "out shape %v does not fit the variance of %v over %v", out.Shape, x.Shape, append([]int(nil), dims...))
 	}
 	mean := r.sums(x)
 	for o := range mean {
@@ -168,4 +190,13 @@ func extremeDim(fn string, values, indices, x *Array, dim int, largest bool) {
 			indices.I64[at] = int64(best)
 		}
 	}
+}
+
+// sumF64 returns the float64 sum of s.
+func sumF64(s []float32) float64 {
+	var acc float64
+	for _, v := range s {
+		acc += float64(v)
+	}
+	return acc
 }

@@ -155,3 +155,56 @@ func testConv1dAgainstReference(t *testing.T) {
 		}
 	}
 }
+
+// TestSurfaceKernelsAllocs: the kernels behind the PyTorch surface's ops
+// allocate nothing once warm (compiled Forward calls them every call), on
+// every tier.
+func TestSurfaceKernelsAllocs(t *testing.T) { forEachISA(t, testSurfaceKernelsAllocs) }
+
+func testSurfaceKernelsAllocs(t *testing.T) {
+	if visionRace {
+		t.Skip("sync.Pool drops items under the race detector")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	x := randArray(r, 2, 3, 8, 8)
+	cases := map[string]func(){}
+	o1 := NewArray(Float32, 2, 3)
+	cases["Mean"] = func() { Mean(o1, x, []int{2, 3}, false) }
+	cases["Var"] = func() { Var(o1, x, []int{2, 3}, 1, false) }
+	v, i := NewArray(Float32, 2, 3, 8), NewArray(Int64, 2, 3, 8)
+	cases["MaxDim"] = func() { MaxDim(v, i, x, 3, false) }
+	cases["ArgMax"] = func() { ArgMax(i, x, 3, false) }
+	ap := NewArray(Float32, 2, 3, 4, 4)
+	cases["AvgPool2d"] = func() { AvgPool2d(ap, x, []int{2}, nil, []int{0}, false, true) }
+	up := NewArray(Float32, 2, 3, 16, 16)
+	cases["Nearest"] = func() { InterpolateNearest(up, x, 2, 2) }
+	cases["Bilinear"] = func() { InterpolateBilinear(up, x, false, 2, 2) }
+	w := randArray(r, 10, 4)
+	idx := &Array{DType: Int64, Shape: []int{6}, I64: []int64{1, 2, 3, 4, 5, 6}}
+	off := &Array{DType: Int64, Shape: []int{2}, I64: []int64{0, 3}}
+	eb := NewArray(Float32, 2, 4)
+	cases["EmbeddingBag"] = func() { EmbeddingBag(eb, idx, off, w, EmbeddingBagMean) }
+	gi := &Array{DType: Int64, Shape: []int{2, 3, 8, 8}, I64: make([]int64, 2*3*64)}
+	go1 := NewArray(Float32, 2, 3, 8, 8)
+	cases["Gather"] = func() { Gather(go1, x, gi, 1) }
+	cond := NewArray(Bool, 8)
+	zero := Float32Scalar(0)
+	cases["Where"] = func() { Where(go1, cond, x, zero) }
+	xs, ws, bs := randArray(r, 2, 3, 20), randArray(r, 4, 3, 3), randArray(r, 4)
+	c1 := NewArray(Float32, 2, 4, 20)
+	cases["Conv1d"] = func() { Conv1d(c1, xs, ws, bs, 1, 1, 1) }
+	cases["FullLike"] = func() { FullLike(go1, x, 1) }
+	cases["Exp"] = func() { Exp(go1, x) }
+	cases["Clamp"] = func() { Clamp(go1, x, 0, 1) }
+	cases["Adopt"] = func() { Adopt("x", go1, Float32, []int{2, 3, 8, 8}, x) }
+	ex := NewArray(Float32, 2, 3, 8, 8)
+	x1 := randArray(r, 1, 3, 8, 8)
+	sz := []*Array{Int64Scalar(2), Int64Scalar(-1), Int64Scalar(-1), Int64Scalar(-1)}
+	cases["Expand"] = func() { Expand(ex, x1, sz) }
+	for name, f := range cases {
+		f()
+		if got := testing.AllocsPerRun(20, f); got != 0 {
+			t.Errorf("%s: %v allocations per call, want 0", name, got)
+		}
+	}
+}
