@@ -45,13 +45,15 @@ func Walk(root any) (params []Param, modules []Submodule) {
 }
 
 // walk walks root; when a method value's receiver type was unknown but
-// the walk met it in a field later, it walks again.
+// the walk met that type in a field, it walks again knowing it. The types
+// met are this walk's own, so what a walk finds never depends on models
+// walked before.
 func walk(root any) *walker {
-	w := &walker{seenT: map[*tensor.Tensor]bool{}, seenM: map[any]bool{}}
+	w := &walker{seenT: map[*tensor.Tensor]bool{}, seenM: map[any]bool{}, types: map[string]reflect.Type{}}
 	w.visit(reflect.ValueOf(root), "", "", true)
 	for _, f := range w.unknown {
-		if _, known := moduleTypes.Load(f.GoPath); known {
-			w = &walker{seenT: map[*tensor.Tensor]bool{}, seenM: map[any]bool{}}
+		if _, met := w.types[f.GoPath]; met {
+			w = &walker{seenT: map[*tensor.Tensor]bool{}, seenM: map[any]bool{}, types: w.types}
 			w.visit(reflect.ValueOf(root), "", "", true)
 			break
 		}
@@ -69,7 +71,8 @@ type walker struct {
 	params  []Param
 	modules []Submodule
 	funcs   []FuncField
-	unknown []FuncField // method values of types Walk cannot look inside (GoPath holds the type's name)
+	unknown []FuncField             // method values of types Walk cannot look inside (GoPath holds the type's name)
+	types   map[string]reflect.Type // the module types met in fields, by qualified name
 	seenT   map[*tensor.Tensor]bool
 	seenM   map[any]bool
 }
@@ -85,11 +88,7 @@ type FuncField struct {
 
 // FuncFields returns the func values stored below root, in the order of
 // Walk, so that a tracer can name the modules reached only through them.
-func FuncFields(root any) []FuncField {
-	w := &walker{seenT: map[*tensor.Tensor]bool{}, seenM: map[any]bool{}}
-	w.visit(reflect.ValueOf(root), "", "", true)
-	return w.funcs
-}
+func FuncFields(root any) []FuncField { return walk(root).funcs }
 
 var tensorPtrType = reflect.TypeFor[*tensor.Tensor]()
 
@@ -123,8 +122,8 @@ func (w *walker) visit(v reflect.Value, path, goPath string, goOK bool) {
 		if w.seenM[v.Interface()] {
 			return
 		}
-		if v.Elem().Type().Name() != "" {
-			registerType(v.Type())
+		if t := v.Elem().Type(); t.Name() != "" {
+			w.types[t.PkgPath()+"."+t.Name()] = v.Type()
 		}
 		w.visit(v.Elem(), path, goPath, goOK)
 	case reflect.Interface:
@@ -223,7 +222,7 @@ func (w *walker) visit(v reflect.Value, path, goPath string, goOK bool) {
 		// A method value's receiver is walked as a module named after the
 		// field, reached in Go through tensor.MethodReceiver (written
 		// Field.(receiver *pkg/path.Type)).
-		m, typeName, known := receiverModule(v)
+		m, typeName, known := receiverModule(v, w.types)
 		switch {
 		case !known:
 			w.unknown = append(w.unknown, FuncField{Name: path, GoPath: typeName, Value: v})

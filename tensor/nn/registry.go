@@ -20,7 +20,7 @@ var moduleTypes sync.Map
 // such a module only as a method value (Out: block.Forward): Go cannot
 // name the type of a method value's receiver, so Walk finds it by the
 // name the method value carries. Types that the walk meets in fields
-// anywhere in the model, and the modules of this package, need no
+// anywhere in the same model, and the modules of this package, need no
 // registration. Register in an init function:
 //
 //	func init() { nn.RegisterModule[*Block]() }
@@ -49,16 +49,21 @@ func init() {
 
 // receiverModule returns the module bound in the method value f (a
 // pointer to its struct) when f is a method value of a pointer receiver
-// of a registered type; known is false when f is such a method value of a
-// type Walk cannot look inside, named in typeName.
-func receiverModule(f reflect.Value) (module reflect.Value, typeName string, known bool) {
+// of a registered type or of one in met (the types the walk met in
+// fields); known is false when f is such a method value of a type Walk
+// cannot look inside, named in typeName.
+func receiverModule(f reflect.Value, met map[string]reflect.Type) (module reflect.Value, typeName string, known bool) {
 	p, typeName, ok := tensor.MethodValueReceiverType(f.Interface())
 	if !ok {
 		return reflect.Value{}, "", true // a function or closure: no module
 	}
-	t, ok := moduleTypes.Load(typeName)
+	t, ok := met[typeName]
 	if !ok {
-		return reflect.Value{}, typeName, false
+		rt, ok := moduleTypes.Load(typeName)
+		if !ok {
+			return reflect.Value{}, typeName, false
+		}
+		t = rt.(reflect.Type)
 	}
-	return reflect.NewAt(t.(reflect.Type).Elem(), unsafe.Pointer(p)), typeName, true
+	return reflect.NewAt(t.Elem(), unsafe.Pointer(p)), typeName, true
 }

@@ -68,3 +68,17 @@ func TestMethodValueOfUnknownType(t *testing.T) {
 		t.Errorf("after RegisterModule: %v", err)
 	}
 }
+
+// TestWalkIndependentOfHistory: a type met in one model's fields does not
+// make a method value of it walkable in another model: what a walk finds
+// depends on the model alone.
+func TestWalkIndependentOfHistory(t *testing.T) {
+	_ = paramNames(&methodFirst{Head: (&laterBlock{nn.NewLinear(2, 2)}).Forward, Body: &laterBlock{nn.NewLinear(2, 2)}})
+	m := &heldByMethod{FC1: nn.NewLinear(4, 3), Out: (&laterBlock{nn.NewLinear(3, 2)}).Forward}
+	if got, want := paramNames(m), "fc1.weightf32[3,4] fc1.biasf32[3]"; got != want {
+		t.Errorf("params after walking another model: got %q, want %q", got, want)
+	}
+	if err := nn.LoadStateDict(m, nn.StateDict(m)); err == nil || !strings.Contains(err.Error(), "laterBlock") {
+		t.Errorf("load: %v, want the unknown method value named", err)
+	}
+}
