@@ -32,11 +32,6 @@ func siluAVX512(out, x *float32, n int)
 //go:noescape
 func geluTanhAVX512(out, x *float32, n int)
 
-// siluAVX2 is siluAVX512 four lanes at a time (AVX2 and FMA).
-//
-//go:noescape
-func siluAVX2(out, x *float32, n int)
-
 // geluTanhAVX2 is geluTanhAVX512 four lanes at a time (AVX2 and FMA).
 //
 //go:noescape
@@ -46,16 +41,6 @@ func geluTanhAVX2(out, x *float32, n int)
 //
 //go:noescape
 func geluAVX2(out, x *float32, n int)
-
-// sigmoidAVX2 is sigmoidAVX512 four lanes at a time (AVX2 and FMA).
-//
-//go:noescape
-func sigmoidAVX2(out, x *float32, n int)
-
-// tanhAVX2 is tanhAVX512 four lanes at a time (AVX2 and FMA).
-//
-//go:noescape
-func tanhAVX2(out, x *float32, n int)
 
 // vectorKernels reports that this build has the assembly vector kernels.
 const vectorKernels = true
@@ -148,3 +133,21 @@ func reluVec(out, x []float32) bool {
 	}
 	return true
 }
+
+// sigmoidAVX2 sets out[i] = sigmoid(x[i]) for i < n, computed in float32
+// eight lanes at a time (AVX2 and FMA; activation_f32_avx2_amd64.s).
+//
+//go:noescape
+func sigmoidAVX2(out, x *float32, n int)
+
+// siluAVX2 sets out[i] = x[i]·sigmoid(x[i]) for i < n, in float32 as
+// sigmoidAVX2.
+//
+//go:noescape
+func siluAVX2(out, x *float32, n int)
+
+// tanhAVX2 sets out[i] = tanh(x[i]) for i < n, in float32 as
+// sigmoidAVX2.
+//
+//go:noescape
+func tanhAVX2(out, x *float32, n int)

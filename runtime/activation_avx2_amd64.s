@@ -1,7 +1,7 @@
-// AVX2+FMA activation kernels: the exact and tanh GELU, sigmoid, SiLU,
-// tanh, softmax's
-// shifted exp and sum, the row maximum and ReLU of float32 arrays. The
-// smooth functions are computed in float64 four lanes at a time with the
+// AVX2+FMA activation kernels: the exact and tanh GELU, softmax's
+// shifted exp and sum, the row maximum and ReLU of float32 arrays
+// (sigmoid, SiLU and tanh are in activation_f32_avx2_amd64.s). The
+// smooth functions here are computed in float64 four lanes at a time with the
 // formulas of the AVX-512 kernels (activation_amd64.s): erfc of Numerical
 // Recipes, e^x as 2^n·e^r with a degree-10 Taylor polynomial for e^r. AVX2
 // has no VSCALEFPD, so 2^n is built in the exponent field, in two factors
@@ -48,13 +48,9 @@
 #define cF9 896
 #define cF10 928
 #define cSIGN 960
-#define cSMALL 992
-#define cT3 1024
-#define cT5 1056
-#define cT7 1088
-#define cEXPBIAS 1120
-#define cGT1 1152
-#define cGT2 1184
+#define cEXPBIAS 992
+#define cGT1 1024
+#define cGT2 1056
 
 C4(cHALF, $0x3fe0000000000000)      // 0.5
 C4(cONE, $0x3ff0000000000000)       // 1
@@ -87,14 +83,10 @@ C4(cF8, $0x3efa01a01a01a01a)        // 1/8!
 C4(cF9, $0x3ec71de3a556c734)        // 1/9!
 C4(cF10, $0x3e927e4fb7789f5c)       // 1/10!
 C4(cSIGN, $0x8000000000000000)      // sign mask
-C4(cSMALL, $0x3f80000000000000)     // tanh series bound, 2^-7
-C4(cT3, $0xbfd5555555555555)        // tanh series: -1/3
-C4(cT5, $0x3fc1111111111111)        // 2/15
-C4(cT7, $0xbfaba1ba1ba1ba1c)        // -17/315
 C4(cEXPBIAS, $0x43380000000003ff)   // 1.5·2^52 + 1023
 C4(cGT1, $0x3fa6e4e26d4801f7)       // GELU tanh: 0.044715
 C4(cGT2, $0x3ff9884533d43651)       // GELU tanh: 2·√(2/π)
-GLOBL avx2Const<>(SB), RODATA|NOPTR, $1216
+GLOBL avx2Const<>(SB), RODATA|NOPTR, $1088
 
 // EXP4 sets A = e^A in four float64 lanes (NaN stays NaN; below -746 it
 // is 0, above 710 +Inf) using N, R and T as scratch; R8 points at
@@ -177,12 +169,6 @@ GLOBL avx2Const<>(SB), RODATA|NOPTR, $1216
 	VMOVUPD cONE(R8), Y1; \
 	VDIVPD Y0, Y1, Y0
 
-// SILU4 sets Y0 = x/(1+e^-x) for x in Y0, as x·sigmoid(x).
-#define SILU4 \
-	VMOVAPD Y0, Y12; \
-	SIGMOID4; \
-	VMULPD Y12, Y0, Y0
-
 // GELUTANH4 sets Y0 to the tanh approximation of GELU for x in Y0, as
 // x·sigmoid(2u) with u = √(2/π)·x·(1+0.044715x²) (see GELUTANH8).
 #define GELUTANH4 \
@@ -194,28 +180,6 @@ GLOBL avx2Const<>(SB), RODATA|NOPTR, $1216
 	VMULPD cGT2(R8), Y1, Y0; \
 	SIGMOID4; \
 	VMULPD Y12, Y0, Y0
-
-// TANH4 sets Y0 = tanh(x) for x in Y0: 1-2/(1+e^{2|x|}) with the sign of
-// x, and x(1 + x²(-1/3 + x²(2/15 - 17x²/315))) where |x| < 2^-7.
-#define TANH4 \
-	VANDPD cABS(R8), Y0, Y1; \
-	VADDPD Y1, Y1, Y2; \
-	EXP4(Y2, Y3, Y4, Y5); \
-	VADDPD cONE(R8), Y2, Y2; \
-	VMOVUPD cTWO(R8), Y3; \
-	VDIVPD Y2, Y3, Y3; \
-	VMOVUPD cONE(R8), Y2; \
-	VSUBPD Y3, Y2, Y2; \
-	VANDPD cSIGN(R8), Y0, Y3; \
-	VXORPD Y3, Y2, Y2; \
-	VCMPPD $1, cSMALL(R8), Y1, Y6; \
-	VMULPD Y0, Y0, Y4; \
-	VMOVUPD cT7(R8), Y5; \
-	VFMADD213PD cT5(R8), Y4, Y5; \
-	VFMADD213PD cT3(R8), Y4, Y5; \
-	VFMADD213PD cONE(R8), Y4, Y5; \
-	VMULPD Y5, Y0, Y5; \
-	VBLENDVPD Y6, Y5, Y2, Y0
 
 // ACTLOOP4 runs BODY over n float32s: four at a time, then the rest under
 // the mask X13.
@@ -253,18 +217,6 @@ done: \
 // func geluAVX2(out, x *float32, n int)
 TEXT ·geluAVX2(SB), NOSPLIT, $0-24
 	ACTLOOP4(GELU4)
-
-// func sigmoidAVX2(out, x *float32, n int)
-TEXT ·sigmoidAVX2(SB), NOSPLIT, $0-24
-	ACTLOOP4(SIGMOID4)
-
-// func tanhAVX2(out, x *float32, n int)
-TEXT ·tanhAVX2(SB), NOSPLIT, $0-24
-	ACTLOOP4(TANH4)
-
-// func siluAVX2(out, x *float32, n int)
-TEXT ·siluAVX2(SB), NOSPLIT, $0-24
-	ACTLOOP4(SILU4)
 
 // func geluTanhAVX2(out, x *float32, n int)
 TEXT ·geluTanhAVX2(SB), NOSPLIT, $0-24
