@@ -37,11 +37,6 @@ func geluTanhAVX512(out, x *float32, n int)
 //go:noescape
 func geluTanhAVX2(out, x *float32, n int)
 
-// geluAVX2 is geluAVX512 four lanes at a time (AVX2 and FMA).
-//
-//go:noescape
-func geluAVX2(out, x *float32, n int)
-
 // vectorKernels reports that this build has the assembly vector kernels.
 const vectorKernels = true
 
@@ -70,15 +65,12 @@ func activationVec(kind int, out, x []float32) bool {
 //go:noescape
 func expShiftAVX512(out, x *float32, n int, shift float64) (sum float64)
 
-// expShiftAVX2 is expShiftAVX512 four lanes at a time (AVX2 and FMA).
-//
-//go:noescape
-func expShiftAVX2(out, x *float32, n int, shift float64) (sum float64)
-
 // expShiftVec sets out[i] = e^(x[i]-shift) and returns their sum with the
-// vector kernel of the selected tier; ok is false on the generic tier.
+// vector kernel of the selected tier; ok is false on the generic tier and
+// for a shift that is not a float32 value (softmax shifts by a row's
+// maximum, Exp by 0).
 func expShiftVec(out, x []float32, shift float64) (sum float64, ok bool) {
-	if vec == nil {
+	if vec == nil || float64(float32(shift)) != shift {
 		return 0, false
 	}
 	n := len(out)
@@ -151,3 +143,16 @@ func siluAVX2(out, x *float32, n int)
 //
 //go:noescape
 func tanhAVX2(out, x *float32, n int)
+
+// geluAVX2 sets out[i] = x[i]·Φ(x[i]) for i < n, in float32 as
+// sigmoidAVX2.
+//
+//go:noescape
+func geluAVX2(out, x *float32, n int)
+
+// expShiftAVX2 sets out[i] = e^(x[i]-shift) for i < n, in float32 as
+// sigmoidAVX2, and returns the float64 sum of the float32 results; shift
+// must be a float32 value.
+//
+//go:noescape
+func expShiftAVX2(out, x *float32, n int, shift float64) (sum float64)

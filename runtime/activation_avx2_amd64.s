@@ -1,11 +1,11 @@
-// AVX2+FMA activation kernels: the exact and tanh GELU, softmax's
-// shifted exp and sum, the row maximum and ReLU of float32 arrays
-// (sigmoid, SiLU and tanh are in activation_f32_avx2_amd64.s). The
-// smooth functions here are computed in float64 four lanes at a time with the
-// formulas of the AVX-512 kernels (activation_amd64.s): erfc of Numerical
-// Recipes, e^x as 2^n·e^r with a degree-10 Taylor polynomial for e^r. AVX2
-// has no VSCALEFPD, so 2^n is built in the exponent field, in two factors
-// so that both stay normal numbers. The last n%4 (or n%8) elements go
+// AVX2+FMA activation kernels: the tanh GELU, the row maximum and ReLU
+// of float32 arrays (the exact GELU, sigmoid, SiLU, tanh and softmax's
+// shifted exp and sum are in activation_f32_avx2_amd64.s). The smooth
+// functions here are computed in float64 four lanes at a time with the
+// formulas of the AVX-512 kernels (activation_amd64.s): e^x as 2^n·e^r
+// with a degree-10 Taylor polynomial for e^r. AVX2 has no VSCALEFPD, so
+// 2^n is built in the exponent field, in two factors so that both stay
+// normal numbers. The last n%4 (or n%8) elements go
 // through the same code under a VMASKMOVPS mask.
 
 //go:build amd64 && !noasm
@@ -20,59 +20,35 @@
 #define cHALF 0
 #define cONE 32
 #define cTWO 64
-#define cNEGRSQRT2 96
-#define cABS 128
-#define cZCAP 160
-#define cEXPMIN 192
-#define cEXPMAX 224
-#define cLOG2E 256
-#define cLN2HI 288
-#define cLN2LO 320
-#define cE0 352
-#define cE1 384
-#define cE2 416
-#define cE3 448
-#define cE4 480
-#define cE5 512
-#define cE6 544
-#define cE7 576
-#define cE8 608
-#define cE9 640
-#define cF2 672
-#define cF3 704
-#define cF4 736
-#define cF5 768
-#define cF6 800
-#define cF7 832
-#define cF8 864
-#define cF9 896
-#define cF10 928
-#define cSIGN 960
-#define cEXPBIAS 992
-#define cGT1 1024
-#define cGT2 1056
+#define cABS 96
+#define cEXPMIN 128
+#define cEXPMAX 160
+#define cLOG2E 192
+#define cLN2HI 224
+#define cLN2LO 256
+#define cF2 288
+#define cF3 320
+#define cF4 352
+#define cF5 384
+#define cF6 416
+#define cF7 448
+#define cF8 480
+#define cF9 512
+#define cF10 544
+#define cSIGN 576
+#define cEXPBIAS 608
+#define cGT1 640
+#define cGT2 672
 
 C4(cHALF, $0x3fe0000000000000)      // 0.5
 C4(cONE, $0x3ff0000000000000)       // 1
 C4(cTWO, $0x4000000000000000)       // 2
-C4(cNEGRSQRT2, $0xbfe6a09e667f3bcd) // -1/√2
 C4(cABS, $0x7fffffffffffffff)       // abs mask
-C4(cZCAP, $0x4044000000000000)      // erfc z cap, 40
 C4(cEXPMIN, $0xc087500000000000)    // exp argument min, -746
 C4(cEXPMAX, $0x4086300000000000)    // exp argument max, 710
 C4(cLOG2E, $0x3ff71547652b82fe)     // log2 e
 C4(cLN2HI, $0x3fe62e42fee00000)     // ln 2, high part
 C4(cLN2LO, $0x3dea39ef35793c76)     // ln 2, low part
-C4(cE0, $0xbff43f89c0889bc5)        // erfc c0
-C4(cE1, $0x3ff00018d48d3588)        // erfc c1
-C4(cE2, $0x3fd7f11f677960ea)        // erfc c2
-C4(cE3, $0x3fb8c6d917dec3f0)        // erfc c3
-C4(cE4, $0xbfc7d84982aaeaa5)        // erfc c4
-C4(cE5, $0x3fd1d8f976231ce6)        // erfc c5
-C4(cE6, $0xbff229cba6063980)        // erfc c6
-C4(cE7, $0x3ff7d0f60453a1be)        // erfc c7
-C4(cE8, $0xbfea4f123185defd)        // erfc c8
-C4(cE9, $0x3fc5df28af76a5a4)        // erfc c9
 C4(cF2, $0x3fe0000000000000)        // 1/2!
 C4(cF3, $0x3fc5555555555555)        // 1/3!
 C4(cF4, $0x3fa5555555555555)        // 1/4!
@@ -86,7 +62,7 @@ C4(cSIGN, $0x8000000000000000)      // sign mask
 C4(cEXPBIAS, $0x43380000000003ff)   // 1.5·2^52 + 1023
 C4(cGT1, $0x3fa6e4e26d4801f7)       // GELU tanh: 0.044715
 C4(cGT2, $0x3ff9884533d43651)       // GELU tanh: 2·√(2/π)
-GLOBL avx2Const<>(SB), RODATA|NOPTR, $1088
+GLOBL avx2Const<>(SB), RODATA|NOPTR, $704
 
 // EXP4 sets A = e^A in four float64 lanes (NaN stays NaN; below -746 it
 // is 0, above 710 +Inf) using N, R and T as scratch; R8 points at
@@ -124,42 +100,6 @@ GLOBL avx2Const<>(SB), RODATA|NOPTR, $1088
 	VADDPD cEXPBIAS(R8), N, N; \
 	VPSLLQ $52, N, N; \
 	VMULPD N, A, A
-
-// GELU4 sets Y0 = 0.5·x·erfc(-x/√2) for x in Y0.
-#define GELU4 \
-	VMULPD cNEGRSQRT2(R8), Y0, Y1; \
-	VANDPD cABS(R8), Y1, Y2; \
-	VMINPD cZCAP(R8), Y2, Y2; \
-	VMOVUPD cONE(R8), Y3; \
-	VFMADD231PD cHALF(R8), Y2, Y3; \
-	VMOVUPD cONE(R8), Y4; \
-	VDIVPD Y3, Y4, Y4; \
-	VMULPD Y4, Y4, Y5; \
-	VMULPD Y5, Y5, Y6; \
-	VMOVUPD cE1(R8), Y7; \
-	VFMADD213PD cE0(R8), Y4, Y7; \
-	VMOVUPD cE3(R8), Y8; \
-	VFMADD213PD cE2(R8), Y4, Y8; \
-	VMOVUPD cE5(R8), Y9; \
-	VFMADD213PD cE4(R8), Y4, Y9; \
-	VMOVUPD cE7(R8), Y10; \
-	VFMADD213PD cE6(R8), Y4, Y10; \
-	VMOVUPD cE9(R8), Y11; \
-	VFMADD213PD cE8(R8), Y4, Y11; \
-	VFMADD231PD Y8, Y5, Y7; \
-	VFMADD231PD Y10, Y5, Y9; \
-	VFMADD231PD Y11, Y6, Y9; \
-	VFMADD231PD Y9, Y6, Y7; \
-	VFNMADD231PD Y2, Y2, Y7; \
-	EXP4(Y7, Y8, Y9, Y10); \
-	VMULPD Y7, Y4, Y7; \
-	VXORPD Y8, Y8, Y8; \
-	VCMPPD $1, Y8, Y1, Y9; \
-	VMOVUPD cTWO(R8), Y10; \
-	VSUBPD Y7, Y10, Y10; \
-	VBLENDVPD Y9, Y10, Y7, Y7; \
-	VMULPD cHALF(R8), Y0, Y0; \
-	VMULPD Y7, Y0, Y0
 
 // SIGMOID4 sets Y0 = 1/(1+e^-x) for x in Y0.
 #define SIGMOID4 \
@@ -214,59 +154,9 @@ done: \
 	VZEROUPPER; \
 	RET
 
-// func geluAVX2(out, x *float32, n int)
-TEXT ·geluAVX2(SB), NOSPLIT, $0-24
-	ACTLOOP4(GELU4)
-
 // func geluTanhAVX2(out, x *float32, n int)
 TEXT ·geluTanhAVX2(SB), NOSPLIT, $0-24
 	ACTLOOP4(GELUTANH4)
-
-// func expShiftAVX2(out, x *float32, n int, shift float64) (sum float64)
-TEXT ·expShiftAVX2(SB), NOSPLIT, $0-40
-	MOVQ out+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
-	LEAQ avx2Const<>(SB), R8
-	VMOVUPD cEXPMIN(R8), Y14
-	VMOVUPD cEXPMAX(R8), Y15
-	VBROADCASTSD shift+24(FP), Y12
-	VXORPD Y11, Y11, Y11
-
-loop:
-	CMPQ CX, $4
-	JL   tail
-	VCVTPS2PD (SI), Y0
-	VSUBPD Y12, Y0, Y0
-	EXP4(Y0, Y1, Y2, Y3)
-	VADDPD Y0, Y11, Y11
-	VCVTPD2PSY Y0, X0
-	VMOVUPS X0, (DI)
-	ADDQ $16, SI
-	ADDQ $16, DI
-	SUBQ $4, CX
-	JMP  loop
-
-tail:
-	TESTQ CX, CX
-	JEQ   sum
-	TAILMASK8(Y13)
-	VPMOVSXDQ X13, Y10
-	VMASKMOVPS (SI), X13, X0
-	VCVTPS2PD X0, Y0
-	VSUBPD Y12, Y0, Y0
-	EXP4(Y0, Y1, Y2, Y3)
-	VANDPD Y10, Y0, Y1
-	VADDPD Y1, Y11, Y11
-	VCVTPD2PSY Y0, X0
-	VMASKMOVPS X0, X13, (DI)
-
-sum:
-	VMOVAPD Y11, Y0
-	HSUMPD4
-	MOVSD X0, sum+32(FP)
-	VZEROUPPER
-	RET
 
 DATA avx2NegInf32<>+0(SB)/4, $0xff800000
 GLOBL avx2NegInf32<>(SB), RODATA|NOPTR, $4

@@ -1,14 +1,16 @@
 // AVX2+FMA activation kernels computed in float32, eight lanes at a time:
-// sigmoid, SiLU and tanh. Each is built on one exponential, e^a for
-// a = -|x| (or -2|x|) in (-∞, 0], so nothing overflows: a is clamped to
+// sigmoid, SiLU, tanh and the exact GELU. Each is built on one
+// exponential, e^a for a = -|x| (or -2|x|, -x²/2) in (-∞, 0], so nothing
+// overflows: a is clamped to
 // [-112, 88.8], split as n·ln2 + r with n = round(a·log2 e) (ln 2 in two
 // parts, the first rounded to float32, applied with FMA), e^r =
 // 1 + r + r²·Q(r) with Q of degree 5 (a least-squares fit whose relative
 // error is 1.7e-9 on |r| ≤ ln2/2), and 2^n made in the exponent field in
 // two factors, so that a subnormal result is rounded once. NaN passes
-// through every step. The results are within 2 float32 units in the last
-// place of the float64 portable loops (activation_vec_test.go measures
-// it).
+// through every step. Sigmoid and tanh are within 2 float32 units in the
+// last place of the float64 portable loops, SiLU within 3 and GELU within
+// 8 (activation_vec_test.go; PyTorch 1.13's own float32 kernels flush
+// the tails and are millions of units off there).
 
 //go:build amd64 && !noasm
 
@@ -40,6 +42,26 @@
 #define fT2 576
 #define fT3 608
 #define fT4 640
+#define fHALF 672
+#define fNHALF 704
+#define fGBIG 736
+#define fR0 768
+#define fR1 800
+#define fR2 832
+#define fR3 864
+#define fR4 896
+#define fR5 928
+#define fR6 960
+#define fR7 992
+#define fR8 1024
+#define fR9 1056
+#define fR10 1088
+#define fE0 1120
+#define fE1 1152
+#define fE2 1184
+#define fE3 1216
+#define fE4 1248
+#define fINF 1280
 
 C8(fONE, $0x3f800000)    // 1
 C8(fSIGN, $0x80000000)   // sign bit
@@ -62,7 +84,27 @@ C8(fT1, $0x3e088597)
 C8(fT2, $0xbd5c5f67)
 C8(fT3, $0x3caab3f3)
 C8(fT4, $0xbbc21844)
-GLOBL f32Const<>(SB), RODATA|NOPTR, $672
+C8(fHALF, $0x3f000000)   // 0.5
+C8(fNHALF, $0xbf000000)  // -0.5
+C8(fGBIG, $0x426e6666)   // 14.9: GELU is x or -0 beyond
+C8(fR0, $0xb597c115)     // Φ(-a)·e^{a²/2} = R(t), t = 1/(1+a/2): R0 + R1·t + ...
+C8(fR1, $0x3e4c4df7)
+C8(fR2, $0x3e4b7750)
+C8(fR3, $0x3e20ea60)
+C8(fR4, $0x3b8184f3)
+C8(fR5, $0x3df26f8f)
+C8(fR6, $0xbf1106cc)
+C8(fR7, $0x3f22ff80)
+C8(fR8, $0xbe8ca545)
+C8(fR9, $0x3bbbfdba)
+C8(fR10, $0x3cad3469)
+C8(fE0, $0x3ecc422a)     // (Φ(x)-1/2)/x = E(x²) = E0 + E1·x² + ...
+C8(fE1, $0xbd882c1c)
+C8(fE2, $0x3c2367da)
+C8(fE3, $0xba9b80da)
+C8(fE4, $0x38e77cca)
+C8(fINF, $0x7f800000)    // +∞
+GLOBL f32Const<>(SB), RODATA|NOPTR, $1312
 
 // EXPF8PART sets A = e^A/2^m and N = 2^m on eight float32 lanes, m half
 // of the binary exponent, so that A·N rounds once even when it is
@@ -155,6 +197,68 @@ GLOBL f32Const<>(SB), RODATA|NOPTR, $672
 	VCMPPS $1, fTSMALL(R9), Y1, Y7; \
 	VBLENDVPS Y7, Y6, Y4, Y0
 
+// GELUF8 sets Y0 = x·Φ(x) for x in Y0 (Φ the normal distribution). For
+// |x| < 0.5 it is x/2 + x²·E(x²) (E of degree 4, a least-squares fit with
+// relative error 2.8e-8). Otherwise, with a = |x|, Φ(-a) = e^{-a²/2}·R(t),
+// t = 1/(1+a/2) (R of degree 10, a least-squares fit with relative error
+// 7.6e-8 on 0.5 ≤ a ≤ 15), a² split exactly into hi + lo by FMA so that
+// e^{-a²/2} = e^{-hi/2}·(1-lo/2) loses nothing to the rounding of a², and
+// x·Φ(-a) rounded once when subnormal; GELU is that where x < 0 and x
+// minus it where x > 0. Beyond |x| = 14.9 it is x, or x·0 where x < 0 (-0,
+// or NaN at -∞ as x·Φ(x) is).
+#define GELUF8 \
+	VANDPS fABS(R9), Y0, Y1; \
+	VMULPS Y1, Y1, Y2; \
+	VMOVAPS Y2, Y3; \
+	VFMSUB231PS Y1, Y1, Y3; \
+	VMULPS fNHALF(R9), Y2, Y2; \
+	EXPF8PART(Y2, Y4, Y5, Y6); \
+	VMOVUPS fONE(R9), Y5; \
+	VFMADD231PS fHALF(R9), Y1, Y5; \
+	VMOVUPS fONE(R9), Y6; \
+	VDIVPS Y5, Y6, Y5; \
+	VMULPS Y5, Y5, Y6; \
+	VMULPS Y6, Y6, Y7; \
+	VMOVUPS fR1(R9), Y8; \
+	VFMADD213PS fR0(R9), Y5, Y8; \
+	VMOVUPS fR3(R9), Y9; \
+	VFMADD213PS fR2(R9), Y5, Y9; \
+	VMOVUPS fR5(R9), Y10; \
+	VFMADD213PS fR4(R9), Y5, Y10; \
+	VMOVUPS fR7(R9), Y11; \
+	VFMADD213PS fR6(R9), Y5, Y11; \
+	VMOVUPS fR9(R9), Y12; \
+	VFMADD213PS fR8(R9), Y5, Y12; \
+	VFMADD231PS Y9, Y6, Y8; \
+	VFMADD231PS Y11, Y6, Y10; \
+	VFMADD231PS fR10(R9), Y6, Y12; \
+	VMULPS Y7, Y7, Y9; \
+	VFMADD231PS Y10, Y7, Y8; \
+	VFMADD231PS Y12, Y9, Y8; \
+	VMOVAPS Y8, Y6; \
+	VMULPS Y0, Y6, Y6; \
+	VMULPS fNHALF(R9), Y3, Y3; \
+	VFMADD231PS Y3, Y6, Y6; \
+	VMULPS Y2, Y6, Y6; \
+	VMULPS Y4, Y6, Y6; \
+	VSUBPS Y6, Y0, Y7; \
+	VBLENDVPS Y0, Y6, Y7, Y7; \
+	VXORPS Y8, Y8, Y8; \
+	VMULPS Y8, Y0, Y8; \
+	VBLENDVPS Y0, Y8, Y0, Y8; \
+	VCMPPS $14, fGBIG(R9), Y1, Y9; \
+	VBLENDVPS Y9, Y8, Y7, Y7; \
+	VMULPS Y0, Y0, Y10; \
+	VMOVUPS fE4(R9), Y11; \
+	VFMADD213PS fE3(R9), Y10, Y11; \
+	VFMADD213PS fE2(R9), Y10, Y11; \
+	VFMADD213PS fE1(R9), Y10, Y11; \
+	VFMADD213PS fE0(R9), Y10, Y11; \
+	VMULPS fHALF(R9), Y0, Y12; \
+	VFMADD213PS Y12, Y10, Y11; \
+	VCMPPS $1, fHALF(R9), Y1, Y9; \
+	VBLENDVPS Y9, Y11, Y7, Y0
+
 // ACTLOOP8 runs BODY over n float32s in Y0: eight at a time, then the rest
 // under the mask Y13.
 #define ACTLOOP8(BODY) \
@@ -196,3 +300,80 @@ TEXT ·siluAVX2(SB), NOSPLIT, $0-24
 // func tanhAVX2(out, x *float32, n int)
 TEXT ·tanhAVX2(SB), NOSPLIT, $0-24
 	ACTLOOP8(TANHF8)
+
+// func geluAVX2(out, x *float32, n int)
+TEXT ·geluAVX2(SB), NOSPLIT, $0-24
+	ACTLOOP8(GELUF8)
+
+// EXPSHIFTF8 sets Y1 = e^(x-shift) for x in Y0 and shift in Y12 (see
+// expShiftAVX2), with Y2 to Y6 as scratch.
+#define EXPSHIFTF8 \
+	VSUBPS Y12, Y0, Y1; \
+	VSUBPS Y0, Y1, Y2; \
+	VSUBPS Y2, Y1, Y3; \
+	VSUBPS Y3, Y0, Y3; \
+	VADDPS Y12, Y2, Y4; \
+	VSUBPS Y4, Y3, Y3; \
+	VCMPPS $0, Y3, Y3, Y4; \
+	VANDPS Y4, Y3, Y3; \
+	EXPF8(Y1, Y4, Y5, Y6); \
+	VMOVAPS Y1, Y2; \
+	VFMADD231PS Y3, Y1, Y2; \
+	VCMPPS $0, fINF(R9), Y1, Y4; \
+	VBLENDVPS Y4, Y1, Y2, Y1
+
+// EXPSUM8 adds the eight float32 lanes of Y1 to the float64 sums in Y10
+// and Y11, with Y2 and Y3 as scratch.
+#define EXPSUM8 \
+	VCVTPS2PD X1, Y2; \
+	VADDPD Y2, Y10, Y10; \
+	VEXTRACTF128 $1, Y1, X3; \
+	VCVTPS2PD X3, Y3; \
+	VADDPD Y3, Y11, Y11
+
+// func expShiftAVX2(out, x *float32, n int, shift float64) (sum float64)
+//
+// out[i] = e^(x[i]-shift) with shift a float32 value: x - shift is rounded
+// to float32 as a, its rounding error lo recovered exactly (Knuth's
+// two-sum; 0 where it is NaN, at infinities) and e^(x-shift) taken as
+// e^a + e^a·lo (e^a where that is +∞). The sum adds the float32 results in float64.
+TEXT ·expShiftAVX2(SB), NOSPLIT, $0-40
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ f32Const<>(SB), R9
+	VMOVUPS fEXPLO(R9), Y14
+	VMOVUPS fEXPHI(R9), Y15
+	VCVTSD2SS shift+24(FP), X12, X12
+	VBROADCASTSS X12, Y12
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+eloop:
+	CMPQ CX, $8
+	JL   etail
+	VMOVUPS (SI), Y0
+	EXPSHIFTF8
+	EXPSUM8
+	VMOVUPS Y1, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  eloop
+
+etail:
+	TESTQ CX, CX
+	JEQ   esum
+	TAILMASK8(Y13)
+	VMASKMOVPS (SI), Y13, Y0
+	EXPSHIFTF8
+	VANDPS Y13, Y1, Y1
+	EXPSUM8
+	VMASKMOVPS Y1, Y13, (DI)
+
+esum:
+	VADDPD Y11, Y10, Y0
+	HSUMPD4
+	MOVSD X0, sum+32(FP)
+	VZEROUPPER
+	RET

@@ -3,6 +3,7 @@ package runtime
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -36,7 +37,7 @@ func testActivationVecMatchesPortable(t *testing.T) {
 		name string
 		kind int
 		ulps int64 // how far each tier may be from the portable loop
-	}{{"gelu", taskGelu, 1}, {"sigmoid", taskSigmoid, maxULPSigmoid}, {"tanh", taskTanh, maxULPTanh}, {"silu", taskSilu, maxULPSilu}, {"gelutanh", taskGeluTanh, 1}}
+	}{{"gelu", taskGelu, maxULPGelu}, {"sigmoid", taskSigmoid, maxULPSigmoid}, {"tanh", taskTanh, maxULPTanh}, {"silu", taskSilu, maxULPSilu}, {"gelutanh", taskGeluTanh, 1}}
 	for _, k := range kinds {
 		want := make([]float32, len(xs))
 		mapF64(want, xs, activationF64[k.kind])
@@ -75,16 +76,18 @@ func testActivationVecMatchesPortable(t *testing.T) {
 	}
 }
 
-// How far the vector tiers' sigmoid, tanh and SiLU may be from the
+// How far the vector tiers' sigmoid, tanh, SiLU and GELU may be from the
 // portable float64 loops, in float32 units in the last place: the AVX2
-// tier computes them in float32 (activation_f32_avx2_amd64.s; on 2.2
+// tier computes them in float32 (activation_f32_avx2_amd64.s; on 2.4
 // million inputs sigmoid and tanh were at most 2 apart, SiLU 3 in 35
-// cases). The other kernels round the portable loops' float64 formulas
-// and stay within 1.
+// cases, GELU 7 in 6 cases and at most 6 from the exact x·Φ(x), where the
+// portable loop is within 2). The other kernels round the portable loops'
+// float64 formulas and stay within 1.
 const (
 	maxULPSigmoid = 2
 	maxULPTanh    = 2
 	maxULPSilu    = 3
+	maxULPGelu    = 8
 )
 
 // ulpDistance is how many float32 values lie between a and b, counting b:
@@ -165,9 +168,13 @@ func testExpShiftVecMatchesPortable(t *testing.T) {
 					t.Errorf("n=%d shift=%v: e^(%v-shift) = %v, portable %v", n, shift, x[i], got[i], want[i])
 				}
 			}
-			// Both exps are within 1e-11 relative of e^x; the sums are
-			// added in a different order.
-			if d := math.Abs(gotSum - wantSum); !(d <= 1e-10*math.Abs(wantSum)+1e-300) && !(math.IsNaN(gotSum) && math.IsNaN(wantSum)) && gotSum != wantSum {
+			// The AVX2 tier sums its float32 results, each within one
+			// float32 unit (2^-23 relative) of the portable loop's, whose
+			// sum adds the unrounded float64 exps; the AVX-512 tier sums
+			// float64 exps, within 1e-11 relative, in another order.
+			// A float32 result that overflowed makes that sum +Inf.
+			overflowed := slices.Contains(want, float32(math.Inf(1)))
+			if d := math.Abs(gotSum - wantSum); !(overflowed && math.IsInf(gotSum, 1)) && !(d <= 0x1p-23*math.Abs(wantSum)+1e-300) && !(math.IsNaN(gotSum) && math.IsNaN(wantSum)) && gotSum != wantSum {
 				t.Errorf("n=%d shift=%v: sum %v, portable %v", n, shift, gotSum, wantSum)
 			}
 		}
