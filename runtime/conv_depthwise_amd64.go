@@ -54,13 +54,23 @@ func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
 	g := &j.g
 	flags := j.kernelFlags()
 	inSize, outSize := g.c*g.h*g.w, g.o*g.p
+	var w8, bias8 []float32
+	if useDepthwise8(g) {
+		scratch := getConvScratch(depthwise8ParamSize(g))
+		defer convScratch.Put(scratch)
+		w8, bias8 = interleaveDepthwise8Params(*scratch, g, j.w, j.bias)
+	}
 	for n := lo; n < hi; n++ {
 		job := convDepthwiseJob{g: *g, x: j.x[n*inSize : (n+1)*inSize], w: j.w, bias: j.bias,
-			out: j.out[n*outSize : (n+1)*outSize], flags: flags}
-		if parallel && Workers() > 1 && g.c > 1 {
-			runPooled(convDepthwiseTasks, g.c, job)
+			out: j.out[n*outSize : (n+1)*outSize], flags: flags, w8: w8, bias8: bias8}
+		units, tasks, run := g.c, convDepthwiseTasks, job.channels
+		if w8 != nil {
+			units, tasks, run = (g.c+7)/8, convDepthwise8Tasks, job.channels8
+		}
+		if parallel && Workers() > 1 && units > 1 {
+			runPooled(tasks, units, job)
 		} else {
-			job.channels(0, g.c)
+			run(0, units)
 		}
 	}
 }
@@ -71,9 +81,13 @@ type convDepthwiseJob struct {
 	g               convGeom
 	x, w, bias, out []float32 // x is the image [C, H, W], out [C, OH, OW]
 	flags           int
+	w8, bias8       []float32 // the interleaved path's weights and bias (see channels8)
 }
 
-var convDepthwiseTasks = taskPool((*convDepthwiseJob).channels)
+var (
+	convDepthwiseTasks  = taskPool((*convDepthwiseJob).channels)
+	convDepthwise8Tasks = taskPool((*convDepthwiseJob).channels8)
+)
 
 // channels convolves channels [lo, hi) through one padded plane.
 func (j *convDepthwiseJob) channels(lo, hi int) {

@@ -296,6 +296,23 @@ func testConv2dAllocs(t *testing.T) {
 			t.Errorf("%s: Conv2d allocates %v times per call after warm-up, want at most %v (its %v Sgemm calls)", c.name, n, calls*gemm, calls)
 		}
 	}
+	// Depthwise convolutions call no Sgemm and allocate nothing: small
+	// planes (interleaved eight channels at a time on the AVX2 tier) and
+	// larger ones, one image and several. The least of three counts, as a
+	// worker parking after a collection may allocate.
+	for _, c := range []struct{ n, c, h int }{{1, 20, 7}, {3, 16, 14}, {2, 6, 40}} {
+		x, w, b := randArray(r, c.n, c.c, c.h, c.h), randArray(r, c.c, 1, 3, 3), randArray(r, c.c)
+		out := NewArray(Float32, c.n, c.c, c.h, c.h)
+		conv := func() { Conv2dAct(out, x, w, b, []int{1}, []int{1}, c.c, int(ActReLU)) }
+		conv()
+		least := math.Inf(1)
+		for range 3 {
+			least = min(least, testing.AllocsPerRun(20, conv))
+		}
+		if least != 0 {
+			t.Errorf("depthwise x %v: allocates %v times per call after warm-up", []int{c.n, c.c, c.h, c.h}, least)
+		}
+	}
 }
 
 func BenchmarkConv2d(b *testing.B) {
