@@ -36,6 +36,8 @@ func testConv2dDirectAgainstReference(t *testing.T) {
 		{1, 6, 15, 17, 7, 3, 3, 3, 2, 1, 2, 1, true},    // unequal strides
 		{1, 2, 5, 150, 6, 3, 3, 1, 1, 1, 2, 1, true},    // rows long enough to clear only their borders
 		{1, 2, 6, 141, 7, 3, 5, 2, 2, 2, 3, 1, false},   // the same with two phases
+		{1, 64, 45, 45, 13, 3, 3, 1, 1, 1, 1, 1, true},  // an image larger than L2
+		{1, 512, 19, 11, 8, 3, 3, 1, 1, 1, 1, 1, false}, // pairs of rows, many channels
 	}
 	for range 120 {
 		cases = append(cases, convCase{
