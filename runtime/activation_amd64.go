@@ -32,7 +32,8 @@ func siluAVX512(out, x *float32, n int)
 //go:noescape
 func geluTanhAVX512(out, x *float32, n int)
 
-// geluTanhAVX2 is geluTanhAVX512 four lanes at a time (AVX2 and FMA).
+// geluTanhAVX2 sets out[i] = geluTanhF64(x[i]) for i < n, in float32 as
+// sigmoidAVX2 (its argument in float64).
 //
 //go:noescape
 func geluTanhAVX2(out, x *float32, n int)

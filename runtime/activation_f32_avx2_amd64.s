@@ -1,16 +1,16 @@
 // AVX2+FMA activation kernels computed in float32, eight lanes at a time:
-// sigmoid, SiLU, tanh and the exact GELU. Each is built on one
-// exponential, e^a for a = -|x| (or -2|x|, -x²/2) in (-∞, 0], so nothing
-// overflows: a is clamped to
-// [-112, 88.8], split as n·ln2 + r with n = round(a·log2 e) (ln 2 in two
-// parts, the first rounded to float32, applied with FMA), e^r =
-// 1 + r + r²·Q(r) with Q of degree 5 (a least-squares fit whose relative
-// error is 1.7e-9 on |r| ≤ ln2/2), and 2^n made in the exponent field in
-// two factors, so that a subnormal result is rounded once. NaN passes
-// through every step. Sigmoid and tanh are within 2 float32 units in the
-// last place of the float64 portable loops, SiLU within 3 and GELU within
-// 8 (activation_vec_test.go; PyTorch 1.13's own float32 kernels flush
-// the tails and are millions of units off there).
+// sigmoid, SiLU, tanh, GELU (exact and tanh) and softmax's exponential.
+// Each is built on one exponential, e^a for a = -|x| (or -2|x|, -x²/2,
+// -|v|) in (-∞, 0], so nothing overflows: a is clamped to [-112, 88.8],
+// split as n·ln2 + r with n = round(a·log2 e) (ln 2 in two parts, the
+// first rounded to float32, applied with FMA), e^r = 1 + r + r²·Q(r) with
+// Q of degree 5 (a least-squares fit whose relative error is 1.7e-9 on
+// |r| ≤ ln2/2), and 2^n made in the exponent field in two factors, so that
+// a subnormal result is rounded once. NaN passes through every step.
+// Sigmoid and tanh are within 2 float32 units in the last place of the
+// float64 portable loops, SiLU and the tanh GELU within 3, the exact GELU
+// within 8 (activation_vec_test.go; PyTorch 1.13's own float32 kernels
+// flush the tails and are millions of units off there).
 
 //go:build amd64 && !noasm
 
@@ -105,6 +105,18 @@ C8(fE3, $0xba9b80da)
 C8(fE4, $0x38e77cca)
 C8(fINF, $0x7f800000)    // +∞
 GLOBL f32Const<>(SB), RODATA|NOPTR, $1312
+
+// The float64 constants of GELUTANHF8, four lanes each.
+#define D4(off, v) DATA f64Const<>+(off)(SB)/8, v; DATA f64Const<>+(off+8)(SB)/8, v; DATA f64Const<>+(off+16)(SB)/8, v; DATA f64Const<>+(off+24)(SB)/8, v
+
+#define dONE 0
+#define dGT1 32
+#define dGT2 64
+
+D4(dONE, $0x3ff0000000000000) // 1
+D4(dGT1, $0x3fa6e4e26d4801f7) // 0.044715
+D4(dGT2, $0x3ff9884533d43651) // 2·√(2/π)
+GLOBL f64Const<>(SB), RODATA|NOPTR, $96
 
 // EXPF8PART sets A = e^A/2^m and N = 2^m on eight float32 lanes, m half
 // of the binary exponent, so that A·N rounds once even when it is
@@ -259,6 +271,51 @@ GLOBL f32Const<>(SB), RODATA|NOPTR, $1312
 	VCMPPS $1, fHALF(R9), Y1, Y9; \
 	VBLENDVPS Y9, Y11, Y7, Y0
 
+// GELUTANHF8 sets Y0 = x·sigmoid(v), v = 2·√(2/π)·x·(1+0.044715x²), the
+// tanh approximation of GELU, for x in Y0 (R10 holds f64Const). v is
+// computed in float64 and split into float32 hi + lo, so that
+// e = e^{-|v|} = e^{-|hi|}·(1 ∓ lo) loses nothing to rounding v (whose
+// error e would multiply by |v|, up to 112); then as SILUF8, with v's sign
+// choosing the numerator and x·e rounded once when subnormal, and 0
+// (x·0: -0, or NaN at -∞) where -|hi| is below fEXPLO.
+#define GELUTANHF8 \
+	VCVTPS2PD X0, Y1; \
+	VEXTRACTF128 $1, Y0, X2; \
+	VCVTPS2PD X2, Y2; \
+	VMOVUPD dGT1(R10), Y6; \
+	VMULPD Y1, Y1, Y3; \
+	VFMADD213PD dONE(R10), Y6, Y3; \
+	VMULPD Y1, Y3, Y3; \
+	VMULPD dGT2(R10), Y3, Y3; \
+	VMULPD Y2, Y2, Y4; \
+	VFMADD213PD dONE(R10), Y6, Y4; \
+	VMULPD Y2, Y4, Y4; \
+	VMULPD dGT2(R10), Y4, Y4; \
+	VCVTPD2PSY Y3, X5; \
+	VCVTPD2PSY Y4, X6; \
+	VCVTPS2PD X5, Y7; \
+	VSUBPD Y7, Y3, Y3; \
+	VCVTPS2PD X6, Y7; \
+	VSUBPD Y7, Y4, Y4; \
+	VCVTPD2PSY Y3, X3; \
+	VCVTPD2PSY Y4, X4; \
+	VINSERTF128 $1, X6, Y5, Y5; \
+	VINSERTF128 $1, X4, Y3, Y3; \
+	VORPS fSIGN(R9), Y5, Y1; \
+	VANDPS fSIGN(R9), Y5, Y2; \
+	VXORPS fSIGN(R9), Y3, Y3; \
+	VXORPS Y2, Y3, Y3; \
+	VCMPPS $13, Y14, Y1, Y6; \
+	EXPF8PART(Y1, Y2, Y4, Y7); \
+	VFMADD231PS Y3, Y1, Y1; \
+	VANDPS Y6, Y1, Y1; \
+	VMULPS Y0, Y1, Y3; \
+	VMULPS Y2, Y3, Y3; \
+	VMULPS Y2, Y1, Y1; \
+	VADDPS fONE(R9), Y1, Y1; \
+	VBLENDVPS Y5, Y3, Y0, Y3; \
+	VDIVPS Y1, Y3, Y0
+
 // ACTLOOP8 runs BODY over n float32s in Y0: eight at a time, then the rest
 // under the mask Y13.
 #define ACTLOOP8(BODY) \
@@ -266,6 +323,7 @@ GLOBL f32Const<>(SB), RODATA|NOPTR, $1312
 	MOVQ x+8(FP), SI; \
 	MOVQ n+16(FP), CX; \
 	LEAQ f32Const<>(SB), R9; \
+	LEAQ f64Const<>(SB), R10; \
 	VMOVUPS fEXPLO(R9), Y14; \
 	VMOVUPS fEXPHI(R9), Y15; \
 loop: \
@@ -300,6 +358,10 @@ TEXT ·siluAVX2(SB), NOSPLIT, $0-24
 // func tanhAVX2(out, x *float32, n int)
 TEXT ·tanhAVX2(SB), NOSPLIT, $0-24
 	ACTLOOP8(TANHF8)
+
+// func geluTanhAVX2(out, x *float32, n int)
+TEXT ·geluTanhAVX2(SB), NOSPLIT, $0-24
+	ACTLOOP8(GELUTANHF8)
 
 // func geluAVX2(out, x *float32, n int)
 TEXT ·geluAVX2(SB), NOSPLIT, $0-24
