@@ -175,22 +175,31 @@ func TestConv2dWorkersAgree(t *testing.T) { forEachISA(t, testConv2dWorkersAgree
 func testConv2dWorkersAgree(t *testing.T) {
 	defer SetWorkers(0)
 	r := rand.New(rand.NewPCG(5, 6))
-	x, w, b := randArray(r, 2, 32, 20, 20), randArray(r, 48, 32, 3, 3), randArray(r, 48)
-	var first *Array
-	for _, workers := range []int{1, 2, 3} {
-		SetWorkers(workers)
-		got := nanArray(2, 48, 10, 10)
-		Conv2d(got, x, w, b, []int{2}, []int{1}, 1)
-		if first == nil {
-			first = got
-			if err := closeArrays(got, convRef(x, w, b, 2, 2, 1, 1, 1), 1e-5); err != nil {
-				t.Fatalf("workers %d: %v", workers, err)
+	// Small images, spread over the workers; then images above
+	// convImageParallelFlops, spread over 2 workers (a multiple of them)
+	// and each split over 3.
+	for _, c := range []struct {
+		n, c, hw, o, stride int
+		tol                 float64 // against the reference loop, which sums in another order
+	}{{2, 32, 20, 48, 2, 1e-5}, {2, 64, 28, 64, 1, 1e-4}} {
+		x, w, b := randArray(r, c.n, c.c, c.hw, c.hw), randArray(r, c.o, c.c, 3, 3), randArray(r, c.o)
+		ohw := (c.hw+2-3)/c.stride + 1
+		var first *Array
+		for _, workers := range []int{1, 2, 3} {
+			SetWorkers(workers)
+			got := nanArray(c.n, c.o, ohw, ohw)
+			Conv2d(got, x, w, b, []int{c.stride}, []int{1}, 1)
+			if first == nil {
+				first = got
+				if err := closeArrays(got, convRef(x, w, b, c.stride, c.stride, 1, 1, 1), c.tol); err != nil {
+					t.Fatalf("%+v, workers %d: %v", c, workers, err)
+				}
+				continue
 			}
-			continue
-		}
-		for i := range got.F32 {
-			if got.F32[i] != first.F32[i] {
-				t.Fatalf("workers %d: element %d is %v, with 1 worker %v", workers, i, got.F32[i], first.F32[i])
+			for i := range got.F32 {
+				if math.Float32bits(got.F32[i]) != math.Float32bits(first.F32[i]) {
+					t.Fatalf("%+v, workers %d: element %d is %v, with 1 worker %v", c, workers, i, got.F32[i], first.F32[i])
+				}
 			}
 		}
 	}
