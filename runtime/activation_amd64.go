@@ -1,6 +1,7 @@
-// Vector activation kernels for amd64: AVX-512 (activation_amd64.s) and
-// AVX2+FMA (activation_avx2_amd64.s), called through the selected tier's
-// vecKernels.
+// Vector activation kernels for amd64: AVX-512 in float64 lanes
+// (activation_amd64.s) and AVX2+FMA in float32 (activation_f32_avx2_amd64.s,
+// with the row maximum and ReLU in activation_avx2_amd64.s), called
+// through the selected tier's vecKernels.
 
 //go:build amd64 && !noasm
 
@@ -31,12 +32,6 @@ func siluAVX512(out, x *float32, n int)
 //
 //go:noescape
 func geluTanhAVX512(out, x *float32, n int)
-
-// geluTanhAVX2 sets out[i] = geluTanhF64(x[i]) for i < n, in float32 as
-// sigmoidAVX2 (its argument in float64).
-//
-//go:noescape
-func geluTanhAVX2(out, x *float32, n int)
 
 // vectorKernels reports that this build has the assembly vector kernels.
 const vectorKernels = true
@@ -150,6 +145,12 @@ func tanhAVX2(out, x *float32, n int)
 //
 //go:noescape
 func geluAVX2(out, x *float32, n int)
+
+// geluTanhAVX2 sets out[i] = geluTanhF64(x[i]) for i < n, in float32 as
+// sigmoidAVX2 (its argument in float64).
+//
+//go:noescape
+func geluTanhAVX2(out, x *float32, n int)
 
 // expShiftAVX2 sets out[i] = e^(x[i]-shift) for i < n, in float32 as
 // sigmoidAVX2, and returns the float64 sum of the float32 results; shift
