@@ -22,9 +22,15 @@ func Median(x []float64) float64 {
 // MedianRatio returns the median over rounds r of x[r]/y[r]; x and y hold
 // one value per round.
 func MedianRatio(x, y []float64) float64 {
+	return Median(Ratios(x, y))
+}
+
+// Ratios returns x[r]/y[r] for every round r, whose smallest and largest
+// show how far the machine's drift moved a ratio.
+func Ratios(x, y []float64) []float64 {
 	q := make([]float64, len(x))
 	for r := range x {
 		q[r] = x[r] / y[r]
 	}
-	return Median(q)
+	return q
 }

@@ -31,6 +31,13 @@ func TestMedianRatioIsPerRound(t *testing.T) {
 	}
 }
 
+func TestRatios(t *testing.T) {
+	got := Ratios([]float64{10, 12, 30}, []float64{5, 10, 10})
+	if len(got) != 3 || got[0] != 2 || got[1] != 1.2 || got[2] != 3 {
+		t.Errorf("Ratios = %v, want [2 1.2 3]", got)
+	}
+}
+
 func ExampleMedianRatio() {
 	fxgen := []float64{10, 14, 11}   // ms per call, one value per round
 	pytorch := []float64{15, 20, 16} // the same rounds

@@ -171,28 +171,30 @@ func printHeader(info map[string]any) {
 	fmt.Printf("# fxgen kernel tier: %v (CPU's best: %v; FXGEN_ISA=%q); %s\n", fxruntime.CurrentISA(), fxruntime.CPUISA(), os.Getenv(fxruntime.ISAEnv), goruntime.Version())
 	fmt.Printf("# PyTorch %v (Python %v), CPU capability %v, oneDNN available: %v; OpenMP: %v\n", info["torch"], info["python"], info["capability"], info["mkldnn"], info["omp_env"])
 	fmt.Printf("# BLAS: BLAS_INFO=%v, loaded %v, OpenBLAS core %v; OPENBLAS_CORETYPE=%q\n", info["blas_info"], info["blas_lib"], info["openblas_core"], info["coretype_env"])
-	fmt.Println("# ratio = PyTorch time / fxgen time per pass (above 1: fxgen is faster); medians over passes")
+	fmt.Println("# ratio = PyTorch time / fxgen time per pass (above 1: fxgen is faster); medians over passes, and the smallest and largest pass")
 }
 
 func printTable(cells []*cell, markdown bool) {
 	if markdown {
-		fmt.Println("| model | N | threads | fxgen | PyTorch | ratio |")
-		fmt.Println("|---|---|---|---|---|---|")
+		fmt.Println("| model | N | threads | fxgen | PyTorch | ratio | passes |")
+		fmt.Println("|---|---|---|---|---|---|---|")
 	} else {
-		fmt.Printf("%-24s %5s %7s %22s %22s %6s  %s\n", "model", "N", "threads", "fxgen", "PyTorch", "ratio", "PyTorch ran")
+		fmt.Printf("%-24s %5s %7s %22s %22s %6s %11s  %s\n", "model", "N", "threads", "fxgen", "PyTorch", "ratio", "passes", "PyTorch ran")
 	}
 	for _, c := range cells {
 		fx, pt := time.Duration(rounds.Median(c.fx)), time.Duration(rounds.Median(c.pt))
-		ratio := rounds.MedianRatio(c.pt, c.fx)
+		q := rounds.Ratios(c.pt, c.fx)
+		ratio := rounds.Median(q)
+		spread := fmt.Sprintf("%.2f–%.2f", slices.Min(q), slices.Max(q))
 		fxs, pts := round(fx).String(), round(pt).String()
 		if f := layerFLOPs(c.model.name, c.n); f > 0 {
 			fxs += fmt.Sprintf(" (%.0f GFLOP/s)", f/float64(fx))
 			pts += fmt.Sprintf(" (%.0f GFLOP/s)", f/float64(pt))
 		}
 		if markdown {
-			fmt.Printf("| %s | %d | %d | %s | %s | %.2f |\n", c.model.name, c.n, c.threads, fxs, pts, ratio)
+			fmt.Printf("| %s | %d | %d | %s | %s | %.2f | %s |\n", c.model.name, c.n, c.threads, fxs, pts, ratio, spread)
 		} else {
-			fmt.Printf("%-24s %5d %7d %22s %22s %6.2f  %s\n", c.model.name, c.n, c.threads, fxs, pts, ratio, c.torchOn)
+			fmt.Printf("%-24s %5d %7d %22s %22s %6.2f %11s  %s\n", c.model.name, c.n, c.threads, fxs, pts, ratio, spread, c.torchOn)
 		}
 	}
 }
