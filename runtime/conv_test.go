@@ -329,22 +329,29 @@ func BenchmarkConv2d(b *testing.B) {
 	for _, c := range []struct {
 		name                           string
 		n, c, h, o, k, stride, padding int
+		groups                         int // 0: 1
 	}{
-		{"resnet18-stem/N=1", 1, 3, 224, 64, 7, 2, 3},
-		{"resnet18-layer1/N=1", 1, 64, 56, 64, 3, 1, 1},
-		{"resnet18-layer4/N=1", 1, 512, 7, 512, 3, 1, 1},
-		{"resnet18-layer4/N=8", 8, 512, 7, 512, 3, 1, 1},
-		{"resnet20-layer1/N=64", 64, 16, 32, 16, 3, 1, 1},
-		{"1x1/N=8", 8, 256, 14, 512, 1, 1, 0},
+		{"resnet18-stem/N=1", 1, 3, 224, 64, 7, 2, 3, 0},
+		{"resnet18-layer1/N=1", 1, 64, 56, 64, 3, 1, 1, 0},
+		{"resnet18-layer4/N=1", 1, 512, 7, 512, 3, 1, 1, 0},
+		{"resnet18-layer4/N=8", 8, 512, 7, 512, 3, 1, 1, 0},
+		{"resnet20-layer1/N=64", 64, 16, 32, 16, 3, 1, 1, 0},
+		{"1x1/N=8", 8, 256, 14, 512, 1, 1, 0, 0},
+		// MobileNet-style depthwise 3×3 (the dwsep cells of
+		// scripts/vs_pytorch -layers).
+		{"depthwise-112/N=1", 1, 96, 112, 96, 3, 1, 1, 96},
+		{"depthwise-14/N=8", 8, 576, 14, 576, 3, 1, 1, 576},
+		{"depthwise-7/N=8", 8, 960, 7, 960, 3, 1, 1, 960},
 	} {
-		x, w := randArray(r, c.n, c.c, c.h, c.h), randArray(r, c.o, c.c, c.k, c.k)
+		groups := max(1, c.groups)
+		x, w := randArray(r, c.n, c.c, c.h, c.h), randArray(r, c.o, c.c/groups, c.k, c.k)
 		oh := (c.h+2*c.padding-c.k)/c.stride + 1
 		out := NewArray(Float32, c.n, c.o, oh, oh)
-		flops := 2 * float64(c.n*c.o*oh*oh*c.c*c.k*c.k)
+		flops := 2 * float64(c.n*c.o*oh*oh*c.c/groups*c.k*c.k)
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				Conv2d(out, x, w, nil, []int{c.stride}, []int{c.padding}, 1)
+				Conv2d(out, x, w, nil, []int{c.stride}, []int{c.padding}, groups)
 			}
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
