@@ -221,18 +221,12 @@ func broadcastStridesInto(buf []int, shape, outShape []int) []int {
 // for float results and in int64 for integer results.
 func binaryGeneral(op binaryOp, out, a, b *Array) {
 	n := out.Len()
-	var sbuf [3][8]int // no allocation up to rank 8
-	sa := broadcastStridesInto(sbuf[0][:0], a.Shape, out.Shape)
-	sb := broadcastStridesInto(sbuf[1][:0], b.Shape, out.Shape)
-	idx := sbuf[2][:0]
-	for range out.Shape {
-		idx = append(idx, 0)
-	}
-	ia, ib := 0, 0
+	var buf walkBuf
+	w := newBroadcastWalk(&buf, out.Shape, a.Shape, b.Shape)
 	intMath := out.DType == Int64 || (out.DType == Bool && a.DType != Float32 && b.DType != Float32)
 	for i := 0; i < n; i++ {
 		if intMath {
-			x, y := intAt(a, ia), intAt(b, ib)
+			x, y := intAt(a, w.off[0]), intAt(b, w.off[1])
 			var r int64
 			switch op {
 			case opAdd:
@@ -253,7 +247,7 @@ func binaryGeneral(op binaryOp, out, a, b *Array) {
 				out.B[i] = r != 0
 			}
 		} else {
-			x, y := a.At(ia), b.At(ib)
+			x, y := a.At(w.off[0]), b.At(w.off[1])
 			var r float64
 			switch op {
 			case opAdd:
@@ -271,7 +265,7 @@ func binaryGeneral(op binaryOp, out, a, b *Array) {
 			out.F32[i] = float32(r)
 		}
 	next:
-		ia, ib = stepIndex2(idx, out.Shape, sa, sb, ia, ib)
+		w.step()
 	}
 }
 
@@ -300,20 +294,50 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// stepIndex2 advances the multi-index idx of shape by one element, and the
-// offsets ia and ib of two operands with strides sa and sb (0 where an
-// operand is broadcast), returning the new offsets.
-func stepIndex2(idx, shape, sa, sb []int, ia, ib int) (int, int) {
-	for d := len(idx) - 1; d >= 0; d-- {
-		idx[d]++
-		ia += sa[d]
-		ib += sb[d]
-		if idx[d] < shape[d] {
-			break
-		}
-		ia -= sa[d] * idx[d]
-		ib -= sb[d] * idx[d]
-		idx[d] = 0
+// broadcastWalk visits the elements of an output shape in row-major order
+// and keeps the offsets (off) of the matching elements of up to three
+// operands broadcast to it.
+type broadcastWalk struct {
+	shape   []int
+	idx     []int
+	strides [3][]int // of each operand, 0 along its broadcast dimensions
+	off     [3]int
+	n       int // operands
+}
+
+// walkBuf holds a broadcastWalk's index and strides: up to rank 8 without
+// allocating, when it is a local variable of the caller (a buffer inside
+// the walk itself would make the walk escape).
+type walkBuf [4][8]int
+
+// newBroadcastWalk starts a walk at element 0 of out for the operands of
+// the given shapes, each broadcastable to out, keeping its index and
+// strides in buf.
+func newBroadcastWalk(buf *walkBuf, out []int, operands ...[]int) broadcastWalk {
+	w := broadcastWalk{shape: out, n: len(operands)}
+	for k, shape := range operands {
+		w.strides[k] = broadcastStridesInto(buf[k][:0], shape, out)
 	}
-	return ia, ib
+	w.idx = buf[3][:0]
+	for range out {
+		w.idx = append(w.idx, 0)
+	}
+	return w
+}
+
+// step advances w to the next element.
+func (w *broadcastWalk) step() {
+	for d := len(w.idx) - 1; d >= 0; d-- {
+		w.idx[d]++
+		for k := range w.n {
+			w.off[k] += w.strides[k][d]
+		}
+		if w.idx[d] < w.shape[d] {
+			return
+		}
+		for k := range w.n {
+			w.off[k] -= w.strides[k][d] * w.idx[d]
+		}
+		w.idx[d] = 0
+	}
 }

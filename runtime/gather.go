@@ -69,31 +69,15 @@ func Where(out, cond, x, y *Array) {
 		len(out.Shape) != max(len(cond.Shape), len(x.Shape), len(y.Shape)) || !outIsBroadcast(out.Shape, cond.Shape, x.Shape, y.Shape) {
 		kernelPanic(name, "cond %v, x %v and y %v do not broadcast to out %v", cond.Shape, x.Shape, y.Shape, out.Shape)
 	}
-	var sbuf [4][8]int // no allocation up to rank 8
-	cs := broadcastStridesInto(sbuf[0][:0], cond.Shape, out.Shape)
-	xs := broadcastStridesInto(sbuf[1][:0], x.Shape, out.Shape)
-	ys := broadcastStridesInto(sbuf[2][:0], y.Shape, out.Shape)
-	r := len(out.Shape)
-	idx := sbuf[3][:0]
-	for range r {
-		idx = append(idx, 0)
-	}
-	var ci, xi, yi int
+	var buf walkBuf
+	w := newBroadcastWalk(&buf, out.Shape, cond.Shape, x.Shape, y.Shape)
 	for o := 0; o < out.Len(); o++ {
-		if cond.B[ci] {
-			copyElements(out, o, x, xi)
+		if cond.B[w.off[0]] {
+			copyElements(out, o, x, w.off[1])
 		} else {
-			copyElements(out, o, y, yi)
+			copyElements(out, o, y, w.off[2])
 		}
-		for d := r - 1; d >= 0; d-- {
-			idx[d]++
-			ci, xi, yi = ci+cs[d], xi+xs[d], yi+ys[d]
-			if idx[d] < out.Shape[d] {
-				break
-			}
-			ci, xi, yi = ci-cs[d]*idx[d], xi-xs[d]*idx[d], yi-ys[d]*idx[d]
-			idx[d] = 0
-		}
+		w.step()
 	}
 }
 

@@ -211,20 +211,14 @@ func pointwiseBinary(name string, out, a, b *Array, f func(x, y float64) float64
 		kernelPanic(name, "out: got dtype %v, want f32 or i64", out.DType)
 	}
 	n := out.Len()
-	var sbuf [3][8]int // no allocation up to rank 8
-	sa := broadcastStridesInto(sbuf[0][:0], a.Shape, out.Shape)
-	sb := broadcastStridesInto(sbuf[1][:0], b.Shape, out.Shape)
-	idx := sbuf[2][:0]
-	for range out.Shape {
-		idx = append(idx, 0)
-	}
-	ia, ib := 0, 0
+	var buf walkBuf
+	w := newBroadcastWalk(&buf, out.Shape, a.Shape, b.Shape)
 	for i := 0; i < n; i++ {
 		if out.DType == Int64 {
-			out.I64[i] = fi(intAt(a, ia), intAt(b, ib))
+			out.I64[i] = fi(intAt(a, w.off[0]), intAt(b, w.off[1]))
 		} else {
-			out.F32[i] = float32(f(a.At(ia), b.At(ib)))
+			out.F32[i] = float32(f(a.At(w.off[0]), b.At(w.off[1])))
 		}
-		ia, ib = stepIndex2(idx, out.Shape, sa, sb, ia, ib)
+		w.step()
 	}
 }

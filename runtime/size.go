@@ -27,20 +27,10 @@ func FloorDiv(out, a, b *Array) {
 	if !broadcastsTo(a.Shape, b.Shape, out.Shape) {
 		kernelPanic("FloorDiv", "shapes %v and %v do not broadcast to %v", a.Shape, b.Shape, out.Shape)
 	}
-	var buf [3][8]int // no allocation up to rank 8
-	sa := broadcastStridesInto(buf[0][:0], a.Shape, out.Shape)
-	sb := broadcastStridesInto(buf[1][:0], b.Shape, out.Shape)
-	idx := buf[2][:0]
-	for range out.Shape {
-		idx = append(idx, 0)
-	}
+	var buf walkBuf
+	w := newBroadcastWalk(&buf, out.Shape, a.Shape, b.Shape)
 	for i := range out.I64 {
-		ia, ib := 0, 0
-		for d, x := range idx {
-			ia += x * sa[d]
-			ib += x * sb[d]
-		}
-		x, y := a.I64[ia], b.I64[ib]
+		x, y := a.I64[w.off[0]], b.I64[w.off[1]]
 		if y == 0 {
 			kernelPanic("FloorDiv", "division by zero")
 		}
@@ -49,7 +39,7 @@ func FloorDiv(out, a, b *Array) {
 			q--
 		}
 		out.I64[i] = q
-		next(idx, out.Shape)
+		w.step()
 	}
 }
 
