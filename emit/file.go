@@ -73,12 +73,18 @@ func (e *gen) render() ([]byte, error) {
 	comments(f, fmt.Sprintf("%s is the state of one %s.Forward call: the workspace and the arrays bound to it.", F, C))
 	f.Type().Id(F).Struct(frameFields...)
 
+	ctorDoc, more := fmt.Sprintf("New%s compiles m, checking that its parameters have the traced shapes.", C), ""
+	if e.g.Forward != nil && e.g.Forward.Captured > 0 {
+		more += " It finds those m holds in closures by tracing m.Forward again."
+	}
 	if len(snap) > 0 {
-		comments(f, fmt.Sprintf("New%s compiles m, checking that its parameters have the traced shapes. "+
-			"Build it after loading m's weights: it computes from some of them once (those it records in its snapshot), "+
-			"and Forward panics if a load changes them later.", C))
+		more += " Build it after loading m's weights: it computes from some of them once (those it records in its snapshot), " +
+			"and Forward panics if a load changes them later."
+	}
+	if more == "" {
+		f.Comment(ctorDoc) // one line, however long
 	} else {
-		f.Commentf("New%s compiles m, checking that its parameters have the traced shapes.", C)
+		comments(f, ctorDoc+more)
 	}
 	f.Func().Id("New" + C).Params(jen.Id("m").Op("*").Id(T)).Op("*").Id(C).Block(
 		append(append([]jen.Code{jen.Id(e.recv).Op(":=").Op("&").Id(C).Values()}, ctor...), jen.Return(jen.Id(e.recv)))...)

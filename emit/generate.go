@@ -249,6 +249,10 @@ func (e *gen) emitParams() error {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	captured, err := e.emitCaptured()
+	if err != nil {
+		return err
+	}
 	for _, name := range names {
 		p := e.g.Params[name]
 		v := e.newCtorValue(name, arrayType(), name+" "+p.Type.String())
@@ -261,8 +265,13 @@ func (e *gen) emitParams() error {
 			e.ctor = append(e.ctor, e.define(v).Add(constArray(p)))
 			continue
 		}
-		sel, err := selector(jen.Id("m"), p.GoPath)
-		if err != nil {
+		var sel *jen.Statement
+		if k, ok := ir.CapturedIndex(p.GoPath); ok {
+			if k >= e.g.Forward.Captured {
+				return fmt.Errorf("emit: parameter %s is captured tensor %d of %d", name, k, e.g.Forward.Captured)
+			}
+			sel = captured.Clone().Index(jen.Lit(k))
+		} else if sel, err = selector(jen.Id("m"), p.GoPath); err != nil {
 			return err
 		}
 		e.ctor = append(e.ctor,

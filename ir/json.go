@@ -81,8 +81,9 @@ type jsonArray struct {
 }
 
 type jsonSignature struct {
-	Params  []jsonSigParam `json:"params"`
-	Results int            `json:"results"`
+	Params   []jsonSigParam `json:"params"`
+	Results  int            `json:"results"`
+	Captured int            `json:"captured,omitempty"`
 }
 
 type jsonSigParam struct {
@@ -189,7 +190,7 @@ func (g *Graph) marshalJSON(data dataMode) ([]byte, error) {
 		}
 	}
 	if f := g.Forward; f != nil {
-		js := &jsonSignature{Params: []jsonSigParam{}, Results: f.Results}
+		js := &jsonSignature{Params: []jsonSigParam{}, Results: f.Results, Captured: f.Captured}
 		for _, p := range f.Params {
 			jp := jsonSigParam{Name: p.Name, GoType: p.GoType, Tensor: p.Tensor}
 			if p.Concrete != nil {
@@ -511,7 +512,10 @@ func UnmarshalGraph(data []byte) (*Graph, error) {
 		g.Params[name] = p
 	}
 	if js := jg.Forward; js != nil {
-		f := &Signature{Params: []SigParam{}, Results: js.Results}
+		if js.Captured < 0 {
+			return nil, fmt.Errorf("ir: json: Forward captures %d tensors", js.Captured)
+		}
+		f := &Signature{Params: []SigParam{}, Results: js.Results, Captured: js.Captured}
 		for _, jp := range js.Params {
 			p := SigParam{Name: jp.Name, GoType: jp.GoType, Tensor: jp.Tensor}
 			if jp.Concrete != nil {

@@ -28,8 +28,11 @@
 // trace error; constructors (Zeros, Arange, Rand, ...) are recorded too.
 // On every other goroutine all of this is plain eager work, even on the
 // model being traced, and several traces may run at once. Tensors made
-// inside Forward from Go values (FromFloat32, ...), and package-level
-// tables made before the model, are constants of the graph, as in
-// torch.fx; a tensor made with the model that the tracer cannot name (in
-// an unexported field or a closure) is a trace error.
+// inside Forward from Go values (FromFloat32, ...), and integer and
+// boolean tensors made before it (index tables, masks), are constants of
+// the graph, as in torch.fx. A floating-point tensor made before the trace
+// that the model holds where Go code cannot name it (in a closure, or a
+// package-level variable) is a graph value too, which the compiled model
+// finds by tracing again (tracer.Captured); one in an unexported field is
+// a trace error.
 package tensor

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fxgen/fxgen/internal/goid"
+	"github.com/fxgen/fxgen/runtime"
 )
 
 // scope is one open trace: the goroutine running the model's Forward and
@@ -89,8 +90,9 @@ func scopeHere() *scope {
 }
 
 // heldHere returns the tracer of the calling goroutine when it holds t (t
-// is a parameter or buffer of the model being traced there), else nil.
-// Tensors no open trace holds cost no goroutine lookup.
+// is a parameter or buffer of the model being traced there, or one it
+// captures), else nil. Tensors no open trace holds cost no goroutine
+// lookup, unless they are floating-point ones, which a trace may capture.
 func heldHere(t *Tensor) Hook {
 	if t == nil || t.sym != nil {
 		return nil
@@ -102,10 +104,10 @@ func heldHere(t *Tensor) Hook {
 			break
 		}
 	}
-	if !held {
-		return nil
+	if !held && (t.arr == nil || t.arr.DType != runtime.Float32) {
+		return nil // neither held nor one a trace may capture
 	}
-	if h := hookHere(); h != nil && h.Held(t) {
+	if h := hookHere(); h != nil && (h.Held(t) || !held && h.Captures(t)) {
 		return h
 	}
 	return nil

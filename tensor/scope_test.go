@@ -25,6 +25,8 @@ func (h *fakeHook) Concretize(*Tensor, string) { panic("concretize") }
 
 func (h *fakeHook) Held(t *Tensor) bool { return t == h.held }
 
+func (h *fakeHook) Captures(*Tensor) bool { return false }
+
 // TestBeginTraceScopes: a scope covers its own goroutine only, nests, and
 // ends cleanly; ops on held tensors and constructors go to the innermost
 // scope of the goroutine.

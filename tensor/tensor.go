@@ -51,6 +51,12 @@ type Hook interface {
 	// recorded and reads of its values are trace errors. It is called from
 	// any goroutine while the trace runs.
 	Held(t *Tensor) bool
+	// Captures reports whether the eager tensor t, which Held does not
+	// claim, is one the model holds where the tracer cannot name it (in a
+	// closure): on the tracing goroutine, ops on it are recorded and reads
+	// of its values are trace errors, as for Held. It is called on the
+	// tracing goroutine only, so other goroutines' work is untouched.
+	Captures(t *Tensor) bool
 }
 
 // NewSymbolic returns a symbolic tensor for node n recorded by h. It is for

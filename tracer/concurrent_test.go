@@ -56,6 +56,7 @@ func TestEagerElsewhereDuringTrace(t *testing.T) {
 		return &gated{FC: nn.NewLinear(4, 3), Gain: testutil.RandFloat32(7, 3)}
 	}
 	m := newModel()
+	pre := testutil.RandFloat32(9, 3) // made before the trace, as a tensor a closure holds would be
 	alone, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"))
 	if err != nil {
 		t.Fatal(err)
@@ -77,6 +78,9 @@ func TestEagerElsewhereDuringTrace(t *testing.T) {
 	} else if z.Sum().Item() != 0 {
 		t.Errorf("zeros sum to %v", z.Sum().Item())
 	}
+	if y := pre.MulScalar(2); y.Symbolic() != nil || y.FromParams() {
+		t.Errorf("eager work on a tensor made before the trace is %v (from parameters: %v), want untouched eager work", y, y.FromParams())
+	}
 	x := testutil.RandFloat32(8, 5, 4)
 	other := newModel()
 	for name, mm := range map[string]*gated{"the traced model": m, "another model": other} {
@@ -84,6 +88,9 @@ func TestEagerElsewhereDuringTrace(t *testing.T) {
 		if y.Symbolic() != nil {
 			t.Errorf("eager Forward of %s during a trace returned %v", name, y)
 			continue
+		}
+		if mm == other && y.FromParams() {
+			t.Errorf("eager Forward of another model during a trace is marked as computed from the traced model's parameters")
 		}
 		want := mm.FC.Forward(x).Mul(mm.Gain.Sigmoid()).Add(tensor.Ones(3))
 		if err := testutil.Close(y, want, 1e-6); err != nil {

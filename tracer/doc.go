@@ -55,6 +55,18 @@
 // no Forward of that package is on the stack, the innermost frame is the
 // position. A TraceError keeps the innermost frame, the line that failed.
 //
+// # Parameters
+//
+// The model's parameters and buffers are get_attr values wherever Forward
+// finds them. Those the walk names (exported fields, slices, arrays, maps
+// in key order, method values) keep their state-dict names and Go paths.
+// Those it cannot (modules and floating-point tensors made before the
+// trace that closures hold, or package-level variables) are named
+// captured0.weight, captured1, ... in the order the trace meets them, and
+// the compiled model's constructor finds the same tensors with Captured,
+// which traces Forward once more. Reading any of them while tracing is a
+// TraceError.
+//
 // # Concurrency
 //
 // There is no package-level state: a trace is reached through its tensors

@@ -1,6 +1,7 @@
 // This file holds how a trace treats the tensors the model holds: its
-// parameters and buffers (graph values), tensors in unexported fields and
-// modules the walk cannot reach (errors), and values computed from
+// parameters and buffers (graph values), the tensors and modules it holds
+// where the walk cannot reach them, in closures (captured graph values),
+// tensors in unexported fields (errors), and values computed from
 // parameters off the tracing goroutine (errors).
 
 package tracer
@@ -8,6 +9,8 @@ package tracer
 import (
 	"fmt"
 
+	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/runtime"
 	"github.com/fxgen/fxgen/tensor"
 	"github.com/fxgen/fxgen/tensor/nn"
 )
@@ -41,41 +44,61 @@ func (t *tracer) Held(x *tensor.Tensor) bool {
 	return ok
 }
 
-// checkUnnamed fails the trace when module m, which the walk did not reach
-// (it is held by a closure, an unexported field or a package variable),
-// has parameters made before the trace began: the graph could only keep
-// their values as constants, and the compiled model would not follow the
-// weights loaded later. A module made inside Forward is fine.
-func (t *tracer) checkUnnamed(m any) {
+// Captures implements tensor.Hook: see capturable.
+func (t *tracer) Captures(x *tensor.Tensor) bool { return t.capturable(x) }
+
+// captureModule names the parameters of module m, which the walk did not
+// reach (a closure holds it, or a user module held only as a method value
+// calls it), when they were made before the trace began: each becomes a
+// captured parameter (see capture), named captured<k>.<its name in m>. A
+// module made inside Forward is left alone: its tensors are constants.
+func (t *tracer) captureModule(m any) {
 	params, _ := nn.Walk(m)
+	group := ""
 	for _, p := range params {
-		if p.Tensor.Symbolic() == nil && p.Tensor.Made() < t.start {
-			panic(errorAt("module %T is called but the model does not hold it where the tracer looks, so its parameter %s (%v) "+
-				"has no name and the compiled model would keep today's value. Remedies: keep the module in an exported field "+
-				"(or a slice, array or map of them) of the model and call it there (Out *nn.Linear, m.Out.Forward(x)); "+
-				"a method value stored in a field (Out: fc.Forward) works too; a closure capturing the module does not",
-				m, p.Name, p.Tensor.Type()))
+		if p.Tensor.Symbolic() != nil || p.Tensor.Made() >= t.start {
+			continue
 		}
+		if _, known := t.w.param(p.Tensor); known {
+			continue
+		}
+		if group == "" {
+			group = t.nextCaptureName()
+		}
+		t.capture(p.Tensor, joinPath(group, p.Name))
 	}
 }
 
-// checkConstant fails the trace when eager tensor x, which the tracer
-// cannot name, is to become a constant of the graph although it was made
-// after the model's first parameter and before the trace began: it is
-// then most likely held by the model where the walk cannot look (a closure,
-// or a user module held only as a method value), and the compiled model
-// would keep today's value. Tensors made before the model (package-level
-// tables) and those made inside Forward are constants, as in torch.fx.
-func (t *tracer) checkConstant(x *tensor.Tensor) {
-	if t.modelMade == nil || x.Made() < *t.modelMade || x.Made() >= t.start {
-		return
+// capturable reports whether eager tensor x, which the walk did not name,
+// is a parameter the model holds where Go code cannot name it: a
+// floating-point tensor made before the trace began, held in a closure,
+// by a user module held only as a method value, or in a package-level
+// variable. The compiled model reads it in place, as it does the
+// parameters it can name, so that it follows weights loaded later.
+// Integer and boolean tensors made before the trace (index tables, masks)
+// and tensors made inside Forward are constants, as in torch.fx.
+func (t *tracer) capturable(x *tensor.Tensor) bool {
+	return x.Symbolic() == nil && x.Made() < t.start && x.DType() == runtime.Float32
+}
+
+// capture makes x, a tensor the model holds where Go code cannot name it,
+// a parameter of the graph: a get_attr value like any other, whose Go path
+// "(captured K)" says that the compiled model finds it as the K-th tensor
+// Captured returns, by tracing Forward again in its constructor.
+func (t *tracer) capture(x *tensor.Tensor, name string) {
+	t.w.add([]nn.Param{{Name: name, GoPath: ir.CapturedGoPath(len(t.captured)), Tensor: x}}, nil)
+	t.captured = append(t.captured, x)
+}
+
+// nextCaptureName returns the next free name captured<k>.
+func (t *tracer) nextCaptureName() string {
+	for {
+		name := fmt.Sprintf("captured%d", t.captureGroups)
+		t.captureGroups++
+		if t.g.Params[name] == nil && !t.w.nameTaken(name) {
+			return name
+		}
 	}
-	panic(errorAt("a tensor (%v) that the tracer cannot name is used: it was made with the model, after its first parameter "+
-		"and before the trace, so the model most likely holds it where the tracer cannot look (a closure, or a user module held "+
-		"only as a method value), and the compiled model would keep today's value. Remedies: keep it, or the module holding "+
-		"it, in an exported field of the model (a user module as Blk *Block, called as m.Blk.Forward(x) or through nn.Call, "+
-		"rather than as a method value); or, if it is a constant, make it inside Forward or before the model, for instance "+
-		"as a package-level variable", x.Type()))
 }
 
 // concretizeHeld fails the trace for a read of the values of eager tensor
@@ -85,6 +108,12 @@ func (t *tracer) concretizeHeld(x *tensor.Tensor, what string) {
 	p, ok := t.w.param(x)
 	if path, hidden := t.w.hiddenPath(x); hidden && !ok {
 		panic(errorAt("%s", hiddenMsg(x, path, what+" reads it")))
+	}
+	if !ok && t.capturable(x) {
+		panic(errorAt("%s reads the value of a tensor (%v) that the model holds where the tracer cannot name it (in a closure, "+
+			"most likely) while tracing: the compiled model would keep today's value and not follow the weights loaded later. "+
+			"Remedies: compute with it as a tensor, so the work becomes graph nodes; if it is a fixed setting, make it a Go "+
+			"constant, or a Forward argument bound with a concrete value (tracer.Concrete, fxgen -concrete)", what, x.Type()))
 	}
 	if !ok {
 		panic(errorAt("%s", fromParamsMsg(x, what+" reads it")))

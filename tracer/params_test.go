@@ -5,6 +5,7 @@ package tracer_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -243,25 +244,90 @@ func (m *closureOverModule) Forward(x *tensor.Tensor) *tensor.Tensor {
 	return m.Act(x)
 }
 
-// TestClosureOverModuleIsTraceError: a module captured by a closure has no
-// name the state dict or the compiled model can reach; the trace says so
-// instead of baking its weights in.
-func TestClosureOverModuleIsTraceError(t *testing.T) {
+// TestClosureOverModuleIsCaptured: a module captured by a closure has no
+// name Go code can spell, yet its parameters are graph values: get_attr
+// nodes named captured0.weight and captured0.bias whose Go paths send the
+// compiled model to tracer.Captured, which finds the same tensors by
+// tracing again. The graph follows weights loaded after the trace, and
+// reading one of them while tracing is a TraceError.
+func TestClosureOverModuleIsCaptured(t *testing.T) {
 	fc := nn.NewLinear(4, 3)
 	m := &closureOverModule{Act: func(x *tensor.Tensor) *tensor.Tensor {
-		return fc.Forward(x).Relu() // closure-call
+		return fc.Forward(x).Relu()
 	}}
-	_, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"))
-	wantTraceErrorAt(t, err, "params_test.go", lineIn(t, "params_test.go", "// closure-call"), "*nn.Linear", "exported field")
+	inputs := tracer.MustParseInputs("x=f32[N,4]")
+	g, err := tracer.Trace(m, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"captured0.weight": ir.CapturedGoPath(0), "captured0.bias": ir.CapturedGoPath(1)} {
+		if p := g.Params[name]; p == nil || p.GoPath != want {
+			t.Errorf("%s: %+v, want Go path %s in\n%v", name, p, want, g.Tabular())
+		}
+	}
+	if g.Forward.Captured != 2 {
+		t.Errorf("Forward.Captured = %d, want 2", g.Forward.Captured)
+	}
+	found := tracer.Captured(m, "NewM", []string{"x=f32[N,4]"}, 2)
+	if len(found) != 2 || found[0] != fc.Weight || found[1] != fc.Bias {
+		t.Errorf("Captured = %v, want fc.Weight, fc.Bias", found)
+	}
+	copy(fc.Weight.Float32s(), testutil.RandFloat32(7, 3, 4).Float32s())
+	copy(fc.Bias.Float32s(), testutil.RandFloat32(8, 3).Float32s())
+	x := testutil.RandFloat32(9, 5, 4)
+	if err := testutil.Close(runGraph(t, g, x)[0], m.Forward(x), 1e-6); err != nil {
+		t.Errorf("graph after loading new weights: %v", err)
+	}
+	wantPanic(t, func() { tracer.Captured(m, "NewM", []string{"x=f32[N,4]"}, 3) }, "NewM", "found 2", "expects 3", "go generate")
+
+	// Work on the captured parameters alone is recorded too, not run
+	// eagerly into a constant; reading their values is an error.
+	gain := tensor.FromFloat32([]float32{0.5, 1, 2}, 3)
+	m = &closureOverModule{Act: func(x *tensor.Tensor) *tensor.Tensor {
+		return fc.Forward(x).Mul(gain.Sigmoid())
+	}}
+	if g, err = tracer.Trace(m, inputs); err != nil {
+		t.Fatal(err)
+	}
+	gain.Float32s()[1] = -3
+	if err := testutil.Close(runGraph(t, g, x)[0], m.Forward(x), 1e-6); err != nil {
+		t.Errorf("graph after changing a captured tensor: %v\n%v", err, g.Tabular())
+	}
+	read := &closureOverModule{Act: func(x *tensor.Tensor) *tensor.Tensor {
+		return fc.Forward(x).MulScalar(float64(gain.Float32s()[0])) // captured-read
+	}}
+	_, err = tracer.Trace(read, inputs)
+	wantTraceErrorAt(t, err, "params_test.go", lineIn(t, "params_test.go", "// captured-read"), "closure", "today's value")
 
 	// A module made inside Forward, and tensors made there from Go values,
 	// are constants, as in torch.fx.
 	made := &closureOverModule{Act: func(x *tensor.Tensor) *tensor.Tensor {
 		return nn.NewLinear(4, 3).Forward(x).Add(tensor.FromFloat32([]float32{1, 2, 3}, 3))
 	}}
-	if _, err := tracer.Trace(made, tracer.MustParseInputs("x=f32[N,4]")); err != nil {
+	if g, err = tracer.Trace(made, inputs); err != nil {
 		t.Errorf("module made inside Forward: %v", err)
+	} else if g.Forward.Captured != 0 {
+		t.Errorf("module made inside Forward: %d captured tensors, want none", g.Forward.Captured)
 	}
+}
+
+// wantPanic checks that f panics with a message holding words.
+func wantPanic(t *testing.T, f func(), words ...string) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		r := recover()
+		msg := fmt.Sprint(r)
+		if r == nil {
+			t.Errorf("no panic, want one saying %q", words)
+		}
+		for _, w := range words {
+			if !strings.Contains(msg, w) {
+				t.Errorf("panic %q does not say %q", msg, w)
+			}
+		}
+	}()
+	f()
 }
 
 type hiddenGain struct {
@@ -329,7 +395,7 @@ func TestUnexportedSliceIsTraceError(t *testing.T) {
 	wantTraceErrorAt(t, err, "params_test.go", lineIn(t, "params_test.go", "// hidden-slice-use"), "blocks[1].W", "unexported field")
 }
 
-// table is a package-level constant of the trace, made before any model.
+// table is a package-level tensor, made before any model.
 var table = tensor.FromFloat32([]float32{1, 2, 3}, 3)
 
 type userBlock struct{ W *tensor.Tensor }
@@ -343,30 +409,33 @@ type funcHolder struct {
 
 func (m *funcHolder) Forward(x *tensor.Tensor) *tensor.Tensor { return m.Out(m.FC.Forward(x)) }
 
-// TestCapturedTensorIsTraceError: a tensor made with the model that the
-// model reaches through a closure, or through a user module held only as
-// a method value, is refused rather than baked in; a package-level table
-// made before the model stays a constant.
-func TestCapturedTensorIsTraceError(t *testing.T) {
+// TestCapturedTensor: a tensor made before the trace that the model
+// reaches through a closure, through a user module held only as a method
+// value or as a package-level variable is a captured graph value that
+// follows changes, not a constant.
+func TestCapturedTensor(t *testing.T) {
 	fc := nn.NewLinear(4, 3)
 	w := testutil.RandFloat32(1, 3)
-	m := &funcHolder{FC: fc, Out: func(x *tensor.Tensor) *tensor.Tensor {
-		return x.Mul(w) // captured-use
-	}}
-	_, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"))
-	wantTraceErrorAt(t, err, "params_test.go", lineIn(t, "params_test.go", "// captured-use"), "cannot name", "exported field")
-
 	blk := &userBlock{W: testutil.RandFloat32(2, 3)}
-	m = &funcHolder{FC: fc, Out: blk.Forward}
-	_, err = tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"))
-	wantTraceErrorAt(t, err, "params_test.go", lineIn(t, "params_test.go", "// user-block-use"), "cannot name", "nn.Call")
+	x := testutil.RandFloat32(3, 5, 4)
+	for _, m := range []*funcHolder{
+		{FC: fc, Out: func(x *tensor.Tensor) *tensor.Tensor { return x.Mul(w) }},
+		{FC: fc, Out: blk.Forward},
+		{FC: fc, Out: func(x *tensor.Tensor) *tensor.Tensor { return x.Mul(table) }},
+	} {
+		g, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := g.Params["captured0"]; p == nil || p.GoPath != ir.CapturedGoPath(0) || g.Forward.Captured != 1 {
+			t.Errorf("want one captured tensor captured0, got %d in\n%v", g.Forward.Captured, g.Tabular())
+		}
+		w.Float32s()[0]++
+		blk.W.Float32s()[2]--
+		table.Float32s()[1] *= 2
+		if err := testutil.Close(runGraph(t, g, x)[0], m.Forward(x), 1e-6); err != nil {
+			t.Errorf("graph after changing the captured tensor: %v", err)
+		}
+	}
 
-	m = &funcHolder{FC: fc, Out: func(x *tensor.Tensor) *tensor.Tensor { return x.Mul(table) }}
-	g, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"))
-	if err != nil {
-		t.Fatalf("package-level table: %v", err)
-	}
-	if g.Params["_tensor_constant0"] == nil {
-		t.Errorf("package-level table: want a constant, got\n%v", g.Tabular())
-	}
 }

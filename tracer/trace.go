@@ -27,9 +27,11 @@ type tracer struct {
 	// leafOnly are the user module types all of whose instances are
 	// leaves, each with a path (see checkDirectLeafCall).
 	leafOnly map[string]string
-	// modelMade is when the model's first parameter was made (nil for a
-	// model without parameters); see checkConstant.
-	modelMade *tensor.Mark
+	// captured are the tensors the model holds where Go code cannot name
+	// them, in the order the trace met them (see capture), and
+	// captureGroups counts the captured<k> names given out.
+	captured      []*tensor.Tensor
+	captureGroups int
 }
 
 // Trace runs root.Forward with a symbolic tensor for each tensor parameter
@@ -44,6 +46,16 @@ type tracer struct {
 // eagerly on other goroutines meanwhile, and traces may run concurrently.
 // Work that Forward hands to goroutines of its own is not traced.
 func Trace(root any, inputs []Input, opts ...Option) (*ir.Graph, error) {
+	t, err := trace(root, inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	return t.g, nil
+}
+
+// trace is Trace, returning the tracer with its graph and what it
+// captured.
+func trace(root any, inputs []Input, opts []Option) (*tracer, error) {
 	t := &tracer{g: ir.NewGraph(), attrs: map[*tensor.Tensor]*ir.Node{}}
 	for _, o := range opts {
 		o(&t.opts)
@@ -82,8 +94,9 @@ func Trace(root any, inputs []Input, opts ...Option) (*ir.Graph, error) {
 		return nil, &TraceError{Msg: err.Error()}
 	}
 	sig.Results = len(outs)
+	sig.Captured = len(t.captured)
 	t.g.Forward = sig
-	return t.g, nil
+	return t, nil
 }
 
 // bindArgs makes a placeholder for each tensor parameter of Forward and
@@ -137,7 +150,6 @@ func (t *tracer) bindArgs(ft reflect.Type, inputs []Input) ([]reflect.Value, *ir
 // call runs Forward, turning a panic into a TraceError at the model's line.
 func (t *tracer) call(fwd reflect.Value, args []reflect.Value) (results []reflect.Value, err error) {
 	t.start = tensor.Now()
-	t.modelMade = t.w.firstMade()
 	end := tensor.BeginTrace(t)
 	defer end()
 	defer func() {
@@ -172,8 +184,11 @@ func (t *tracer) node(x *tensor.Tensor) *ir.Node {
 		panic(errorAt("%s", hiddenMsg(x, path, "is used")))
 	} else if x.FromParams() {
 		panic(errorAt("%s", fromParamsMsg(x, "is used")))
+	} else if t.capturable(x) {
+		t.capture(x, t.nextCaptureName())
+		p, _ := t.w.param(x)
+		name, goPath = p.Name, p.GoPath
 	} else {
-		t.checkConstant(x)
 		for {
 			name = fmt.Sprintf("_tensor_constant%d", t.consts)
 			t.consts++
@@ -277,7 +292,7 @@ func (t *tracer) CallModule(m any, kind string, attrs []ir.Kwarg, forward func([
 					"hold it by pointer (*%s) and pass the pointer to nn.Call", path, rt, rt.Name()))
 			}
 		}
-		t.checkUnnamed(m)
+		t.captureModule(m)
 	}
 	if !known || !t.opts.leaf(info.Name, info.TypeName, kind != "") {
 		return forward(args)

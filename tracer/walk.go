@@ -77,25 +77,29 @@ func (w *walked) param(x *tensor.Tensor) (nn.Param, bool) {
 	return p, ok
 }
 
-// firstMade returns when the first of the model's named parameters was
-// made, or nil when it has none.
-func (w *walked) firstMade() *tensor.Mark {
-	w.mu.RLock()
-	defer w.mu.RUnlock()
-	var first *tensor.Mark
-	for x := range w.params {
-		if m := x.Made(); first == nil || m < *first {
-			first = &m
-		}
-	}
-	return first
-}
-
 // hiddenPath returns the Go path of x when the model holds it where the
 // walk does not name it (an unexported field).
 func (w *walked) hiddenPath(x *tensor.Tensor) (string, bool) {
 	p, ok := w.hidden[x]
 	return p, ok
+}
+
+// nameTaken reports whether a parameter or module of the model is named
+// name or lives under it (name.…).
+func (w *walked) nameTaken(name string) bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	for path := range w.byPath {
+		if path == name || strings.HasPrefix(path, name+".") {
+			return true
+		}
+	}
+	for _, m := range w.modules {
+		if m.Name == name || strings.HasPrefix(m.Name, name+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // byName returns the parameter with the qualified name, or nil.

@@ -191,3 +191,35 @@ func (m *HeadSplit) Forward(x *tensor.Tensor) *tensor.Tensor {
 	h = h.Mul(tensor.Ones(b.Mul(4), t, 1))
 	return h.Reshape(b, -1)
 }
+
+//go:generate go tool fxgen -type Closures -input "x=f32[N,4]" -concrete twice=true -leaf gate
+
+// Closures holds its projection and gain only in a closure, as
+// functional-style Go code does; Go code cannot name them, so the compiled
+// model finds them by tracing Forward again in its constructor
+// (tracer.Captured) and reads them in place.
+type Closures struct {
+	Head func(*tensor.Tensor) *tensor.Tensor
+	Gate *DynamicGate
+}
+
+// NewClosures returns a Closures over 4 features.
+func NewClosures() *Closures { return closuresOver(nn.NewLinear(4, 4), tensor.Rand(6, 4)) }
+
+// closuresOver returns a Closures whose head is proj(x)·sigmoid(gain).
+func closuresOver(proj *nn.Linear, gain *tensor.Tensor) *Closures {
+	return &Closures{
+		Head: func(x *tensor.Tensor) *tensor.Tensor { return proj.Forward(x).Mul(gain.Sigmoid()) },
+		Gate: &DynamicGate{},
+	}
+}
+
+// Forward returns gate(head(x)), through the head a second time when
+// twice is set.
+func (m *Closures) Forward(x *tensor.Tensor, twice bool) *tensor.Tensor {
+	h := nn.Call(m.Gate, m.Head(x))
+	if twice {
+		h = m.Head(h)
+	}
+	return h
+}
