@@ -185,6 +185,23 @@ func (m *Dynamic) Forward(x *tensor.Tensor) *tensor.Tensor {
 	return x
 }
 
+// ReadsCaptured reads the value of a tensor its closure holds: the compiled
+// model would keep today's value.
+type ReadsCaptured struct {
+	Scale func(*tensor.Tensor) *tensor.Tensor
+}
+
+// NewReadsCaptured returns a ReadsCaptured.
+func NewReadsCaptured() *ReadsCaptured {
+	gain := tensor.FromFloat32([]float32{2}, 1)
+	return &ReadsCaptured{Scale: func(x *tensor.Tensor) *tensor.Tensor {
+		return x.MulScalar(float64(gain.Item())) // want: reads captured
+	}}
+}
+
+// Forward scales x.
+func (m *ReadsCaptured) Forward(x *tensor.Tensor) *tensor.Tensor { return m.Scale(x) }
+
 // Clash is a model whose compiled type name is taken.
 type Clash struct{ Good }
 
