@@ -42,11 +42,18 @@ func Conv2d(out, x, w, bias *Array, stride, padding []int, groups int) {
 // conv2d is Conv2d followed by act, which a ReLU applies in the GEMM's
 // epilogue while each tile of out is in cache.
 func conv2d(out, x, w, bias *Array, stride, padding []int, groups int, act Activation) {
+	conv2dWith(out, x, w, nil, bias, stride, padding, groups, act)
+}
+
+// conv2dWith is conv2d with the filters w also prepared as filters, when
+// not nil: the kernels that need the filters in another layout (Winograd)
+// run only with them.
+func conv2dWith(out, x, w *Array, filters *ConvFilters, bias *Array, stride, padding []int, groups int, act Activation) {
 	g := checkConv2d(out, x, w, bias, stride, padding, groups)
 	if g.n == 0 || g.o == 0 || g.p == 0 {
 		return
 	}
-	j := convJob{g: g, x: x.F32, w: w.F32, out: out.F32, groups: groups, act: act}
+	j := convJob{g: g, x: x.F32, w: w.F32, out: out.F32, groups: groups, act: act, filters: filters}
 	if bias != nil {
 		j.bias = bias.F32
 	}
@@ -71,7 +78,8 @@ type convJob struct {
 	g               convGeom
 	x, w, bias, out []float32
 	groups          int
-	act             Activation // ActNone or ActReLU, applied by the GEMM
+	act             Activation   // ActNone or ActReLU, applied by the GEMM
+	filters         *ConvFilters // w prepared, or nil
 }
 
 // imagesSerial convolves images [lo, hi), each on the calling goroutine
@@ -86,6 +94,10 @@ func (j *convJob) images(lo, hi int, parallel bool) {
 	g := &j.g
 	if convDepthwiseOK(g, j.groups) {
 		j.depthwiseImages(lo, hi, parallel)
+		return
+	}
+	if j.filters != nil && convWinogradOK(g, j.groups) {
+		j.winogradImages(lo, hi, parallel, j.filters.winograd())
 		return
 	}
 	if convDirectOK(g, j.groups) {

@@ -38,6 +38,12 @@ func testConv2dDirectAgainstReference(t *testing.T) {
 		{1, 2, 6, 141, 7, 3, 5, 2, 2, 2, 3, 1, false},   // the same with two phases
 		{1, 64, 45, 45, 13, 3, 3, 1, 1, 1, 1, 1, true},  // an image larger than L2
 		{1, 512, 19, 11, 8, 3, 3, 1, 1, 1, 1, 1, false}, // pairs of rows, many channels
+		// Winograd with prepared filters (channels in multiples of 8):
+		{1, 8, 7, 7, 8, 3, 3, 1, 1, 1, 1, 1, true},     // odd output: half tiles at the edges
+		{3, 24, 9, 13, 40, 3, 3, 1, 1, 0, 2, 1, true},  // unequal padding, a batch
+		{1, 8, 1, 1, 16, 3, 3, 1, 1, 1, 1, 1, false},   // one pixel
+		{1, 16, 10, 21, 8, 3, 3, 1, 1, 2, 0, 1, false}, // padding 2 and 0
+		{2, 64, 56, 56, 64, 3, 3, 1, 1, 1, 1, 1, true}, // ResNet-18 layer 1
 	}
 	for range 120 {
 		cases = append(cases, convCase{
@@ -80,16 +86,24 @@ func checkConvAct(t *testing.T, r *rand.Rand, k convCase, x, w *Array) {
 		for i := range store {
 			store[i] = 777
 		}
-		got := &Array{DType: Float32, Shape: want.Shape, F32: store[:len(want.F32)]}
-		poisonConvScratch()
-		Conv2dAct(got, x, w, b, []int{k.sh, k.sw}, []int{k.ph, k.pw}, k.groups, int(act))
-		tol := max(1e-5, 1e-7*float64(k.c/k.groups*k.kh*k.kw))
-		if err := closeArrays(got, ref, tol); err != nil {
-			t.Fatalf("Conv2dAct %v act %d: %v", k, act, err)
-		}
-		for i, v := range store[len(want.F32):] {
-			if v != 777 {
-				t.Fatalf("Conv2dAct %v: guard value %d past the output is %v", k, i, v)
+		for _, prepared := range []bool{false, true} {
+			got := &Array{DType: Float32, Shape: want.Shape, F32: store[:len(want.F32)]}
+			poisonConvScratch()
+			name := "Conv2dAct"
+			if prepared {
+				name = "Conv2dActPrepared"
+				Conv2dActPrepared(got, x, PrepareConv2d(w), b, []int{k.sh, k.sw}, []int{k.ph, k.pw}, k.groups, int(act))
+			} else {
+				Conv2dAct(got, x, w, b, []int{k.sh, k.sw}, []int{k.ph, k.pw}, k.groups, int(act))
+			}
+			tol := max(1e-5, 1e-7*float64(k.c/k.groups*k.kh*k.kw))
+			if err := closeArrays(got, ref, tol); err != nil {
+				t.Fatalf("%s %v act %d: %v", name, k, act, err)
+			}
+			for i, v := range store[len(want.F32):] {
+				if v != 777 {
+					t.Fatalf("%s %v: guard value %d past the output is %v", name, k, i, v)
+				}
 			}
 		}
 	}

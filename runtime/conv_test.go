@@ -305,6 +305,22 @@ func testConv2dAllocs(t *testing.T) {
 			t.Errorf("%s: Conv2d allocates %v times per call after warm-up, want at most %v (its %v Sgemm calls)", c.name, n, calls*gemm, calls)
 		}
 	}
+	// With prepared filters, the Winograd path (AVX2 tier; the others as
+	// above) allocates nothing once the filters are transformed: one
+	// image split over the workers, and a batch.
+	for _, n := range []int{1, 4} {
+		x, w, b := randArray(r, n, 32, 9, 9), PrepareConv2d(randArray(r, 16, 32, 3, 3)), randArray(r, 16)
+		out := NewArray(Float32, n, 16, 9, 9)
+		conv := func() { Conv2dActPrepared(out, x, w, b, []int{1}, []int{1}, 1, int(ActReLU)) }
+		conv()
+		least := math.Inf(1)
+		for range 3 {
+			least = min(least, testing.AllocsPerRun(20, conv))
+		}
+		if least != 0 {
+			t.Errorf("prepared 3×3, %d images: allocates %v times per call after warm-up", n, least)
+		}
+	}
 	// Depthwise convolutions call no Sgemm and allocate nothing: small
 	// planes (interleaved eight channels at a time on the AVX2 tier) and
 	// larger ones, one image and several. The least of three counts, as a
@@ -352,6 +368,17 @@ func BenchmarkConv2d(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				Conv2d(out, x, w, nil, []int{c.stride}, []int{c.padding}, groups)
+			}
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		// With the filters prepared, as compiled models call it: the
+		// Winograd path for the 3×3 convolutions with stride 1 and at
+		// least 32 channels (AVX2 tier).
+		pw := PrepareConv2d(w)
+		b.Run(c.name+"/prepared", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Conv2dPrepared(out, x, pw, nil, []int{c.stride}, []int{c.padding}, groups)
 			}
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})

@@ -1,0 +1,59 @@
+// This file holds a convolution's filters prepared once, for the kernels
+// that want them in another layout.
+
+package runtime
+
+import "sync"
+
+// ConvFilters are a convolution's filters [O, C/groups, KH, KW] with the
+// layouts its kernels derive from them, each computed on the first call
+// that needs it and kept: the Winograd transform of 3×3 filters (16/9 of
+// their size) on the AVX2 tier. Generated code prepares the filters of
+// every convolution once, in the compiled model's constructor
+// (PrepareConv2d), so that Forward does not transform them on every call.
+// A ConvFilters is safe for concurrent use; the filters must not change
+// while it is in use.
+type ConvFilters struct {
+	w    *Array
+	once sync.Once
+	wino *[16]*PackedB // nil until a Winograd convolution needs it
+}
+
+// PrepareConv2d returns w, a Conv2d's filters, ready for Conv2dPrepared
+// and Conv2dActPrepared.
+func PrepareConv2d(w *Array) *ConvFilters {
+	checkDType("PrepareConv2d", "weight", w, Float32)
+	if len(w.Shape) != 4 {
+		kernelPanic("PrepareConv2d", "weight shape %v, want [O, C/groups, KH, KW]", w.Shape)
+	}
+	return &ConvFilters{w: w}
+}
+
+// winograd returns the transformed filters, computing them on first use.
+func (f *ConvFilters) winograd() *[16]*PackedB {
+	f.once.Do(func() { f.wino = winogradWeights(f.w.F32, f.w.Shape[0], f.w.Shape[1]) })
+	return f.wino
+}
+
+// Conv2dPrepared is Conv2d with filters prepared by PrepareConv2d.
+func Conv2dPrepared(out, x *Array, w *ConvFilters, bias *Array, stride, padding []int, groups int) {
+	conv2dPrepared(out, x, w, bias, stride, padding, groups, ActNone)
+}
+
+// Conv2dActPrepared is Conv2dAct with filters prepared by PrepareConv2d.
+func Conv2dActPrepared(out, x *Array, w *ConvFilters, bias *Array, stride, padding []int, groups, act int) {
+	a := checkAct("Conv2dActPrepared", act)
+	if a == ActGELU {
+		conv2dPrepared(out, x, w, bias, stride, padding, groups, ActNone)
+		applyAct(out.F32, a)
+		return
+	}
+	conv2dPrepared(out, x, w, bias, stride, padding, groups, a)
+}
+
+func conv2dPrepared(out, x *Array, w *ConvFilters, bias *Array, stride, padding []int, groups int, act Activation) {
+	if w == nil {
+		kernelPanic("Conv2dPrepared", "nil ConvFilters")
+	}
+	conv2dWith(out, x, w.w, w, bias, stride, padding, groups, act)
+}

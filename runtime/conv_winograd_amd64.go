@@ -1,0 +1,214 @@
+// The Winograd convolution of the AVX2 tier: 3×3 convolutions with stride
+// 1 as 16 GEMMs between transforms in assembly; see conv_winograd.go.
+
+//go:build amd64 && !noasm
+
+package runtime
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// winoInputAVX2 is the input transform; its reference loop is winoInputGo
+// (in the tests), with float strides. See
+// conv_winograd_avx2_amd64.s.
+//
+//go:noescape
+func winoInputAVX2(xb *float32, rowStride int, v *float32, tileStride, planeStride, tiles int)
+
+// winoOutputAVX2 is the output transform; its reference loop is
+// winoOutputGo (in the tests), with float strides and relu a bool;
+// nonFinite is not 0 when some value it stored is an infinity or NaN. See
+// conv_winograd_avx2_amd64.s.
+//
+//go:noescape
+func winoOutputAVX2(m *float32, planeStride, tileStride int, ob *float32, rowStride, tiles int, bias *float32, relu int) (nonFinite int)
+
+// convWinogradOK reports whether the Winograd kernel computes a
+// convolution of geometry g: on the AVX2 tier, a 3×3 kernel with stride 1
+// and one group, with input and output channels in multiples of eight and
+// at least 32 input channels.
+//
+// Below 32 input channels the transforms cost more than the products save
+// (Zen 3, 1 worker, 16→16 channels at 32²: 69 µs direct, 82 Winograd;
+// 32→32 at 16²: 67 against 52).
+func convWinogradOK(g *convGeom, groups int) bool {
+	return hasAVX2FMA && !hasAVX512 && groups == 1 && g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 &&
+		g.c%8 == 0 && g.o%8 == 0 && g.c >= 32
+}
+
+// winoGeom is the layout of one image's Winograd buffers.
+type winoGeom struct {
+	th, tw, t int // tile rows, columns, and their product
+	hp, wp    int // rows and columns of the padded input blocks: 2th+2, 2tw+2
+	xb        int // floats of the padded input: C·hp·wp (NCHW8c)
+	ob        int // floats of the output blocks: O·2th·2tw (NCHW8c)
+}
+
+func newWinoGeom(g *convGeom) winoGeom {
+	var w winoGeom
+	w.th, w.tw = winoTiles(g.oh, g.ow)
+	w.t = w.th * w.tw
+	w.hp, w.wp = 2*w.th+2, 2*w.tw+2
+	w.xb = g.c * w.hp * w.wp
+	w.ob = g.o * 4 * w.t
+	return w
+}
+
+// winoJob is one image of a Winograd convolution, in phases that each
+// split into units for the worker pool.
+type winoJob struct {
+	g     convGeom
+	w     winoGeom
+	u     *[16]*PackedB // U_ξ as the packed [C, O] right operand
+	x     []float32     // the image [C, H, W]
+	out   []float32     // its output [O, OH, OW]
+	bias  []float32     // [O], zeros when the convolution has none
+	relu  int
+	xb    []float32 // padded input blocks [C/8, hp, wp, 8]; then output blocks [O/8, 2th, 2tw, 8]
+	v, m  []float32 // V [16, t, C] and M [16, t, O]
+	phase int
+	// nonFinite is set when the image's output has an infinity or NaN:
+	// the transforms' differences turn an infinite input into NaN where
+	// the definition gives ±Inf, so such an image is computed again by
+	// the direct kernel.
+	nonFinite *atomic.Bool
+}
+
+// The phases of winoJob and what a unit of each is.
+const (
+	winoPad       = iota // a row of one block of eight input channels
+	winoTransform        // a tile row of one block of eight input channels
+	winoProduct          // one of the 16 products
+	winoInverse          // a tile row of one block of eight output channels
+	winoUnpad            // an output row of one block of eight output channels
+)
+
+var winoTasks = taskPool((*winoJob).units)
+
+// winoFlags holds the nonFinite flags of winogradImages calls, so that a
+// call allocates none.
+var winoFlags = sync.Pool{New: func() any { return new(atomic.Bool) }}
+
+// units runs units [lo, hi) of the job's phase.
+func (j *winoJob) units(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		j.unit(i)
+	}
+}
+
+// unitCount returns the number of units of phase.
+func (j *winoJob) unitCount(phase int) int {
+	switch phase {
+	case winoPad:
+		return j.g.c / 8 * j.w.hp
+	case winoTransform:
+		return j.g.c / 8 * j.w.th
+	case winoProduct:
+		return 16
+	case winoInverse:
+		return j.g.o / 8 * j.w.th
+	}
+	return j.g.o / 8 * j.g.oh
+}
+
+func (j *winoJob) unit(i int) {
+	g, w := &j.g, &j.w
+	switch j.phase {
+	case winoPad:
+		// Row yp of block cb of the padded input: zeros, then columns
+		// [pw, pw+W) of input row yp−ph of its eight channels.
+		cb, yp := i/w.hp, i%w.hp
+		row := j.xb[(cb*w.hp+yp)*w.wp*8 : (cb*w.hp+yp+1)*w.wp*8]
+		y := yp - g.ph
+		if y < 0 || y >= g.h {
+			clear(row)
+			return
+		}
+		clear(row[:g.pw*8])
+		clear(row[(g.pw+g.w)*8:])
+		src := j.x[(cb*8*g.h+y)*g.w:]
+		chan_ := g.h * g.w
+		x := 0
+		for ; x+8 <= g.w; x += 8 {
+			transpose8AVX2(&src[x], chan_, &row[(g.pw+x)*8], 8, 8, 1)
+		}
+		for ; x < g.w; x++ {
+			for l := 0; l < 8; l++ {
+				row[(g.pw+x)*8+l] = src[l*chan_+x]
+			}
+		}
+	case winoTransform:
+		cb, ty := i/w.th, i%w.th
+		xb := &j.xb[(cb*w.hp+2*ty)*w.wp*8]
+		winoInputAVX2(xb, w.wp*8*4, &j.v[ty*w.tw*g.c+cb*8], g.c*4, w.t*g.c*4, w.tw)
+	case winoProduct:
+		pb := j.u[i]
+		c := gemmCall{m: w.t, n: g.o, k: g.c, alpha: 1, a: j.v[i*w.t*g.c:], lda: g.c, pb: pb,
+			c: j.m[i*w.t*g.o:], ldc: g.o, kern: pb.kern, serial: true}
+		c.run()
+	case winoInverse:
+		kb, ty := i/w.th, i%w.th
+		ob := &j.xb[(kb*2*w.th+2*ty)*2*w.tw*8]
+		if winoOutputAVX2(&j.m[ty*w.tw*g.o+kb*8], w.t*g.o*4, g.o*4, ob, 2*w.tw*8*4, w.tw, &j.bias[kb*8], j.relu) != 0 {
+			j.nonFinite.Store(true)
+		}
+	case winoUnpad:
+		kb, y := i/g.oh, i%g.oh
+		src := j.xb[(kb*2*w.th+y)*2*w.tw*8:]
+		dst := j.out[(kb*8*g.oh+y)*g.ow:]
+		x := 0
+		for ; x+8 <= g.ow; x += 8 {
+			transpose8AVX2(&src[x*8], 8, &dst[x], g.p, 8, 1)
+		}
+		for ; x < g.ow; x++ {
+			for l := 0; l < 8; l++ {
+				dst[l*g.p+x] = src[x*8+l]
+			}
+		}
+	}
+}
+
+// winogradImages convolves images [lo, hi) with the Winograd kernel, the
+// filters transformed and packed in u; parallel spreads each phase of each
+// image over the worker pool.
+func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
+	g := &j.g
+	w := newWinoGeom(g)
+	scratch := getConvScratch(max(w.xb, w.ob) + 16*w.t*(g.c+g.o) + g.o)
+	s := *scratch
+	job := winoJob{g: *g, w: w, u: u, xb: s[:max(w.xb, w.ob)]}
+	s = s[len(job.xb):]
+	job.v, s = s[:16*w.t*g.c], s[16*w.t*g.c:]
+	job.m, s = s[:16*w.t*g.o], s[16*w.t*g.o:]
+	job.bias = s[:g.o]
+	if j.bias != nil {
+		copy(job.bias, j.bias)
+	} else {
+		clear(job.bias)
+	}
+	if j.act == ActReLU {
+		job.relu = 1
+	}
+	inSize, outSize := g.c*g.h*g.w, g.o*g.p
+	nonFinite := winoFlags.Get().(*atomic.Bool)
+	defer winoFlags.Put(nonFinite)
+	job.nonFinite = nonFinite
+	for n := lo; n < hi; n++ {
+		job.x, job.out = j.x[n*inSize:(n+1)*inSize], j.out[n*outSize:(n+1)*outSize]
+		nonFinite.Store(false)
+		for phase := winoPad; phase <= winoUnpad; phase++ {
+			job.phase = phase
+			if units := job.unitCount(phase); parallel && Workers() > 1 && units > 1 {
+				runPooled(winoTasks, units, job)
+			} else {
+				job.units(0, units)
+			}
+		}
+		if nonFinite.Load() {
+			j.paddedImages(n, n+1, parallel)
+		}
+	}
+	convScratch.Put(scratch)
+}
