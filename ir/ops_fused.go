@@ -1,6 +1,6 @@
 // This file declares the fused ops that passes make (linear_act,
-// linear_residual, conv2d_act) and the prepared (packed) form of linear
-// weights.
+// linear_residual, conv2d_act) and the prepared forms of their weights
+// (packed linear weights, convolution filters).
 
 package ir
 
@@ -75,7 +75,8 @@ func init() {
 			}
 			return LookupOp("conv2d").Infer(s)
 		},
-		Kernel: runtime.Conv2dAct,
+		Kernel:   runtime.Conv2dAct,
+		Prepared: &Prepared{Operand: 1, Prepare: runtime.PrepareConv2d, Kernel: runtime.Conv2dActPrepared},
 	})
 }
 

@@ -95,17 +95,30 @@ func TestPreparedOperands(t *testing.T) {
 			t.Errorf("%s: %v", op.Name, err)
 		}
 	}
-	if got := strings.Join(have, " "); got != "linear linear_act linear_residual" {
-		t.Errorf("ops with a prepared operand: got %q, want %q", got, "linear linear_act linear_residual")
+	const wantOps = "conv2d conv2d_act linear linear_act linear_residual"
+	if got := strings.Join(have, " "); got != wantOps {
+		t.Errorf("ops with a prepared operand: got %q, want %q", got, wantOps)
 	}
-	x, w, b := randF32(r, 6, 9), randF32(r, 5, 9), randF32(r, 5)
+	lx, lw, lb := randF32(r, 6, 9), randF32(r, 5, 9), randF32(r, 5)
+	// A 3×3 convolution with stride 1 and 32 channels: the Winograd path
+	// on the AVX2 tier.
+	cx, cw, cb := randF32(r, 2, 32, 7, 9), randF32(r, 8, 32, 3, 3), randF32(r, 8)
+	conv := []any{[]int{1, 1}, []int{1, 1}, 1}
 	for _, c := range []struct {
 		op    string
 		attrs []any
-	}{{"linear", nil}, {"linear_act", []any{ActReLU}}, {"linear_act", []any{ActGELU}}, {"linear_residual", []any{randF32(r, 6, 5)}}} {
+	}{
+		{"linear", nil}, {"linear_act", []any{ActReLU}}, {"linear_act", []any{ActGELU}}, {"linear_residual", []any{randF32(r, 6, 5)}},
+		{"conv2d", conv}, {"conv2d_act", append(conv, ActReLU)}, {"conv2d_act", append(conv, ActGELU)},
+	} {
 		op := LookupOp(c.op)
-		want := runtime.NewArray(runtime.Float32, 6, 5)
-		got := runtime.NewArray(runtime.Float32, 6, 5)
+		x, w, b, shape, tol := lx, lw, lb, []int{6, 5}, float32(1e-5)
+		if strings.HasPrefix(c.op, "conv") {
+			// Sums of 288 products reach 16: a few float32 ulps apart.
+			x, w, b, shape, tol = cx, cw, cb, []int{2, 8, 7, 9}, 1e-4
+		}
+		want := runtime.NewArray(runtime.Float32, shape...)
+		got := runtime.NewArray(runtime.Float32, shape...)
 		args := func(out, weight any) []reflect.Value {
 			vs := []reflect.Value{reflect.ValueOf(out), reflect.ValueOf(x), reflect.ValueOf(weight), reflect.ValueOf(b)}
 			for _, a := range c.attrs {
@@ -116,7 +129,7 @@ func TestPreparedOperands(t *testing.T) {
 		reflect.ValueOf(op.Kernel).Call(args(want, w))
 		packed := reflect.ValueOf(op.Prepared.Prepare).Call([]reflect.Value{reflect.ValueOf(w)})[0].Interface()
 		reflect.ValueOf(op.Prepared.Kernel).Call(args(got, packed))
-		sameArray(t, c.op+" prepared", got, want, 1e-5)
+		sameArray(t, c.op+" prepared", got, want, tol)
 	}
 }
 

@@ -54,7 +54,8 @@ func init() {
 			}
 			return []Type{{DType: Float32, Shape: Shape{x.Shape[0], Const(o), Const(oh), Const(ow)}}}, nil
 		},
-		Kernel: runtime.Conv2d,
+		Kernel:   runtime.Conv2d,
+		Prepared: &Prepared{Operand: 1, Prepare: runtime.PrepareConv2d, Kernel: runtime.Conv2dPrepared},
 	})
 	RegisterOp(&Op{
 		Name:   "batch_norm",

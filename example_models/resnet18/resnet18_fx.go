@@ -24,100 +24,100 @@ var _ func(*ResNet18, *tensor.Tensor) *tensor.Tensor = (*ResNet18).Forward
 type ResNet18Compiled struct {
 	// fc.bias f32[1000]
 	fc_bias *runtime.Array
-	// conv1_folded_weight f32[64,3,7,7], computed by the constructor
-	conv1_folded_weight *runtime.Array
 	// conv1_folded_bias f32[64], computed by the constructor
 	conv1_folded_bias *runtime.Array
-	// layer1_0_conv1_folded_weight f32[64,64,3,3], computed by the constructor
-	layer1_0_conv1_folded_weight *runtime.Array
+	// conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer1_0_conv1_folded_bias f32[64], computed by the constructor
 	layer1_0_conv1_folded_bias *runtime.Array
-	// layer1_0_conv2_folded_weight f32[64,64,3,3], computed by the constructor
-	layer1_0_conv2_folded_weight *runtime.Array
+	// layer1_0_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer1_0_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer1_0_conv2_folded_bias f32[64], computed by the constructor
 	layer1_0_conv2_folded_bias *runtime.Array
+	// layer1_0_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer1_0_conv2_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer1_0_relu_1
 	layer1_0_relu_1_program *runtime.ElementwiseProgram
-	// layer1_1_conv1_folded_weight f32[64,64,3,3], computed by the constructor
-	layer1_1_conv1_folded_weight *runtime.Array
 	// layer1_1_conv1_folded_bias f32[64], computed by the constructor
 	layer1_1_conv1_folded_bias *runtime.Array
-	// layer1_1_conv2_folded_weight f32[64,64,3,3], computed by the constructor
-	layer1_1_conv2_folded_weight *runtime.Array
+	// layer1_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer1_1_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer1_1_conv2_folded_bias f32[64], computed by the constructor
 	layer1_1_conv2_folded_bias *runtime.Array
+	// layer1_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer1_1_conv2_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer1_1_relu_1
 	layer1_1_relu_1_program *runtime.ElementwiseProgram
-	// layer2_0_conv1_folded_weight f32[128,64,3,3], computed by the constructor
-	layer2_0_conv1_folded_weight *runtime.Array
 	// layer2_0_conv1_folded_bias f32[128], computed by the constructor
 	layer2_0_conv1_folded_bias *runtime.Array
-	// layer2_0_conv2_folded_weight f32[128,128,3,3], computed by the constructor
-	layer2_0_conv2_folded_weight *runtime.Array
+	// layer2_0_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer2_0_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer2_0_conv2_folded_bias f32[128], computed by the constructor
 	layer2_0_conv2_folded_bias *runtime.Array
-	// layer2_0_downsample_0_folded_weight f32[128,64,1,1], computed by the constructor
-	layer2_0_downsample_0_folded_weight *runtime.Array
+	// layer2_0_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer2_0_conv2_folded_weight_prepared *runtime.ConvFilters
 	// layer2_0_downsample_0_folded_bias f32[128], computed by the constructor
 	layer2_0_downsample_0_folded_bias *runtime.Array
+	// layer2_0_downsample_0_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer2_0_downsample_0_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer2_0_relu_1
 	layer2_0_relu_1_program *runtime.ElementwiseProgram
-	// layer2_1_conv1_folded_weight f32[128,128,3,3], computed by the constructor
-	layer2_1_conv1_folded_weight *runtime.Array
 	// layer2_1_conv1_folded_bias f32[128], computed by the constructor
 	layer2_1_conv1_folded_bias *runtime.Array
-	// layer2_1_conv2_folded_weight f32[128,128,3,3], computed by the constructor
-	layer2_1_conv2_folded_weight *runtime.Array
+	// layer2_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer2_1_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer2_1_conv2_folded_bias f32[128], computed by the constructor
 	layer2_1_conv2_folded_bias *runtime.Array
+	// layer2_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer2_1_conv2_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer2_1_relu_1
 	layer2_1_relu_1_program *runtime.ElementwiseProgram
-	// layer3_0_conv1_folded_weight f32[256,128,3,3], computed by the constructor
-	layer3_0_conv1_folded_weight *runtime.Array
 	// layer3_0_conv1_folded_bias f32[256], computed by the constructor
 	layer3_0_conv1_folded_bias *runtime.Array
-	// layer3_0_conv2_folded_weight f32[256,256,3,3], computed by the constructor
-	layer3_0_conv2_folded_weight *runtime.Array
+	// layer3_0_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer3_0_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer3_0_conv2_folded_bias f32[256], computed by the constructor
 	layer3_0_conv2_folded_bias *runtime.Array
-	// layer3_0_downsample_0_folded_weight f32[256,128,1,1], computed by the constructor
-	layer3_0_downsample_0_folded_weight *runtime.Array
+	// layer3_0_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer3_0_conv2_folded_weight_prepared *runtime.ConvFilters
 	// layer3_0_downsample_0_folded_bias f32[256], computed by the constructor
 	layer3_0_downsample_0_folded_bias *runtime.Array
+	// layer3_0_downsample_0_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer3_0_downsample_0_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer3_0_relu_1
 	layer3_0_relu_1_program *runtime.ElementwiseProgram
-	// layer3_1_conv1_folded_weight f32[256,256,3,3], computed by the constructor
-	layer3_1_conv1_folded_weight *runtime.Array
 	// layer3_1_conv1_folded_bias f32[256], computed by the constructor
 	layer3_1_conv1_folded_bias *runtime.Array
-	// layer3_1_conv2_folded_weight f32[256,256,3,3], computed by the constructor
-	layer3_1_conv2_folded_weight *runtime.Array
+	// layer3_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer3_1_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer3_1_conv2_folded_bias f32[256], computed by the constructor
 	layer3_1_conv2_folded_bias *runtime.Array
+	// layer3_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer3_1_conv2_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer3_1_relu_1
 	layer3_1_relu_1_program *runtime.ElementwiseProgram
-	// layer4_0_conv1_folded_weight f32[512,256,3,3], computed by the constructor
-	layer4_0_conv1_folded_weight *runtime.Array
 	// layer4_0_conv1_folded_bias f32[512], computed by the constructor
 	layer4_0_conv1_folded_bias *runtime.Array
-	// layer4_0_conv2_folded_weight f32[512,512,3,3], computed by the constructor
-	layer4_0_conv2_folded_weight *runtime.Array
+	// layer4_0_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer4_0_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer4_0_conv2_folded_bias f32[512], computed by the constructor
 	layer4_0_conv2_folded_bias *runtime.Array
-	// layer4_0_downsample_0_folded_weight f32[512,256,1,1], computed by the constructor
-	layer4_0_downsample_0_folded_weight *runtime.Array
+	// layer4_0_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer4_0_conv2_folded_weight_prepared *runtime.ConvFilters
 	// layer4_0_downsample_0_folded_bias f32[512], computed by the constructor
 	layer4_0_downsample_0_folded_bias *runtime.Array
+	// layer4_0_downsample_0_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer4_0_downsample_0_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer4_0_relu_1
 	layer4_0_relu_1_program *runtime.ElementwiseProgram
-	// layer4_1_conv1_folded_weight f32[512,512,3,3], computed by the constructor
-	layer4_1_conv1_folded_weight *runtime.Array
 	// layer4_1_conv1_folded_bias f32[512], computed by the constructor
 	layer4_1_conv1_folded_bias *runtime.Array
-	// layer4_1_conv2_folded_weight f32[512,512,3,3], computed by the constructor
-	layer4_1_conv2_folded_weight *runtime.Array
+	// layer4_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer4_1_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer4_1_conv2_folded_bias f32[512], computed by the constructor
 	layer4_1_conv2_folded_bias *runtime.Array
+	// layer4_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer4_1_conv2_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer4_1_relu_1
 	layer4_1_relu_1_program *runtime.ElementwiseProgram
 	// fc.weight prepared by PackLinear, computed by the constructor
@@ -526,8 +526,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
 	runtime.Copy(conv1_bn_scale_4d, conv1_bn_scale)
 	// resnet18.go:52: conv1_folded_weight = call_function mul(conv1_weight, conv1_bn_scale_4d)
-	c.conv1_folded_weight = runtime.NewArray(runtime.Float32, 64, 3, 7, 7)
-	runtime.Mul(c.conv1_folded_weight, conv1_weight, conv1_bn_scale_4d)
+	conv1_folded_weight := runtime.NewArray(runtime.Float32, 64, 3, 7, 7)
+	runtime.Mul(conv1_folded_weight, conv1_weight, conv1_bn_scale_4d)
 	// resnet18.go:52: conv1_bn_shift = call_function neg(bn1_running_mean)
 	conv1_bn_shift := runtime.NewArray(runtime.Float32, 64)
 	runtime.Neg(conv1_bn_shift, bn1_running_mean)
@@ -537,6 +537,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// resnet18.go:52: conv1_folded_bias = call_function add(conv1_bn_shift_scaled, bn1_bias)
 	c.conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.conv1_folded_bias, conv1_bn_shift_scaled, bn1_bias)
+	c.conv1_folded_weight_prepared = runtime.PrepareConv2d(conv1_folded_weight)
 	// block.go:46: layer1_0_conv1_bn_var_eps = call_function add(layer1_0_bn1_running_var, 1e-05)
 	layer1_0_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer1_0_conv1_bn_var_eps, layer1_0_bn1_running_var, f32_1em05)
@@ -550,8 +551,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer1_0_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
 	runtime.Copy(layer1_0_conv1_bn_scale_4d, layer1_0_conv1_bn_scale)
 	// block.go:46: layer1_0_conv1_folded_weight = call_function mul(layer1_0_conv1_weight, layer1_0_conv1_bn_scale_4d)
-	c.layer1_0_conv1_folded_weight = runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
-	runtime.Mul(c.layer1_0_conv1_folded_weight, layer1_0_conv1_weight, layer1_0_conv1_bn_scale_4d)
+	layer1_0_conv1_folded_weight := runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
+	runtime.Mul(layer1_0_conv1_folded_weight, layer1_0_conv1_weight, layer1_0_conv1_bn_scale_4d)
 	// block.go:46: layer1_0_conv1_bn_shift = call_function neg(layer1_0_bn1_running_mean)
 	layer1_0_conv1_bn_shift := runtime.NewArray(runtime.Float32, 64)
 	runtime.Neg(layer1_0_conv1_bn_shift, layer1_0_bn1_running_mean)
@@ -561,6 +562,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer1_0_conv1_folded_bias = call_function add(layer1_0_conv1_bn_shift_scaled, layer1_0_bn1_bias)
 	c.layer1_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer1_0_conv1_folded_bias, layer1_0_conv1_bn_shift_scaled, layer1_0_bn1_bias)
+	c.layer1_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv1_folded_weight)
 	// block.go:47: layer1_0_conv2_bn_var_eps = call_function add(layer1_0_bn2_running_var, 1e-05)
 	layer1_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer1_0_conv2_bn_var_eps, layer1_0_bn2_running_var, f32_1em05)
@@ -574,8 +576,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer1_0_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
 	runtime.Copy(layer1_0_conv2_bn_scale_4d, layer1_0_conv2_bn_scale)
 	// block.go:47: layer1_0_conv2_folded_weight = call_function mul(layer1_0_conv2_weight, layer1_0_conv2_bn_scale_4d)
-	c.layer1_0_conv2_folded_weight = runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
-	runtime.Mul(c.layer1_0_conv2_folded_weight, layer1_0_conv2_weight, layer1_0_conv2_bn_scale_4d)
+	layer1_0_conv2_folded_weight := runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
+	runtime.Mul(layer1_0_conv2_folded_weight, layer1_0_conv2_weight, layer1_0_conv2_bn_scale_4d)
 	// block.go:47: layer1_0_conv2_bn_shift = call_function neg(layer1_0_bn2_running_mean)
 	layer1_0_conv2_bn_shift := runtime.NewArray(runtime.Float32, 64)
 	runtime.Neg(layer1_0_conv2_bn_shift, layer1_0_bn2_running_mean)
@@ -585,6 +587,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer1_0_conv2_folded_bias = call_function add(layer1_0_conv2_bn_shift_scaled, layer1_0_bn2_bias)
 	c.layer1_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer1_0_conv2_folded_bias, layer1_0_conv2_bn_shift_scaled, layer1_0_bn2_bias)
+	c.layer1_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv2_folded_weight)
 	c.layer1_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer1_0_conv2, maxpool)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -604,8 +607,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer1_1_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
 	runtime.Copy(layer1_1_conv1_bn_scale_4d, layer1_1_conv1_bn_scale)
 	// block.go:46: layer1_1_conv1_folded_weight = call_function mul(layer1_1_conv1_weight, layer1_1_conv1_bn_scale_4d)
-	c.layer1_1_conv1_folded_weight = runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
-	runtime.Mul(c.layer1_1_conv1_folded_weight, layer1_1_conv1_weight, layer1_1_conv1_bn_scale_4d)
+	layer1_1_conv1_folded_weight := runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
+	runtime.Mul(layer1_1_conv1_folded_weight, layer1_1_conv1_weight, layer1_1_conv1_bn_scale_4d)
 	// block.go:46: layer1_1_conv1_bn_shift = call_function neg(layer1_1_bn1_running_mean)
 	layer1_1_conv1_bn_shift := runtime.NewArray(runtime.Float32, 64)
 	runtime.Neg(layer1_1_conv1_bn_shift, layer1_1_bn1_running_mean)
@@ -615,6 +618,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer1_1_conv1_folded_bias = call_function add(layer1_1_conv1_bn_shift_scaled, layer1_1_bn1_bias)
 	c.layer1_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer1_1_conv1_folded_bias, layer1_1_conv1_bn_shift_scaled, layer1_1_bn1_bias)
+	c.layer1_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv1_folded_weight)
 	// block.go:47: layer1_1_conv2_bn_var_eps = call_function add(layer1_1_bn2_running_var, 1e-05)
 	layer1_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer1_1_conv2_bn_var_eps, layer1_1_bn2_running_var, f32_1em05)
@@ -628,8 +632,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer1_1_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
 	runtime.Copy(layer1_1_conv2_bn_scale_4d, layer1_1_conv2_bn_scale)
 	// block.go:47: layer1_1_conv2_folded_weight = call_function mul(layer1_1_conv2_weight, layer1_1_conv2_bn_scale_4d)
-	c.layer1_1_conv2_folded_weight = runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
-	runtime.Mul(c.layer1_1_conv2_folded_weight, layer1_1_conv2_weight, layer1_1_conv2_bn_scale_4d)
+	layer1_1_conv2_folded_weight := runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
+	runtime.Mul(layer1_1_conv2_folded_weight, layer1_1_conv2_weight, layer1_1_conv2_bn_scale_4d)
 	// block.go:47: layer1_1_conv2_bn_shift = call_function neg(layer1_1_bn2_running_mean)
 	layer1_1_conv2_bn_shift := runtime.NewArray(runtime.Float32, 64)
 	runtime.Neg(layer1_1_conv2_bn_shift, layer1_1_bn2_running_mean)
@@ -639,6 +643,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer1_1_conv2_folded_bias = call_function add(layer1_1_conv2_bn_shift_scaled, layer1_1_bn2_bias)
 	c.layer1_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer1_1_conv2_folded_bias, layer1_1_conv2_bn_shift_scaled, layer1_1_bn2_bias)
+	c.layer1_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv2_folded_weight)
 	c.layer1_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer1_1_conv2, layer1_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -658,8 +663,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer2_0_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 128, 1, 1, 1)
 	runtime.Copy(layer2_0_conv1_bn_scale_4d, layer2_0_conv1_bn_scale)
 	// block.go:46: layer2_0_conv1_folded_weight = call_function mul(layer2_0_conv1_weight, layer2_0_conv1_bn_scale_4d)
-	c.layer2_0_conv1_folded_weight = runtime.NewArray(runtime.Float32, 128, 64, 3, 3)
-	runtime.Mul(c.layer2_0_conv1_folded_weight, layer2_0_conv1_weight, layer2_0_conv1_bn_scale_4d)
+	layer2_0_conv1_folded_weight := runtime.NewArray(runtime.Float32, 128, 64, 3, 3)
+	runtime.Mul(layer2_0_conv1_folded_weight, layer2_0_conv1_weight, layer2_0_conv1_bn_scale_4d)
 	// block.go:46: layer2_0_conv1_bn_shift = call_function neg(layer2_0_bn1_running_mean)
 	layer2_0_conv1_bn_shift := runtime.NewArray(runtime.Float32, 128)
 	runtime.Neg(layer2_0_conv1_bn_shift, layer2_0_bn1_running_mean)
@@ -669,6 +674,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer2_0_conv1_folded_bias = call_function add(layer2_0_conv1_bn_shift_scaled, layer2_0_bn1_bias)
 	c.layer2_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_0_conv1_folded_bias, layer2_0_conv1_bn_shift_scaled, layer2_0_bn1_bias)
+	c.layer2_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_conv1_folded_weight)
 	// block.go:47: layer2_0_conv2_bn_var_eps = call_function add(layer2_0_bn2_running_var, 1e-05)
 	layer2_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(layer2_0_conv2_bn_var_eps, layer2_0_bn2_running_var, f32_1em05)
@@ -682,8 +688,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer2_0_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 128, 1, 1, 1)
 	runtime.Copy(layer2_0_conv2_bn_scale_4d, layer2_0_conv2_bn_scale)
 	// block.go:47: layer2_0_conv2_folded_weight = call_function mul(layer2_0_conv2_weight, layer2_0_conv2_bn_scale_4d)
-	c.layer2_0_conv2_folded_weight = runtime.NewArray(runtime.Float32, 128, 128, 3, 3)
-	runtime.Mul(c.layer2_0_conv2_folded_weight, layer2_0_conv2_weight, layer2_0_conv2_bn_scale_4d)
+	layer2_0_conv2_folded_weight := runtime.NewArray(runtime.Float32, 128, 128, 3, 3)
+	runtime.Mul(layer2_0_conv2_folded_weight, layer2_0_conv2_weight, layer2_0_conv2_bn_scale_4d)
 	// block.go:47: layer2_0_conv2_bn_shift = call_function neg(layer2_0_bn2_running_mean)
 	layer2_0_conv2_bn_shift := runtime.NewArray(runtime.Float32, 128)
 	runtime.Neg(layer2_0_conv2_bn_shift, layer2_0_bn2_running_mean)
@@ -693,6 +699,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer2_0_conv2_folded_bias = call_function add(layer2_0_conv2_bn_shift_scaled, layer2_0_bn2_bias)
 	c.layer2_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_0_conv2_folded_bias, layer2_0_conv2_bn_shift_scaled, layer2_0_bn2_bias)
+	c.layer2_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_conv2_folded_weight)
 	// block.go:49: layer2_0_downsample_0_bn_var_eps = call_function add(layer2_0_downsample_1_running_var, 1e-05)
 	layer2_0_downsample_0_bn_var_eps := runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(layer2_0_downsample_0_bn_var_eps, layer2_0_downsample_1_running_var, f32_1em05)
@@ -706,8 +713,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer2_0_downsample_0_bn_scale_4d := runtime.NewArray(runtime.Float32, 128, 1, 1, 1)
 	runtime.Copy(layer2_0_downsample_0_bn_scale_4d, layer2_0_downsample_0_bn_scale)
 	// block.go:49: layer2_0_downsample_0_folded_weight = call_function mul(layer2_0_downsample_0_weight, layer2_0_downsample_0_bn_scale_4d)
-	c.layer2_0_downsample_0_folded_weight = runtime.NewArray(runtime.Float32, 128, 64, 1, 1)
-	runtime.Mul(c.layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_weight, layer2_0_downsample_0_bn_scale_4d)
+	layer2_0_downsample_0_folded_weight := runtime.NewArray(runtime.Float32, 128, 64, 1, 1)
+	runtime.Mul(layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_weight, layer2_0_downsample_0_bn_scale_4d)
 	// block.go:49: layer2_0_downsample_0_bn_shift = call_function neg(layer2_0_downsample_1_running_mean)
 	layer2_0_downsample_0_bn_shift := runtime.NewArray(runtime.Float32, 128)
 	runtime.Neg(layer2_0_downsample_0_bn_shift, layer2_0_downsample_1_running_mean)
@@ -717,6 +724,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:49: layer2_0_downsample_0_folded_bias = call_function add(layer2_0_downsample_0_bn_shift_scaled, layer2_0_downsample_1_bias)
 	c.layer2_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_0_downsample_0_folded_bias, layer2_0_downsample_0_bn_shift_scaled, layer2_0_downsample_1_bias)
+	c.layer2_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_downsample_0_folded_weight)
 	c.layer2_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer2_0_conv2, layer2_0_downsample_0)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -736,8 +744,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer2_1_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 128, 1, 1, 1)
 	runtime.Copy(layer2_1_conv1_bn_scale_4d, layer2_1_conv1_bn_scale)
 	// block.go:46: layer2_1_conv1_folded_weight = call_function mul(layer2_1_conv1_weight, layer2_1_conv1_bn_scale_4d)
-	c.layer2_1_conv1_folded_weight = runtime.NewArray(runtime.Float32, 128, 128, 3, 3)
-	runtime.Mul(c.layer2_1_conv1_folded_weight, layer2_1_conv1_weight, layer2_1_conv1_bn_scale_4d)
+	layer2_1_conv1_folded_weight := runtime.NewArray(runtime.Float32, 128, 128, 3, 3)
+	runtime.Mul(layer2_1_conv1_folded_weight, layer2_1_conv1_weight, layer2_1_conv1_bn_scale_4d)
 	// block.go:46: layer2_1_conv1_bn_shift = call_function neg(layer2_1_bn1_running_mean)
 	layer2_1_conv1_bn_shift := runtime.NewArray(runtime.Float32, 128)
 	runtime.Neg(layer2_1_conv1_bn_shift, layer2_1_bn1_running_mean)
@@ -747,6 +755,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer2_1_conv1_folded_bias = call_function add(layer2_1_conv1_bn_shift_scaled, layer2_1_bn1_bias)
 	c.layer2_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_1_conv1_folded_bias, layer2_1_conv1_bn_shift_scaled, layer2_1_bn1_bias)
+	c.layer2_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv1_folded_weight)
 	// block.go:47: layer2_1_conv2_bn_var_eps = call_function add(layer2_1_bn2_running_var, 1e-05)
 	layer2_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(layer2_1_conv2_bn_var_eps, layer2_1_bn2_running_var, f32_1em05)
@@ -760,8 +769,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer2_1_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 128, 1, 1, 1)
 	runtime.Copy(layer2_1_conv2_bn_scale_4d, layer2_1_conv2_bn_scale)
 	// block.go:47: layer2_1_conv2_folded_weight = call_function mul(layer2_1_conv2_weight, layer2_1_conv2_bn_scale_4d)
-	c.layer2_1_conv2_folded_weight = runtime.NewArray(runtime.Float32, 128, 128, 3, 3)
-	runtime.Mul(c.layer2_1_conv2_folded_weight, layer2_1_conv2_weight, layer2_1_conv2_bn_scale_4d)
+	layer2_1_conv2_folded_weight := runtime.NewArray(runtime.Float32, 128, 128, 3, 3)
+	runtime.Mul(layer2_1_conv2_folded_weight, layer2_1_conv2_weight, layer2_1_conv2_bn_scale_4d)
 	// block.go:47: layer2_1_conv2_bn_shift = call_function neg(layer2_1_bn2_running_mean)
 	layer2_1_conv2_bn_shift := runtime.NewArray(runtime.Float32, 128)
 	runtime.Neg(layer2_1_conv2_bn_shift, layer2_1_bn2_running_mean)
@@ -771,6 +780,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer2_1_conv2_folded_bias = call_function add(layer2_1_conv2_bn_shift_scaled, layer2_1_bn2_bias)
 	c.layer2_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_1_conv2_folded_bias, layer2_1_conv2_bn_shift_scaled, layer2_1_bn2_bias)
+	c.layer2_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv2_folded_weight)
 	c.layer2_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer2_1_conv2, layer2_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -790,8 +800,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer3_0_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 256, 1, 1, 1)
 	runtime.Copy(layer3_0_conv1_bn_scale_4d, layer3_0_conv1_bn_scale)
 	// block.go:46: layer3_0_conv1_folded_weight = call_function mul(layer3_0_conv1_weight, layer3_0_conv1_bn_scale_4d)
-	c.layer3_0_conv1_folded_weight = runtime.NewArray(runtime.Float32, 256, 128, 3, 3)
-	runtime.Mul(c.layer3_0_conv1_folded_weight, layer3_0_conv1_weight, layer3_0_conv1_bn_scale_4d)
+	layer3_0_conv1_folded_weight := runtime.NewArray(runtime.Float32, 256, 128, 3, 3)
+	runtime.Mul(layer3_0_conv1_folded_weight, layer3_0_conv1_weight, layer3_0_conv1_bn_scale_4d)
 	// block.go:46: layer3_0_conv1_bn_shift = call_function neg(layer3_0_bn1_running_mean)
 	layer3_0_conv1_bn_shift := runtime.NewArray(runtime.Float32, 256)
 	runtime.Neg(layer3_0_conv1_bn_shift, layer3_0_bn1_running_mean)
@@ -801,6 +811,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer3_0_conv1_folded_bias = call_function add(layer3_0_conv1_bn_shift_scaled, layer3_0_bn1_bias)
 	c.layer3_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_0_conv1_folded_bias, layer3_0_conv1_bn_shift_scaled, layer3_0_bn1_bias)
+	c.layer3_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_conv1_folded_weight)
 	// block.go:47: layer3_0_conv2_bn_var_eps = call_function add(layer3_0_bn2_running_var, 1e-05)
 	layer3_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(layer3_0_conv2_bn_var_eps, layer3_0_bn2_running_var, f32_1em05)
@@ -814,8 +825,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer3_0_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 256, 1, 1, 1)
 	runtime.Copy(layer3_0_conv2_bn_scale_4d, layer3_0_conv2_bn_scale)
 	// block.go:47: layer3_0_conv2_folded_weight = call_function mul(layer3_0_conv2_weight, layer3_0_conv2_bn_scale_4d)
-	c.layer3_0_conv2_folded_weight = runtime.NewArray(runtime.Float32, 256, 256, 3, 3)
-	runtime.Mul(c.layer3_0_conv2_folded_weight, layer3_0_conv2_weight, layer3_0_conv2_bn_scale_4d)
+	layer3_0_conv2_folded_weight := runtime.NewArray(runtime.Float32, 256, 256, 3, 3)
+	runtime.Mul(layer3_0_conv2_folded_weight, layer3_0_conv2_weight, layer3_0_conv2_bn_scale_4d)
 	// block.go:47: layer3_0_conv2_bn_shift = call_function neg(layer3_0_bn2_running_mean)
 	layer3_0_conv2_bn_shift := runtime.NewArray(runtime.Float32, 256)
 	runtime.Neg(layer3_0_conv2_bn_shift, layer3_0_bn2_running_mean)
@@ -825,6 +836,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer3_0_conv2_folded_bias = call_function add(layer3_0_conv2_bn_shift_scaled, layer3_0_bn2_bias)
 	c.layer3_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_0_conv2_folded_bias, layer3_0_conv2_bn_shift_scaled, layer3_0_bn2_bias)
+	c.layer3_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_conv2_folded_weight)
 	// block.go:49: layer3_0_downsample_0_bn_var_eps = call_function add(layer3_0_downsample_1_running_var, 1e-05)
 	layer3_0_downsample_0_bn_var_eps := runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(layer3_0_downsample_0_bn_var_eps, layer3_0_downsample_1_running_var, f32_1em05)
@@ -838,8 +850,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer3_0_downsample_0_bn_scale_4d := runtime.NewArray(runtime.Float32, 256, 1, 1, 1)
 	runtime.Copy(layer3_0_downsample_0_bn_scale_4d, layer3_0_downsample_0_bn_scale)
 	// block.go:49: layer3_0_downsample_0_folded_weight = call_function mul(layer3_0_downsample_0_weight, layer3_0_downsample_0_bn_scale_4d)
-	c.layer3_0_downsample_0_folded_weight = runtime.NewArray(runtime.Float32, 256, 128, 1, 1)
-	runtime.Mul(c.layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_weight, layer3_0_downsample_0_bn_scale_4d)
+	layer3_0_downsample_0_folded_weight := runtime.NewArray(runtime.Float32, 256, 128, 1, 1)
+	runtime.Mul(layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_weight, layer3_0_downsample_0_bn_scale_4d)
 	// block.go:49: layer3_0_downsample_0_bn_shift = call_function neg(layer3_0_downsample_1_running_mean)
 	layer3_0_downsample_0_bn_shift := runtime.NewArray(runtime.Float32, 256)
 	runtime.Neg(layer3_0_downsample_0_bn_shift, layer3_0_downsample_1_running_mean)
@@ -849,6 +861,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:49: layer3_0_downsample_0_folded_bias = call_function add(layer3_0_downsample_0_bn_shift_scaled, layer3_0_downsample_1_bias)
 	c.layer3_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_0_downsample_0_folded_bias, layer3_0_downsample_0_bn_shift_scaled, layer3_0_downsample_1_bias)
+	c.layer3_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_downsample_0_folded_weight)
 	c.layer3_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer3_0_conv2, layer3_0_downsample_0)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -868,8 +881,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer3_1_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 256, 1, 1, 1)
 	runtime.Copy(layer3_1_conv1_bn_scale_4d, layer3_1_conv1_bn_scale)
 	// block.go:46: layer3_1_conv1_folded_weight = call_function mul(layer3_1_conv1_weight, layer3_1_conv1_bn_scale_4d)
-	c.layer3_1_conv1_folded_weight = runtime.NewArray(runtime.Float32, 256, 256, 3, 3)
-	runtime.Mul(c.layer3_1_conv1_folded_weight, layer3_1_conv1_weight, layer3_1_conv1_bn_scale_4d)
+	layer3_1_conv1_folded_weight := runtime.NewArray(runtime.Float32, 256, 256, 3, 3)
+	runtime.Mul(layer3_1_conv1_folded_weight, layer3_1_conv1_weight, layer3_1_conv1_bn_scale_4d)
 	// block.go:46: layer3_1_conv1_bn_shift = call_function neg(layer3_1_bn1_running_mean)
 	layer3_1_conv1_bn_shift := runtime.NewArray(runtime.Float32, 256)
 	runtime.Neg(layer3_1_conv1_bn_shift, layer3_1_bn1_running_mean)
@@ -879,6 +892,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer3_1_conv1_folded_bias = call_function add(layer3_1_conv1_bn_shift_scaled, layer3_1_bn1_bias)
 	c.layer3_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_1_conv1_folded_bias, layer3_1_conv1_bn_shift_scaled, layer3_1_bn1_bias)
+	c.layer3_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv1_folded_weight)
 	// block.go:47: layer3_1_conv2_bn_var_eps = call_function add(layer3_1_bn2_running_var, 1e-05)
 	layer3_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(layer3_1_conv2_bn_var_eps, layer3_1_bn2_running_var, f32_1em05)
@@ -892,8 +906,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer3_1_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 256, 1, 1, 1)
 	runtime.Copy(layer3_1_conv2_bn_scale_4d, layer3_1_conv2_bn_scale)
 	// block.go:47: layer3_1_conv2_folded_weight = call_function mul(layer3_1_conv2_weight, layer3_1_conv2_bn_scale_4d)
-	c.layer3_1_conv2_folded_weight = runtime.NewArray(runtime.Float32, 256, 256, 3, 3)
-	runtime.Mul(c.layer3_1_conv2_folded_weight, layer3_1_conv2_weight, layer3_1_conv2_bn_scale_4d)
+	layer3_1_conv2_folded_weight := runtime.NewArray(runtime.Float32, 256, 256, 3, 3)
+	runtime.Mul(layer3_1_conv2_folded_weight, layer3_1_conv2_weight, layer3_1_conv2_bn_scale_4d)
 	// block.go:47: layer3_1_conv2_bn_shift = call_function neg(layer3_1_bn2_running_mean)
 	layer3_1_conv2_bn_shift := runtime.NewArray(runtime.Float32, 256)
 	runtime.Neg(layer3_1_conv2_bn_shift, layer3_1_bn2_running_mean)
@@ -903,6 +917,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer3_1_conv2_folded_bias = call_function add(layer3_1_conv2_bn_shift_scaled, layer3_1_bn2_bias)
 	c.layer3_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_1_conv2_folded_bias, layer3_1_conv2_bn_shift_scaled, layer3_1_bn2_bias)
+	c.layer3_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv2_folded_weight)
 	c.layer3_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer3_1_conv2, layer3_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -922,8 +937,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer4_0_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 512, 1, 1, 1)
 	runtime.Copy(layer4_0_conv1_bn_scale_4d, layer4_0_conv1_bn_scale)
 	// block.go:46: layer4_0_conv1_folded_weight = call_function mul(layer4_0_conv1_weight, layer4_0_conv1_bn_scale_4d)
-	c.layer4_0_conv1_folded_weight = runtime.NewArray(runtime.Float32, 512, 256, 3, 3)
-	runtime.Mul(c.layer4_0_conv1_folded_weight, layer4_0_conv1_weight, layer4_0_conv1_bn_scale_4d)
+	layer4_0_conv1_folded_weight := runtime.NewArray(runtime.Float32, 512, 256, 3, 3)
+	runtime.Mul(layer4_0_conv1_folded_weight, layer4_0_conv1_weight, layer4_0_conv1_bn_scale_4d)
 	// block.go:46: layer4_0_conv1_bn_shift = call_function neg(layer4_0_bn1_running_mean)
 	layer4_0_conv1_bn_shift := runtime.NewArray(runtime.Float32, 512)
 	runtime.Neg(layer4_0_conv1_bn_shift, layer4_0_bn1_running_mean)
@@ -933,6 +948,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer4_0_conv1_folded_bias = call_function add(layer4_0_conv1_bn_shift_scaled, layer4_0_bn1_bias)
 	c.layer4_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_0_conv1_folded_bias, layer4_0_conv1_bn_shift_scaled, layer4_0_bn1_bias)
+	c.layer4_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer4_0_conv1_folded_weight)
 	// block.go:47: layer4_0_conv2_bn_var_eps = call_function add(layer4_0_bn2_running_var, 1e-05)
 	layer4_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(layer4_0_conv2_bn_var_eps, layer4_0_bn2_running_var, f32_1em05)
@@ -946,8 +962,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer4_0_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 512, 1, 1, 1)
 	runtime.Copy(layer4_0_conv2_bn_scale_4d, layer4_0_conv2_bn_scale)
 	// block.go:47: layer4_0_conv2_folded_weight = call_function mul(layer4_0_conv2_weight, layer4_0_conv2_bn_scale_4d)
-	c.layer4_0_conv2_folded_weight = runtime.NewArray(runtime.Float32, 512, 512, 3, 3)
-	runtime.Mul(c.layer4_0_conv2_folded_weight, layer4_0_conv2_weight, layer4_0_conv2_bn_scale_4d)
+	layer4_0_conv2_folded_weight := runtime.NewArray(runtime.Float32, 512, 512, 3, 3)
+	runtime.Mul(layer4_0_conv2_folded_weight, layer4_0_conv2_weight, layer4_0_conv2_bn_scale_4d)
 	// block.go:47: layer4_0_conv2_bn_shift = call_function neg(layer4_0_bn2_running_mean)
 	layer4_0_conv2_bn_shift := runtime.NewArray(runtime.Float32, 512)
 	runtime.Neg(layer4_0_conv2_bn_shift, layer4_0_bn2_running_mean)
@@ -957,6 +973,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer4_0_conv2_folded_bias = call_function add(layer4_0_conv2_bn_shift_scaled, layer4_0_bn2_bias)
 	c.layer4_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_0_conv2_folded_bias, layer4_0_conv2_bn_shift_scaled, layer4_0_bn2_bias)
+	c.layer4_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer4_0_conv2_folded_weight)
 	// block.go:49: layer4_0_downsample_0_bn_var_eps = call_function add(layer4_0_downsample_1_running_var, 1e-05)
 	layer4_0_downsample_0_bn_var_eps := runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(layer4_0_downsample_0_bn_var_eps, layer4_0_downsample_1_running_var, f32_1em05)
@@ -970,8 +987,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer4_0_downsample_0_bn_scale_4d := runtime.NewArray(runtime.Float32, 512, 1, 1, 1)
 	runtime.Copy(layer4_0_downsample_0_bn_scale_4d, layer4_0_downsample_0_bn_scale)
 	// block.go:49: layer4_0_downsample_0_folded_weight = call_function mul(layer4_0_downsample_0_weight, layer4_0_downsample_0_bn_scale_4d)
-	c.layer4_0_downsample_0_folded_weight = runtime.NewArray(runtime.Float32, 512, 256, 1, 1)
-	runtime.Mul(c.layer4_0_downsample_0_folded_weight, layer4_0_downsample_0_weight, layer4_0_downsample_0_bn_scale_4d)
+	layer4_0_downsample_0_folded_weight := runtime.NewArray(runtime.Float32, 512, 256, 1, 1)
+	runtime.Mul(layer4_0_downsample_0_folded_weight, layer4_0_downsample_0_weight, layer4_0_downsample_0_bn_scale_4d)
 	// block.go:49: layer4_0_downsample_0_bn_shift = call_function neg(layer4_0_downsample_1_running_mean)
 	layer4_0_downsample_0_bn_shift := runtime.NewArray(runtime.Float32, 512)
 	runtime.Neg(layer4_0_downsample_0_bn_shift, layer4_0_downsample_1_running_mean)
@@ -981,6 +998,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:49: layer4_0_downsample_0_folded_bias = call_function add(layer4_0_downsample_0_bn_shift_scaled, layer4_0_downsample_1_bias)
 	c.layer4_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_0_downsample_0_folded_bias, layer4_0_downsample_0_bn_shift_scaled, layer4_0_downsample_1_bias)
+	c.layer4_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer4_0_downsample_0_folded_weight)
 	c.layer4_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer4_0_conv2, layer4_0_downsample_0)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -1000,8 +1018,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer4_1_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 512, 1, 1, 1)
 	runtime.Copy(layer4_1_conv1_bn_scale_4d, layer4_1_conv1_bn_scale)
 	// block.go:46: layer4_1_conv1_folded_weight = call_function mul(layer4_1_conv1_weight, layer4_1_conv1_bn_scale_4d)
-	c.layer4_1_conv1_folded_weight = runtime.NewArray(runtime.Float32, 512, 512, 3, 3)
-	runtime.Mul(c.layer4_1_conv1_folded_weight, layer4_1_conv1_weight, layer4_1_conv1_bn_scale_4d)
+	layer4_1_conv1_folded_weight := runtime.NewArray(runtime.Float32, 512, 512, 3, 3)
+	runtime.Mul(layer4_1_conv1_folded_weight, layer4_1_conv1_weight, layer4_1_conv1_bn_scale_4d)
 	// block.go:46: layer4_1_conv1_bn_shift = call_function neg(layer4_1_bn1_running_mean)
 	layer4_1_conv1_bn_shift := runtime.NewArray(runtime.Float32, 512)
 	runtime.Neg(layer4_1_conv1_bn_shift, layer4_1_bn1_running_mean)
@@ -1011,6 +1029,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer4_1_conv1_folded_bias = call_function add(layer4_1_conv1_bn_shift_scaled, layer4_1_bn1_bias)
 	c.layer4_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_1_conv1_folded_bias, layer4_1_conv1_bn_shift_scaled, layer4_1_bn1_bias)
+	c.layer4_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer4_1_conv1_folded_weight)
 	// block.go:47: layer4_1_conv2_bn_var_eps = call_function add(layer4_1_bn2_running_var, 1e-05)
 	layer4_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(layer4_1_conv2_bn_var_eps, layer4_1_bn2_running_var, f32_1em05)
@@ -1024,8 +1043,8 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	layer4_1_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 512, 1, 1, 1)
 	runtime.Copy(layer4_1_conv2_bn_scale_4d, layer4_1_conv2_bn_scale)
 	// block.go:47: layer4_1_conv2_folded_weight = call_function mul(layer4_1_conv2_weight, layer4_1_conv2_bn_scale_4d)
-	c.layer4_1_conv2_folded_weight = runtime.NewArray(runtime.Float32, 512, 512, 3, 3)
-	runtime.Mul(c.layer4_1_conv2_folded_weight, layer4_1_conv2_weight, layer4_1_conv2_bn_scale_4d)
+	layer4_1_conv2_folded_weight := runtime.NewArray(runtime.Float32, 512, 512, 3, 3)
+	runtime.Mul(layer4_1_conv2_folded_weight, layer4_1_conv2_weight, layer4_1_conv2_bn_scale_4d)
 	// block.go:47: layer4_1_conv2_bn_shift = call_function neg(layer4_1_bn2_running_mean)
 	layer4_1_conv2_bn_shift := runtime.NewArray(runtime.Float32, 512)
 	runtime.Neg(layer4_1_conv2_bn_shift, layer4_1_bn2_running_mean)
@@ -1035,6 +1054,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer4_1_conv2_folded_bias = call_function add(layer4_1_conv2_bn_shift_scaled, layer4_1_bn2_bias)
 	c.layer4_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_1_conv2_folded_bias, layer4_1_conv2_bn_shift_scaled, layer4_1_bn2_bias)
+	c.layer4_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer4_1_conv2_folded_weight)
 	c.layer4_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer4_1_conv2, layer4_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -1096,75 +1116,75 @@ func (c *ResNet18Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// resnet18.go:52: conv1 = call_function conv2d_act(x, conv1_folded_weight, conv1_folded_bias, stride=[2, 2], padding=[3, 3], groups=1, act=1)
-	runtime.Conv2dAct(&fr.conv1, xArr, c.conv1_folded_weight, c.conv1_folded_bias, []int{2, 2}, []int{3, 3}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.conv1, xArr, c.conv1_folded_weight_prepared, c.conv1_folded_bias, []int{2, 2}, []int{3, 3}, 1, runtime.ActReLU)
 	// resnet18.go:52: maxpool = call_function max_pool2d(conv1, kernel_size=[3, 3], stride=[2, 2], padding=[1, 1])
 	runtime.MaxPool2d(&fr.maxpool, &fr.conv1, []int{3, 3}, []int{2, 2}, []int{1, 1})
 	// block.go:46: layer1_0_conv1 = call_function conv2d_act(maxpool, layer1_0_conv1_folded_weight, layer1_0_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer1_0_conv1, &fr.maxpool, c.layer1_0_conv1_folded_weight, c.layer1_0_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer1_0_conv1, &fr.maxpool, c.layer1_0_conv1_folded_weight_prepared, c.layer1_0_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer1_0_conv2 = call_function conv2d(layer1_0_conv1, layer1_0_conv2_folded_weight, layer1_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer1_0_conv2, &fr.layer1_0_conv1, c.layer1_0_conv2_folded_weight, c.layer1_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer1_0_conv2, &fr.layer1_0_conv1, c.layer1_0_conv2_folded_weight_prepared, c.layer1_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: layer1_0_relu_1 = 2 fused elementwise ops (layer1_0_relu_1_program):
 	// block.go:51: r2 = add(layer1_0_conv2, maxpool)
 	// block.go:51: layer1_0_relu_1 = relu(r2)
 	c.layer1_0_relu_1_program.Run(&fr.layer1_0_relu_1, []*runtime.Array{&fr.layer1_0_conv2, &fr.maxpool})
 	// block.go:46: layer1_1_conv1 = call_function conv2d_act(layer1_0_relu_1, layer1_1_conv1_folded_weight, layer1_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer1_1_conv1, &fr.layer1_0_relu_1, c.layer1_1_conv1_folded_weight, c.layer1_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer1_1_conv1, &fr.layer1_0_relu_1, c.layer1_1_conv1_folded_weight_prepared, c.layer1_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer1_1_conv2 = call_function conv2d(layer1_1_conv1, layer1_1_conv2_folded_weight, layer1_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer1_1_conv2, &fr.layer1_1_conv1, c.layer1_1_conv2_folded_weight, c.layer1_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer1_1_conv2, &fr.layer1_1_conv1, c.layer1_1_conv2_folded_weight_prepared, c.layer1_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: layer1_1_relu_1 = 2 fused elementwise ops (layer1_1_relu_1_program):
 	// block.go:51: r2 = add(layer1_1_conv2, layer1_0_relu_1)
 	// block.go:51: layer1_1_relu_1 = relu(r2)
 	c.layer1_1_relu_1_program.Run(&fr.layer1_1_relu_1, []*runtime.Array{&fr.layer1_1_conv2, &fr.layer1_0_relu_1})
 	// block.go:46: layer2_0_conv1 = call_function conv2d_act(layer1_1_relu_1, layer2_0_conv1_folded_weight, layer2_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer2_0_conv1, &fr.layer1_1_relu_1, c.layer2_0_conv1_folded_weight, c.layer2_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer2_0_conv1, &fr.layer1_1_relu_1, c.layer2_0_conv1_folded_weight_prepared, c.layer2_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer2_0_conv2 = call_function conv2d(layer2_0_conv1, layer2_0_conv2_folded_weight, layer2_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer2_0_conv2, &fr.layer2_0_conv1, c.layer2_0_conv2_folded_weight, c.layer2_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer2_0_conv2, &fr.layer2_0_conv1, c.layer2_0_conv2_folded_weight_prepared, c.layer2_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer2_0_downsample_0 = call_function conv2d(layer1_1_relu_1, layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
-	runtime.Conv2d(&fr.layer2_0_downsample_0, &fr.layer1_1_relu_1, c.layer2_0_downsample_0_folded_weight, c.layer2_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	runtime.Conv2dPrepared(&fr.layer2_0_downsample_0, &fr.layer1_1_relu_1, c.layer2_0_downsample_0_folded_weight_prepared, c.layer2_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
 	// block.go:51: layer2_0_relu_1 = 2 fused elementwise ops (layer2_0_relu_1_program):
 	// block.go:51: r2 = add(layer2_0_conv2, layer2_0_downsample_0)
 	// block.go:51: layer2_0_relu_1 = relu(r2)
 	c.layer2_0_relu_1_program.Run(&fr.layer2_0_relu_1, []*runtime.Array{&fr.layer2_0_conv2, &fr.layer2_0_downsample_0})
 	// block.go:46: layer2_1_conv1 = call_function conv2d_act(layer2_0_relu_1, layer2_1_conv1_folded_weight, layer2_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer2_1_conv1, &fr.layer2_0_relu_1, c.layer2_1_conv1_folded_weight, c.layer2_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer2_1_conv1, &fr.layer2_0_relu_1, c.layer2_1_conv1_folded_weight_prepared, c.layer2_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer2_1_conv2 = call_function conv2d(layer2_1_conv1, layer2_1_conv2_folded_weight, layer2_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer2_1_conv2, &fr.layer2_1_conv1, c.layer2_1_conv2_folded_weight, c.layer2_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer2_1_conv2, &fr.layer2_1_conv1, c.layer2_1_conv2_folded_weight_prepared, c.layer2_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: layer2_1_relu_1 = 2 fused elementwise ops (layer2_1_relu_1_program):
 	// block.go:51: r2 = add(layer2_1_conv2, layer2_0_relu_1)
 	// block.go:51: layer2_1_relu_1 = relu(r2)
 	c.layer2_1_relu_1_program.Run(&fr.layer2_1_relu_1, []*runtime.Array{&fr.layer2_1_conv2, &fr.layer2_0_relu_1})
 	// block.go:46: layer3_0_conv1 = call_function conv2d_act(layer2_1_relu_1, layer3_0_conv1_folded_weight, layer3_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer3_0_conv1, &fr.layer2_1_relu_1, c.layer3_0_conv1_folded_weight, c.layer3_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer3_0_conv1, &fr.layer2_1_relu_1, c.layer3_0_conv1_folded_weight_prepared, c.layer3_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer3_0_conv2 = call_function conv2d(layer3_0_conv1, layer3_0_conv2_folded_weight, layer3_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer3_0_conv2, &fr.layer3_0_conv1, c.layer3_0_conv2_folded_weight, c.layer3_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer3_0_conv2, &fr.layer3_0_conv1, c.layer3_0_conv2_folded_weight_prepared, c.layer3_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer3_0_downsample_0 = call_function conv2d(layer2_1_relu_1, layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
-	runtime.Conv2d(&fr.layer3_0_downsample_0, &fr.layer2_1_relu_1, c.layer3_0_downsample_0_folded_weight, c.layer3_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	runtime.Conv2dPrepared(&fr.layer3_0_downsample_0, &fr.layer2_1_relu_1, c.layer3_0_downsample_0_folded_weight_prepared, c.layer3_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
 	// block.go:51: layer3_0_relu_1 = 2 fused elementwise ops (layer3_0_relu_1_program):
 	// block.go:51: r2 = add(layer3_0_conv2, layer3_0_downsample_0)
 	// block.go:51: layer3_0_relu_1 = relu(r2)
 	c.layer3_0_relu_1_program.Run(&fr.layer3_0_relu_1, []*runtime.Array{&fr.layer3_0_conv2, &fr.layer3_0_downsample_0})
 	// block.go:46: layer3_1_conv1 = call_function conv2d_act(layer3_0_relu_1, layer3_1_conv1_folded_weight, layer3_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer3_1_conv1, &fr.layer3_0_relu_1, c.layer3_1_conv1_folded_weight, c.layer3_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer3_1_conv1, &fr.layer3_0_relu_1, c.layer3_1_conv1_folded_weight_prepared, c.layer3_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer3_1_conv2 = call_function conv2d(layer3_1_conv1, layer3_1_conv2_folded_weight, layer3_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer3_1_conv2, &fr.layer3_1_conv1, c.layer3_1_conv2_folded_weight, c.layer3_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer3_1_conv2, &fr.layer3_1_conv1, c.layer3_1_conv2_folded_weight_prepared, c.layer3_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: layer3_1_relu_1 = 2 fused elementwise ops (layer3_1_relu_1_program):
 	// block.go:51: r2 = add(layer3_1_conv2, layer3_0_relu_1)
 	// block.go:51: layer3_1_relu_1 = relu(r2)
 	c.layer3_1_relu_1_program.Run(&fr.layer3_1_relu_1, []*runtime.Array{&fr.layer3_1_conv2, &fr.layer3_0_relu_1})
 	// block.go:46: layer4_0_conv1 = call_function conv2d_act(layer3_1_relu_1, layer4_0_conv1_folded_weight, layer4_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer4_0_conv1, &fr.layer3_1_relu_1, c.layer4_0_conv1_folded_weight, c.layer4_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer4_0_conv1, &fr.layer3_1_relu_1, c.layer4_0_conv1_folded_weight_prepared, c.layer4_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer4_0_conv2 = call_function conv2d(layer4_0_conv1, layer4_0_conv2_folded_weight, layer4_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer4_0_conv2, &fr.layer4_0_conv1, c.layer4_0_conv2_folded_weight, c.layer4_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer4_0_conv2, &fr.layer4_0_conv1, c.layer4_0_conv2_folded_weight_prepared, c.layer4_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer4_0_downsample_0 = call_function conv2d(layer3_1_relu_1, layer4_0_downsample_0_folded_weight, layer4_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
-	runtime.Conv2d(&fr.layer4_0_downsample_0, &fr.layer3_1_relu_1, c.layer4_0_downsample_0_folded_weight, c.layer4_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	runtime.Conv2dPrepared(&fr.layer4_0_downsample_0, &fr.layer3_1_relu_1, c.layer4_0_downsample_0_folded_weight_prepared, c.layer4_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
 	// block.go:51: layer4_0_relu_1 = 2 fused elementwise ops (layer4_0_relu_1_program):
 	// block.go:51: r2 = add(layer4_0_conv2, layer4_0_downsample_0)
 	// block.go:51: layer4_0_relu_1 = relu(r2)
 	c.layer4_0_relu_1_program.Run(&fr.layer4_0_relu_1, []*runtime.Array{&fr.layer4_0_conv2, &fr.layer4_0_downsample_0})
 	// block.go:46: layer4_1_conv1 = call_function conv2d_act(layer4_0_relu_1, layer4_1_conv1_folded_weight, layer4_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer4_1_conv1, &fr.layer4_0_relu_1, c.layer4_1_conv1_folded_weight, c.layer4_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer4_1_conv1, &fr.layer4_0_relu_1, c.layer4_1_conv1_folded_weight_prepared, c.layer4_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer4_1_conv2 = call_function conv2d(layer4_1_conv1, layer4_1_conv2_folded_weight, layer4_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer4_1_conv2, &fr.layer4_1_conv1, c.layer4_1_conv2_folded_weight, c.layer4_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer4_1_conv2, &fr.layer4_1_conv1, c.layer4_1_conv2_folded_weight_prepared, c.layer4_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: layer4_1_relu_1 = 2 fused elementwise ops (layer4_1_relu_1_program):
 	// block.go:51: r2 = add(layer4_1_conv2, layer4_0_relu_1)
 	// block.go:51: layer4_1_relu_1 = relu(r2)

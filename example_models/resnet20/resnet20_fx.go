@@ -24,106 +24,106 @@ var _ func(*ResNet20, *tensor.Tensor) *tensor.Tensor = (*ResNet20).Forward
 type ResNet20Compiled struct {
 	// fc.bias f32[10]
 	fc_bias *runtime.Array
-	// conv1_folded_weight f32[16,3,3,3], computed by the constructor
-	conv1_folded_weight *runtime.Array
 	// conv1_folded_bias f32[16], computed by the constructor
 	conv1_folded_bias *runtime.Array
-	// layer1_0_conv1_folded_weight f32[16,16,3,3], computed by the constructor
-	layer1_0_conv1_folded_weight *runtime.Array
+	// conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer1_0_conv1_folded_bias f32[16], computed by the constructor
 	layer1_0_conv1_folded_bias *runtime.Array
-	// layer1_0_conv2_folded_weight f32[16,16,3,3], computed by the constructor
-	layer1_0_conv2_folded_weight *runtime.Array
+	// layer1_0_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer1_0_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer1_0_conv2_folded_bias f32[16], computed by the constructor
 	layer1_0_conv2_folded_bias *runtime.Array
+	// layer1_0_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer1_0_conv2_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer1_0_relu_1
 	layer1_0_relu_1_program *runtime.ElementwiseProgram
-	// layer1_1_conv1_folded_weight f32[16,16,3,3], computed by the constructor
-	layer1_1_conv1_folded_weight *runtime.Array
 	// layer1_1_conv1_folded_bias f32[16], computed by the constructor
 	layer1_1_conv1_folded_bias *runtime.Array
-	// layer1_1_conv2_folded_weight f32[16,16,3,3], computed by the constructor
-	layer1_1_conv2_folded_weight *runtime.Array
+	// layer1_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer1_1_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer1_1_conv2_folded_bias f32[16], computed by the constructor
 	layer1_1_conv2_folded_bias *runtime.Array
+	// layer1_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer1_1_conv2_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer1_1_relu_1
 	layer1_1_relu_1_program *runtime.ElementwiseProgram
-	// layer1_2_conv1_folded_weight f32[16,16,3,3], computed by the constructor
-	layer1_2_conv1_folded_weight *runtime.Array
 	// layer1_2_conv1_folded_bias f32[16], computed by the constructor
 	layer1_2_conv1_folded_bias *runtime.Array
-	// layer1_2_conv2_folded_weight f32[16,16,3,3], computed by the constructor
-	layer1_2_conv2_folded_weight *runtime.Array
+	// layer1_2_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer1_2_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer1_2_conv2_folded_bias f32[16], computed by the constructor
 	layer1_2_conv2_folded_bias *runtime.Array
+	// layer1_2_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer1_2_conv2_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer1_2_relu_1
 	layer1_2_relu_1_program *runtime.ElementwiseProgram
-	// layer2_0_conv1_folded_weight f32[32,16,3,3], computed by the constructor
-	layer2_0_conv1_folded_weight *runtime.Array
 	// layer2_0_conv1_folded_bias f32[32], computed by the constructor
 	layer2_0_conv1_folded_bias *runtime.Array
-	// layer2_0_conv2_folded_weight f32[32,32,3,3], computed by the constructor
-	layer2_0_conv2_folded_weight *runtime.Array
+	// layer2_0_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer2_0_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer2_0_conv2_folded_bias f32[32], computed by the constructor
 	layer2_0_conv2_folded_bias *runtime.Array
-	// layer2_0_downsample_0_folded_weight f32[32,16,1,1], computed by the constructor
-	layer2_0_downsample_0_folded_weight *runtime.Array
+	// layer2_0_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer2_0_conv2_folded_weight_prepared *runtime.ConvFilters
 	// layer2_0_downsample_0_folded_bias f32[32], computed by the constructor
 	layer2_0_downsample_0_folded_bias *runtime.Array
+	// layer2_0_downsample_0_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer2_0_downsample_0_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer2_0_relu_1
 	layer2_0_relu_1_program *runtime.ElementwiseProgram
-	// layer2_1_conv1_folded_weight f32[32,32,3,3], computed by the constructor
-	layer2_1_conv1_folded_weight *runtime.Array
 	// layer2_1_conv1_folded_bias f32[32], computed by the constructor
 	layer2_1_conv1_folded_bias *runtime.Array
-	// layer2_1_conv2_folded_weight f32[32,32,3,3], computed by the constructor
-	layer2_1_conv2_folded_weight *runtime.Array
+	// layer2_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer2_1_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer2_1_conv2_folded_bias f32[32], computed by the constructor
 	layer2_1_conv2_folded_bias *runtime.Array
+	// layer2_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer2_1_conv2_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer2_1_relu_1
 	layer2_1_relu_1_program *runtime.ElementwiseProgram
-	// layer2_2_conv1_folded_weight f32[32,32,3,3], computed by the constructor
-	layer2_2_conv1_folded_weight *runtime.Array
 	// layer2_2_conv1_folded_bias f32[32], computed by the constructor
 	layer2_2_conv1_folded_bias *runtime.Array
-	// layer2_2_conv2_folded_weight f32[32,32,3,3], computed by the constructor
-	layer2_2_conv2_folded_weight *runtime.Array
+	// layer2_2_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer2_2_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer2_2_conv2_folded_bias f32[32], computed by the constructor
 	layer2_2_conv2_folded_bias *runtime.Array
+	// layer2_2_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer2_2_conv2_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer2_2_relu_1
 	layer2_2_relu_1_program *runtime.ElementwiseProgram
-	// layer3_0_conv1_folded_weight f32[64,32,3,3], computed by the constructor
-	layer3_0_conv1_folded_weight *runtime.Array
 	// layer3_0_conv1_folded_bias f32[64], computed by the constructor
 	layer3_0_conv1_folded_bias *runtime.Array
-	// layer3_0_conv2_folded_weight f32[64,64,3,3], computed by the constructor
-	layer3_0_conv2_folded_weight *runtime.Array
+	// layer3_0_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer3_0_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer3_0_conv2_folded_bias f32[64], computed by the constructor
 	layer3_0_conv2_folded_bias *runtime.Array
-	// layer3_0_downsample_0_folded_weight f32[64,32,1,1], computed by the constructor
-	layer3_0_downsample_0_folded_weight *runtime.Array
+	// layer3_0_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer3_0_conv2_folded_weight_prepared *runtime.ConvFilters
 	// layer3_0_downsample_0_folded_bias f32[64], computed by the constructor
 	layer3_0_downsample_0_folded_bias *runtime.Array
+	// layer3_0_downsample_0_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer3_0_downsample_0_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer3_0_relu_1
 	layer3_0_relu_1_program *runtime.ElementwiseProgram
-	// layer3_1_conv1_folded_weight f32[64,64,3,3], computed by the constructor
-	layer3_1_conv1_folded_weight *runtime.Array
 	// layer3_1_conv1_folded_bias f32[64], computed by the constructor
 	layer3_1_conv1_folded_bias *runtime.Array
-	// layer3_1_conv2_folded_weight f32[64,64,3,3], computed by the constructor
-	layer3_1_conv2_folded_weight *runtime.Array
+	// layer3_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer3_1_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer3_1_conv2_folded_bias f32[64], computed by the constructor
 	layer3_1_conv2_folded_bias *runtime.Array
+	// layer3_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer3_1_conv2_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer3_1_relu_1
 	layer3_1_relu_1_program *runtime.ElementwiseProgram
-	// layer3_2_conv1_folded_weight f32[64,64,3,3], computed by the constructor
-	layer3_2_conv1_folded_weight *runtime.Array
 	// layer3_2_conv1_folded_bias f32[64], computed by the constructor
 	layer3_2_conv1_folded_bias *runtime.Array
-	// layer3_2_conv2_folded_weight f32[64,64,3,3], computed by the constructor
-	layer3_2_conv2_folded_weight *runtime.Array
+	// layer3_2_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer3_2_conv1_folded_weight_prepared *runtime.ConvFilters
 	// layer3_2_conv2_folded_bias f32[64], computed by the constructor
 	layer3_2_conv2_folded_bias *runtime.Array
+	// layer3_2_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
+	layer3_2_conv2_folded_weight_prepared *runtime.ConvFilters
 	// the 2 ops fused into layer3_2_relu_1
 	layer3_2_relu_1_program *runtime.ElementwiseProgram
 	// fc.weight prepared by PackLinear, computed by the constructor
@@ -549,8 +549,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 16, 1, 1, 1)
 	runtime.Copy(conv1_bn_scale_4d, conv1_bn_scale)
 	// resnet20.go:46: conv1_folded_weight = call_function mul(conv1_weight, conv1_bn_scale_4d)
-	c.conv1_folded_weight = runtime.NewArray(runtime.Float32, 16, 3, 3, 3)
-	runtime.Mul(c.conv1_folded_weight, conv1_weight, conv1_bn_scale_4d)
+	conv1_folded_weight := runtime.NewArray(runtime.Float32, 16, 3, 3, 3)
+	runtime.Mul(conv1_folded_weight, conv1_weight, conv1_bn_scale_4d)
 	// resnet20.go:46: conv1_bn_shift = call_function neg(bn1_running_mean)
 	conv1_bn_shift := runtime.NewArray(runtime.Float32, 16)
 	runtime.Neg(conv1_bn_shift, bn1_running_mean)
@@ -560,6 +560,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// resnet20.go:46: conv1_folded_bias = call_function add(conv1_bn_shift_scaled, bn1_bias)
 	c.conv1_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.conv1_folded_bias, conv1_bn_shift_scaled, bn1_bias)
+	c.conv1_folded_weight_prepared = runtime.PrepareConv2d(conv1_folded_weight)
 	// block.go:46: layer1_0_conv1_bn_var_eps = call_function add(layer1_0_bn1_running_var, 1e-05)
 	layer1_0_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(layer1_0_conv1_bn_var_eps, layer1_0_bn1_running_var, f32_1em05)
@@ -573,8 +574,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer1_0_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 16, 1, 1, 1)
 	runtime.Copy(layer1_0_conv1_bn_scale_4d, layer1_0_conv1_bn_scale)
 	// block.go:46: layer1_0_conv1_folded_weight = call_function mul(layer1_0_conv1_weight, layer1_0_conv1_bn_scale_4d)
-	c.layer1_0_conv1_folded_weight = runtime.NewArray(runtime.Float32, 16, 16, 3, 3)
-	runtime.Mul(c.layer1_0_conv1_folded_weight, layer1_0_conv1_weight, layer1_0_conv1_bn_scale_4d)
+	layer1_0_conv1_folded_weight := runtime.NewArray(runtime.Float32, 16, 16, 3, 3)
+	runtime.Mul(layer1_0_conv1_folded_weight, layer1_0_conv1_weight, layer1_0_conv1_bn_scale_4d)
 	// block.go:46: layer1_0_conv1_bn_shift = call_function neg(layer1_0_bn1_running_mean)
 	layer1_0_conv1_bn_shift := runtime.NewArray(runtime.Float32, 16)
 	runtime.Neg(layer1_0_conv1_bn_shift, layer1_0_bn1_running_mean)
@@ -584,6 +585,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer1_0_conv1_folded_bias = call_function add(layer1_0_conv1_bn_shift_scaled, layer1_0_bn1_bias)
 	c.layer1_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_0_conv1_folded_bias, layer1_0_conv1_bn_shift_scaled, layer1_0_bn1_bias)
+	c.layer1_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv1_folded_weight)
 	// block.go:47: layer1_0_conv2_bn_var_eps = call_function add(layer1_0_bn2_running_var, 1e-05)
 	layer1_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(layer1_0_conv2_bn_var_eps, layer1_0_bn2_running_var, f32_1em05)
@@ -597,8 +599,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer1_0_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 16, 1, 1, 1)
 	runtime.Copy(layer1_0_conv2_bn_scale_4d, layer1_0_conv2_bn_scale)
 	// block.go:47: layer1_0_conv2_folded_weight = call_function mul(layer1_0_conv2_weight, layer1_0_conv2_bn_scale_4d)
-	c.layer1_0_conv2_folded_weight = runtime.NewArray(runtime.Float32, 16, 16, 3, 3)
-	runtime.Mul(c.layer1_0_conv2_folded_weight, layer1_0_conv2_weight, layer1_0_conv2_bn_scale_4d)
+	layer1_0_conv2_folded_weight := runtime.NewArray(runtime.Float32, 16, 16, 3, 3)
+	runtime.Mul(layer1_0_conv2_folded_weight, layer1_0_conv2_weight, layer1_0_conv2_bn_scale_4d)
 	// block.go:47: layer1_0_conv2_bn_shift = call_function neg(layer1_0_bn2_running_mean)
 	layer1_0_conv2_bn_shift := runtime.NewArray(runtime.Float32, 16)
 	runtime.Neg(layer1_0_conv2_bn_shift, layer1_0_bn2_running_mean)
@@ -608,6 +610,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer1_0_conv2_folded_bias = call_function add(layer1_0_conv2_bn_shift_scaled, layer1_0_bn2_bias)
 	c.layer1_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_0_conv2_folded_bias, layer1_0_conv2_bn_shift_scaled, layer1_0_bn2_bias)
+	c.layer1_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv2_folded_weight)
 	c.layer1_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer1_0_conv2, conv1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -627,8 +630,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer1_1_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 16, 1, 1, 1)
 	runtime.Copy(layer1_1_conv1_bn_scale_4d, layer1_1_conv1_bn_scale)
 	// block.go:46: layer1_1_conv1_folded_weight = call_function mul(layer1_1_conv1_weight, layer1_1_conv1_bn_scale_4d)
-	c.layer1_1_conv1_folded_weight = runtime.NewArray(runtime.Float32, 16, 16, 3, 3)
-	runtime.Mul(c.layer1_1_conv1_folded_weight, layer1_1_conv1_weight, layer1_1_conv1_bn_scale_4d)
+	layer1_1_conv1_folded_weight := runtime.NewArray(runtime.Float32, 16, 16, 3, 3)
+	runtime.Mul(layer1_1_conv1_folded_weight, layer1_1_conv1_weight, layer1_1_conv1_bn_scale_4d)
 	// block.go:46: layer1_1_conv1_bn_shift = call_function neg(layer1_1_bn1_running_mean)
 	layer1_1_conv1_bn_shift := runtime.NewArray(runtime.Float32, 16)
 	runtime.Neg(layer1_1_conv1_bn_shift, layer1_1_bn1_running_mean)
@@ -638,6 +641,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer1_1_conv1_folded_bias = call_function add(layer1_1_conv1_bn_shift_scaled, layer1_1_bn1_bias)
 	c.layer1_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_1_conv1_folded_bias, layer1_1_conv1_bn_shift_scaled, layer1_1_bn1_bias)
+	c.layer1_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv1_folded_weight)
 	// block.go:47: layer1_1_conv2_bn_var_eps = call_function add(layer1_1_bn2_running_var, 1e-05)
 	layer1_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(layer1_1_conv2_bn_var_eps, layer1_1_bn2_running_var, f32_1em05)
@@ -651,8 +655,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer1_1_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 16, 1, 1, 1)
 	runtime.Copy(layer1_1_conv2_bn_scale_4d, layer1_1_conv2_bn_scale)
 	// block.go:47: layer1_1_conv2_folded_weight = call_function mul(layer1_1_conv2_weight, layer1_1_conv2_bn_scale_4d)
-	c.layer1_1_conv2_folded_weight = runtime.NewArray(runtime.Float32, 16, 16, 3, 3)
-	runtime.Mul(c.layer1_1_conv2_folded_weight, layer1_1_conv2_weight, layer1_1_conv2_bn_scale_4d)
+	layer1_1_conv2_folded_weight := runtime.NewArray(runtime.Float32, 16, 16, 3, 3)
+	runtime.Mul(layer1_1_conv2_folded_weight, layer1_1_conv2_weight, layer1_1_conv2_bn_scale_4d)
 	// block.go:47: layer1_1_conv2_bn_shift = call_function neg(layer1_1_bn2_running_mean)
 	layer1_1_conv2_bn_shift := runtime.NewArray(runtime.Float32, 16)
 	runtime.Neg(layer1_1_conv2_bn_shift, layer1_1_bn2_running_mean)
@@ -662,6 +666,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer1_1_conv2_folded_bias = call_function add(layer1_1_conv2_bn_shift_scaled, layer1_1_bn2_bias)
 	c.layer1_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_1_conv2_folded_bias, layer1_1_conv2_bn_shift_scaled, layer1_1_bn2_bias)
+	c.layer1_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv2_folded_weight)
 	c.layer1_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer1_1_conv2, layer1_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -681,8 +686,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer1_2_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 16, 1, 1, 1)
 	runtime.Copy(layer1_2_conv1_bn_scale_4d, layer1_2_conv1_bn_scale)
 	// block.go:46: layer1_2_conv1_folded_weight = call_function mul(layer1_2_conv1_weight, layer1_2_conv1_bn_scale_4d)
-	c.layer1_2_conv1_folded_weight = runtime.NewArray(runtime.Float32, 16, 16, 3, 3)
-	runtime.Mul(c.layer1_2_conv1_folded_weight, layer1_2_conv1_weight, layer1_2_conv1_bn_scale_4d)
+	layer1_2_conv1_folded_weight := runtime.NewArray(runtime.Float32, 16, 16, 3, 3)
+	runtime.Mul(layer1_2_conv1_folded_weight, layer1_2_conv1_weight, layer1_2_conv1_bn_scale_4d)
 	// block.go:46: layer1_2_conv1_bn_shift = call_function neg(layer1_2_bn1_running_mean)
 	layer1_2_conv1_bn_shift := runtime.NewArray(runtime.Float32, 16)
 	runtime.Neg(layer1_2_conv1_bn_shift, layer1_2_bn1_running_mean)
@@ -692,6 +697,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer1_2_conv1_folded_bias = call_function add(layer1_2_conv1_bn_shift_scaled, layer1_2_bn1_bias)
 	c.layer1_2_conv1_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_2_conv1_folded_bias, layer1_2_conv1_bn_shift_scaled, layer1_2_bn1_bias)
+	c.layer1_2_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_2_conv1_folded_weight)
 	// block.go:47: layer1_2_conv2_bn_var_eps = call_function add(layer1_2_bn2_running_var, 1e-05)
 	layer1_2_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(layer1_2_conv2_bn_var_eps, layer1_2_bn2_running_var, f32_1em05)
@@ -705,8 +711,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer1_2_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 16, 1, 1, 1)
 	runtime.Copy(layer1_2_conv2_bn_scale_4d, layer1_2_conv2_bn_scale)
 	// block.go:47: layer1_2_conv2_folded_weight = call_function mul(layer1_2_conv2_weight, layer1_2_conv2_bn_scale_4d)
-	c.layer1_2_conv2_folded_weight = runtime.NewArray(runtime.Float32, 16, 16, 3, 3)
-	runtime.Mul(c.layer1_2_conv2_folded_weight, layer1_2_conv2_weight, layer1_2_conv2_bn_scale_4d)
+	layer1_2_conv2_folded_weight := runtime.NewArray(runtime.Float32, 16, 16, 3, 3)
+	runtime.Mul(layer1_2_conv2_folded_weight, layer1_2_conv2_weight, layer1_2_conv2_bn_scale_4d)
 	// block.go:47: layer1_2_conv2_bn_shift = call_function neg(layer1_2_bn2_running_mean)
 	layer1_2_conv2_bn_shift := runtime.NewArray(runtime.Float32, 16)
 	runtime.Neg(layer1_2_conv2_bn_shift, layer1_2_bn2_running_mean)
@@ -716,6 +722,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer1_2_conv2_folded_bias = call_function add(layer1_2_conv2_bn_shift_scaled, layer1_2_bn2_bias)
 	c.layer1_2_conv2_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_2_conv2_folded_bias, layer1_2_conv2_bn_shift_scaled, layer1_2_bn2_bias)
+	c.layer1_2_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_2_conv2_folded_weight)
 	c.layer1_2_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer1_2_conv2, layer1_1_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -735,8 +742,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer2_0_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 32, 1, 1, 1)
 	runtime.Copy(layer2_0_conv1_bn_scale_4d, layer2_0_conv1_bn_scale)
 	// block.go:46: layer2_0_conv1_folded_weight = call_function mul(layer2_0_conv1_weight, layer2_0_conv1_bn_scale_4d)
-	c.layer2_0_conv1_folded_weight = runtime.NewArray(runtime.Float32, 32, 16, 3, 3)
-	runtime.Mul(c.layer2_0_conv1_folded_weight, layer2_0_conv1_weight, layer2_0_conv1_bn_scale_4d)
+	layer2_0_conv1_folded_weight := runtime.NewArray(runtime.Float32, 32, 16, 3, 3)
+	runtime.Mul(layer2_0_conv1_folded_weight, layer2_0_conv1_weight, layer2_0_conv1_bn_scale_4d)
 	// block.go:46: layer2_0_conv1_bn_shift = call_function neg(layer2_0_bn1_running_mean)
 	layer2_0_conv1_bn_shift := runtime.NewArray(runtime.Float32, 32)
 	runtime.Neg(layer2_0_conv1_bn_shift, layer2_0_bn1_running_mean)
@@ -746,6 +753,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer2_0_conv1_folded_bias = call_function add(layer2_0_conv1_bn_shift_scaled, layer2_0_bn1_bias)
 	c.layer2_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_0_conv1_folded_bias, layer2_0_conv1_bn_shift_scaled, layer2_0_bn1_bias)
+	c.layer2_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_conv1_folded_weight)
 	// block.go:47: layer2_0_conv2_bn_var_eps = call_function add(layer2_0_bn2_running_var, 1e-05)
 	layer2_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(layer2_0_conv2_bn_var_eps, layer2_0_bn2_running_var, f32_1em05)
@@ -759,8 +767,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer2_0_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 32, 1, 1, 1)
 	runtime.Copy(layer2_0_conv2_bn_scale_4d, layer2_0_conv2_bn_scale)
 	// block.go:47: layer2_0_conv2_folded_weight = call_function mul(layer2_0_conv2_weight, layer2_0_conv2_bn_scale_4d)
-	c.layer2_0_conv2_folded_weight = runtime.NewArray(runtime.Float32, 32, 32, 3, 3)
-	runtime.Mul(c.layer2_0_conv2_folded_weight, layer2_0_conv2_weight, layer2_0_conv2_bn_scale_4d)
+	layer2_0_conv2_folded_weight := runtime.NewArray(runtime.Float32, 32, 32, 3, 3)
+	runtime.Mul(layer2_0_conv2_folded_weight, layer2_0_conv2_weight, layer2_0_conv2_bn_scale_4d)
 	// block.go:47: layer2_0_conv2_bn_shift = call_function neg(layer2_0_bn2_running_mean)
 	layer2_0_conv2_bn_shift := runtime.NewArray(runtime.Float32, 32)
 	runtime.Neg(layer2_0_conv2_bn_shift, layer2_0_bn2_running_mean)
@@ -770,6 +778,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer2_0_conv2_folded_bias = call_function add(layer2_0_conv2_bn_shift_scaled, layer2_0_bn2_bias)
 	c.layer2_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_0_conv2_folded_bias, layer2_0_conv2_bn_shift_scaled, layer2_0_bn2_bias)
+	c.layer2_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_conv2_folded_weight)
 	// block.go:49: layer2_0_downsample_0_bn_var_eps = call_function add(layer2_0_downsample_1_running_var, 1e-05)
 	layer2_0_downsample_0_bn_var_eps := runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(layer2_0_downsample_0_bn_var_eps, layer2_0_downsample_1_running_var, f32_1em05)
@@ -783,8 +792,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer2_0_downsample_0_bn_scale_4d := runtime.NewArray(runtime.Float32, 32, 1, 1, 1)
 	runtime.Copy(layer2_0_downsample_0_bn_scale_4d, layer2_0_downsample_0_bn_scale)
 	// block.go:49: layer2_0_downsample_0_folded_weight = call_function mul(layer2_0_downsample_0_weight, layer2_0_downsample_0_bn_scale_4d)
-	c.layer2_0_downsample_0_folded_weight = runtime.NewArray(runtime.Float32, 32, 16, 1, 1)
-	runtime.Mul(c.layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_weight, layer2_0_downsample_0_bn_scale_4d)
+	layer2_0_downsample_0_folded_weight := runtime.NewArray(runtime.Float32, 32, 16, 1, 1)
+	runtime.Mul(layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_weight, layer2_0_downsample_0_bn_scale_4d)
 	// block.go:49: layer2_0_downsample_0_bn_shift = call_function neg(layer2_0_downsample_1_running_mean)
 	layer2_0_downsample_0_bn_shift := runtime.NewArray(runtime.Float32, 32)
 	runtime.Neg(layer2_0_downsample_0_bn_shift, layer2_0_downsample_1_running_mean)
@@ -794,6 +803,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:49: layer2_0_downsample_0_folded_bias = call_function add(layer2_0_downsample_0_bn_shift_scaled, layer2_0_downsample_1_bias)
 	c.layer2_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_0_downsample_0_folded_bias, layer2_0_downsample_0_bn_shift_scaled, layer2_0_downsample_1_bias)
+	c.layer2_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_downsample_0_folded_weight)
 	c.layer2_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer2_0_conv2, layer2_0_downsample_0)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -813,8 +823,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer2_1_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 32, 1, 1, 1)
 	runtime.Copy(layer2_1_conv1_bn_scale_4d, layer2_1_conv1_bn_scale)
 	// block.go:46: layer2_1_conv1_folded_weight = call_function mul(layer2_1_conv1_weight, layer2_1_conv1_bn_scale_4d)
-	c.layer2_1_conv1_folded_weight = runtime.NewArray(runtime.Float32, 32, 32, 3, 3)
-	runtime.Mul(c.layer2_1_conv1_folded_weight, layer2_1_conv1_weight, layer2_1_conv1_bn_scale_4d)
+	layer2_1_conv1_folded_weight := runtime.NewArray(runtime.Float32, 32, 32, 3, 3)
+	runtime.Mul(layer2_1_conv1_folded_weight, layer2_1_conv1_weight, layer2_1_conv1_bn_scale_4d)
 	// block.go:46: layer2_1_conv1_bn_shift = call_function neg(layer2_1_bn1_running_mean)
 	layer2_1_conv1_bn_shift := runtime.NewArray(runtime.Float32, 32)
 	runtime.Neg(layer2_1_conv1_bn_shift, layer2_1_bn1_running_mean)
@@ -824,6 +834,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer2_1_conv1_folded_bias = call_function add(layer2_1_conv1_bn_shift_scaled, layer2_1_bn1_bias)
 	c.layer2_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_1_conv1_folded_bias, layer2_1_conv1_bn_shift_scaled, layer2_1_bn1_bias)
+	c.layer2_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv1_folded_weight)
 	// block.go:47: layer2_1_conv2_bn_var_eps = call_function add(layer2_1_bn2_running_var, 1e-05)
 	layer2_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(layer2_1_conv2_bn_var_eps, layer2_1_bn2_running_var, f32_1em05)
@@ -837,8 +848,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer2_1_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 32, 1, 1, 1)
 	runtime.Copy(layer2_1_conv2_bn_scale_4d, layer2_1_conv2_bn_scale)
 	// block.go:47: layer2_1_conv2_folded_weight = call_function mul(layer2_1_conv2_weight, layer2_1_conv2_bn_scale_4d)
-	c.layer2_1_conv2_folded_weight = runtime.NewArray(runtime.Float32, 32, 32, 3, 3)
-	runtime.Mul(c.layer2_1_conv2_folded_weight, layer2_1_conv2_weight, layer2_1_conv2_bn_scale_4d)
+	layer2_1_conv2_folded_weight := runtime.NewArray(runtime.Float32, 32, 32, 3, 3)
+	runtime.Mul(layer2_1_conv2_folded_weight, layer2_1_conv2_weight, layer2_1_conv2_bn_scale_4d)
 	// block.go:47: layer2_1_conv2_bn_shift = call_function neg(layer2_1_bn2_running_mean)
 	layer2_1_conv2_bn_shift := runtime.NewArray(runtime.Float32, 32)
 	runtime.Neg(layer2_1_conv2_bn_shift, layer2_1_bn2_running_mean)
@@ -848,6 +859,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer2_1_conv2_folded_bias = call_function add(layer2_1_conv2_bn_shift_scaled, layer2_1_bn2_bias)
 	c.layer2_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_1_conv2_folded_bias, layer2_1_conv2_bn_shift_scaled, layer2_1_bn2_bias)
+	c.layer2_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv2_folded_weight)
 	c.layer2_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer2_1_conv2, layer2_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -867,8 +879,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer2_2_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 32, 1, 1, 1)
 	runtime.Copy(layer2_2_conv1_bn_scale_4d, layer2_2_conv1_bn_scale)
 	// block.go:46: layer2_2_conv1_folded_weight = call_function mul(layer2_2_conv1_weight, layer2_2_conv1_bn_scale_4d)
-	c.layer2_2_conv1_folded_weight = runtime.NewArray(runtime.Float32, 32, 32, 3, 3)
-	runtime.Mul(c.layer2_2_conv1_folded_weight, layer2_2_conv1_weight, layer2_2_conv1_bn_scale_4d)
+	layer2_2_conv1_folded_weight := runtime.NewArray(runtime.Float32, 32, 32, 3, 3)
+	runtime.Mul(layer2_2_conv1_folded_weight, layer2_2_conv1_weight, layer2_2_conv1_bn_scale_4d)
 	// block.go:46: layer2_2_conv1_bn_shift = call_function neg(layer2_2_bn1_running_mean)
 	layer2_2_conv1_bn_shift := runtime.NewArray(runtime.Float32, 32)
 	runtime.Neg(layer2_2_conv1_bn_shift, layer2_2_bn1_running_mean)
@@ -878,6 +890,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer2_2_conv1_folded_bias = call_function add(layer2_2_conv1_bn_shift_scaled, layer2_2_bn1_bias)
 	c.layer2_2_conv1_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_2_conv1_folded_bias, layer2_2_conv1_bn_shift_scaled, layer2_2_bn1_bias)
+	c.layer2_2_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_2_conv1_folded_weight)
 	// block.go:47: layer2_2_conv2_bn_var_eps = call_function add(layer2_2_bn2_running_var, 1e-05)
 	layer2_2_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(layer2_2_conv2_bn_var_eps, layer2_2_bn2_running_var, f32_1em05)
@@ -891,8 +904,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer2_2_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 32, 1, 1, 1)
 	runtime.Copy(layer2_2_conv2_bn_scale_4d, layer2_2_conv2_bn_scale)
 	// block.go:47: layer2_2_conv2_folded_weight = call_function mul(layer2_2_conv2_weight, layer2_2_conv2_bn_scale_4d)
-	c.layer2_2_conv2_folded_weight = runtime.NewArray(runtime.Float32, 32, 32, 3, 3)
-	runtime.Mul(c.layer2_2_conv2_folded_weight, layer2_2_conv2_weight, layer2_2_conv2_bn_scale_4d)
+	layer2_2_conv2_folded_weight := runtime.NewArray(runtime.Float32, 32, 32, 3, 3)
+	runtime.Mul(layer2_2_conv2_folded_weight, layer2_2_conv2_weight, layer2_2_conv2_bn_scale_4d)
 	// block.go:47: layer2_2_conv2_bn_shift = call_function neg(layer2_2_bn2_running_mean)
 	layer2_2_conv2_bn_shift := runtime.NewArray(runtime.Float32, 32)
 	runtime.Neg(layer2_2_conv2_bn_shift, layer2_2_bn2_running_mean)
@@ -902,6 +915,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer2_2_conv2_folded_bias = call_function add(layer2_2_conv2_bn_shift_scaled, layer2_2_bn2_bias)
 	c.layer2_2_conv2_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_2_conv2_folded_bias, layer2_2_conv2_bn_shift_scaled, layer2_2_bn2_bias)
+	c.layer2_2_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_2_conv2_folded_weight)
 	c.layer2_2_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer2_2_conv2, layer2_1_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -921,8 +935,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer3_0_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
 	runtime.Copy(layer3_0_conv1_bn_scale_4d, layer3_0_conv1_bn_scale)
 	// block.go:46: layer3_0_conv1_folded_weight = call_function mul(layer3_0_conv1_weight, layer3_0_conv1_bn_scale_4d)
-	c.layer3_0_conv1_folded_weight = runtime.NewArray(runtime.Float32, 64, 32, 3, 3)
-	runtime.Mul(c.layer3_0_conv1_folded_weight, layer3_0_conv1_weight, layer3_0_conv1_bn_scale_4d)
+	layer3_0_conv1_folded_weight := runtime.NewArray(runtime.Float32, 64, 32, 3, 3)
+	runtime.Mul(layer3_0_conv1_folded_weight, layer3_0_conv1_weight, layer3_0_conv1_bn_scale_4d)
 	// block.go:46: layer3_0_conv1_bn_shift = call_function neg(layer3_0_bn1_running_mean)
 	layer3_0_conv1_bn_shift := runtime.NewArray(runtime.Float32, 64)
 	runtime.Neg(layer3_0_conv1_bn_shift, layer3_0_bn1_running_mean)
@@ -932,6 +946,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer3_0_conv1_folded_bias = call_function add(layer3_0_conv1_bn_shift_scaled, layer3_0_bn1_bias)
 	c.layer3_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_0_conv1_folded_bias, layer3_0_conv1_bn_shift_scaled, layer3_0_bn1_bias)
+	c.layer3_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_conv1_folded_weight)
 	// block.go:47: layer3_0_conv2_bn_var_eps = call_function add(layer3_0_bn2_running_var, 1e-05)
 	layer3_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer3_0_conv2_bn_var_eps, layer3_0_bn2_running_var, f32_1em05)
@@ -945,8 +960,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer3_0_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
 	runtime.Copy(layer3_0_conv2_bn_scale_4d, layer3_0_conv2_bn_scale)
 	// block.go:47: layer3_0_conv2_folded_weight = call_function mul(layer3_0_conv2_weight, layer3_0_conv2_bn_scale_4d)
-	c.layer3_0_conv2_folded_weight = runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
-	runtime.Mul(c.layer3_0_conv2_folded_weight, layer3_0_conv2_weight, layer3_0_conv2_bn_scale_4d)
+	layer3_0_conv2_folded_weight := runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
+	runtime.Mul(layer3_0_conv2_folded_weight, layer3_0_conv2_weight, layer3_0_conv2_bn_scale_4d)
 	// block.go:47: layer3_0_conv2_bn_shift = call_function neg(layer3_0_bn2_running_mean)
 	layer3_0_conv2_bn_shift := runtime.NewArray(runtime.Float32, 64)
 	runtime.Neg(layer3_0_conv2_bn_shift, layer3_0_bn2_running_mean)
@@ -956,6 +971,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer3_0_conv2_folded_bias = call_function add(layer3_0_conv2_bn_shift_scaled, layer3_0_bn2_bias)
 	c.layer3_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_0_conv2_folded_bias, layer3_0_conv2_bn_shift_scaled, layer3_0_bn2_bias)
+	c.layer3_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_conv2_folded_weight)
 	// block.go:49: layer3_0_downsample_0_bn_var_eps = call_function add(layer3_0_downsample_1_running_var, 1e-05)
 	layer3_0_downsample_0_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer3_0_downsample_0_bn_var_eps, layer3_0_downsample_1_running_var, f32_1em05)
@@ -969,8 +985,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer3_0_downsample_0_bn_scale_4d := runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
 	runtime.Copy(layer3_0_downsample_0_bn_scale_4d, layer3_0_downsample_0_bn_scale)
 	// block.go:49: layer3_0_downsample_0_folded_weight = call_function mul(layer3_0_downsample_0_weight, layer3_0_downsample_0_bn_scale_4d)
-	c.layer3_0_downsample_0_folded_weight = runtime.NewArray(runtime.Float32, 64, 32, 1, 1)
-	runtime.Mul(c.layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_weight, layer3_0_downsample_0_bn_scale_4d)
+	layer3_0_downsample_0_folded_weight := runtime.NewArray(runtime.Float32, 64, 32, 1, 1)
+	runtime.Mul(layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_weight, layer3_0_downsample_0_bn_scale_4d)
 	// block.go:49: layer3_0_downsample_0_bn_shift = call_function neg(layer3_0_downsample_1_running_mean)
 	layer3_0_downsample_0_bn_shift := runtime.NewArray(runtime.Float32, 64)
 	runtime.Neg(layer3_0_downsample_0_bn_shift, layer3_0_downsample_1_running_mean)
@@ -980,6 +996,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:49: layer3_0_downsample_0_folded_bias = call_function add(layer3_0_downsample_0_bn_shift_scaled, layer3_0_downsample_1_bias)
 	c.layer3_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_0_downsample_0_folded_bias, layer3_0_downsample_0_bn_shift_scaled, layer3_0_downsample_1_bias)
+	c.layer3_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_downsample_0_folded_weight)
 	c.layer3_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer3_0_conv2, layer3_0_downsample_0)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -999,8 +1016,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer3_1_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
 	runtime.Copy(layer3_1_conv1_bn_scale_4d, layer3_1_conv1_bn_scale)
 	// block.go:46: layer3_1_conv1_folded_weight = call_function mul(layer3_1_conv1_weight, layer3_1_conv1_bn_scale_4d)
-	c.layer3_1_conv1_folded_weight = runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
-	runtime.Mul(c.layer3_1_conv1_folded_weight, layer3_1_conv1_weight, layer3_1_conv1_bn_scale_4d)
+	layer3_1_conv1_folded_weight := runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
+	runtime.Mul(layer3_1_conv1_folded_weight, layer3_1_conv1_weight, layer3_1_conv1_bn_scale_4d)
 	// block.go:46: layer3_1_conv1_bn_shift = call_function neg(layer3_1_bn1_running_mean)
 	layer3_1_conv1_bn_shift := runtime.NewArray(runtime.Float32, 64)
 	runtime.Neg(layer3_1_conv1_bn_shift, layer3_1_bn1_running_mean)
@@ -1010,6 +1027,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer3_1_conv1_folded_bias = call_function add(layer3_1_conv1_bn_shift_scaled, layer3_1_bn1_bias)
 	c.layer3_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_1_conv1_folded_bias, layer3_1_conv1_bn_shift_scaled, layer3_1_bn1_bias)
+	c.layer3_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv1_folded_weight)
 	// block.go:47: layer3_1_conv2_bn_var_eps = call_function add(layer3_1_bn2_running_var, 1e-05)
 	layer3_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer3_1_conv2_bn_var_eps, layer3_1_bn2_running_var, f32_1em05)
@@ -1023,8 +1041,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer3_1_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
 	runtime.Copy(layer3_1_conv2_bn_scale_4d, layer3_1_conv2_bn_scale)
 	// block.go:47: layer3_1_conv2_folded_weight = call_function mul(layer3_1_conv2_weight, layer3_1_conv2_bn_scale_4d)
-	c.layer3_1_conv2_folded_weight = runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
-	runtime.Mul(c.layer3_1_conv2_folded_weight, layer3_1_conv2_weight, layer3_1_conv2_bn_scale_4d)
+	layer3_1_conv2_folded_weight := runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
+	runtime.Mul(layer3_1_conv2_folded_weight, layer3_1_conv2_weight, layer3_1_conv2_bn_scale_4d)
 	// block.go:47: layer3_1_conv2_bn_shift = call_function neg(layer3_1_bn2_running_mean)
 	layer3_1_conv2_bn_shift := runtime.NewArray(runtime.Float32, 64)
 	runtime.Neg(layer3_1_conv2_bn_shift, layer3_1_bn2_running_mean)
@@ -1034,6 +1052,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer3_1_conv2_folded_bias = call_function add(layer3_1_conv2_bn_shift_scaled, layer3_1_bn2_bias)
 	c.layer3_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_1_conv2_folded_bias, layer3_1_conv2_bn_shift_scaled, layer3_1_bn2_bias)
+	c.layer3_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv2_folded_weight)
 	c.layer3_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer3_1_conv2, layer3_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -1053,8 +1072,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer3_2_conv1_bn_scale_4d := runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
 	runtime.Copy(layer3_2_conv1_bn_scale_4d, layer3_2_conv1_bn_scale)
 	// block.go:46: layer3_2_conv1_folded_weight = call_function mul(layer3_2_conv1_weight, layer3_2_conv1_bn_scale_4d)
-	c.layer3_2_conv1_folded_weight = runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
-	runtime.Mul(c.layer3_2_conv1_folded_weight, layer3_2_conv1_weight, layer3_2_conv1_bn_scale_4d)
+	layer3_2_conv1_folded_weight := runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
+	runtime.Mul(layer3_2_conv1_folded_weight, layer3_2_conv1_weight, layer3_2_conv1_bn_scale_4d)
 	// block.go:46: layer3_2_conv1_bn_shift = call_function neg(layer3_2_bn1_running_mean)
 	layer3_2_conv1_bn_shift := runtime.NewArray(runtime.Float32, 64)
 	runtime.Neg(layer3_2_conv1_bn_shift, layer3_2_bn1_running_mean)
@@ -1064,6 +1083,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer3_2_conv1_folded_bias = call_function add(layer3_2_conv1_bn_shift_scaled, layer3_2_bn1_bias)
 	c.layer3_2_conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_2_conv1_folded_bias, layer3_2_conv1_bn_shift_scaled, layer3_2_bn1_bias)
+	c.layer3_2_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_2_conv1_folded_weight)
 	// block.go:47: layer3_2_conv2_bn_var_eps = call_function add(layer3_2_bn2_running_var, 1e-05)
 	layer3_2_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer3_2_conv2_bn_var_eps, layer3_2_bn2_running_var, f32_1em05)
@@ -1077,8 +1097,8 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	layer3_2_conv2_bn_scale_4d := runtime.NewArray(runtime.Float32, 64, 1, 1, 1)
 	runtime.Copy(layer3_2_conv2_bn_scale_4d, layer3_2_conv2_bn_scale)
 	// block.go:47: layer3_2_conv2_folded_weight = call_function mul(layer3_2_conv2_weight, layer3_2_conv2_bn_scale_4d)
-	c.layer3_2_conv2_folded_weight = runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
-	runtime.Mul(c.layer3_2_conv2_folded_weight, layer3_2_conv2_weight, layer3_2_conv2_bn_scale_4d)
+	layer3_2_conv2_folded_weight := runtime.NewArray(runtime.Float32, 64, 64, 3, 3)
+	runtime.Mul(layer3_2_conv2_folded_weight, layer3_2_conv2_weight, layer3_2_conv2_bn_scale_4d)
 	// block.go:47: layer3_2_conv2_bn_shift = call_function neg(layer3_2_bn2_running_mean)
 	layer3_2_conv2_bn_shift := runtime.NewArray(runtime.Float32, 64)
 	runtime.Neg(layer3_2_conv2_bn_shift, layer3_2_bn2_running_mean)
@@ -1088,6 +1108,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer3_2_conv2_folded_bias = call_function add(layer3_2_conv2_bn_shift_scaled, layer3_2_bn2_bias)
 	c.layer3_2_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_2_conv2_folded_bias, layer3_2_conv2_bn_shift_scaled, layer3_2_bn2_bias)
+	c.layer3_2_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_2_conv2_folded_weight)
 	c.layer3_2_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer3_2_conv2, layer3_1_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -1150,79 +1171,79 @@ func (c *ResNet20Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// resnet20.go:46: conv1 = call_function conv2d_act(x, conv1_folded_weight, conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.conv1, xArr, c.conv1_folded_weight, c.conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.conv1, xArr, c.conv1_folded_weight_prepared, c.conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:46: layer1_0_conv1 = call_function conv2d_act(conv1, layer1_0_conv1_folded_weight, layer1_0_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer1_0_conv1, &fr.conv1, c.layer1_0_conv1_folded_weight, c.layer1_0_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer1_0_conv1, &fr.conv1, c.layer1_0_conv1_folded_weight_prepared, c.layer1_0_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer1_0_conv2 = call_function conv2d(layer1_0_conv1, layer1_0_conv2_folded_weight, layer1_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer1_0_conv2, &fr.layer1_0_conv1, c.layer1_0_conv2_folded_weight, c.layer1_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer1_0_conv2, &fr.layer1_0_conv1, c.layer1_0_conv2_folded_weight_prepared, c.layer1_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: layer1_0_relu_1 = 2 fused elementwise ops (layer1_0_relu_1_program):
 	// block.go:51: r2 = add(layer1_0_conv2, conv1)
 	// block.go:51: layer1_0_relu_1 = relu(r2)
 	c.layer1_0_relu_1_program.Run(&fr.layer1_0_relu_1, []*runtime.Array{&fr.layer1_0_conv2, &fr.conv1})
 	// block.go:46: layer1_1_conv1 = call_function conv2d_act(layer1_0_relu_1, layer1_1_conv1_folded_weight, layer1_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer1_1_conv1, &fr.layer1_0_relu_1, c.layer1_1_conv1_folded_weight, c.layer1_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer1_1_conv1, &fr.layer1_0_relu_1, c.layer1_1_conv1_folded_weight_prepared, c.layer1_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer1_1_conv2 = call_function conv2d(layer1_1_conv1, layer1_1_conv2_folded_weight, layer1_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer1_1_conv2, &fr.layer1_1_conv1, c.layer1_1_conv2_folded_weight, c.layer1_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer1_1_conv2, &fr.layer1_1_conv1, c.layer1_1_conv2_folded_weight_prepared, c.layer1_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: layer1_1_relu_1 = 2 fused elementwise ops (layer1_1_relu_1_program):
 	// block.go:51: r2 = add(layer1_1_conv2, layer1_0_relu_1)
 	// block.go:51: layer1_1_relu_1 = relu(r2)
 	c.layer1_1_relu_1_program.Run(&fr.layer1_1_relu_1, []*runtime.Array{&fr.layer1_1_conv2, &fr.layer1_0_relu_1})
 	// block.go:46: layer1_2_conv1 = call_function conv2d_act(layer1_1_relu_1, layer1_2_conv1_folded_weight, layer1_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer1_2_conv1, &fr.layer1_1_relu_1, c.layer1_2_conv1_folded_weight, c.layer1_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer1_2_conv1, &fr.layer1_1_relu_1, c.layer1_2_conv1_folded_weight_prepared, c.layer1_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer1_2_conv2 = call_function conv2d(layer1_2_conv1, layer1_2_conv2_folded_weight, layer1_2_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer1_2_conv2, &fr.layer1_2_conv1, c.layer1_2_conv2_folded_weight, c.layer1_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer1_2_conv2, &fr.layer1_2_conv1, c.layer1_2_conv2_folded_weight_prepared, c.layer1_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: layer1_2_relu_1 = 2 fused elementwise ops (layer1_2_relu_1_program):
 	// block.go:51: r2 = add(layer1_2_conv2, layer1_1_relu_1)
 	// block.go:51: layer1_2_relu_1 = relu(r2)
 	c.layer1_2_relu_1_program.Run(&fr.layer1_2_relu_1, []*runtime.Array{&fr.layer1_2_conv2, &fr.layer1_1_relu_1})
 	// block.go:46: layer2_0_conv1 = call_function conv2d_act(layer1_2_relu_1, layer2_0_conv1_folded_weight, layer2_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer2_0_conv1, &fr.layer1_2_relu_1, c.layer2_0_conv1_folded_weight, c.layer2_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer2_0_conv1, &fr.layer1_2_relu_1, c.layer2_0_conv1_folded_weight_prepared, c.layer2_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer2_0_conv2 = call_function conv2d(layer2_0_conv1, layer2_0_conv2_folded_weight, layer2_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer2_0_conv2, &fr.layer2_0_conv1, c.layer2_0_conv2_folded_weight, c.layer2_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer2_0_conv2, &fr.layer2_0_conv1, c.layer2_0_conv2_folded_weight_prepared, c.layer2_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer2_0_downsample_0 = call_function conv2d(layer1_2_relu_1, layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
-	runtime.Conv2d(&fr.layer2_0_downsample_0, &fr.layer1_2_relu_1, c.layer2_0_downsample_0_folded_weight, c.layer2_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	runtime.Conv2dPrepared(&fr.layer2_0_downsample_0, &fr.layer1_2_relu_1, c.layer2_0_downsample_0_folded_weight_prepared, c.layer2_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
 	// block.go:51: layer2_0_relu_1 = 2 fused elementwise ops (layer2_0_relu_1_program):
 	// block.go:51: r2 = add(layer2_0_conv2, layer2_0_downsample_0)
 	// block.go:51: layer2_0_relu_1 = relu(r2)
 	c.layer2_0_relu_1_program.Run(&fr.layer2_0_relu_1, []*runtime.Array{&fr.layer2_0_conv2, &fr.layer2_0_downsample_0})
 	// block.go:46: layer2_1_conv1 = call_function conv2d_act(layer2_0_relu_1, layer2_1_conv1_folded_weight, layer2_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer2_1_conv1, &fr.layer2_0_relu_1, c.layer2_1_conv1_folded_weight, c.layer2_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer2_1_conv1, &fr.layer2_0_relu_1, c.layer2_1_conv1_folded_weight_prepared, c.layer2_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer2_1_conv2 = call_function conv2d(layer2_1_conv1, layer2_1_conv2_folded_weight, layer2_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer2_1_conv2, &fr.layer2_1_conv1, c.layer2_1_conv2_folded_weight, c.layer2_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer2_1_conv2, &fr.layer2_1_conv1, c.layer2_1_conv2_folded_weight_prepared, c.layer2_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: layer2_1_relu_1 = 2 fused elementwise ops (layer2_1_relu_1_program):
 	// block.go:51: r2 = add(layer2_1_conv2, layer2_0_relu_1)
 	// block.go:51: layer2_1_relu_1 = relu(r2)
 	c.layer2_1_relu_1_program.Run(&fr.layer2_1_relu_1, []*runtime.Array{&fr.layer2_1_conv2, &fr.layer2_0_relu_1})
 	// block.go:46: layer2_2_conv1 = call_function conv2d_act(layer2_1_relu_1, layer2_2_conv1_folded_weight, layer2_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer2_2_conv1, &fr.layer2_1_relu_1, c.layer2_2_conv1_folded_weight, c.layer2_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer2_2_conv1, &fr.layer2_1_relu_1, c.layer2_2_conv1_folded_weight_prepared, c.layer2_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer2_2_conv2 = call_function conv2d(layer2_2_conv1, layer2_2_conv2_folded_weight, layer2_2_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer2_2_conv2, &fr.layer2_2_conv1, c.layer2_2_conv2_folded_weight, c.layer2_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer2_2_conv2, &fr.layer2_2_conv1, c.layer2_2_conv2_folded_weight_prepared, c.layer2_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: layer2_2_relu_1 = 2 fused elementwise ops (layer2_2_relu_1_program):
 	// block.go:51: r2 = add(layer2_2_conv2, layer2_1_relu_1)
 	// block.go:51: layer2_2_relu_1 = relu(r2)
 	c.layer2_2_relu_1_program.Run(&fr.layer2_2_relu_1, []*runtime.Array{&fr.layer2_2_conv2, &fr.layer2_1_relu_1})
 	// block.go:46: layer3_0_conv1 = call_function conv2d_act(layer2_2_relu_1, layer3_0_conv1_folded_weight, layer3_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer3_0_conv1, &fr.layer2_2_relu_1, c.layer3_0_conv1_folded_weight, c.layer3_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer3_0_conv1, &fr.layer2_2_relu_1, c.layer3_0_conv1_folded_weight_prepared, c.layer3_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer3_0_conv2 = call_function conv2d(layer3_0_conv1, layer3_0_conv2_folded_weight, layer3_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer3_0_conv2, &fr.layer3_0_conv1, c.layer3_0_conv2_folded_weight, c.layer3_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer3_0_conv2, &fr.layer3_0_conv1, c.layer3_0_conv2_folded_weight_prepared, c.layer3_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer3_0_downsample_0 = call_function conv2d(layer2_2_relu_1, layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
-	runtime.Conv2d(&fr.layer3_0_downsample_0, &fr.layer2_2_relu_1, c.layer3_0_downsample_0_folded_weight, c.layer3_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
+	runtime.Conv2dPrepared(&fr.layer3_0_downsample_0, &fr.layer2_2_relu_1, c.layer3_0_downsample_0_folded_weight_prepared, c.layer3_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
 	// block.go:51: layer3_0_relu_1 = 2 fused elementwise ops (layer3_0_relu_1_program):
 	// block.go:51: r2 = add(layer3_0_conv2, layer3_0_downsample_0)
 	// block.go:51: layer3_0_relu_1 = relu(r2)
 	c.layer3_0_relu_1_program.Run(&fr.layer3_0_relu_1, []*runtime.Array{&fr.layer3_0_conv2, &fr.layer3_0_downsample_0})
 	// block.go:46: layer3_1_conv1 = call_function conv2d_act(layer3_0_relu_1, layer3_1_conv1_folded_weight, layer3_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer3_1_conv1, &fr.layer3_0_relu_1, c.layer3_1_conv1_folded_weight, c.layer3_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer3_1_conv1, &fr.layer3_0_relu_1, c.layer3_1_conv1_folded_weight_prepared, c.layer3_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer3_1_conv2 = call_function conv2d(layer3_1_conv1, layer3_1_conv2_folded_weight, layer3_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer3_1_conv2, &fr.layer3_1_conv1, c.layer3_1_conv2_folded_weight, c.layer3_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer3_1_conv2, &fr.layer3_1_conv1, c.layer3_1_conv2_folded_weight_prepared, c.layer3_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: layer3_1_relu_1 = 2 fused elementwise ops (layer3_1_relu_1_program):
 	// block.go:51: r2 = add(layer3_1_conv2, layer3_0_relu_1)
 	// block.go:51: layer3_1_relu_1 = relu(r2)
 	c.layer3_1_relu_1_program.Run(&fr.layer3_1_relu_1, []*runtime.Array{&fr.layer3_1_conv2, &fr.layer3_0_relu_1})
 	// block.go:46: layer3_2_conv1 = call_function conv2d_act(layer3_1_relu_1, layer3_2_conv1_folded_weight, layer3_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dAct(&fr.layer3_2_conv1, &fr.layer3_1_relu_1, c.layer3_2_conv1_folded_weight, c.layer3_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	runtime.Conv2dActPrepared(&fr.layer3_2_conv1, &fr.layer3_1_relu_1, c.layer3_2_conv1_folded_weight_prepared, c.layer3_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer3_2_conv2 = call_function conv2d(layer3_2_conv1, layer3_2_conv2_folded_weight, layer3_2_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2d(&fr.layer3_2_conv2, &fr.layer3_2_conv1, c.layer3_2_conv2_folded_weight, c.layer3_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
+	runtime.Conv2dPrepared(&fr.layer3_2_conv2, &fr.layer3_2_conv1, c.layer3_2_conv2_folded_weight_prepared, c.layer3_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:51: layer3_2_relu_1 = 2 fused elementwise ops (layer3_2_relu_1_program):
 	// block.go:51: r2 = add(layer3_2_conv2, layer3_1_relu_1)
 	// block.go:51: layer3_2_relu_1 = relu(r2)
