@@ -49,28 +49,18 @@ type maxPoolJob struct {
 	h, w, oh, ow, kh, kw, sh, sw, ph, pw int
 }
 
-// planes pools planes [lo, hi). The window maximum is separable: a row
-// pass takes the maximum over each window's columns into a scratch [H, OW]
-// plane, and a column pass the maximum of those over each window's rows.
+// planes pools planes [lo, hi). The window maximum is separable: for each
+// output row, a column pass takes the maximum of the window's input rows
+// into a scratch row of W (maxRows, a vector kernel on the AVX2 tier), and
+// a row pass the maximum of that over each window's columns.
 func (g *maxPoolJob) planes(lo, hi int) {
 	h, w, oh, ow := g.h, g.w, g.oh, g.ow
-	scratch := getConvScratch(h * ow)
+	scratch := getConvScratch(w)
 	defer convScratch.Put(scratch)
-	tmp := *scratch
+	col := *scratch
 	for pl := lo; pl < hi; pl++ {
 		src := g.x[pl*h*w : (pl+1)*h*w]
 		dst := g.out[pl*oh*ow : (pl+1)*oh*ow]
-		for y := 0; y < h; y++ {
-			in, t := src[y*w:(y+1)*w], tmp[y*ow:(y+1)*ow]
-			for j := range t {
-				z0, z1 := max(j*g.sw-g.pw, 0), min(j*g.sw-g.pw+g.kw, w)
-				m := float32(math.Inf(-1))
-				for _, v := range in[z0:z1] {
-					m = max(m, v) // NaN wins, as the spec of max says
-				}
-				t[j] = m
-			}
-		}
 		for i := 0; i < oh; i++ {
 			y0, y1 := max(i*g.sh-g.ph, 0), min(i*g.sh-g.ph+g.kh, h)
 			d := dst[i*ow : (i+1)*ow]
@@ -80,14 +70,32 @@ func (g *maxPoolJob) planes(lo, hi int) {
 				}
 				continue
 			}
-			copy(d, tmp[y0*ow:(y0+1)*ow])
-			for y := y0 + 1; y < y1; y++ {
-				t := tmp[y*ow : (y+1)*ow]
-				for j, v := range t[:len(d)] {
-					d[j] = max(d[j], v)
+			m := src[y0*w : (y0+1)*w]
+			if y1-y0 > 1 {
+				maxRows(col, m, src[(y0+1)*w:(y0+2)*w])
+				for y := y0 + 2; y < y1; y++ {
+					maxRows(col, col, src[y*w:(y+1)*w])
 				}
+				m = col
+			}
+			for j := range d {
+				z0, z1 := max(j*g.sw-g.pw, 0), min(j*g.sw-g.pw+g.kw, w)
+				v := float32(math.Inf(-1))
+				for _, x := range m[z0:z1] {
+					v = max(v, x) // NaN wins, as the spec of max says
+				}
+				d[j] = v
 			}
 		}
+	}
+}
+
+// maxRowsGo sets dst[i] = max(a[i], b[i]) for i < len(dst), with Go's max:
+// a NaN in either gives NaN, and +0 wins over −0.
+func maxRowsGo(dst, a, b []float32) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = max(a[i], b[i])
 	}
 }
 

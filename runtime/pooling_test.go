@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -186,5 +187,51 @@ func testPoolingAllocs(t *testing.T) {
 		if n := testing.AllocsPerRun(10, func() { AdaptiveAvgPool2d(ap, x) }); n != 0 {
 			t.Errorf("AdaptiveAvgPool2d x%v allocates %v times per call, want 0", x.Shape, n)
 		}
+	}
+}
+
+// TestMaxRows checks max pooling's row maximum against Go's max bit for
+// bit on every tier: lengths with and without a vector tail, NaN in
+// either operand, ±0 both ways round, ±Inf.
+func TestMaxRows(t *testing.T) { forEachISA(t, testMaxRows) }
+
+func testMaxRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	negZero := float32(math.Copysign(0, -1))
+	special := []float32{nan, inf, -inf, 0, negZero, 1, -1}
+	for n := 0; n <= 40; n++ {
+		a, b := make([]float32, n), make([]float32, n)
+		for i := range a {
+			a[i], b[i] = r.Float32()*2-1, r.Float32()*2-1
+			if r.IntN(3) == 0 {
+				a[i] = special[r.IntN(len(special))]
+			}
+			if r.IntN(3) == 0 {
+				b[i] = special[r.IntN(len(special))]
+			}
+		}
+		got := make([]float32, n)
+		maxRows(got, a, b)
+		for i := range got {
+			want := max(a[i], b[i])
+			if math.Float32bits(got[i]) != math.Float32bits(want) && !(got[i] != got[i] && want != want) {
+				t.Fatalf("n=%d: max(%v, %v) = %v, want %v", n, a[i], b[i], got[i], want)
+			}
+		}
+	}
+}
+
+// BenchmarkMaxPool2d times the ResNet stem's 3×3 stride-2 max pooling.
+func BenchmarkMaxPool2d(b *testing.B) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, n := range []int{1, 8} {
+		x := randArray(r, n, 64, 112, 112)
+		out := NewArray(Float32, n, 64, 56, 56)
+		b.Run(fmt.Sprintf("stem/N=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				MaxPool2d(out, x, []int{3}, []int{2}, []int{1})
+			}
+		})
 	}
 }

@@ -1,0 +1,25 @@
+// The vector row maximum of max pooling on the AVX2 tier.
+
+//go:build amd64 && !noasm
+
+package runtime
+
+// maxRowsAVX2 sets dst[i] = max(a[i], b[i]) for i < n, n a multiple of 8,
+// as maxRowsGo does; see pooling_avx2_amd64.s.
+//
+//go:noescape
+func maxRowsAVX2(dst, a, b *float32, n int)
+
+// maxRows sets dst[i] = max(a[i], b[i]) for i < len(dst), eight lanes at a
+// time on the AVX2 and AVX-512 tiers.
+func maxRows(dst, a, b []float32) {
+	n := 0
+	if hasAVX2FMA {
+		n = len(dst) &^ 7
+		if n > 0 {
+			_, _ = a[n-1], b[n-1]
+			maxRowsAVX2(&dst[0], &a[0], &b[0], n)
+		}
+	}
+	maxRowsGo(dst[n:], a[n:], b[n:])
+}
