@@ -208,13 +208,20 @@ func (e *gen) kernelCall(n *ir.Node, op *ir.Op, comment jen.Code, outs, allocs, 
 	pkg, fn := op.KernelName()
 	if pr := op.Prepared; pr != nil && body == &e.body {
 		if key, src, ok := e.paramOnlyOperand(n, pr.Operand); ok {
-			v, ok := e.prepared[key]
+			// A prepare function that takes attributes prepares the
+			// operand once per set of them.
+			prepAttrs := attrArgs[:op.PrepareAttrs()]
+			cacheKey := key
+			for _, a := range op.KernelAttrs()[:len(prepAttrs)] {
+				cacheKey += fmt.Sprintf(" %s=%v", a.Name, sig.Value(a.Name))
+			}
+			v, ok := e.prepared[cacheKey]
 			if !ok {
 				ppkg, pname, _, _ := op.PreparedNames()
 				pt := reflect.TypeOf(pr.Prepare).Out(0).Elem()
 				v = e.newCtorValue(key+"_prepared", jen.Op("*").Qual(pt.PkgPath(), pt.Name()), key+" prepared by "+pname+", computed by the constructor")
-				e.prepared[key] = v
-				e.ctor = append(e.ctor, e.define(v).Qual(ppkg, pname).Call(e.ctorRef(src)))
+				e.prepared[cacheKey] = v
+				e.ctor = append(e.ctor, e.define(v).Qual(ppkg, pname).Call(append([]jen.Code{e.ctorRef(src)}, prepAttrs...)...))
 			}
 			e.snapshot = true
 			if p := e.g.Params[key]; p != nil && p.GoPath != "" {

@@ -9,14 +9,17 @@ import (
 )
 
 // Prepared declares that operand Operand of an op can be prepared once by
-// the runtime function Prepare, a func(*runtime.Array) P, into a value of
-// type P (a pointer type, such as *runtime.PackedB) that Kernel, an
-// alternative kernel, takes in that operand's place; every other parameter
-// of Kernel is the op kernel's. Generated code uses it when the operand
-// depends on no input (a parameter, or work hoisted from parameters): the
-// compiled module's constructor calls Prepare and Forward calls Kernel,
-// which must compute what the op's kernel computes. Eager execution and the
-// interpreter keep calling the op's kernel.
+// the runtime function Prepare, a func(*runtime.Array, attrs...) P, into a
+// value of type P (a pointer type, such as *runtime.PackedB) that Kernel,
+// an alternative kernel, takes in that operand's place; every other
+// parameter of Kernel is the op kernel's. Prepare's parameters after the
+// operand are the first of the kernel's attribute parameters (none for a
+// packed linear weight; stride, padding and groups for convolution
+// filters, whose layout depends on them). Generated code uses it when the
+// operand depends on no input (a parameter, or work hoisted from
+// parameters): the compiled module's constructor calls Prepare and Forward
+// calls Kernel, which must compute what the op's kernel computes. Eager
+// execution and the interpreter keep calling the op's kernel.
 type Prepared struct {
 	Operand int
 	Prepare any
@@ -24,9 +27,11 @@ type Prepared struct {
 }
 
 // CheckPrepared verifies op.Prepared against the op's kernel: Operand is a
-// tensor operand, Prepare is a func(*runtime.Array) P of a pointer type P
-// other than *runtime.Array, and Kernel has the op kernel's parameters but
-// P for that operand. It returns nil when op.Prepared is nil.
+// tensor operand, Prepare is a func(*runtime.Array, attrs...) P of a
+// pointer type P other than *runtime.Array whose attrs are the first of
+// the kernel's attribute parameters, and Kernel has the op kernel's
+// parameters but P for that operand. It returns nil when op.Prepared is
+// nil.
 func (op *Op) CheckPrepared() error {
 	pr := op.Prepared
 	if pr == nil {
@@ -39,12 +44,21 @@ func (op *Op) CheckPrepared() error {
 		return fmt.Errorf("prepared operand %d is not a tensor operand", pr.Operand)
 	}
 	pt := reflect.TypeOf(pr.Prepare)
-	if pt == nil || pt.Kind() != reflect.Func || pt.NumIn() != 1 || pt.In(0) != arrayPtrType || pt.NumOut() != 1 ||
+	if pt == nil || pt.Kind() != reflect.Func || pt.NumIn() < 1 || pt.In(0) != arrayPtrType || pt.NumOut() != 1 ||
 		pt.Out(0).Kind() != reflect.Pointer || pt.Out(0) == arrayPtrType {
-		return fmt.Errorf("prepare function %T, want func(*runtime.Array) P for a pointer type P", pr.Prepare)
+		return fmt.Errorf("prepare function %T, want func(*runtime.Array, attrs...) P for a pointer type P", pr.Prepare)
 	}
 	prepared := pt.Out(0)
 	kt, at := reflect.TypeOf(op.Kernel), reflect.TypeOf(pr.Kernel)
+	firstAttr := kt.NumIn() - len(op.KernelAttrs())
+	if pt.NumIn()-1 > len(op.KernelAttrs()) {
+		return fmt.Errorf("prepare function %T takes %d attributes, the kernel %d", pr.Prepare, pt.NumIn()-1, len(op.KernelAttrs()))
+	}
+	for i := 1; i < pt.NumIn(); i++ {
+		if want := kt.In(firstAttr + i - 1); pt.In(i) != want {
+			return fmt.Errorf("prepare function %T: parameter %d is %v, want the kernel's attribute parameter %v", pr.Prepare, i, pt.In(i), want)
+		}
+	}
 	if at == nil || at.Kind() != reflect.Func || at.NumOut() != 0 || at.NumIn() != kt.NumIn() {
 		return fmt.Errorf("prepared kernel %T, want the parameters of %v with %v for operand %d", pr.Kernel, kt, prepared, pr.Operand)
 	}
@@ -60,6 +74,11 @@ func (op *Op) CheckPrepared() error {
 	}
 	return nil
 }
+
+// PrepareAttrs returns how many of the kernel's attributes, from the
+// first, the prepare function of op (which must have Prepared) takes
+// after the operand.
+func (op *Op) PrepareAttrs() int { return reflect.TypeOf(op.Prepared.Prepare).NumIn() - 1 }
 
 // PreparedNames returns the package paths and names of the prepare
 // function and the prepared kernel of op, which must have Prepared.

@@ -127,7 +127,8 @@ func TestPreparedOperands(t *testing.T) {
 			return vs
 		}
 		reflect.ValueOf(op.Kernel).Call(args(want, w))
-		packed := reflect.ValueOf(op.Prepared.Prepare).Call([]reflect.Value{reflect.ValueOf(w)})[0].Interface()
+		prep := append([]reflect.Value{reflect.ValueOf(w)}, args(nil, nil)[4:4+op.PrepareAttrs()]...)
+		packed := reflect.ValueOf(op.Prepared.Prepare).Call(prep)[0].Interface()
 		reflect.ValueOf(op.Prepared.Kernel).Call(args(got, packed))
 		sameArray(t, c.op+" prepared", got, want, tol)
 	}
@@ -143,11 +144,18 @@ func TestCheckPreparedRejectsMismatches(t *testing.T) {
 		{Prepared{Operand: 1, Prepare: runtime.Relu, Kernel: runtime.LinearPacked}, "prepare function"},
 		{Prepared{Operand: 1, Prepare: runtime.PackLinear, Kernel: runtime.Linear}, "parameter 2 is *runtime.Array, want *runtime.PackedB"},
 		{Prepared{Operand: 1, Prepare: runtime.PackLinear, Kernel: runtime.LinearActPacked}, "prepared kernel"},
+		{Prepared{Operand: 1, Prepare: runtime.PrepareConv2d, Kernel: runtime.LinearPacked}, "takes 3 attributes, the kernel 0"},
 	} {
 		op := *base
 		op.Prepared = &c.pr
 		if err := op.CheckPrepared(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: got error %v, want one containing %q", c.pr, err, c.want)
 		}
+	}
+	// A prepare function's attributes must be the kernel's first ones.
+	conv := *LookupOp("conv2d")
+	conv.Prepared = &Prepared{Operand: 1, Prepare: func(*runtime.Array, []int, int) *runtime.ConvFilters { return nil }, Kernel: runtime.Conv2dPrepared}
+	if err := conv.CheckPrepared(); err == nil || !strings.Contains(err.Error(), "parameter 2 is int, want the kernel's attribute parameter []int") {
+		t.Errorf("conv2d with a prepare function taking (stride, groups): got error %v", err)
 	}
 }

@@ -92,7 +92,7 @@ func checkConvAct(t *testing.T, r *rand.Rand, k convCase, x, w *Array) {
 			name := "Conv2dAct"
 			if prepared {
 				name = "Conv2dActPrepared"
-				Conv2dActPrepared(got, x, PrepareConv2d(w), b, []int{k.sh, k.sw}, []int{k.ph, k.pw}, k.groups, int(act))
+				Conv2dActPrepared(got, x, PrepareConv2d(w, []int{k.sh, k.sw}, []int{k.ph, k.pw}, k.groups), b, []int{k.sh, k.sw}, []int{k.ph, k.pw}, k.groups, int(act))
 			} else {
 				Conv2dAct(got, x, w, b, []int{k.sh, k.sw}, []int{k.ph, k.pw}, k.groups, int(act))
 			}

@@ -6,27 +6,40 @@ package runtime
 import "sync"
 
 // ConvFilters are a convolution's filters [O, C/groups, KH, KW] with the
-// layouts its kernels derive from them, each computed on the first call
-// that needs it and kept: the Winograd transform of 3×3 filters (16/9 of
-// their size) on the AVX2 tier. Generated code prepares the filters of
-// every convolution once, in the compiled model's constructor
-// (PrepareConv2d), so that Forward does not transform them on every call.
-// A ConvFilters is safe for concurrent use; the filters must not change
-// while it is in use.
+// layouts its kernels derive from them: the Winograd transform of 3×3
+// filters (16/9 of their size) on the AVX2 tier. Generated code prepares
+// the filters of every convolution once, in the compiled model's
+// constructor (PrepareConv2d), so that Forward does not transform them on
+// every call. A ConvFilters is safe for concurrent use; the filters must
+// not change while it is in use.
 type ConvFilters struct {
 	w    *Array
 	once sync.Once
 	wino *[16]*PackedB // nil until a Winograd convolution needs it
 }
 
-// PrepareConv2d returns w, a Conv2d's filters, ready for Conv2dPrepared
-// and Conv2dActPrepared.
-func PrepareConv2d(w *Array) *ConvFilters {
-	checkDType("PrepareConv2d", "weight", w, Float32)
+// PrepareConv2d returns w, the filters of a Conv2d with this stride and
+// groups, ready for Conv2dPrepared and Conv2dActPrepared: the layouts the
+// selected tier's kernels want for that convolution are computed now (on
+// AVX2, the Winograd transform of 3×3 filters with stride 1 and at least
+// 32 input channels). A convolution that
+// needs another layout later (after SetISA, or with another stride)
+// computes it on its first call. padding, which no layout depends on, is
+// taken so that the call reads as the convolution's.
+func PrepareConv2d(w *Array, stride, padding []int, groups int) *ConvFilters {
+	const name = "PrepareConv2d"
+	checkDType(name, "weight", w, Float32)
 	if len(w.Shape) != 4 {
-		kernelPanic("PrepareConv2d", "weight shape %v, want [O, C/groups, KH, KW]", w.Shape)
+		kernelPanic(name, "weight shape %v, want [O, C/groups, KH, KW]", w.Shape)
 	}
-	return &ConvFilters{w: w}
+	f := &ConvFilters{w: w}
+	g := convGeom{c: w.Shape[1] * groups, o: w.Shape[0], kh: w.Shape[2], kw: w.Shape[3]}
+	g.sh, g.sw = pair2(name, "stride", stride)
+	pair2(name, "padding", padding)
+	if groups >= 1 && convWinogradOK(&g, groups) {
+		f.winograd()
+	}
+	return f
 }
 
 // winograd returns the transformed filters, computing them on first use.

@@ -309,7 +309,7 @@ func testConv2dAllocs(t *testing.T) {
 	// above) allocates nothing once the filters are transformed: one
 	// image split over the workers, and a batch.
 	for _, n := range []int{1, 4} {
-		x, w, b := randArray(r, n, 32, 9, 9), PrepareConv2d(randArray(r, 16, 32, 3, 3)), randArray(r, 16)
+		x, w, b := randArray(r, n, 32, 9, 9), PrepareConv2d(randArray(r, 16, 32, 3, 3), []int{1}, []int{1}, 1), randArray(r, 16)
 		out := NewArray(Float32, n, 16, 9, 9)
 		conv := func() { Conv2dActPrepared(out, x, w, b, []int{1}, []int{1}, 1, int(ActReLU)) }
 		conv()
@@ -374,7 +374,7 @@ func BenchmarkConv2d(b *testing.B) {
 		// With the filters prepared, as compiled models call it: the
 		// Winograd path for the 3×3 convolutions with stride 1 and at
 		// least 32 channels (AVX2 tier).
-		pw := PrepareConv2d(w)
+		pw := PrepareConv2d(w, []int{c.stride}, []int{c.padding}, groups)
 		b.Run(c.name+"/prepared", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

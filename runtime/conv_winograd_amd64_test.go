@@ -85,7 +85,8 @@ func TestWinogradTransformsMatchGo(t *testing.T) {
 }
 
 // TestWinogradWorkersAgree checks that a Winograd convolution gives the
-// same bits for any number of workers, one image and a batch.
+// same bits for any number of workers, one image and a batch, and with
+// filters transformed by PrepareConv2d or on their first call.
 func TestWinogradWorkersAgree(t *testing.T) {
 	if !hasAVX2FMA || hasAVX512 {
 		t.Skip("the Winograd path runs on the AVX2 tier")
@@ -93,14 +94,24 @@ func TestWinogradWorkersAgree(t *testing.T) {
 	defer SetWorkers(0)
 	r := rand.New(rand.NewPCG(43, 44))
 	for _, n := range []int{1, 3} {
-		x, w, b := randArray(r, n, 32, 11, 13), PrepareConv2d(randArray(r, 24, 32, 3, 3)), randArray(r, 24)
-		if !convWinogradOK(&convGeom{c: 32, o: 24, kh: 3, kw: 3, sh: 1, sw: 1}, 1) {
-			t.Fatal("the Winograd path does not take 32→24 channels")
+		x, wt, b := randArray(r, n, 32, 11, 13), randArray(r, 24, 32, 3, 3), randArray(r, 24)
+		w := PrepareConv2d(wt, []int{1}, []int{1}, 1)
+		if !convWinogradOK(&convGeom{c: 32, o: 24, kh: 3, kw: 3, sh: 1, sw: 1}, 1) || w.wino == nil {
+			t.Fatal("the Winograd path does not take 32→24 channels, or PrepareConv2d did not transform them")
+		}
+		// Filters prepared for stride 2 are transformed on their first
+		// call with stride 1, to the same bits.
+		lazy := PrepareConv2d(wt, []int{2}, []int{1}, 1)
+		if lazy.wino != nil {
+			t.Fatal("PrepareConv2d transformed filters for stride 2")
 		}
 		var first *Array
-		for _, workers := range []int{1, 2, 3} {
+		for i, workers := range []int{1, 2, 3} {
 			SetWorkers(workers)
 			got := nanArray(n, 24, 11, 13)
+			if i == 2 {
+				w = lazy
+			}
 			Conv2dActPrepared(got, x, w, b, []int{1}, []int{1}, 1, int(ActReLU))
 			if first == nil {
 				first = got

@@ -537,7 +537,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// resnet18.go:52: conv1_folded_bias = call_function add(conv1_bn_shift_scaled, bn1_bias)
 	c.conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.conv1_folded_bias, conv1_bn_shift_scaled, bn1_bias)
-	c.conv1_folded_weight_prepared = runtime.PrepareConv2d(conv1_folded_weight)
+	c.conv1_folded_weight_prepared = runtime.PrepareConv2d(conv1_folded_weight, []int{2, 2}, []int{3, 3}, 1)
 	// block.go:46: layer1_0_conv1_bn_var_eps = call_function add(layer1_0_bn1_running_var, 1e-05)
 	layer1_0_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer1_0_conv1_bn_var_eps, layer1_0_bn1_running_var, f32_1em05)
@@ -562,7 +562,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer1_0_conv1_folded_bias = call_function add(layer1_0_conv1_bn_shift_scaled, layer1_0_bn1_bias)
 	c.layer1_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer1_0_conv1_folded_bias, layer1_0_conv1_bn_shift_scaled, layer1_0_bn1_bias)
-	c.layer1_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv1_folded_weight)
+	c.layer1_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv1_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:47: layer1_0_conv2_bn_var_eps = call_function add(layer1_0_bn2_running_var, 1e-05)
 	layer1_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer1_0_conv2_bn_var_eps, layer1_0_bn2_running_var, f32_1em05)
@@ -587,7 +587,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer1_0_conv2_folded_bias = call_function add(layer1_0_conv2_bn_shift_scaled, layer1_0_bn2_bias)
 	c.layer1_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer1_0_conv2_folded_bias, layer1_0_conv2_bn_shift_scaled, layer1_0_bn2_bias)
-	c.layer1_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv2_folded_weight)
+	c.layer1_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	c.layer1_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer1_0_conv2, maxpool)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -618,7 +618,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer1_1_conv1_folded_bias = call_function add(layer1_1_conv1_bn_shift_scaled, layer1_1_bn1_bias)
 	c.layer1_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer1_1_conv1_folded_bias, layer1_1_conv1_bn_shift_scaled, layer1_1_bn1_bias)
-	c.layer1_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv1_folded_weight)
+	c.layer1_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv1_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:47: layer1_1_conv2_bn_var_eps = call_function add(layer1_1_bn2_running_var, 1e-05)
 	layer1_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer1_1_conv2_bn_var_eps, layer1_1_bn2_running_var, f32_1em05)
@@ -643,7 +643,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer1_1_conv2_folded_bias = call_function add(layer1_1_conv2_bn_shift_scaled, layer1_1_bn2_bias)
 	c.layer1_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer1_1_conv2_folded_bias, layer1_1_conv2_bn_shift_scaled, layer1_1_bn2_bias)
-	c.layer1_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv2_folded_weight)
+	c.layer1_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	c.layer1_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer1_1_conv2, layer1_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -674,7 +674,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer2_0_conv1_folded_bias = call_function add(layer2_0_conv1_bn_shift_scaled, layer2_0_bn1_bias)
 	c.layer2_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_0_conv1_folded_bias, layer2_0_conv1_bn_shift_scaled, layer2_0_bn1_bias)
-	c.layer2_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_conv1_folded_weight)
+	c.layer2_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_conv1_folded_weight, []int{2, 2}, []int{1, 1}, 1)
 	// block.go:47: layer2_0_conv2_bn_var_eps = call_function add(layer2_0_bn2_running_var, 1e-05)
 	layer2_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(layer2_0_conv2_bn_var_eps, layer2_0_bn2_running_var, f32_1em05)
@@ -699,7 +699,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer2_0_conv2_folded_bias = call_function add(layer2_0_conv2_bn_shift_scaled, layer2_0_bn2_bias)
 	c.layer2_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_0_conv2_folded_bias, layer2_0_conv2_bn_shift_scaled, layer2_0_bn2_bias)
-	c.layer2_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_conv2_folded_weight)
+	c.layer2_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer2_0_downsample_0_bn_var_eps = call_function add(layer2_0_downsample_1_running_var, 1e-05)
 	layer2_0_downsample_0_bn_var_eps := runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(layer2_0_downsample_0_bn_var_eps, layer2_0_downsample_1_running_var, f32_1em05)
@@ -724,7 +724,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:49: layer2_0_downsample_0_folded_bias = call_function add(layer2_0_downsample_0_bn_shift_scaled, layer2_0_downsample_1_bias)
 	c.layer2_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_0_downsample_0_folded_bias, layer2_0_downsample_0_bn_shift_scaled, layer2_0_downsample_1_bias)
-	c.layer2_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_downsample_0_folded_weight)
+	c.layer2_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_downsample_0_folded_weight, []int{2, 2}, []int{0, 0}, 1)
 	c.layer2_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer2_0_conv2, layer2_0_downsample_0)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -755,7 +755,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer2_1_conv1_folded_bias = call_function add(layer2_1_conv1_bn_shift_scaled, layer2_1_bn1_bias)
 	c.layer2_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_1_conv1_folded_bias, layer2_1_conv1_bn_shift_scaled, layer2_1_bn1_bias)
-	c.layer2_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv1_folded_weight)
+	c.layer2_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv1_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:47: layer2_1_conv2_bn_var_eps = call_function add(layer2_1_bn2_running_var, 1e-05)
 	layer2_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(layer2_1_conv2_bn_var_eps, layer2_1_bn2_running_var, f32_1em05)
@@ -780,7 +780,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer2_1_conv2_folded_bias = call_function add(layer2_1_conv2_bn_shift_scaled, layer2_1_bn2_bias)
 	c.layer2_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_1_conv2_folded_bias, layer2_1_conv2_bn_shift_scaled, layer2_1_bn2_bias)
-	c.layer2_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv2_folded_weight)
+	c.layer2_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	c.layer2_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer2_1_conv2, layer2_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -811,7 +811,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer3_0_conv1_folded_bias = call_function add(layer3_0_conv1_bn_shift_scaled, layer3_0_bn1_bias)
 	c.layer3_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_0_conv1_folded_bias, layer3_0_conv1_bn_shift_scaled, layer3_0_bn1_bias)
-	c.layer3_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_conv1_folded_weight)
+	c.layer3_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_conv1_folded_weight, []int{2, 2}, []int{1, 1}, 1)
 	// block.go:47: layer3_0_conv2_bn_var_eps = call_function add(layer3_0_bn2_running_var, 1e-05)
 	layer3_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(layer3_0_conv2_bn_var_eps, layer3_0_bn2_running_var, f32_1em05)
@@ -836,7 +836,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer3_0_conv2_folded_bias = call_function add(layer3_0_conv2_bn_shift_scaled, layer3_0_bn2_bias)
 	c.layer3_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_0_conv2_folded_bias, layer3_0_conv2_bn_shift_scaled, layer3_0_bn2_bias)
-	c.layer3_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_conv2_folded_weight)
+	c.layer3_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer3_0_downsample_0_bn_var_eps = call_function add(layer3_0_downsample_1_running_var, 1e-05)
 	layer3_0_downsample_0_bn_var_eps := runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(layer3_0_downsample_0_bn_var_eps, layer3_0_downsample_1_running_var, f32_1em05)
@@ -861,7 +861,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:49: layer3_0_downsample_0_folded_bias = call_function add(layer3_0_downsample_0_bn_shift_scaled, layer3_0_downsample_1_bias)
 	c.layer3_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_0_downsample_0_folded_bias, layer3_0_downsample_0_bn_shift_scaled, layer3_0_downsample_1_bias)
-	c.layer3_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_downsample_0_folded_weight)
+	c.layer3_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_downsample_0_folded_weight, []int{2, 2}, []int{0, 0}, 1)
 	c.layer3_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer3_0_conv2, layer3_0_downsample_0)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -892,7 +892,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer3_1_conv1_folded_bias = call_function add(layer3_1_conv1_bn_shift_scaled, layer3_1_bn1_bias)
 	c.layer3_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_1_conv1_folded_bias, layer3_1_conv1_bn_shift_scaled, layer3_1_bn1_bias)
-	c.layer3_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv1_folded_weight)
+	c.layer3_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv1_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:47: layer3_1_conv2_bn_var_eps = call_function add(layer3_1_bn2_running_var, 1e-05)
 	layer3_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(layer3_1_conv2_bn_var_eps, layer3_1_bn2_running_var, f32_1em05)
@@ -917,7 +917,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer3_1_conv2_folded_bias = call_function add(layer3_1_conv2_bn_shift_scaled, layer3_1_bn2_bias)
 	c.layer3_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_1_conv2_folded_bias, layer3_1_conv2_bn_shift_scaled, layer3_1_bn2_bias)
-	c.layer3_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv2_folded_weight)
+	c.layer3_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	c.layer3_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer3_1_conv2, layer3_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -948,7 +948,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer4_0_conv1_folded_bias = call_function add(layer4_0_conv1_bn_shift_scaled, layer4_0_bn1_bias)
 	c.layer4_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_0_conv1_folded_bias, layer4_0_conv1_bn_shift_scaled, layer4_0_bn1_bias)
-	c.layer4_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer4_0_conv1_folded_weight)
+	c.layer4_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer4_0_conv1_folded_weight, []int{2, 2}, []int{1, 1}, 1)
 	// block.go:47: layer4_0_conv2_bn_var_eps = call_function add(layer4_0_bn2_running_var, 1e-05)
 	layer4_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(layer4_0_conv2_bn_var_eps, layer4_0_bn2_running_var, f32_1em05)
@@ -973,7 +973,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer4_0_conv2_folded_bias = call_function add(layer4_0_conv2_bn_shift_scaled, layer4_0_bn2_bias)
 	c.layer4_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_0_conv2_folded_bias, layer4_0_conv2_bn_shift_scaled, layer4_0_bn2_bias)
-	c.layer4_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer4_0_conv2_folded_weight)
+	c.layer4_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer4_0_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer4_0_downsample_0_bn_var_eps = call_function add(layer4_0_downsample_1_running_var, 1e-05)
 	layer4_0_downsample_0_bn_var_eps := runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(layer4_0_downsample_0_bn_var_eps, layer4_0_downsample_1_running_var, f32_1em05)
@@ -998,7 +998,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:49: layer4_0_downsample_0_folded_bias = call_function add(layer4_0_downsample_0_bn_shift_scaled, layer4_0_downsample_1_bias)
 	c.layer4_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_0_downsample_0_folded_bias, layer4_0_downsample_0_bn_shift_scaled, layer4_0_downsample_1_bias)
-	c.layer4_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer4_0_downsample_0_folded_weight)
+	c.layer4_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer4_0_downsample_0_folded_weight, []int{2, 2}, []int{0, 0}, 1)
 	c.layer4_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer4_0_conv2, layer4_0_downsample_0)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -1029,7 +1029,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:46: layer4_1_conv1_folded_bias = call_function add(layer4_1_conv1_bn_shift_scaled, layer4_1_bn1_bias)
 	c.layer4_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_1_conv1_folded_bias, layer4_1_conv1_bn_shift_scaled, layer4_1_bn1_bias)
-	c.layer4_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer4_1_conv1_folded_weight)
+	c.layer4_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer4_1_conv1_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:47: layer4_1_conv2_bn_var_eps = call_function add(layer4_1_bn2_running_var, 1e-05)
 	layer4_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(layer4_1_conv2_bn_var_eps, layer4_1_bn2_running_var, f32_1em05)
@@ -1054,7 +1054,7 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	// block.go:47: layer4_1_conv2_folded_bias = call_function add(layer4_1_conv2_bn_shift_scaled, layer4_1_bn2_bias)
 	c.layer4_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_1_conv2_folded_bias, layer4_1_conv2_bn_shift_scaled, layer4_1_bn2_bias)
-	c.layer4_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer4_1_conv2_folded_weight)
+	c.layer4_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer4_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	c.layer4_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer4_1_conv2, layer4_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},

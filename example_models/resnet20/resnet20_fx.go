@@ -560,7 +560,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// resnet20.go:46: conv1_folded_bias = call_function add(conv1_bn_shift_scaled, bn1_bias)
 	c.conv1_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.conv1_folded_bias, conv1_bn_shift_scaled, bn1_bias)
-	c.conv1_folded_weight_prepared = runtime.PrepareConv2d(conv1_folded_weight)
+	c.conv1_folded_weight_prepared = runtime.PrepareConv2d(conv1_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:46: layer1_0_conv1_bn_var_eps = call_function add(layer1_0_bn1_running_var, 1e-05)
 	layer1_0_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(layer1_0_conv1_bn_var_eps, layer1_0_bn1_running_var, f32_1em05)
@@ -585,7 +585,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer1_0_conv1_folded_bias = call_function add(layer1_0_conv1_bn_shift_scaled, layer1_0_bn1_bias)
 	c.layer1_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_0_conv1_folded_bias, layer1_0_conv1_bn_shift_scaled, layer1_0_bn1_bias)
-	c.layer1_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv1_folded_weight)
+	c.layer1_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv1_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:47: layer1_0_conv2_bn_var_eps = call_function add(layer1_0_bn2_running_var, 1e-05)
 	layer1_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(layer1_0_conv2_bn_var_eps, layer1_0_bn2_running_var, f32_1em05)
@@ -610,7 +610,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer1_0_conv2_folded_bias = call_function add(layer1_0_conv2_bn_shift_scaled, layer1_0_bn2_bias)
 	c.layer1_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_0_conv2_folded_bias, layer1_0_conv2_bn_shift_scaled, layer1_0_bn2_bias)
-	c.layer1_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv2_folded_weight)
+	c.layer1_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	c.layer1_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer1_0_conv2, conv1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -641,7 +641,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer1_1_conv1_folded_bias = call_function add(layer1_1_conv1_bn_shift_scaled, layer1_1_bn1_bias)
 	c.layer1_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_1_conv1_folded_bias, layer1_1_conv1_bn_shift_scaled, layer1_1_bn1_bias)
-	c.layer1_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv1_folded_weight)
+	c.layer1_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv1_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:47: layer1_1_conv2_bn_var_eps = call_function add(layer1_1_bn2_running_var, 1e-05)
 	layer1_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(layer1_1_conv2_bn_var_eps, layer1_1_bn2_running_var, f32_1em05)
@@ -666,7 +666,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer1_1_conv2_folded_bias = call_function add(layer1_1_conv2_bn_shift_scaled, layer1_1_bn2_bias)
 	c.layer1_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_1_conv2_folded_bias, layer1_1_conv2_bn_shift_scaled, layer1_1_bn2_bias)
-	c.layer1_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv2_folded_weight)
+	c.layer1_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	c.layer1_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer1_1_conv2, layer1_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -697,7 +697,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer1_2_conv1_folded_bias = call_function add(layer1_2_conv1_bn_shift_scaled, layer1_2_bn1_bias)
 	c.layer1_2_conv1_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_2_conv1_folded_bias, layer1_2_conv1_bn_shift_scaled, layer1_2_bn1_bias)
-	c.layer1_2_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_2_conv1_folded_weight)
+	c.layer1_2_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer1_2_conv1_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:47: layer1_2_conv2_bn_var_eps = call_function add(layer1_2_bn2_running_var, 1e-05)
 	layer1_2_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(layer1_2_conv2_bn_var_eps, layer1_2_bn2_running_var, f32_1em05)
@@ -722,7 +722,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer1_2_conv2_folded_bias = call_function add(layer1_2_conv2_bn_shift_scaled, layer1_2_bn2_bias)
 	c.layer1_2_conv2_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_2_conv2_folded_bias, layer1_2_conv2_bn_shift_scaled, layer1_2_bn2_bias)
-	c.layer1_2_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_2_conv2_folded_weight)
+	c.layer1_2_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_2_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	c.layer1_2_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer1_2_conv2, layer1_1_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -753,7 +753,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer2_0_conv1_folded_bias = call_function add(layer2_0_conv1_bn_shift_scaled, layer2_0_bn1_bias)
 	c.layer2_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_0_conv1_folded_bias, layer2_0_conv1_bn_shift_scaled, layer2_0_bn1_bias)
-	c.layer2_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_conv1_folded_weight)
+	c.layer2_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_conv1_folded_weight, []int{2, 2}, []int{1, 1}, 1)
 	// block.go:47: layer2_0_conv2_bn_var_eps = call_function add(layer2_0_bn2_running_var, 1e-05)
 	layer2_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(layer2_0_conv2_bn_var_eps, layer2_0_bn2_running_var, f32_1em05)
@@ -778,7 +778,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer2_0_conv2_folded_bias = call_function add(layer2_0_conv2_bn_shift_scaled, layer2_0_bn2_bias)
 	c.layer2_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_0_conv2_folded_bias, layer2_0_conv2_bn_shift_scaled, layer2_0_bn2_bias)
-	c.layer2_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_conv2_folded_weight)
+	c.layer2_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer2_0_downsample_0_bn_var_eps = call_function add(layer2_0_downsample_1_running_var, 1e-05)
 	layer2_0_downsample_0_bn_var_eps := runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(layer2_0_downsample_0_bn_var_eps, layer2_0_downsample_1_running_var, f32_1em05)
@@ -803,7 +803,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:49: layer2_0_downsample_0_folded_bias = call_function add(layer2_0_downsample_0_bn_shift_scaled, layer2_0_downsample_1_bias)
 	c.layer2_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_0_downsample_0_folded_bias, layer2_0_downsample_0_bn_shift_scaled, layer2_0_downsample_1_bias)
-	c.layer2_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_downsample_0_folded_weight)
+	c.layer2_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_downsample_0_folded_weight, []int{2, 2}, []int{0, 0}, 1)
 	c.layer2_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer2_0_conv2, layer2_0_downsample_0)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -834,7 +834,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer2_1_conv1_folded_bias = call_function add(layer2_1_conv1_bn_shift_scaled, layer2_1_bn1_bias)
 	c.layer2_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_1_conv1_folded_bias, layer2_1_conv1_bn_shift_scaled, layer2_1_bn1_bias)
-	c.layer2_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv1_folded_weight)
+	c.layer2_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv1_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:47: layer2_1_conv2_bn_var_eps = call_function add(layer2_1_bn2_running_var, 1e-05)
 	layer2_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(layer2_1_conv2_bn_var_eps, layer2_1_bn2_running_var, f32_1em05)
@@ -859,7 +859,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer2_1_conv2_folded_bias = call_function add(layer2_1_conv2_bn_shift_scaled, layer2_1_bn2_bias)
 	c.layer2_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_1_conv2_folded_bias, layer2_1_conv2_bn_shift_scaled, layer2_1_bn2_bias)
-	c.layer2_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv2_folded_weight)
+	c.layer2_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	c.layer2_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer2_1_conv2, layer2_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -890,7 +890,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer2_2_conv1_folded_bias = call_function add(layer2_2_conv1_bn_shift_scaled, layer2_2_bn1_bias)
 	c.layer2_2_conv1_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_2_conv1_folded_bias, layer2_2_conv1_bn_shift_scaled, layer2_2_bn1_bias)
-	c.layer2_2_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_2_conv1_folded_weight)
+	c.layer2_2_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer2_2_conv1_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:47: layer2_2_conv2_bn_var_eps = call_function add(layer2_2_bn2_running_var, 1e-05)
 	layer2_2_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(layer2_2_conv2_bn_var_eps, layer2_2_bn2_running_var, f32_1em05)
@@ -915,7 +915,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer2_2_conv2_folded_bias = call_function add(layer2_2_conv2_bn_shift_scaled, layer2_2_bn2_bias)
 	c.layer2_2_conv2_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_2_conv2_folded_bias, layer2_2_conv2_bn_shift_scaled, layer2_2_bn2_bias)
-	c.layer2_2_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_2_conv2_folded_weight)
+	c.layer2_2_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_2_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	c.layer2_2_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer2_2_conv2, layer2_1_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -946,7 +946,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer3_0_conv1_folded_bias = call_function add(layer3_0_conv1_bn_shift_scaled, layer3_0_bn1_bias)
 	c.layer3_0_conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_0_conv1_folded_bias, layer3_0_conv1_bn_shift_scaled, layer3_0_bn1_bias)
-	c.layer3_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_conv1_folded_weight)
+	c.layer3_0_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_conv1_folded_weight, []int{2, 2}, []int{1, 1}, 1)
 	// block.go:47: layer3_0_conv2_bn_var_eps = call_function add(layer3_0_bn2_running_var, 1e-05)
 	layer3_0_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer3_0_conv2_bn_var_eps, layer3_0_bn2_running_var, f32_1em05)
@@ -971,7 +971,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer3_0_conv2_folded_bias = call_function add(layer3_0_conv2_bn_shift_scaled, layer3_0_bn2_bias)
 	c.layer3_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_0_conv2_folded_bias, layer3_0_conv2_bn_shift_scaled, layer3_0_bn2_bias)
-	c.layer3_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_conv2_folded_weight)
+	c.layer3_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:49: layer3_0_downsample_0_bn_var_eps = call_function add(layer3_0_downsample_1_running_var, 1e-05)
 	layer3_0_downsample_0_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer3_0_downsample_0_bn_var_eps, layer3_0_downsample_1_running_var, f32_1em05)
@@ -996,7 +996,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:49: layer3_0_downsample_0_folded_bias = call_function add(layer3_0_downsample_0_bn_shift_scaled, layer3_0_downsample_1_bias)
 	c.layer3_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_0_downsample_0_folded_bias, layer3_0_downsample_0_bn_shift_scaled, layer3_0_downsample_1_bias)
-	c.layer3_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_downsample_0_folded_weight)
+	c.layer3_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_downsample_0_folded_weight, []int{2, 2}, []int{0, 0}, 1)
 	c.layer3_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer3_0_conv2, layer3_0_downsample_0)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -1027,7 +1027,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer3_1_conv1_folded_bias = call_function add(layer3_1_conv1_bn_shift_scaled, layer3_1_bn1_bias)
 	c.layer3_1_conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_1_conv1_folded_bias, layer3_1_conv1_bn_shift_scaled, layer3_1_bn1_bias)
-	c.layer3_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv1_folded_weight)
+	c.layer3_1_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv1_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:47: layer3_1_conv2_bn_var_eps = call_function add(layer3_1_bn2_running_var, 1e-05)
 	layer3_1_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer3_1_conv2_bn_var_eps, layer3_1_bn2_running_var, f32_1em05)
@@ -1052,7 +1052,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer3_1_conv2_folded_bias = call_function add(layer3_1_conv2_bn_shift_scaled, layer3_1_bn2_bias)
 	c.layer3_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_1_conv2_folded_bias, layer3_1_conv2_bn_shift_scaled, layer3_1_bn2_bias)
-	c.layer3_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv2_folded_weight)
+	c.layer3_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	c.layer3_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer3_1_conv2, layer3_0_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},
@@ -1083,7 +1083,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:46: layer3_2_conv1_folded_bias = call_function add(layer3_2_conv1_bn_shift_scaled, layer3_2_bn1_bias)
 	c.layer3_2_conv1_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_2_conv1_folded_bias, layer3_2_conv1_bn_shift_scaled, layer3_2_bn1_bias)
-	c.layer3_2_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_2_conv1_folded_weight)
+	c.layer3_2_conv1_folded_weight_prepared = runtime.PrepareConv2d(layer3_2_conv1_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	// block.go:47: layer3_2_conv2_bn_var_eps = call_function add(layer3_2_bn2_running_var, 1e-05)
 	layer3_2_conv2_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer3_2_conv2_bn_var_eps, layer3_2_bn2_running_var, f32_1em05)
@@ -1108,7 +1108,7 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	// block.go:47: layer3_2_conv2_folded_bias = call_function add(layer3_2_conv2_bn_shift_scaled, layer3_2_bn2_bias)
 	c.layer3_2_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_2_conv2_folded_bias, layer3_2_conv2_bn_shift_scaled, layer3_2_bn2_bias)
-	c.layer3_2_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_2_conv2_folded_weight)
+	c.layer3_2_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_2_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
 	c.layer3_2_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// block.go:51: r2 = add(layer3_2_conv2, layer3_1_relu_1)
 		{Op: runtime.ElemAdd, A: 0, B: 1},

@@ -11,7 +11,7 @@ import (
 // layers and depthwise-separable blocks (1×1 expand and ReLU, 3×3
 // depthwise and ReLU, 1×1 project, as in MobileNetV2) at the resolutions
 // of a 224² network. Each runs the runtime's kernels directly on the Go
-// side and the same layers (torch.nn.Conv2d, ReLU) through
+// side, with filters prepared as compiled models prepare them, and the same layers (torch.nn.Conv2d, ReLU) through
 // optimize_for_inference on the PyTorch side, whose worker parses the
 // name. Names: conv:C/H/O/K/S/P and dwsep:C/H/E/O/S.
 var convLayers = []zooModel{
@@ -56,7 +56,8 @@ func buildLayer(name string, n int) func() {
 		x, w, b := rnd(n, c, h, h), rnd(o, c/g, k, k), rnd(o)
 		oh := (h+2*p-k)/s + 1
 		out := fxruntime.NewArray(fxruntime.Float32, n, o, oh, oh)
-		return func() { fxruntime.Conv2d(out, x, w, b, []int{s}, []int{p}, g) }
+		pw := fxruntime.PrepareConv2d(w, []int{s}, []int{p}, g) // as compiled models do
+		return func() { fxruntime.Conv2dPrepared(out, x, pw, b, []int{s}, []int{p}, g) }
 	}
 	if _, err := fmt.Sscanf(name, "dwsep:%d/%d/%d/%d/%d", &c, &h, &e, &o, &s); err == nil {
 		x := rnd(n, c, h, h)
@@ -68,10 +69,11 @@ func buildLayer(name string, n int) func() {
 		y2 := fxruntime.NewArray(fxruntime.Float32, n, e, oh, oh)
 		out := fxruntime.NewArray(fxruntime.Float32, n, o, oh, oh)
 		one, zero, stride := []int{1}, []int{0}, []int{s}
+		p1, pd, p2 := fxruntime.PrepareConv2d(w1, one, zero, 1), fxruntime.PrepareConv2d(wd, stride, one, e), fxruntime.PrepareConv2d(w2, one, zero, 1)
 		return func() {
-			fxruntime.Conv2dAct(y1, x, w1, b1, one, zero, 1, 1)
-			fxruntime.Conv2dAct(y2, y1, wd, bd, stride, one, e, 1)
-			fxruntime.Conv2d(out, y2, w2, b2, one, zero, 1)
+			fxruntime.Conv2dActPrepared(y1, x, p1, b1, one, zero, 1, 1)
+			fxruntime.Conv2dActPrepared(y2, y1, pd, bd, stride, one, e, 1)
+			fxruntime.Conv2dPrepared(out, y2, p2, b2, one, zero, 1)
 		}
 	}
 	panic("vs_pytorch: bad layer name " + name)
