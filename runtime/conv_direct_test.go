@@ -44,6 +44,8 @@ func testConv2dDirectAgainstReference(t *testing.T) {
 		{1, 8, 1, 1, 16, 3, 3, 1, 1, 1, 1, 1, false},   // one pixel
 		{1, 16, 10, 21, 8, 3, 3, 1, 1, 2, 0, 1, false}, // padding 2 and 0
 		{2, 64, 56, 56, 64, 3, 3, 1, 1, 1, 1, 1, true}, // ResNet-18 layer 1
+		{7, 32, 20, 20, 16, 3, 3, 1, 1, 1, 1, 1, true}, // groups of 2 images, the first and last with NaN or -Inf
+		{9, 32, 6, 5, 8, 3, 3, 1, 1, 1, 1, 1, false},   // one group of 9 small images
 	}
 	for range 120 {
 		cases = append(cases, convCase{

@@ -45,7 +45,7 @@ type winoGeom struct {
 	xb        int // floats of the padded input: C·hp·wp (NCHW8c)
 	ob        int // floats of the output blocks: O·2th·2tw (NCHW8c)
 	// vStride and mStride are the floats from one of the 16 planes of V
-	// and M to the next (see planeStride).
+	// and M to the next, for a group of images (see planeStride).
 	vStride, mStride int
 }
 
@@ -65,35 +65,41 @@ func newWinoGeom(g *convGeom) winoGeom {
 	w.hp, w.wp = 2*w.th+2, 2*w.tw+2
 	w.xb = g.c * w.hp * w.wp
 	w.ob = g.o * 4 * w.t
-	w.vStride, w.mStride = planeStride(w.t*g.c), planeStride(w.t*g.o)
 	return w
 }
 
-// winoJob is one image of a Winograd convolution, in phases that each
-// split into units for the worker pool.
+// winoJob is a group of images of a Winograd convolution, in phases that
+// each split into units for the worker pool. The images' tiles are the
+// rows of one product per ξ, so that a small image (ResNet-20's 8×8 has
+// 16 tiles) still makes products of many rows, which read the filters
+// once for the group.
 type winoJob struct {
-	g     convGeom
-	w     winoGeom
-	u     *[16]*PackedB // U_ξ as the packed [C, O] right operand
-	x     []float32     // the image [C, H, W]
-	out   []float32     // its output [O, OH, OW]
-	bias  []float32     // [O], zeros when the convolution has none
-	relu  int
-	xb    []float32 // padded input blocks [C/8, hp, wp, 8]; then output blocks [O/8, 2th, 2tw, 8]
-	v, m  []float32 // V [16, t, C] and M [16, t, O]
-	phase int
-	// nonFinite is set when the image's output has an infinity or NaN:
-	// the transforms' differences turn an infinite input into NaN where
-	// the definition gives ±Inf, so such an image is computed again by
-	// the direct kernel.
+	g      convGeom
+	w      winoGeom
+	u      *[16]*PackedB // U_ξ as the packed [C, O] right operand
+	images int           // images in the group
+	x      []float32     // the images [images, C, H, W]
+	out    []float32     // their output [images, O, OH, OW]
+	bias   []float32     // [O], zeros when the convolution has none
+	relu   int
+	// xb holds each image's padded input blocks [C/8, hp, wp, 8], then
+	// its output blocks [O/8, 2th, 2tw, 8], xbSize floats apart.
+	xb     []float32
+	xbSize int
+	v, m   []float32 // V [16, images·t, C] and M [16, images·t, O], planes vStride and mStride apart
+	phase  int
+	// nonFinite is set when the output has an infinity or NaN: the
+	// transforms' differences turn an infinite input into NaN where the
+	// definition gives ±Inf, so such a group is computed again by the
+	// direct kernel.
 	nonFinite *atomic.Bool
 }
 
-// The phases of winoJob and what a unit of each is.
+// The phases of winoJob and what a unit of each is (of one image).
 const (
 	winoPad       = iota // a row of one block of eight input channels
 	winoTransform        // a tile row of one block of eight input channels
-	winoProduct          // one of the 16 products
+	winoProduct          // one of the 16 products (of the whole group)
 	winoInverse          // a tile row of one block of eight output channels
 	winoUnpad            // an output row of one block of eight output channels
 )
@@ -113,27 +119,39 @@ func (j *winoJob) units(lo, hi int) {
 
 // unitCount returns the number of units of phase.
 func (j *winoJob) unitCount(phase int) int {
+	per := j.g.o / 8 * j.g.oh
 	switch phase {
 	case winoPad:
-		return j.g.c / 8 * j.w.hp
+		per = j.g.c / 8 * j.w.hp
 	case winoTransform:
-		return j.g.c / 8 * j.w.th
+		per = j.g.c / 8 * j.w.th
 	case winoProduct:
 		return 16
 	case winoInverse:
-		return j.g.o / 8 * j.w.th
+		per = j.g.o / 8 * j.w.th
 	}
-	return j.g.o / 8 * j.g.oh
+	return j.images * per
 }
 
 func (j *winoJob) unit(i int) {
 	g, w := &j.g, &j.w
+	if j.phase == winoProduct {
+		pb := j.u[i]
+		c := gemmCall{m: j.images * w.t, n: g.o, k: g.c, alpha: 1, a: j.v[i*w.vStride:], lda: g.c, pb: pb,
+			c: j.m[i*w.mStride:], ldc: g.o, kern: pb.kern, serial: true}
+		c.run()
+		return
+	}
+	per := j.unitCount(j.phase) / j.images
+	n, i := i/per, i%per
+	xb := j.xb[n*j.xbSize : (n+1)*j.xbSize]
+	t0 := n * w.t // the image's first tile: its first row of V and M
 	switch j.phase {
 	case winoPad:
 		// Row yp of block cb of the padded input: zeros, then columns
 		// [pw, pw+W) of input row yp−ph of its eight channels.
 		cb, yp := i/w.hp, i%w.hp
-		row := j.xb[(cb*w.hp+yp)*w.wp*8 : (cb*w.hp+yp+1)*w.wp*8]
+		row := xb[(cb*w.hp+yp)*w.wp*8 : (cb*w.hp+yp+1)*w.wp*8]
 		y := yp - g.ph
 		if y < 0 || y >= g.h {
 			clear(row)
@@ -141,36 +159,30 @@ func (j *winoJob) unit(i int) {
 		}
 		clear(row[:g.pw*8])
 		clear(row[(g.pw+g.w)*8:])
-		src := j.x[(cb*8*g.h+y)*g.w:]
-		chan_ := g.h * g.w
+		plane := g.h * g.w
+		src := j.x[n*g.c*plane+(cb*8*g.h+y)*g.w:]
 		x := 0
 		for ; x+8 <= g.w; x += 8 {
-			transpose8AVX2(&src[x], chan_, &row[(g.pw+x)*8], 8, 8, 1)
+			transpose8AVX2(&src[x], plane, &row[(g.pw+x)*8], 8, 8, 1)
 		}
 		for ; x < g.w; x++ {
 			for l := 0; l < 8; l++ {
-				row[(g.pw+x)*8+l] = src[l*chan_+x]
+				row[(g.pw+x)*8+l] = src[l*plane+x]
 			}
 		}
 	case winoTransform:
 		cb, ty := i/w.th, i%w.th
-		xb := &j.xb[(cb*w.hp+2*ty)*w.wp*8]
-		winoInputAVX2(xb, w.wp*8*4, &j.v[ty*w.tw*g.c+cb*8], g.c*4, w.vStride*4, w.tw)
-	case winoProduct:
-		pb := j.u[i]
-		c := gemmCall{m: w.t, n: g.o, k: g.c, alpha: 1, a: j.v[i*w.vStride:], lda: g.c, pb: pb,
-			c: j.m[i*w.mStride:], ldc: g.o, kern: pb.kern, serial: true}
-		c.run()
+		winoInputAVX2(&xb[(cb*w.hp+2*ty)*w.wp*8], w.wp*8*4, &j.v[(t0+ty*w.tw)*g.c+cb*8], g.c*4, w.vStride*4, w.tw)
 	case winoInverse:
 		kb, ty := i/w.th, i%w.th
-		ob := &j.xb[(kb*2*w.th+2*ty)*2*w.tw*8]
-		if winoOutputAVX2(&j.m[ty*w.tw*g.o+kb*8], w.mStride*4, g.o*4, ob, 2*w.tw*8*4, w.tw, &j.bias[kb*8], j.relu) != 0 {
+		ob := &xb[(kb*2*w.th+2*ty)*2*w.tw*8]
+		if winoOutputAVX2(&j.m[(t0+ty*w.tw)*g.o+kb*8], w.mStride*4, g.o*4, ob, 2*w.tw*8*4, w.tw, &j.bias[kb*8], j.relu) != 0 {
 			j.nonFinite.Store(true)
 		}
 	case winoUnpad:
 		kb, y := i/g.oh, i%g.oh
-		src := j.xb[(kb*2*w.th+y)*2*w.tw*8:]
-		dst := j.out[(kb*8*g.oh+y)*g.ow:]
+		src := xb[(kb*2*w.th+y)*2*w.tw*8:]
+		dst := j.out[n*g.o*g.p+(kb*8*g.oh+y)*g.ow:]
 		x := 0
 		for ; x+8 <= g.ow; x += 8 {
 			transpose8AVX2(&src[x*8], 8, &dst[x], g.p, 8, 1)
@@ -183,18 +195,38 @@ func (j *winoJob) unit(i int) {
 	}
 }
 
+// winoGroupRows is how many product rows (tiles) winogradImages gathers
+// from consecutive images into one group, and winoGroupFloats the most
+// floats of V and M a group may take.
+const (
+	winoGroupRows   = 256
+	winoGroupFloats = 1 << 22
+)
+
 // winogradImages convolves images [lo, hi) with the Winograd kernel, the
-// filters transformed and packed in u; parallel spreads each phase of each
-// image over the worker pool.
+// filters transformed and packed in u, in groups of images whose tiles
+// make products of at most winoGroupRows rows; parallel spreads each
+// phase of each group over the worker pool.
 func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
 	g := &j.g
 	w := newWinoGeom(g)
-	scratch := getConvScratch(max(w.xb, w.ob) + 16*(w.vStride+w.mStride) + g.o)
+	// Group images while the filters outweigh a group's tiles: each
+	// product then reads its filters once for the group rather than once
+	// per image. Where the tiles outweigh the filters, a group would only
+	// push V and M out of the cache (ResNet-20's 16² stage).
+	group := min(hi-lo, max(1, winoGroupRows/w.t), max(1, g.c*g.o/(w.t*(g.c+g.o))))
+	for group > 1 && 16*group*w.t*(g.c+g.o) > winoGroupFloats {
+		group--
+	}
+	vStride, mStride := planeStride(group*w.t*g.c), planeStride(group*w.t*g.o)
+	xbSize := max(w.xb, w.ob)
+	scratch := getConvScratch(group*xbSize + 16*(vStride+mStride) + g.o)
 	s := *scratch
-	job := winoJob{g: *g, w: w, u: u, xb: s[:max(w.xb, w.ob)]}
+	job := winoJob{g: *g, w: w, u: u, xb: s[:group*xbSize], xbSize: xbSize}
+	job.w.vStride, job.w.mStride = vStride, mStride
 	s = s[len(job.xb):]
-	job.v, s = s[:16*w.vStride], s[16*w.vStride:]
-	job.m, s = s[:16*w.mStride], s[16*w.mStride:]
+	job.v, s = s[:16*vStride], s[16*vStride:]
+	job.m, s = s[:16*mStride], s[16*mStride:]
 	job.bias = s[:g.o]
 	if j.bias != nil {
 		copy(job.bias, j.bias)
@@ -208,8 +240,10 @@ func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
 	nonFinite := winoFlags.Get().(*atomic.Bool)
 	defer winoFlags.Put(nonFinite)
 	job.nonFinite = nonFinite
-	for n := lo; n < hi; n++ {
-		job.x, job.out = j.x[n*inSize:(n+1)*inSize], j.out[n*outSize:(n+1)*outSize]
+	for n0 := lo; n0 < hi; n0 += group {
+		n1 := min(hi, n0+group)
+		job.images = n1 - n0
+		job.x, job.out = j.x[n0*inSize:n1*inSize], j.out[n0*outSize:n1*outSize]
 		nonFinite.Store(false)
 		for phase := winoPad; phase <= winoUnpad; phase++ {
 			job.phase = phase
@@ -220,7 +254,7 @@ func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
 			}
 		}
 		if nonFinite.Load() {
-			j.paddedImages(n, n+1, parallel)
+			j.paddedImages(n0, n1, parallel)
 		}
 	}
 	convScratch.Put(scratch)
