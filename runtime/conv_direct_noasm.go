@@ -19,11 +19,3 @@ func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
 
 // convDepthwiseOK reports false: im2col and the GEMM do the work.
 func convDepthwiseOK(g *convGeom, groups int) bool { return false }
-
-// convWinogradOK reports false: the Winograd transforms are AVX2 assembly.
-func convWinogradOK(g *convGeom, groups int) bool { return false }
-
-// winogradImages is never called without the Winograd transforms.
-func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
-	panic("runtime: no Winograd convolution kernel")
-}

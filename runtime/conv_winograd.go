@@ -1,4 +1,4 @@
-// The Winograd F(2×2, 3×3) convolution's transforms: a 3×3 convolution with
+// The Winograd F(2×2, 3×3) convolution: a 3×3 convolution with
 // stride 1 computes each 2×2 block of output pixels (a tile) from a 4×4
 // block of input with 16 multiplications per input channel instead of 36.
 //
@@ -16,6 +16,11 @@
 // as NCHW8c blocks, so that every vector load is contiguous.
 
 package runtime
+
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // winoTiles is the number of tile rows and columns covering an output
 // plane of oh×ow pixels.
@@ -57,4 +62,311 @@ func winogradWeights(w []float32, o, c int) *[16]*PackedB {
 		pb[xi] = PackB(true, c, o, u[xi], c)
 	}
 	return &pb
+}
+
+// winoKernels are a tier's Winograd transforms and the moves between
+// NCHW and blocks of eight channels, on float32 indices.
+type winoKernels struct {
+	// input stores, for tiles t < tiles, with d[i][j] the eight floats at
+	// xb[t*16+i*rowStride+j*8:], (Bᵀ d B)[a][b] at
+	// v[t*tileStride+(4a+b)*planeStride:].
+	input func(xb []float32, rowStride int, v []float32, tileStride, planeStride, tiles int)
+	// output stores, for tiles t < tiles, with m[a][b] the eight floats
+	// at m[t*tileStride+(4a+b)*planeStride:], y = Aᵀ m A + bias, then
+	// max(0, ·) keeping NaN when relu, as y[i][j] at
+	// ob[t*16+i*rowStride+j*8:]; it reports whether some stored value is
+	// an infinity or NaN.
+	output func(m []float32, planeStride, tileStride int, ob []float32, rowStride, tiles int, bias []float32, relu bool) (nonFinite bool)
+	// toBlocks sets dst[x*8+l] = src[l*plane+x] for x < n, l < 8, and
+	// fromBlocks dst[l*plane+x] = src[x*8+l].
+	toBlocks, fromBlocks func(dst, src []float32, plane, n int)
+}
+
+// winoGo are the portable transforms, and the reference of the others.
+var winoGo = &winoKernels{input: winoInputGo, output: winoOutputGo, toBlocks: toBlocksGo, fromBlocks: fromBlocksGo}
+
+// winoInputGo is winoKernels.input.
+func winoInputGo(xb []float32, rowStride int, v []float32, tileStride, planeStride, tiles int) {
+	for t := 0; t < tiles; t++ {
+		for l := 0; l < 8; l++ {
+			var d, s [4][4]float32
+			for i := range d {
+				for j := range d[i] {
+					d[i][j] = xb[t*16+i*rowStride+j*8+l]
+				}
+			}
+			for i := range s {
+				s[i] = [4]float32{d[i][0] - d[i][2], d[i][1] + d[i][2], d[i][2] - d[i][1], d[i][1] - d[i][3]}
+			}
+			for b := 0; b < 4; b++ {
+				vs := [4]float32{s[0][b] - s[2][b], s[1][b] + s[2][b], s[2][b] - s[1][b], s[1][b] - s[3][b]}
+				for a, x := range vs {
+					v[t*tileStride+(4*a+b)*planeStride+l] = x
+				}
+			}
+		}
+	}
+}
+
+// winoOutputGo is winoKernels.output.
+func winoOutputGo(m []float32, planeStride, tileStride int, ob []float32, rowStride, tiles int, bias []float32, relu bool) (nonFinite bool) {
+	for t := 0; t < tiles; t++ {
+		for l := 0; l < 8; l++ {
+			at := func(a, b int) float32 { return m[t*tileStride+(4*a+b)*planeStride+l] }
+			var u [2][4]float32
+			for b := 0; b < 4; b++ {
+				u[0][b] = at(0, b) + at(1, b) + at(2, b)
+				u[1][b] = at(1, b) - at(2, b) - at(3, b)
+			}
+			for i := 0; i < 2; i++ {
+				y := [2]float32{u[i][0] + u[i][1] + u[i][2], u[i][1] - u[i][2] - u[i][3]}
+				for j, x := range y {
+					x += bias[l]
+					if relu && x < 0 {
+						x = 0
+					}
+					if x-x != 0 { // ±Inf or NaN
+						nonFinite = true
+					}
+					ob[t*16+i*rowStride+j*8+l] = x
+				}
+			}
+		}
+	}
+	return nonFinite
+}
+
+// toBlocksGo is winoKernels.toBlocks.
+func toBlocksGo(dst, src []float32, plane, n int) {
+	for x := 0; x < n; x++ {
+		for l := 0; l < 8; l++ {
+			dst[x*8+l] = src[l*plane+x]
+		}
+	}
+}
+
+// fromBlocksGo is winoKernels.fromBlocks.
+func fromBlocksGo(dst, src []float32, plane, n int) {
+	for x := 0; x < n; x++ {
+		for l := 0; l < 8; l++ {
+			dst[l*plane+x] = src[x*8+l]
+		}
+	}
+}
+
+// convWinogradOK reports whether the Winograd kernel computes a
+// convolution of geometry g: on a tier with transforms (AVX2 and the
+// portable one), a 3×3 kernel with stride 1 and one group, with input and
+// output channels in multiples of eight and at least 32 input channels.
+//
+// Below 32 input channels the transforms cost what the products save
+// (Zen 3, avx2, 1 worker, 16→16 channels at 32²: 60–71 µs direct, 55–75
+// Winograd; 32→32 at 16²: 67 against 52).
+func convWinogradOK(g *convGeom, groups int) bool {
+	return winoKernelsFor() != nil && groups == 1 && g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 &&
+		g.c%8 == 0 && g.o%8 == 0 && g.c >= 32
+}
+
+// winoGeom is the layout of one image's Winograd buffers.
+type winoGeom struct {
+	th, tw, t int // tile rows, columns, and their product
+	hp, wp    int // rows and columns of the padded input blocks: 2th+2, 2tw+2
+	xb        int // floats of the padded input: C·hp·wp (NCHW8c)
+	ob        int // floats of the output blocks: O·2th·2tw (NCHW8c)
+	// vStride and mStride are the floats from one of the 16 planes of V
+	// and M to the next, for a group of images (see planeStride).
+	vStride, mStride int
+}
+
+// planeStride returns the distance in floats between planes of n floats
+// that the transforms read or write 16 at a time: at least n, and 64
+// floats (256 bytes) past a multiple of 4 KiB, so that the 16 streams
+// fall in different sets of the L1 cache rather than all in one, as they
+// would for the many n that are multiples of 1024 (ResNet-18's first
+// layer: 784 tiles of 64 channels; Zen 3, 1 worker, 16 channels at 32²,
+// benchstat n=8: 77 → 62 µs).
+func planeStride(n int) int { return n + ((64-n)%1024+1024)%1024 }
+
+func newWinoGeom(g *convGeom) winoGeom {
+	var w winoGeom
+	w.th, w.tw = winoTiles(g.oh, g.ow)
+	w.t = w.th * w.tw
+	w.hp, w.wp = 2*w.th+2, 2*w.tw+2
+	w.xb = g.c * w.hp * w.wp
+	w.ob = g.o * 4 * w.t
+	return w
+}
+
+// winoJob is a group of images of a Winograd convolution, in phases that
+// each split into units for the worker pool. The images' tiles are the
+// rows of one product per ξ, so that a small image (ResNet-20's 8×8 has
+// 16 tiles) still makes products of many rows, which read the filters
+// once for the group.
+type winoJob struct {
+	g      convGeom
+	w      winoGeom
+	u      *[16]*PackedB // U_ξ as the packed [C, O] right operand
+	k      *winoKernels  // the tier's transforms
+	images int           // images in the group
+	x      []float32     // the images [images, C, H, W]
+	out    []float32     // their output [images, O, OH, OW]
+	bias   []float32     // [O], zeros when the convolution has none
+	relu   bool
+	// xb holds each image's padded input blocks [C/8, hp, wp, 8], then
+	// its output blocks [O/8, 2th, 2tw, 8], xbSize floats apart.
+	xb     []float32
+	xbSize int
+	v, m   []float32 // V [16, images·t, C] and M [16, images·t, O], planes vStride and mStride apart
+	phase  int
+	// nonFinite is set when the output has an infinity or NaN: the
+	// transforms' differences turn an infinite input into NaN where the
+	// definition gives ±Inf, so such a group is computed again without
+	// them (direct kernel or im2col).
+	nonFinite *atomic.Bool
+}
+
+// The phases of winoJob and what a unit of each is (of one image).
+const (
+	winoPad       = iota // a row of one block of eight input channels
+	winoTransform        // a tile row of one block of eight input channels
+	winoProduct          // one of the 16 products (of the whole group)
+	winoInverse          // a tile row of one block of eight output channels
+	winoUnpad            // an output row of one block of eight output channels
+)
+
+var winoTasks = taskPool((*winoJob).units)
+
+// winoFlags holds the nonFinite flags of winogradImages calls, so that a
+// call allocates none.
+var winoFlags = sync.Pool{New: func() any { return new(atomic.Bool) }}
+
+// units runs units [lo, hi) of the job's phase.
+func (j *winoJob) units(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		j.unit(i)
+	}
+}
+
+// unitCount returns the number of units of phase.
+func (j *winoJob) unitCount(phase int) int {
+	per := j.g.o / 8 * j.g.oh
+	switch phase {
+	case winoPad:
+		per = j.g.c / 8 * j.w.hp
+	case winoTransform:
+		per = j.g.c / 8 * j.w.th
+	case winoProduct:
+		return 16
+	case winoInverse:
+		per = j.g.o / 8 * j.w.th
+	}
+	return j.images * per
+}
+
+func (j *winoJob) unit(i int) {
+	g, w := &j.g, &j.w
+	if j.phase == winoProduct {
+		pb := j.u[i]
+		c := gemmCall{m: j.images * w.t, n: g.o, k: g.c, alpha: 1, a: j.v[i*w.vStride:], lda: g.c, pb: pb,
+			c: j.m[i*w.mStride:], ldc: g.o, kern: pb.kern, serial: true}
+		c.run()
+		return
+	}
+	per := j.unitCount(j.phase) / j.images
+	n, i := i/per, i%per
+	xb := j.xb[n*j.xbSize : (n+1)*j.xbSize]
+	t0 := n * w.t // the image's first tile: its first row of V and M
+	switch j.phase {
+	case winoPad:
+		// Row yp of block cb of the padded input: zeros, then columns
+		// [pw, pw+W) of input row yp−ph of its eight channels.
+		cb, yp := i/w.hp, i%w.hp
+		row := xb[(cb*w.hp+yp)*w.wp*8 : (cb*w.hp+yp+1)*w.wp*8]
+		y := yp - g.ph
+		if y < 0 || y >= g.h {
+			clear(row)
+			return
+		}
+		clear(row[:g.pw*8])
+		clear(row[(g.pw+g.w)*8:])
+		plane := g.h * g.w
+		j.k.toBlocks(row[g.pw*8:], j.x[n*g.c*plane+(cb*8*g.h+y)*g.w:], plane, g.w)
+	case winoTransform:
+		cb, ty := i/w.th, i%w.th
+		j.k.input(xb[(cb*w.hp+2*ty)*w.wp*8:], w.wp*8, j.v[(t0+ty*w.tw)*g.c+cb*8:], g.c, w.vStride, w.tw)
+	case winoInverse:
+		kb, ty := i/w.th, i%w.th
+		ob := xb[(kb*2*w.th+2*ty)*2*w.tw*8:]
+		if j.k.output(j.m[(t0+ty*w.tw)*g.o+kb*8:], w.mStride, g.o, ob, 2*w.tw*8, w.tw, j.bias[kb*8:], j.relu) {
+			j.nonFinite.Store(true)
+		}
+	case winoUnpad:
+		kb, y := i/g.oh, i%g.oh
+		j.k.fromBlocks(j.out[n*g.o*g.p+(kb*8*g.oh+y)*g.ow:], xb[(kb*2*w.th+y)*2*w.tw*8:], g.p, g.ow)
+	}
+}
+
+// winoGroupRows is how many product rows (tiles) winogradImages gathers
+// from consecutive images into one group, and winoGroupFloats the most
+// floats of V and M a group may take.
+const (
+	winoGroupRows   = 256
+	winoGroupFloats = 1 << 22
+)
+
+// winogradImages convolves images [lo, hi) with the Winograd kernel, the
+// filters transformed and packed in u, in groups of images whose tiles
+// make products of at most winoGroupRows rows; parallel spreads each
+// phase of each group over the worker pool.
+func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
+	g := &j.g
+	w := newWinoGeom(g)
+	// Group images while the filters outweigh a group's tiles: each
+	// product then reads its filters once for the group rather than once
+	// per image. Where the tiles outweigh the filters, a group would only
+	// push V and M out of the cache (ResNet-20's 16² stage).
+	group := min(hi-lo, max(1, winoGroupRows/w.t), max(1, g.c*g.o/(w.t*(g.c+g.o))))
+	for group > 1 && 16*group*w.t*(g.c+g.o) > winoGroupFloats {
+		group--
+	}
+	vStride, mStride := planeStride(group*w.t*g.c), planeStride(group*w.t*g.o)
+	xbSize := max(w.xb, w.ob)
+	scratch := getConvScratch(group*xbSize + 16*(vStride+mStride) + g.o)
+	s := *scratch
+	job := winoJob{g: *g, w: w, u: u, k: winoKernelsFor(), xb: s[:group*xbSize], xbSize: xbSize}
+	job.w.vStride, job.w.mStride = vStride, mStride
+	s = s[len(job.xb):]
+	job.v, s = s[:16*vStride], s[16*vStride:]
+	job.m, s = s[:16*mStride], s[16*mStride:]
+	job.bias = s[:g.o]
+	if j.bias != nil {
+		copy(job.bias, j.bias)
+	} else {
+		clear(job.bias)
+	}
+	job.relu = j.act == ActReLU
+	inSize, outSize := g.c*g.h*g.w, g.o*g.p
+	nonFinite := winoFlags.Get().(*atomic.Bool)
+	defer winoFlags.Put(nonFinite)
+	job.nonFinite = nonFinite
+	for n0 := lo; n0 < hi; n0 += group {
+		n1 := min(hi, n0+group)
+		job.images = n1 - n0
+		job.x, job.out = j.x[n0*inSize:n1*inSize], j.out[n0*outSize:n1*outSize]
+		nonFinite.Store(false)
+		for phase := winoPad; phase <= winoUnpad; phase++ {
+			job.phase = phase
+			if units := job.unitCount(phase); parallel && Workers() > 1 && units > 1 {
+				runPooled(winoTasks, units, job)
+			} else {
+				job.units(0, units)
+			}
+		}
+		if nonFinite.Load() {
+			plain := *j
+			plain.filters = nil // the direct kernel, or im2col
+			plain.images(n0, n1, parallel)
+		}
+	}
+	convScratch.Put(scratch)
 }

@@ -68,7 +68,7 @@ func TestWinogradTransformsMatchGo(t *testing.T) {
 					flag = 1
 				}
 				nonFinite := winoOutputAVX2(&m[0], planeStride*4, tileStride*4, &got[0], obStride*4, tiles, &bias[0], flag)
-				winoOutputGo(m, planeStride, tileStride, want, obStride, tiles, bias, relu)
+				goNonFinite := winoOutputGo(m, planeStride, tileStride, want, obStride, tiles, bias, relu)
 				same("winoOutputAVX2", got, want)
 				finite := true
 				for i, v := range want {
@@ -76,8 +76,8 @@ func TestWinogradTransformsMatchGo(t *testing.T) {
 						finite = false
 					}
 				}
-				if (nonFinite != 0) == finite {
-					t.Fatalf("winoOutputAVX2 %d tiles, relu %v: nonFinite %d, but the outputs are finite: %v", tiles, relu, nonFinite, finite)
+				if (nonFinite != 0) == finite || goNonFinite == finite {
+					t.Fatalf("%d tiles, relu %v: winoOutputAVX2 nonFinite %d, winoOutputGo %v, but the outputs are finite: %v", tiles, relu, nonFinite, goNonFinite, finite)
 				}
 			}
 		}
@@ -87,9 +87,11 @@ func TestWinogradTransformsMatchGo(t *testing.T) {
 // TestWinogradWorkersAgree checks that a Winograd convolution gives the
 // same bits for any number of workers, one image and a batch, and with
 // filters transformed by PrepareConv2d or on their first call.
-func TestWinogradWorkersAgree(t *testing.T) {
-	if !hasAVX2FMA || hasAVX512 {
-		t.Skip("the Winograd path runs on the AVX2 tier")
+func TestWinogradWorkersAgree(t *testing.T) { forEachISA(t, testWinogradWorkersAgree) }
+
+func testWinogradWorkersAgree(t *testing.T) {
+	if winoKernelsFor() == nil {
+		t.Skip("no Winograd path on this tier")
 	}
 	defer SetWorkers(0)
 	r := rand.New(rand.NewPCG(43, 44))
@@ -120,58 +122,6 @@ func TestWinogradWorkersAgree(t *testing.T) {
 			for i := range got.F32 {
 				if math.Float32bits(got.F32[i]) != math.Float32bits(first.F32[i]) {
 					t.Fatalf("%d images, workers %d: element %d is %v, with 1 worker %v", n, workers, i, got.F32[i], first.F32[i])
-				}
-			}
-		}
-	}
-}
-
-// winoInputGo is the reference loop of winoInputAVX2 on float indices: for
-// tiles t < tiles, with d[i][j] the eight floats at xb[t*16+i*rowStride+j*8:],
-// it stores (Bᵀ d B)[a][b] at v[t*tileStride+(4a+b)*planeStride:].
-func winoInputGo(xb []float32, rowStride int, v []float32, tileStride, planeStride, tiles int) {
-	for t := 0; t < tiles; t++ {
-		for l := 0; l < 8; l++ {
-			var d, s [4][4]float32
-			for i := range d {
-				for j := range d[i] {
-					d[i][j] = xb[t*16+i*rowStride+j*8+l]
-				}
-			}
-			for i := range s {
-				s[i] = [4]float32{d[i][0] - d[i][2], d[i][1] + d[i][2], d[i][2] - d[i][1], d[i][1] - d[i][3]}
-			}
-			for b := 0; b < 4; b++ {
-				vs := [4]float32{s[0][b] - s[2][b], s[1][b] + s[2][b], s[2][b] - s[1][b], s[1][b] - s[3][b]}
-				for a, x := range vs {
-					v[t*tileStride+(4*a+b)*planeStride+l] = x
-				}
-			}
-		}
-	}
-}
-
-// winoOutputGo is the reference loop of winoOutputAVX2 on float indices: for
-// tiles t < tiles, with m[a][b] the eight floats at
-// m[t*tileStride+(4a+b)*planeStride:], it stores y = Aᵀ m A + bias, then
-// max(0, ·) keeping NaN when relu, as y[i][j] at ob[t*16+i*rowStride+j*8:].
-func winoOutputGo(m []float32, planeStride, tileStride int, ob []float32, rowStride, tiles int, bias []float32, relu bool) {
-	for t := 0; t < tiles; t++ {
-		for l := 0; l < 8; l++ {
-			at := func(a, b int) float32 { return m[t*tileStride+(4*a+b)*planeStride+l] }
-			var u [2][4]float32
-			for b := 0; b < 4; b++ {
-				u[0][b] = at(0, b) + at(1, b) + at(2, b)
-				u[1][b] = at(1, b) - at(2, b) - at(3, b)
-			}
-			for i := 0; i < 2; i++ {
-				y := [2]float32{u[i][0] + u[i][1] + u[i][2], u[i][1] - u[i][2] - u[i][3]}
-				for j, x := range y {
-					x += bias[l]
-					if relu && x < 0 {
-						x = 0
-					}
-					ob[t*16+i*rowStride+j*8+l] = x
 				}
 			}
 		}
