@@ -108,7 +108,7 @@ func (j *convDepthwiseJob) channels8(lo, hi int) {
 		c0 := 8 * b
 		cnt := min(8, g.c-c0)
 		// The eight planes, transposed to pixels of eight channels.
-		interleave8(pix, j.x[c0*inPlane:], inPlane, cnt)
+		interleave8(pix, j.x[c0*inPlane:], inPlane, inPlane, cnt)
 		for y := 0; y < g.h; y++ {
 			dst := inPix[(y+g.ph)*l.wp+g.pw:][:g.w]
 			for x, v := range pixels[y*g.w:][:g.w] {
@@ -123,7 +123,7 @@ func (j *convDepthwiseJob) channels8(lo, hi int) {
 				dst[x] = v
 			}
 		}
-		deinterleave8(j.out[c0*outPlane:], pix, outPlane, cnt)
+		deinterleave8(j.out[c0*outPlane:], pix, outPlane, outPlane, cnt)
 	}
 	convScratch.Put(scratch)
 }
@@ -132,45 +132,4 @@ func (j *convDepthwiseJob) channels8(lo, hi int) {
 // channels.
 func pixels8(f []float32) [][8]float32 {
 	return unsafe.Slice((*[8]float32)(unsafe.Pointer(unsafe.SliceData(f))), len(f)/8)
-}
-
-// interleave8 sets pix[8p+i] = x[i·plane+p] for the cnt ≤ 8 planes of
-// plane floats at x and every pixel p < plane (lanes i ≥ cnt are left as
-// they are).
-func interleave8(pix, x []float32, plane, cnt int) {
-	full := 0
-	if cnt == 8 && plane >= 8 {
-		full = plane / 8
-		_ = x[7*plane+8*full-1]
-		_ = pix[8*8*full-1]
-		for b := range full {
-			transpose8AVX2(&x[8*b], plane, &pix[64*b], 8, 8, 1)
-		}
-	}
-	for i := range cnt {
-		xi := x[i*plane : (i+1)*plane]
-		for p := 8 * full; p < plane; p++ {
-			pix[8*p+i] = xi[p]
-		}
-	}
-}
-
-// deinterleave8 sets out[i·plane+p] = pix[8p+i] for the cnt ≤ 8 planes of
-// plane floats at out and every pixel p < plane.
-func deinterleave8(out, pix []float32, plane, cnt int) {
-	full := 0
-	if cnt == 8 && plane >= 8 {
-		full = plane / 8
-		_ = out[7*plane+8*full-1]
-		_ = pix[8*8*full-1]
-		for b := range full {
-			transpose8AVX2(&pix[64*b], 8, &out[8*b], plane, 8, 1)
-		}
-	}
-	for i := range cnt {
-		oi := out[i*plane : (i+1)*plane]
-		for p := 8 * full; p < plane; p++ {
-			oi[p] = pix[8*p+i]
-		}
-	}
 }

@@ -7,7 +7,7 @@ import "sync"
 
 // ConvFilters are a convolution's filters [O, C/groups, KH, KW] with the
 // layouts its kernels derive from them: the Winograd transform of 3×3
-// filters (16/9 of their size) on the AVX2 tier. Generated code prepares
+// filters (16/9 of their size). Generated code prepares
 // the filters of every convolution once, in the compiled model's
 // constructor (PrepareConv2d), so that Forward does not transform them on
 // every call. A ConvFilters is safe for concurrent use; the filters must
@@ -20,9 +20,9 @@ type ConvFilters struct {
 
 // PrepareConv2d returns w, the filters of a Conv2d with this stride and
 // groups, ready for Conv2dPrepared and Conv2dActPrepared: the layouts the
-// selected tier's kernels want for that convolution are computed now (on
-// AVX2, the Winograd transform of 3×3 filters with stride 1 and at least
-// 32 input channels). A convolution that
+// selected tier's kernels want for that convolution are computed now (the
+// Winograd transform of 3×3 filters with stride 1 and at least 32 input
+// channels). A convolution that
 // needs another layout later (after SetISA, or with another stride)
 // computes it on its first call. padding, which no layout depends on, is
 // taken so that the call reads as the convolution's.

@@ -305,9 +305,9 @@ func testConv2dAllocs(t *testing.T) {
 			t.Errorf("%s: Conv2d allocates %v times per call after warm-up, want at most %v (its %v Sgemm calls)", c.name, n, calls*gemm, calls)
 		}
 	}
-	// With prepared filters, the Winograd path (AVX2 tier; the others as
-	// above) allocates nothing once the filters are transformed: one
-	// image split over the workers, and a batch.
+	// With prepared filters, the Winograd path (every tier) allocates
+	// nothing once the filters are transformed: one image split over the
+	// workers, and a batch.
 	for _, n := range []int{1, 4} {
 		x, w, b := randArray(r, n, 32, 9, 9), PrepareConv2d(randArray(r, 16, 32, 3, 3), []int{1}, []int{1}, 1), randArray(r, 16)
 		out := NewArray(Float32, n, 16, 9, 9)
@@ -373,7 +373,7 @@ func BenchmarkConv2d(b *testing.B) {
 		})
 		// With the filters prepared, as compiled models call it: the
 		// Winograd path for the 3×3 convolutions with stride 1 and at
-		// least 32 channels (AVX2 tier).
+		// least 32 channels.
 		pw := PrepareConv2d(w, []int{c.stride}, []int{c.padding}, groups)
 		b.Run(c.name+"/prepared", func(b *testing.B) {
 			b.ReportAllocs()

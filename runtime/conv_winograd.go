@@ -22,10 +22,6 @@ import (
 	"sync/atomic"
 )
 
-// winoTiles is the number of tile rows and columns covering an output
-// plane of oh×ow pixels.
-func winoTiles(oh, ow int) (th, tw int) { return (oh + 1) / 2, (ow + 1) / 2 }
-
 // winogradFilters returns U = G g Gᵀ of the filters w [K, C, 3, 3] as 16
 // planes [K, C] (plane ξ = 4a+b holds U[a][b]), computed in float64 and
 // rounded once.
@@ -83,7 +79,12 @@ type winoKernels struct {
 }
 
 // winoGo are the portable transforms, and the reference of the others.
-var winoGo = &winoKernels{input: winoInputGo, output: winoOutputGo, toBlocks: toBlocksGo, fromBlocks: fromBlocksGo}
+var winoGo = &winoKernels{
+	input:      winoInputGo,
+	output:     winoOutputGo,
+	toBlocks:   func(dst, src []float32, plane, n int) { interleaveGo(dst, src, plane, 0, n, 8) },
+	fromBlocks: func(dst, src []float32, plane, n int) { deinterleaveGo(dst, src, plane, 0, n, 8) },
+}
 
 // winoInputGo is winoKernels.input.
 func winoInputGo(xb []float32, rowStride int, v []float32, tileStride, planeStride, tiles int) {
@@ -136,34 +137,16 @@ func winoOutputGo(m []float32, planeStride, tileStride int, ob []float32, rowStr
 	return nonFinite
 }
 
-// toBlocksGo is winoKernels.toBlocks.
-func toBlocksGo(dst, src []float32, plane, n int) {
-	for x := 0; x < n; x++ {
-		for l := 0; l < 8; l++ {
-			dst[x*8+l] = src[l*plane+x]
-		}
-	}
-}
-
-// fromBlocksGo is winoKernels.fromBlocks.
-func fromBlocksGo(dst, src []float32, plane, n int) {
-	for x := 0; x < n; x++ {
-		for l := 0; l < 8; l++ {
-			dst[l*plane+x] = src[x*8+l]
-		}
-	}
-}
-
 // convWinogradOK reports whether the Winograd kernel computes a
-// convolution of geometry g: on a tier with transforms (AVX2 and the
-// portable one), a 3×3 kernel with stride 1 and one group, with input and
-// output channels in multiples of eight and at least 32 input channels.
+// convolution of geometry g (on every tier): a 3×3 kernel with stride 1
+// and one group, with input and output channels in multiples of eight and
+// at least 32 input channels.
 //
 // Below 32 input channels the transforms cost what the products save
 // (Zen 3, avx2, 1 worker, 16→16 channels at 32²: 60–71 µs direct, 55–75
 // Winograd; 32→32 at 16²: 67 against 52).
 func convWinogradOK(g *convGeom, groups int) bool {
-	return winoKernelsFor() != nil && groups == 1 && g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 &&
+	return groups == 1 && g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 &&
 		g.c%8 == 0 && g.o%8 == 0 && g.c >= 32
 }
 
@@ -171,8 +154,9 @@ func convWinogradOK(g *convGeom, groups int) bool {
 type winoGeom struct {
 	th, tw, t int // tile rows, columns, and their product
 	hp, wp    int // rows and columns of the padded input blocks: 2th+2, 2tw+2
-	xb        int // floats of the padded input: C·hp·wp (NCHW8c)
-	ob        int // floats of the output blocks: O·2th·2tw (NCHW8c)
+	// blocks is the floats of an image's padded input blocks (C·hp·wp)
+	// or of its output blocks (O·2th·2tw), whichever is more.
+	blocks int
 	// vStride and mStride are the floats from one of the 16 planes of V
 	// and M to the next, for a group of images (see planeStride).
 	vStride, mStride int
@@ -189,11 +173,10 @@ func planeStride(n int) int { return n + ((64-n)%1024+1024)%1024 }
 
 func newWinoGeom(g *convGeom) winoGeom {
 	var w winoGeom
-	w.th, w.tw = winoTiles(g.oh, g.ow)
+	w.th, w.tw = (g.oh+1)/2, (g.ow+1)/2 // tiles of 2×2 output pixels
 	w.t = w.th * w.tw
 	w.hp, w.wp = 2*w.th+2, 2*w.tw+2
-	w.xb = g.c * w.hp * w.wp
-	w.ob = g.o * 4 * w.t
+	w.blocks = max(g.c*w.hp*w.wp, g.o*4*w.t)
 	return w
 }
 
@@ -213,11 +196,10 @@ type winoJob struct {
 	bias   []float32     // [O], zeros when the convolution has none
 	relu   bool
 	// xb holds each image's padded input blocks [C/8, hp, wp, 8], then
-	// its output blocks [O/8, 2th, 2tw, 8], xbSize floats apart.
-	xb     []float32
-	xbSize int
-	v, m   []float32 // V [16, images·t, C] and M [16, images·t, O], planes vStride and mStride apart
-	phase  int
+	// its output blocks [O/8, 2th, 2tw, 8], w.blocks floats apart.
+	xb    []float32
+	v, m  []float32 // V [16, images·t, C] and M [16, images·t, O], planes vStride and mStride apart
+	phase int
 	// nonFinite is set when the output has an infinity or NaN: the
 	// transforms' differences turn an infinite input into NaN where the
 	// definition gives ±Inf, so such a group is computed again without
@@ -274,7 +256,7 @@ func (j *winoJob) unit(i int) {
 	}
 	per := j.unitCount(j.phase) / j.images
 	n, i := i/per, i%per
-	xb := j.xb[n*j.xbSize : (n+1)*j.xbSize]
+	xb := j.xb[n*w.blocks : (n+1)*w.blocks]
 	t0 := n * w.t // the image's first tile: its first row of V and M
 	switch j.phase {
 	case winoPad:
@@ -330,10 +312,9 @@ func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
 		group--
 	}
 	vStride, mStride := planeStride(group*w.t*g.c), planeStride(group*w.t*g.o)
-	xbSize := max(w.xb, w.ob)
-	scratch := getConvScratch(group*xbSize + 16*(vStride+mStride) + g.o)
+	scratch := getConvScratch(group*w.blocks + 16*(vStride+mStride) + g.o)
 	s := *scratch
-	job := winoJob{g: *g, w: w, u: u, k: winoKernelsFor(), xb: s[:group*xbSize], xbSize: xbSize}
+	job := winoJob{g: *g, w: w, u: u, k: winoKernelsFor(), xb: s[:group*w.blocks]}
 	job.w.vStride, job.w.mStride = vStride, mStride
 	s = s[len(job.xb):]
 	job.v, s = s[:16*vStride], s[16*vStride:]

@@ -21,40 +21,33 @@ func winoOutputAVX2(m *float32, planeStride, tileStride int, ob *float32, rowStr
 // winoAVX2 are the AVX2 tier's transforms.
 var winoAVX2 = &winoKernels{
 	input: func(xb []float32, rowStride int, v []float32, tileStride, planeStride, tiles int) {
+		if tiles <= 0 {
+			return
+		}
+		// What the assembly reads and writes, checked once.
+		_, _ = xb[3*rowStride+(tiles-1)*16+31], v[(tiles-1)*tileStride+15*planeStride+7]
 		winoInputAVX2(&xb[0], rowStride*4, &v[0], tileStride*4, planeStride*4, tiles)
 	},
 	output: func(m []float32, planeStride, tileStride int, ob []float32, rowStride, tiles int, bias []float32, relu bool) bool {
+		if tiles <= 0 {
+			return false
+		}
+		_, _, _ = m[(tiles-1)*tileStride+15*planeStride+7], ob[rowStride+(tiles-1)*16+15], bias[7]
 		r := 0
 		if relu {
 			r = 1
 		}
 		return winoOutputAVX2(&m[0], planeStride*4, tileStride*4, &ob[0], rowStride*4, tiles, &bias[0], r) != 0
 	},
-	toBlocks: func(dst, src []float32, plane, n int) {
-		x := 0
-		for ; x+8 <= n; x += 8 {
-			transpose8AVX2(&src[x], plane, &dst[x*8], 8, 8, 1)
-		}
-		toBlocksGo(dst[x*8:], src[x:], plane, n-x)
-	},
-	fromBlocks: func(dst, src []float32, plane, n int) {
-		x := 0
-		for ; x+8 <= n; x += 8 {
-			transpose8AVX2(&src[x*8], 8, &dst[x], plane, 8, 1)
-		}
-		fromBlocksGo(dst[x:], src[x*8:], plane, n-x)
-	},
+	toBlocks:   func(dst, src []float32, plane, n int) { interleave8(dst, src, plane, n, 8) },
+	fromBlocks: func(dst, src []float32, plane, n int) { deinterleave8(dst, src, plane, n, 8) },
 }
 
 // winoKernelsFor returns the Winograd transforms of the selected tier: the
-// assembly ones on AVX2, the portable ones on the generic tier, none on
-// AVX-512 (whose 14×32 GEMM tile and im2col were not measured against
-// them).
+// assembly ones on AVX2 and AVX-512 (whose GEMM then runs the products;
+// that tier was not timed here), the portable ones on the generic tier.
 func winoKernelsFor() *winoKernels {
-	switch {
-	case hasAVX512:
-		return nil
-	case hasAVX2FMA:
+	if hasAVX2FMA {
 		return winoAVX2
 	}
 	return winoGo
