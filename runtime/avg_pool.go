@@ -56,9 +56,34 @@ type avgPoolWindowJob struct {
 	includePad                           bool
 }
 
-// planes pools planes [lo, hi).
+// planes pools planes [lo, hi), separably as maxPoolJob does: the column
+// sums of each window's input rows (a vector add), then the sum of those
+// over its input columns, left to right (rows narrower than 16 sum each
+// window in place instead). With stride 1 along the row and
+// rows of at least 16 outputs, the row pass is vector work too: the
+// window sums are kw shifted rows of column sums added in order (zeros
+// stand for the padding, so the sums are those of the scalar pass), then
+// divided by the windows' counts.
 func (g *avgPoolWindowJob) planes(lo, hi int) {
 	h, w, oh, ow := g.h, g.w, g.oh, g.ow
+	vector := g.sw == 1 && ow >= 16
+	// Scratch: the column sums, with pw zeros before and enough after for
+	// the last window; the counts of one output row; the widths of the
+	// windows with and without their padding.
+	span := max(w+2*g.pw, ow+g.kw-1)
+	scratch := getConvScratch(span + 3*ow)
+	defer convScratch.Put(scratch)
+	buf := *scratch
+	colPad, cnt, full, inside := buf[:span], buf[span:span+ow], buf[span+ow:span+2*ow], buf[span+2*ow:span+3*ow]
+	if vector {
+		clear(colPad)
+		for j := range ow {
+			z0 := j - g.pw
+			z1 := min(z0+g.kw, w+g.pw)
+			full[j] = float32(z1 - z0)
+			inside[j] = float32(min(z1, w) - max(z0, 0))
+		}
+	}
 	for pl := lo; pl < hi; pl++ {
 		src := g.x[pl*h*w : (pl+1)*h*w]
 		dst := g.out[pl*oh*ow : (pl+1)*oh*ow]
@@ -67,21 +92,56 @@ func (g *avgPoolWindowJob) planes(lo, hi int) {
 			y1 := min(y0+g.kh, h+g.ph)
 			ny := y1 - y0
 			y0, y1 = max(y0, 0), min(y1, h)
-			for j := 0; j < ow; j++ {
+			if !g.includePad {
+				ny = y1 - y0
+			}
+			d := dst[i*ow : (i+1)*ow]
+			if vector {
+				col := colPad[g.pw : g.pw+w]
+				if sums := combineRows(col, src, w, y0, y1, addRows); &sums[0] != &col[0] {
+					copy(col, sums)
+				}
+				if g.kw == 1 {
+					copy(d, colPad)
+				} else {
+					addRows(d, colPad, colPad[1:])
+				}
+				for q := 2; q < g.kw; q++ {
+					addRows(d, d, colPad[q:])
+				}
+				widths := inside
+				if g.includePad {
+					widths = full
+				}
+				for j, v := range widths {
+					cnt[j] = float32(ny) * v
+				}
+				binarySameF32(opDiv, d, d, cnt)
+				continue
+			}
+			// Rows too short for the vector add sum each window in place.
+			separable := w >= 16
+			var col []float32
+			if separable {
+				col = combineRows(colPad, src, w, y0, y1, addRows)
+			}
+			for j := range d {
 				z0 := j*g.sw - g.pw
 				z1 := min(z0+g.kw, w+g.pw)
 				n := ny * (z1 - z0)
 				z0, z1 = max(z0, 0), min(z1, w)
 				if !g.includePad {
-					n = (y1 - y0) * (z1 - z0)
+					n = ny * (z1 - z0)
 				}
-				var s float32
-				for y := y0; y < y1; y++ {
-					for _, v := range src[y*w+z0 : y*w+z1] {
-						s += v
+				var sum float32
+				if separable {
+					sum = sumWindow(col[z0:z1])
+				} else {
+					for y := y0; y < y1; y++ {
+						sum += sumWindow(src[y*w+z0 : y*w+z1])
 					}
 				}
-				dst[i*ow+j] = s / float32(n)
+				d[j] = sum / float32(n)
 			}
 		}
 	}

@@ -70,14 +70,7 @@ func (g *maxPoolJob) planes(lo, hi int) {
 				}
 				continue
 			}
-			m := src[y0*w : (y0+1)*w]
-			if y1-y0 > 1 {
-				maxRows(col, m, src[(y0+1)*w:(y0+2)*w])
-				for y := y0 + 2; y < y1; y++ {
-					maxRows(col, col, src[y*w:(y+1)*w])
-				}
-				m = col
-			}
+			m := combineRows(col, src, w, y0, y1, maxRows)
 			for j := range d {
 				z0, z1 := max(j*g.sw-g.pw, 0), min(j*g.sw-g.pw+g.kw, w)
 				v := float32(math.Inf(-1))
@@ -88,6 +81,45 @@ func (g *maxPoolJob) planes(lo, hi int) {
 			}
 		}
 	}
+}
+
+// combineRows folds rows [y0, y1) (y0 < y1) of a plane of width w with
+// combine (a vector kernel: dst[i] = a[i] op b[i]) into col and returns
+// it, or returns the row itself when there is one: the column pass of the
+// separable pooling windows.
+func combineRows(col, plane []float32, w, y0, y1 int, combine func(dst, a, b []float32)) []float32 {
+	if y1-y0 == 1 {
+		return plane[y0*w : (y0+1)*w]
+	}
+	col = col[:w]
+	combine(col, plane[y0*w:(y0+1)*w], plane[(y0+1)*w:(y0+2)*w])
+	for y := y0 + 2; y < y1; y++ {
+		combine(col, col, plane[y*w:(y+1)*w])
+	}
+	return col
+}
+
+// addRows sets dst[i] = a[i] + b[i] for i < len(dst): with the vector loop
+// of the selected tier, or a plain loop for rows too short to pay for its
+// call.
+func addRows(dst, a, b []float32) {
+	if len(dst) >= 16 {
+		binarySameF32(opAdd, dst, a, b)
+		return
+	}
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] = a[i] + b[i]
+	}
+}
+
+// sumWindow returns the sum of s, left to right.
+func sumWindow(s []float32) float32 {
+	var v float32
+	for _, x := range s {
+		v += x
+	}
+	return v
 }
 
 // maxRowsGo sets dst[i] = max(a[i], b[i]) for i < len(dst), with Go's max:
@@ -141,23 +173,22 @@ type avgPoolJob struct {
 	h, w, oh, ow int
 }
 
-// planes pools planes [lo, hi).
+// planes pools planes [lo, hi), separably as maxPoolJob does: the
+// column sums of each window's rows (a vector add), then the sum of those
+// over its columns.
 func (g *avgPoolJob) planes(lo, hi int) {
 	h, w, oh, ow := g.h, g.w, g.oh, g.ow
+	scratch := getConvScratch(w)
+	defer convScratch.Put(scratch)
 	for pl := lo; pl < hi; pl++ {
 		src := g.x[pl*h*w : (pl+1)*h*w]
 		dst := g.out[pl*oh*ow : (pl+1)*oh*ow]
 		for i := 0; i < oh; i++ {
 			y0, y1 := i*h/oh, ((i+1)*h+oh-1)/oh
+			col := combineRows(*scratch, src, w, y0, y1, addRows)
 			for j := 0; j < ow; j++ {
 				z0, z1 := j*w/ow, ((j+1)*w+ow-1)/ow
-				var s float32
-				for y := y0; y < y1; y++ {
-					for _, v := range src[y*w+z0 : y*w+z1] {
-						s += v
-					}
-				}
-				dst[i*ow+j] = s / float32((y1-y0)*(z1-z0))
+				dst[i*ow+j] = sumWindow(col[z0:z1]) / float32((y1-y0)*(z1-z0))
 			}
 		}
 	}
