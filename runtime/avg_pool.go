@@ -56,17 +56,18 @@ type avgPoolWindowJob struct {
 	includePad                           bool
 }
 
-// planes pools planes [lo, hi), separably as maxPoolJob does: the column
-// sums of each window's input rows (a vector add), then the sum of those
-// over its input columns, left to right (rows narrower than 16 sum each
-// window in place instead). With stride 1 along the row and
-// rows of at least 16 outputs, the row pass is vector work too: the
-// window sums are kw shifted rows of column sums added in order (zeros
-// stand for the padding, so the sums are those of the scalar pass), then
-// divided by the windows' counts.
+// planes pools planes [lo, hi). Where separableWindows says it pays, it
+// sums as maxPoolJob takes maxima: the column sums of each window's input
+// rows (a vector add), then the sum of those over the window's columns,
+// left to right; else window by window. With stride 1 along the row, rows
+// of at least 16 outputs and a vector add, the row pass is vector work
+// too: the window sums are kw shifted rows of column sums added in order
+// (zeros stand for the padding, so the sums are those of the scalar
+// pass), then divided by the windows' counts.
 func (g *avgPoolWindowJob) planes(lo, hi int) {
 	h, w, oh, ow := g.h, g.w, g.oh, g.ow
-	vector := g.sw == 1 && ow >= 16
+	separable := separableWindows(w, g.kh, g.kw, g.sw)
+	vector := separable && g.sw == 1 && ow >= 16 && binarySameVec(opAdd, nil, nil, nil)
 	// Scratch: the column sums, with pw zeros before and enough after for
 	// the last window; the counts of one output row; the widths of the
 	// windows with and without their padding.
@@ -119,8 +120,6 @@ func (g *avgPoolWindowJob) planes(lo, hi int) {
 				binarySameF32(opDiv, d, d, cnt)
 				continue
 			}
-			// Rows too short for the vector add sum each window in place.
-			separable := w >= 16
 			var col []float32
 			if separable {
 				col = combineRows(colPad, src, w, y0, y1, addRows)
@@ -133,15 +132,7 @@ func (g *avgPoolWindowJob) planes(lo, hi int) {
 				if !g.includePad {
 					n = ny * (z1 - z0)
 				}
-				var sum float32
-				if separable {
-					sum = sumWindow(col[z0:z1])
-				} else {
-					for y := y0; y < y1; y++ {
-						sum += sumWindow(src[y*w+z0 : y*w+z1])
-					}
-				}
-				d[j] = sum / float32(n)
+				d[j] = windowSum(col, src, w, y0, y1, z0, z1) / float32(n)
 			}
 		}
 	}

@@ -122,6 +122,33 @@ func sumWindow(s []float32) float32 {
 	return v
 }
 
+// separableWindows reports whether sums over windows of kh rows by kw
+// columns, kw apart along rows w wide, cost less separably (a column pass
+// adding each window's rows, then each window's columns) than window by
+// window: on rows of 16 or more where the tier has a vector add, and
+// elsewhere when it takes fewer additions per output, (kh−1)·sw + kw
+// against kh·kw.
+func separableWindows(w, kh, kw, sw int) bool {
+	if w < 16 {
+		return false
+	}
+	return binarySameVec(opAdd, nil, nil, nil) || (kh-1)*sw+kw < kh*kw
+}
+
+// windowSum returns the sum of rows [y0, y1) and columns [z0, z1) of a
+// plane of width w: from col, the column sums of those rows made by
+// combineRows, or straight from the plane when col is nil.
+func windowSum(col, plane []float32, w, y0, y1, z0, z1 int) float32 {
+	if col != nil {
+		return sumWindow(col[z0:z1])
+	}
+	var s float32
+	for y := y0; y < y1; y++ {
+		s += sumWindow(plane[y*w+z0 : y*w+z1])
+	}
+	return s
+}
+
 // maxRowsGo sets dst[i] = max(a[i], b[i]) for i < len(dst), with Go's max:
 // a NaN in either gives NaN, and +0 wins over −0.
 func maxRowsGo(dst, a, b []float32) {
@@ -173,11 +200,14 @@ type avgPoolJob struct {
 	h, w, oh, ow int
 }
 
-// planes pools planes [lo, hi), separably as maxPoolJob does: the
-// column sums of each window's rows (a vector add), then the sum of those
-// over its columns.
+// planes pools planes [lo, hi), separably as maxPoolJob does where that
+// pays (separableWindows): the column sums of each window's rows, then
+// the sum of those over its columns.
 func (g *avgPoolJob) planes(lo, hi int) {
 	h, w, oh, ow := g.h, g.w, g.oh, g.ow
+	// The largest window and the mean stride, for the choice.
+	kh, kw := (h+oh-1)/oh+min(1, h%oh), (w+ow-1)/ow+min(1, w%ow)
+	separable := separableWindows(w, kh, kw, max(1, w/ow))
 	scratch := getConvScratch(w)
 	defer convScratch.Put(scratch)
 	for pl := lo; pl < hi; pl++ {
@@ -185,10 +215,13 @@ func (g *avgPoolJob) planes(lo, hi int) {
 		dst := g.out[pl*oh*ow : (pl+1)*oh*ow]
 		for i := 0; i < oh; i++ {
 			y0, y1 := i*h/oh, ((i+1)*h+oh-1)/oh
-			col := combineRows(*scratch, src, w, y0, y1, addRows)
+			var col []float32
+			if separable {
+				col = combineRows(*scratch, src, w, y0, y1, addRows)
+			}
 			for j := 0; j < ow; j++ {
 				z0, z1 := j*w/ow, ((j+1)*w+ow-1)/ow
-				dst[i*ow+j] = sumWindow(col[z0:z1]) / float32((y1-y0)*(z1-z0))
+				dst[i*ow+j] = windowSum(col, src, w, y0, y1, z0, z1) / float32((y1-y0)*(z1-z0))
 			}
 		}
 	}
