@@ -98,7 +98,7 @@ func testBatchNormChecks(t *testing.T) {
 func TestBatchNormAllocs(t *testing.T) { forEachISA(t, testBatchNormAllocs) }
 
 func testBatchNormAllocs(t *testing.T) {
-	if visionRace {
+	if raceEnabled {
 		t.Skip("sync.Pool drops items under the race detector")
 	}
 	r := rand.New(rand.NewPCG(1, 1))

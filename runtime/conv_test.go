@@ -271,7 +271,7 @@ func testConv2dChecks(t *testing.T) {
 func TestConv2dAllocs(t *testing.T) { forEachISA(t, testConv2dAllocs) }
 
 func testConv2dAllocs(t *testing.T) {
-	if visionRace {
+	if raceEnabled {
 		t.Skip("sync.Pool drops items under the race detector")
 	}
 	r := rand.New(rand.NewPCG(1, 1))

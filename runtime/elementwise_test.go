@@ -392,7 +392,7 @@ func testMatmulChecksAndAllocs(t *testing.T) {
 			f()
 		}()
 	}
-	if visionRace {
+	if raceEnabled {
 		return // sync.Pool drops items under the race detector
 	}
 	saved := Workers()

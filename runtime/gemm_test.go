@@ -540,7 +540,7 @@ func testSgemmPanics(t *testing.T) {
 func TestSgemmNoAllocs(t *testing.T) { forEachISA(t, testSgemmNoAllocs) }
 
 func testSgemmNoAllocs(t *testing.T) {
-	if visionRace {
+	if raceEnabled {
 		t.Skip("sync.Pool drops items under the race detector")
 	}
 	saved := Workers()

@@ -171,7 +171,7 @@ func testPoolingChecks(t *testing.T) {
 func TestPoolingAllocs(t *testing.T) { forEachISA(t, testPoolingAllocs) }
 
 func testPoolingAllocs(t *testing.T) {
-	if visionRace {
+	if raceEnabled {
 		t.Skip("sync.Pool drops items under the race detector")
 	}
 	r := rand.New(rand.NewPCG(1, 1))

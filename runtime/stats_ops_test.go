@@ -162,7 +162,7 @@ func testConv1dAgainstReference(t *testing.T) {
 func TestSurfaceKernelsAllocs(t *testing.T) { forEachISA(t, testSurfaceKernelsAllocs) }
 
 func testSurfaceKernelsAllocs(t *testing.T) {
-	if visionRace {
+	if raceEnabled {
 		t.Skip("sync.Pool drops items under the race detector")
 	}
 	r := rand.New(rand.NewPCG(1, 2))
