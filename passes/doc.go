@@ -29,6 +29,7 @@
 // of the nodes that depend on no input, runs where they require it):
 //
 //	lower-modules    call_module of a standard kind → its functional op over get_attr nodes
+//	cse              nodes computing the same op of the same inputs and attributes → the first of them
 //	fold-batchnorm   conv2d → batch_norm (inference) → one conv2d with folded weight and bias
 //	fuse-activation  linear/conv2d whose only user is relu (or gelu) → linear_act/conv2d_act
 //	fuse-residual    add(r, linear(x)) whose linear has no other user → linear_residual (product accumulated into r)

@@ -9,7 +9,7 @@ import (
 
 // All is the registry: every built-in pass, in the order of the default
 // pipeline, the analyses that run only when required included.
-var All = []*Pass{ParamOnly, LowerModules, FoldBatchNorm, FuseActivation, FuseResidual, FuseElementwise, FoldTranspose, DCE, PlanMemory}
+var All = []*Pass{ParamOnly, LowerModules, CSE, FoldBatchNorm, FuseActivation, FuseResidual, FuseElementwise, FoldTranspose, DCE, PlanMemory}
 
 // Default is the pipeline fxgen runs between tracing and emitting, in
 // order: the passes of All that are not Optional.
@@ -49,6 +49,7 @@ var Constraints = []Constraint{
 	{"fuse-activation", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},
 	{"dce", "plan-memory", "dead values would take workspace; and the plan must be the last change to the node list"},
 	{"lower-modules", "plan-memory", "the plan must be the last change to the node list"},
+	{"cse", "plan-memory", "merging removes values; a plan made before would name nodes that are gone"},
 	{"fold-batchnorm", "plan-memory", "the plan must be the last change to the node list"},
 }
 

@@ -90,7 +90,7 @@ func (c *FXDocCompiled) Forward(x *tensor.Tensor) (*tensor.Tensor, *tensor.Tenso
 	fr.reserve(N)
 	// fxdoc.go:26: add = call_function add(x, linear_weight)
 	runtime.Add(&fr.add, xArr, c.linear_weight)
-	// fxdoc.go:26: linear = call_function linear_act(add, linear_weight_1, linear_bias, act=1)
+	// fxdoc.go:26: linear = call_function linear_act(add, linear_weight, linear_bias, act=1)
 	runtime.LinearActPacked(&fr.linear, &fr.add, c.linear_weight_prepared, c.linear_bias, runtime.ActReLU)
 	// fxdoc.go:27: sum = call_function sum(linear, dim=[-1])
 	runtime.Sum(&fr.sum, &fr.linear, []int{-1}, false)

@@ -31,8 +31,6 @@ type ClosuresCompiled struct {
 	captured0_weight_prepared *runtime.PackedB
 	// sigmoid f32[4], computed by the constructor
 	sigmoid *runtime.Array
-	// sigmoid_1 f32[4], computed by the constructor
-	sigmoid_1 *runtime.Array
 	// versions of the parameters the constructor computed from
 	snapshot runtime.Snapshot
 	// the free per-call workspaces
@@ -77,9 +75,6 @@ func NewClosuresCompiled(m *Closures) *ClosuresCompiled {
 	// seeds.go:220: sigmoid = call_method sigmoid(captured1)
 	c.sigmoid = runtime.NewArray(runtime.Float32, 4)
 	runtime.Sigmoid(c.sigmoid, captured1)
-	// seeds.go:222: sigmoid_1 = call_method sigmoid(captured1)
-	c.sigmoid_1 = runtime.NewArray(runtime.Float32, 4)
-	runtime.Sigmoid(c.sigmoid_1, captured1)
 	return c
 }
 
@@ -117,9 +112,9 @@ func (c *ClosuresCompiled) Forward(x *tensor.Tensor, twice bool) *tensor.Tensor 
 	gate := runtime.Adopt("opaque leaf module gate (*seeds.DynamicGate)", c.model.Gate.Forward(tensor.FromArray(&fr.mul)).Array(), runtime.Float32, []int{N, 4}, &fr.mul)
 	// seeds.go:222: linear_1 = call_function linear(gate, captured0_weight, captured0_bias)
 	runtime.LinearPacked(&fr.linear_1, gate, c.captured0_weight_prepared, c.captured0_bias)
-	// seeds.go:222: mul_1 = call_method mul(linear_1, sigmoid_1)
+	// seeds.go:222: mul_1 = call_method mul(linear_1, sigmoid)
 	mul_1 := runtime.NewArray(runtime.Float32, N, 4)
-	runtime.Mul(mul_1, &fr.linear_1, c.sigmoid_1)
+	runtime.Mul(mul_1, &fr.linear_1, c.sigmoid)
 	c.frames.Put(fr)
 	return tensor.FromArray(mul_1)
 }

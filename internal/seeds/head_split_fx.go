@@ -49,10 +49,10 @@ type headSplitCompiledFrame struct {
 	view runtime.Array
 	// transpose f32[N,4,8,4]
 	transpose runtime.Array
+	// mul i64[]
+	mul runtime.Array
 	// reshape f32[4*N,8,4], a view of transpose
 	reshape runtime.Array
-	// mul_1 i64[]
-	mul_1 runtime.Array
 	// full f32[4*N,8,1]
 	full runtime.Array
 	// mul_2 f32[4*N,8,4]
@@ -93,7 +93,7 @@ func (fr *headSplitCompiledFrame) reserve(N int) {
 	layout.Own(&fr.size_1, runtime.Int64)
 	layout.Own(&fr.fc, runtime.Float32, N, 8, 16)
 	layout.Own(&fr.transpose, runtime.Float32, N, 4, 8, 4)
-	layout.Own(&fr.mul_1, runtime.Int64)
+	layout.Own(&fr.mul, runtime.Int64)
 	layout.Reuse(&fr.full, &fr.fc, runtime.Float32, 4*N, 8, 1)
 	layout.Own(&fr.mul_2, runtime.Float32, 4*N, 8, 4)
 	layout.Bind(&fr.workspace)
@@ -119,12 +119,12 @@ func (c *HeadSplitCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	runtime.View(&fr.view, &fr.fc, N, 8, 4, 4)
 	// seeds.go:189: transpose = call_method transpose(view, dim0=1, dim1=2)
 	runtime.Transpose(&fr.transpose, &fr.view, 1, 2)
+	// seeds.go:190: mul = call_function mul(size, 4)
+	runtime.Mul(&fr.mul, &fr.size, c.i64_4)
 	// seeds.go:190: reshape = call_method reshape(transpose, shape=[-1, 8, 4])
 	runtime.View(&fr.reshape, &fr.transpose, 4*N, 8, 4)
-	// seeds.go:191: mul_1 = call_function mul(size, 4)
-	runtime.Mul(&fr.mul_1, &fr.size, c.i64_4)
-	// seeds.go:191: full = call_function full([mul_1, size_1, 1], fill_value=1.0)
-	runtime.Full(&fr.full, []*runtime.Array{&fr.mul_1, &fr.size_1, c.i64_1}, 1.0)
+	// seeds.go:191: full = call_function full([mul, size_1, 1], fill_value=1.0)
+	runtime.Full(&fr.full, []*runtime.Array{&fr.mul, &fr.size_1, c.i64_1}, 1.0)
 	// seeds.go:191: mul_2 = call_method mul(reshape, full)
 	runtime.Mul(&fr.mul_2, &fr.reshape, &fr.full)
 	// seeds.go:192: reshape_1 = call_method reshape(mul_2, shape=[-1, 128])
