@@ -346,7 +346,7 @@ func (e *gen) constant(v any) *ctorValue {
 // namedAttrs are the attributes whose values generated code writes as
 // runtime's named constants: the activation of the fused kernels.
 var namedAttrs = map[string]map[int]string{
-	"act": {runtime.ActNone: "ActNone", runtime.ActReLU: "ActReLU", runtime.ActGELU: "ActGELU"},
+	"act": {runtime.ActNone: "ActNone", runtime.ActReLU: "ActReLU", runtime.ActGELU: "ActGELU", runtime.ActReLU6: "ActReLU6", runtime.ActSiLU: "ActSiLU"},
 }
 
 // attrCode returns the Go expression of the value of attribute name: a

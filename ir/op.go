@@ -96,7 +96,7 @@ type Op struct {
 	// Fusion says how passes may fuse the op (see FusionClass).
 	Fusion FusionClass
 	// Epilogue is the fused GEMM and convolution epilogue computing the op
-	// (runtime.Activation: ActReLU, ActGELU) for an op of class
+	// (runtime.Activation: ActReLU, ActGELU, ActReLU6, ActSiLU) for an op of class
 	// FuseEpilogue.
 	Epilogue int
 	// Reshape is set for an op whose result holds its one tensor

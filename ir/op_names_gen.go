@@ -32,7 +32,7 @@ const (
 	OpConv1d = "conv1d"
 	// OpConv2d is conv2d(x, weight, bias, stride, padding, groups) is the 2-D cross-correlation of x [N,C,H,W] with weight [O,C/groups,KH,KW] plus bias [O] (optional), zero padding, dilation 1: [N,O,OH,OW].
 	OpConv2d = "conv2d"
-	// OpConv2dAct is conv2d_act(x, weight, bias, stride, padding, groups, act) is act(conv2d(...)) in one kernel, act 0 none, 1 relu, 2 gelu (made by the fuse-activation pass).
+	// OpConv2dAct is conv2d_act(x, weight, bias, stride, padding, groups, act) is act(conv2d(...)) in one kernel, act 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu (made by the fuse-activation pass).
 	OpConv2dAct = "conv2d_act"
 	// OpDiv is div(a, b) is a / b with broadcasting, always float32.
 	OpDiv = "div"
@@ -82,7 +82,7 @@ const (
 	OpLayerNorm = "layer_norm"
 	// OpLinear is linear(x, weight, bias) is x·weightᵀ + bias over the last dim; weight is [out, in].
 	OpLinear = "linear"
-	// OpLinearAct is linear_act(x, weight, bias, act) is act(linear(x, weight, bias)) in one kernel, act 0 none, 1 relu, 2 gelu (made by the fuse-activation pass).
+	// OpLinearAct is linear_act(x, weight, bias, act) is act(linear(x, weight, bias)) in one kernel, act 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu (made by the fuse-activation pass).
 	OpLinearAct = "linear_act"
 	// OpLinearResidual is linear_residual(x, weight, bias, residual) is residual + linear(x, weight, bias) in one kernel, the product accumulated into the residual (made by the fuse-residual pass).
 	OpLinearResidual = "linear_residual"

@@ -41,7 +41,7 @@ var elementwiseOps = []*Op{
 		Module: &ModuleForm{Name: "Hardtanh", Torch: "torch.nn.Hardtanh"},
 	},
 	unaryOp("relu6", "F.relu6", "relu6(x) is hardtanh(x, 0, 6) = min(max(x, 0), 6); NaN stays NaN.", runtime.Relu6, "min(max(input, 0), 6), NaN kept",
-		&ModuleForm{Name: "ReLU6", Torch: "torch.nn.ReLU6"}, FusePointwise, 0),
+		&ModuleForm{Name: "ReLU6", Torch: "torch.nn.ReLU6"}, FuseEpilogue, ActReLU6),
 	{
 		Name: "clamp", Torch: "torch.clamp, Tensor.clamp", Doc: "clamp(x, min, max) is min(max(x, min), max); NaN stays NaN, max wins when min > max.",
 		Operands: unaryOperand,
@@ -55,7 +55,7 @@ var elementwiseOps = []*Op{
 		"the tanh approximation of GELU, 0.5·input·(1 + tanh(√(2/π)·(input + 0.044715·input³)))",
 		&ModuleForm{Name: "GELUTanh", GoType: "GELU", Torch: "torch.nn.GELU(approximate='tanh')", Hand: true}, FusePointwise, 0),
 	unaryOp("silu", "F.silu", "silu(x) is x·sigmoid(x).", runtime.Silu, "input·sigmoid(input)",
-		&ModuleForm{Name: "SiLU", Torch: "torch.nn.SiLU"}, FusePointwise, 0),
+		&ModuleForm{Name: "SiLU", Torch: "torch.nn.SiLU"}, FuseEpilogue, ActSiLU),
 	unaryOp("hardswish", "F.hardswish", "hardswish(x) is x·relu6(x + 3)/6.", runtime.Hardswish, "input·relu6(input + 3)/6",
 		&ModuleForm{Name: "Hardswish", Torch: "torch.nn.Hardswish"}, FusePointwise, 0),
 	unaryOp("hardsigmoid", "F.hardsigmoid", "hardsigmoid(x) is relu6(x + 3)/6.", runtime.Hardsigmoid, "relu6(input + 3)/6",

@@ -12,23 +12,25 @@ import (
 
 // The values of the act attribute of the fused ops: runtime.Activation's.
 const (
-	ActNone = int(runtime.ActNone)
-	ActReLU = int(runtime.ActReLU)
-	ActGELU = int(runtime.ActGELU)
+	ActNone  = int(runtime.ActNone)
+	ActReLU  = int(runtime.ActReLU)
+	ActGELU  = int(runtime.ActGELU)
+	ActReLU6 = int(runtime.ActReLU6)
+	ActSiLU  = int(runtime.ActSiLU)
 )
 
 func init() {
 	actAttr := Attr{Name: "act", Kind: IntAttr}
 	checkAct := func(s *Sig) error {
-		if a := s.Int("act"); a < ActNone || a > ActGELU {
-			return fmt.Errorf("act %d, want 0 (none), 1 (relu) or 2 (gelu)", a)
+		if a := s.Int("act"); a < ActNone || a > ActSiLU {
+			return fmt.Errorf("act %d, want 0 (none), 1 (relu), 2 (gelu), 3 (relu6) or 4 (silu)", a)
 		}
 		return nil
 	}
 	RegisterOp(&Op{
 		Name: "linear_act",
 		Doc: "linear_act(x, weight, bias, act) is act(linear(x, weight, bias)) in one kernel, " +
-			"act 0 none, 1 relu, 2 gelu (made by the fuse-activation pass).",
+			"act 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu (made by the fuse-activation pass).",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
 		Attrs:    []Attr{actAttr},
 		Infer: func(s *Sig) ([]Type, error) {
@@ -61,7 +63,7 @@ func init() {
 	RegisterOp(&Op{
 		Name: "conv2d_act",
 		Doc: "conv2d_act(x, weight, bias, stride, padding, groups, act) is act(conv2d(...)) in one kernel, " +
-			"act 0 none, 1 relu, 2 gelu (made by the fuse-activation pass).",
+			"act 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu (made by the fuse-activation pass).",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
 		Attrs: []Attr{
 			{Name: "stride", Kind: IntsAttr, Default: []int{1, 1}},

@@ -9,16 +9,16 @@ import (
 	"github.com/fxgen/fxgen/ir"
 )
 
-// FuseActivation rewrites linear(x, W, B) whose only user is relu or gelu
-// into linear_act(x, W, B, act), and conv2d(x, W, B, ...) whose only user
-// is relu or gelu into conv2d_act(x, W, B, ..., act). The fused kernels
-// apply the activation in the GEMM's epilogue (linear with a packed
-// weight) or in place, so the product's result is never written to a
-// second array. The fused node keeps the product's name and position.
+// FuseActivation rewrites linear(x, W, B) whose only user is relu, gelu,
+// relu6 or silu into linear_act(x, W, B, act), and conv2d(x, W, B, ...)
+// whose only user is one of them into conv2d_act(x, W, B, ..., act). The
+// fused kernels apply the activation in their epilogue or to each block
+// of the result while it is in cache, so the product's result is never
+// written to a second array. The fused node keeps the product's name and position.
 var FuseActivation = &Pass{
 	Name: "fuse-activation",
-	Doc: "fuse-activation fuses a linear or conv2d whose only user is relu or gelu into linear_act or conv2d_act " +
-		"(act 1 relu, 2 gelu).",
+	Doc: "fuse-activation fuses a linear or conv2d whose only user is relu, gelu, relu6 or silu into linear_act or conv2d_act " +
+		"(act 1 relu, 2 gelu, 3 relu6, 4 silu).",
 	Run: rewrite(fuseActivation),
 }
 

@@ -5,11 +5,14 @@
 package passes
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/fxgen/fxgen/ir"
 	"github.com/fxgen/fxgen/plan"
+	"github.com/fxgen/fxgen/tensor"
+	"github.com/fxgen/fxgen/tensor/nn"
 )
 
 func TestLowerModules(t *testing.T) {
@@ -225,5 +228,44 @@ func TestWorkspaceBytes(t *testing.T) {
 	// Planned: at most three slots, the largest value being 4×8×8 at N=2.
 	if got := res.Plan().Memory.WorkspaceBytes(g, syms); got > 3*2*4*4*8*8 || got == 0 {
 		t.Errorf("planned: got %d bytes, want at most %d", got, 3*2*4*4*8*8)
+	}
+}
+
+// mobileBlock is a MobileNetV2-style block: a 1×1 expansion and a 3×3
+// depthwise convolution each followed by ReLU6, a 1×1 projection, then a
+// Linear with SiLU (as EfficientNet's heads use).
+type mobileBlock struct {
+	Expand, DW, Project *nn.Conv2d
+	Head                *nn.Linear
+}
+
+func (m *mobileBlock) Forward(x *tensor.Tensor) *tensor.Tensor {
+	y := m.Expand.Forward(x).Relu6()
+	y = m.DW.Forward(y).Relu6()
+	y = m.Project.Forward(y)
+	return m.Head.Forward(y.Flatten(1, -1)).Silu()
+}
+
+func TestFuseActivationReLU6SiLU(t *testing.T) {
+	m := &mobileBlock{
+		Expand:  nn.NewConv2d(4, 24, 1),
+		DW:      nn.NewConv2d(24, 24, 3, nn.Padding(1), nn.Groups(24)),
+		Project: nn.NewConv2d(24, 4, 1),
+		Head:    nn.NewLinear(4*6*6, 5),
+	}
+	g := trace(t, m, "x=f32[N,4,6,6]")
+	randomize(g, 6)
+	after, _ := applyAndCompare(t, g, 1e-5, LowerModules, FuseActivation)
+	if got, want := targets(after), "conv2d_act conv2d_act conv2d flatten linear_act"; got != want {
+		t.Errorf("got ops %q, want %q", got, want)
+	}
+	var acts []any
+	for _, n := range after.Nodes() {
+		if a, ok := n.Kwarg("act"); ok {
+			acts = append(acts, a)
+		}
+	}
+	if want := []any{ir.ActReLU6, ir.ActReLU6, ir.ActSiLU}; fmt.Sprint(acts) != fmt.Sprint(want) {
+		t.Errorf("got acts %v, want %v", acts, want)
 	}
 }

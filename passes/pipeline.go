@@ -41,7 +41,7 @@ var Constraints = []Constraint{
 	{"lower-modules", "fuse-residual", "fuse-residual matches linear call_function nodes, which lower-modules makes of Linear modules"},
 	{"lower-modules", "fuse-elementwise", "fuse-elementwise matches relu call_function nodes, which lower-modules makes of ReLU modules"},
 	{"fold-batchnorm", "fuse-elementwise", "fold-batchnorm matches conv2d → batch_norm; a fused group would hide a following relu from fuse-activation's conv2d_act"},
-	{"fuse-activation", "fuse-elementwise", "a relu or gelu after a linear or conv2d belongs in the product's epilogue, not in an elementwise group"},
+	{"fuse-activation", "fuse-elementwise", "an activation (relu, gelu, relu6, silu) after a linear or conv2d belongs in the product's epilogue, not in an elementwise group"},
 	{"fuse-residual", "fuse-elementwise", "an add of a linear belongs in the GEMM (linear_residual), not in an elementwise group"},
 	{"fold-transpose", "plan-memory", "folding removes the transposes' values; a plan made before would name nodes that are gone"},
 	{"fuse-elementwise", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},

@@ -78,7 +78,7 @@ type convJob struct {
 	g               convGeom
 	x, w, bias, out []float32
 	groups          int
-	act             Activation   // ActNone or ActReLU, applied by the GEMM
+	act             Activation   // applied by the kernels (see Conv2dAct)
 	filters         *ConvFilters // w prepared, or nil
 }
 

@@ -124,6 +124,9 @@ func (j *convDepthwiseJob) channels8(lo, hi int) {
 			}
 		}
 		deinterleave8(j.out[c0*outPlane:], pix, outPlane, outPlane, cnt)
+		if postAct(j.act) {
+			actBlock(j.out[c0*outPlane:(c0+cnt)*outPlane], j.act)
+		}
 	}
 	convScratch.Put(scratch)
 }

@@ -62,7 +62,7 @@ func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
 	}
 	for n := lo; n < hi; n++ {
 		job := convDepthwiseJob{g: *g, x: j.x[n*inSize : (n+1)*inSize], w: j.w, bias: j.bias,
-			out: j.out[n*outSize : (n+1)*outSize], flags: flags, w8: w8, bias8: bias8}
+			out: j.out[n*outSize : (n+1)*outSize], flags: flags, act: j.act, w8: w8, bias8: bias8}
 		units, tasks, run := g.c, convDepthwiseTasks, job.channels
 		if w8 != nil {
 			units, tasks, run = (g.c+7)/8, convDepthwise8Tasks, job.channels8
@@ -81,7 +81,8 @@ type convDepthwiseJob struct {
 	g               convGeom
 	x, w, bias, out []float32 // x is the image [C, H, W], out [C, OH, OW]
 	flags           int
-	w8, bias8       []float32 // the interleaved path's weights and bias (see channels8)
+	act             Activation // applied to each channel's plane after the kernel when postAct
+	w8, bias8       []float32  // the interleaved path's weights and bias (see channels8)
 }
 
 var (
@@ -137,6 +138,9 @@ func (j *convDepthwiseJob) channels(lo, hi int) {
 				convDepthwiseAVX2(k, &offs[0], &plane[base+jx], g.sh*d.wrow*4, &j.w[c*k],
 					&out[i*g.ow+jx], g.ow*4, rows, bias, j.flags, cnt0, cnt1)
 			}
+		}
+		if postAct(j.act) {
+			actBlock(out, j.act)
 		}
 	}
 	convScratch.Put(scratch)

@@ -92,6 +92,7 @@ type convPaddedJob struct {
 	bias  []float32
 	out   []float32 // the image's output [O, OH, OW]
 	flags int
+	act   Activation // applied to each unit's rows after its kernel calls when postAct
 }
 
 var convPaddedTasks = taskPool((*convPaddedJob).units)
@@ -123,7 +124,7 @@ func (j *convJob) paddedImages(lo, hi int, parallel bool) {
 	for n := lo; n < hi; n++ {
 		j.fillPadded(xp, j.x[n*inSize:(n+1)*inSize], &d)
 		job := convPaddedJob{g: *g, d: d, xp: xp, offs: offs, w: j.w, bias: j.bias,
-			out: j.out[n*outSize : (n+1)*outSize], flags: flags}
+			out: j.out[n*outSize : (n+1)*outSize], flags: flags, act: j.act}
 		if parallel && Workers() > 1 && units > 1 {
 			runPooled(convPaddedTasks, units, job)
 		} else {
@@ -258,6 +259,17 @@ func (j *convPaddedJob) directUnits(lo, hi int) {
 			}
 			convBlockAVX2(k, &j.offs[0], &j.xp[i*g.sh*d.wrow+jx], xstep2, w, k*4,
 				&j.out[(o0*g.oh+i)*g.ow+jx], ostep2, ldo, skip, bias, j.flags, cnt0, cnt1)
+		}
+		if postAct(j.act) {
+			// The unit's rows, still in cache: row i (and i+1 when the
+			// blocks are two rows) of channels o0+skip..o0+5.
+			rows := 1
+			if !d.wide {
+				rows = min(2, g.oh-i)
+			}
+			for o := o0 + skip; o < o0+6; o++ {
+				actBlock(j.out[(o*g.oh+i)*g.ow:(o*g.oh+i+rows)*g.ow], j.act)
+			}
 		}
 	}
 }

@@ -69,7 +69,7 @@ func testConv2dDirectAgainstReference(t *testing.T) {
 }
 
 // checkConvAct runs Conv2dAct on case k with input x and weights w (and a
-// random bias if k says so), with no activation and with ReLU, against the
+// random bias if k says so), with no activation and with each one, against the
 // reference loop, with guard values after the output that must stay.
 func checkConvAct(t *testing.T, r *rand.Rand, k convCase, x, w *Array) {
 	t.Helper()
@@ -78,11 +78,8 @@ func checkConvAct(t *testing.T, r *rand.Rand, k convCase, x, w *Array) {
 		b = randArray(r, k.o)
 	}
 	want := convRef(x, w, b, k.sh, k.sw, k.ph, k.pw, k.groups)
-	for _, act := range []Activation{ActNone, ActReLU} {
-		ref := want
-		if act == ActReLU {
-			ref = actRef(want, int(act))
-		}
+	for act := Activation(ActNone); act <= ActSiLU; act++ {
+		ref := actRef(want, int(act))
 		const guard = 40
 		store := make([]float32, len(want.F32)+guard)
 		for i := range store {

@@ -55,13 +55,7 @@ func Conv2dPrepared(out, x *Array, w *ConvFilters, bias *Array, stride, padding 
 
 // Conv2dActPrepared is Conv2dAct with filters prepared by PrepareConv2d.
 func Conv2dActPrepared(out, x *Array, w *ConvFilters, bias *Array, stride, padding []int, groups, act int) {
-	a := checkAct("Conv2dActPrepared", act)
-	if a == ActGELU {
-		conv2dPrepared(out, x, w, bias, stride, padding, groups, ActNone)
-		applyAct(out.F32, a)
-		return
-	}
-	conv2dPrepared(out, x, w, bias, stride, padding, groups, a)
+	conv2dPrepared(out, x, w, bias, stride, padding, groups, checkAct("Conv2dActPrepared", act))
 }
 
 func conv2dPrepared(out, x *Array, w *ConvFilters, bias *Array, stride, padding []int, groups int, act Activation) {

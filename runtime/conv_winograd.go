@@ -195,6 +195,7 @@ type winoJob struct {
 	out    []float32     // their output [images, O, OH, OW]
 	bias   []float32     // [O], zeros when the convolution has none
 	relu   bool
+	act    Activation // applied to the output rows in the unpad phase when postAct
 	// xb holds each image's padded input blocks [C/8, hp, wp, 8], then
 	// its output blocks [O/8, 2th, 2tw, 8], w.blocks floats apart.
 	xb    []float32
@@ -284,7 +285,14 @@ func (j *winoJob) unit(i int) {
 		}
 	case winoUnpad:
 		kb, y := i/g.oh, i%g.oh
-		j.k.fromBlocks(j.out[n*g.o*g.p+(kb*8*g.oh+y)*g.ow:], xb[(kb*2*w.th+y)*2*w.tw*8:], g.p, g.ow)
+		out := j.out[n*g.o*g.p+(kb*8*g.oh+y)*g.ow:]
+		j.k.fromBlocks(out, xb[(kb*2*w.th+y)*2*w.tw*8:], g.p, g.ow)
+		if postAct(j.act) {
+			// Row y of the block's eight channels, still in cache.
+			for c := range 8 {
+				actBlock(out[c*g.p:c*g.p+g.ow], j.act)
+			}
+		}
 	}
 }
 
@@ -326,6 +334,7 @@ func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
 		clear(job.bias)
 	}
 	job.relu = j.act == ActReLU
+	job.act = j.act
 	inSize, outSize := g.c*g.h*g.w, g.o*g.p
 	nonFinite := winoFlags.Get().(*atomic.Bool)
 	defer winoFlags.Put(nonFinite)

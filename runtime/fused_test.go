@@ -17,6 +17,10 @@ func actRef(a *Array, act int) *Array {
 		Relu(out, a)
 	case ActGELU:
 		Gelu(out, a)
+	case ActReLU6:
+		Relu6(out, a)
+	case ActSiLU:
+		Silu(out, a)
 	}
 	return out
 }
@@ -40,7 +44,7 @@ func testLinearPackedMatchesLinear(t *testing.T) {
 				if err := closeArrays(got, want, 1e-5); err != nil {
 					t.Errorf("x %v, w %v, bias %v: %v", x.Shape, w.Shape, bias != nil, err)
 				}
-				for act := ActNone; act <= ActGELU; act++ {
+				for act := ActNone; act <= ActSiLU; act++ {
 					ref := actRef(want, int(act))
 					got := nanArray(oshape...)
 					LinearActPacked(got, x, pw, bias, int(act))
@@ -93,7 +97,7 @@ func testConv2dActMatchesComposition(t *testing.T) {
 		plain := NewArray(Float32, c.n, c.o, oh, oh)
 		st, pd := []int{c.stride, c.stride}, []int{c.pad, c.pad}
 		Conv2d(plain, x, w, bias, st, pd, c.groups)
-		for act := 0; act <= 2; act++ {
+		for act := ActNone; act <= ActSiLU; act++ {
 			got := nanArray(c.n, c.o, oh, oh)
 			Conv2dAct(got, x, w, bias, st, pd, c.groups, act)
 			if err := closeArrays(got, actRef(plain, act), 0); err != nil {
@@ -107,7 +111,9 @@ func TestFusedRejectUnknownActivation(t *testing.T) { forEachISA(t, testFusedRej
 
 func testFusedRejectUnknownActivation(t *testing.T) {
 	for _, f := range []func(){
-		func() { LinearAct(NewArray(Float32, 1, 1), NewArray(Float32, 1, 1), NewArray(Float32, 1, 1), nil, 3) },
+		func() {
+			LinearAct(NewArray(Float32, 1, 1), NewArray(Float32, 1, 1), NewArray(Float32, 1, 1), nil, ActSiLU+1)
+		},
 		func() {
 			LinearActPacked(NewArray(Float32, 1, 1), NewArray(Float32, 1, 1), PackLinear(NewArray(Float32, 1, 1)), nil, -1)
 		},

@@ -23,6 +23,10 @@ const (
 	ActReLU
 	// ActGELU applies the exact GELU x·Φ(x) = 0.5·x·(1 + erf(x/√2)).
 	ActGELU
+	// ActReLU6 applies min(max(x, 0), 6) (NaN stays NaN), as Relu6.
+	ActReLU6
+	// ActSiLU applies x·sigmoid(x), as Silu.
+	ActSiLU
 )
 
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C for row-major float32
@@ -162,7 +166,7 @@ func sgemmPacked(name string, m int, alpha float32, a []float32, lda int, pb *Pa
 	if bias != nil && len(bias) < pb.n {
 		panic(fmt.Sprintf("runtime: %s: len(bias) = %d, want ≥ %d", name, len(bias), pb.n))
 	}
-	if act < ActNone || act > ActGELU {
+	if act < ActNone || act > ActSiLU {
 		panic(fmt.Sprintf("runtime: %s: unknown activation %d", name, act))
 	}
 	g := gemmCall{
@@ -428,7 +432,7 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 			if last && g.act == ActReLU {
 				flags |= flagReLU
 			}
-			gelu := last && g.act == ActGELU
+			post := last && postAct(g.act)
 			for ic := m0; ic < m1; ic += mc {
 				mb := min(mc, m1-ic)
 				if !g.directA && !packFly {
@@ -472,11 +476,14 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 							}
 							kern.tile(rows, cols, kb, buf.a[ir/mr*kb*mr:], bp, c, g.ldc, beta, bias, flags, next)
 						}
-						if gelu {
-							for i := 0; i < rows; i++ {
-								gemmGELU(c[i*g.ldc : i*g.ldc+cols])
-							}
-						}
+					}
+				}
+				if post {
+					// The block's rows, while they are in the cache: a
+					// call per tile row costs more than its arithmetic
+					// where k is small (1×1 convolutions).
+					for i := ic; i < ic+mb; i++ {
+						actBlock(g.c[i*g.ldc+jc:i*g.ldc+jc+nb], g.act)
 					}
 				}
 			}
@@ -504,12 +511,8 @@ func (g *gemmCall) scaleC() {
 			}
 			row[j] = v
 		}
-		if g.act == ActGELU {
-			gemmGELU(row)
+		if postAct(g.act) {
+			actBlock(row, g.act)
 		}
 	}
 }
-
-// gemmGELU applies the exact GELU, 0.5·x·(1 + erf(x/√2)), to x in place,
-// with Gelu's kernel.
-func gemmGELU(x []float32) { activationF32(taskGelu, x, x) }

@@ -208,8 +208,8 @@ func gemvFast(g *gemmCall) bool {
 	} else {
 		gemvCols(g, x, 0, g.n)
 	}
-	if g.act == ActGELU {
-		gemmGELU(g.c[:g.n])
+	if postAct(g.act) {
+		actBlock(g.c[:g.n], g.act)
 	}
 	return true
 }

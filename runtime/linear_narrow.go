@@ -53,7 +53,7 @@ func linearNarrow(rows int, x []float32, pb *PackedB, bias, out []float32, act A
 	} else {
 		l.rows(0, rows)
 	}
-	if act == ActGELU {
+	if postAct(act) {
 		applyAct(out[:rows*n], act)
 	}
 	return true

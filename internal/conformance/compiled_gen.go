@@ -119,6 +119,18 @@ func init() {
 		c := NewConv2dAct_0Compiled(m.(*Model3))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2]) }
 	}
+	Compiled["Conv2dAct_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewConv2dAct_1Compiled(m.(*Model3))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2]) }
+	}
+	Compiled["Conv2dAct_2"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewConv2dAct_2Compiled(m.(*Model3))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2]) }
+	}
+	Compiled["Conv2dAct_3"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewConv2dAct_3Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
 	Compiled["Div_f32"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewDiv_f32Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
@@ -294,6 +306,14 @@ func init() {
 	Compiled["LinearAct_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewLinearAct_1Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
+	Compiled["LinearAct_2"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewLinearAct_2Compiled(m.(*Model3))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2]) }
+	}
+	Compiled["LinearAct_3"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewLinearAct_3Compiled(m.(*Model3))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2]) }
 	}
 	Compiled["LinearResidual_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewLinearResidual_0Compiled(m.(*Model4))
@@ -2134,6 +2154,181 @@ func (c1 *Conv2dAct_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	conv2d_act := runtime.NewArray(runtime.Float32, N, 4, 3, 3)
 	runtime.Conv2dAct(conv2d_act, aArr, bArr, cArr, []int{1, 1}, []int{0, 0}, 1, runtime.ActReLU)
 	c1.frames.Put(fr)
+	return tensor.FromArray(conv2d_act)
+}
+
+// Conv2dAct_1: conv2d_act
+
+// Regenerate this file if Model3.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model3).Forward
+
+// Conv2dAct_1Compiled is Model3 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Conv2dAct_1Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[conv2dAct_1CompiledFrame]
+}
+
+// conv2dAct_1CompiledFrame is the state of one Conv2dAct_1Compiled.Forward
+// call: the workspace and the arrays bound to it.
+type conv2dAct_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewConv2dAct_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewConv2dAct_1Compiled(m *Model3) *Conv2dAct_1Compiled {
+	c1 := &Conv2dAct_1Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *conv2dAct_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model3.Forward for a f32[N,8,7,7], b f32[8,1,3,3], c f32[8].
+func (c1 *Conv2dAct_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Conv2dAct_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 8, 7, 7)
+	bArr := b.Array()
+	runtime.CheckInput("Conv2dAct_1Compiled.Forward", "b", bArr, runtime.Float32, 8, 1, 3, 3)
+	cArr := c.Array()
+	runtime.CheckInput("Conv2dAct_1Compiled.Forward", "c", cArr, runtime.Float32, 8)
+	N := aArr.Shape[0]
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:81: conv2d_act = call_function conv2d_act(a, b, c, padding=[1, 1], groups=8, act=3)
+	conv2d_act := runtime.NewArray(runtime.Float32, N, 8, 7, 7)
+	runtime.Conv2dAct(conv2d_act, aArr, bArr, cArr, []int{1, 1}, []int{1, 1}, 8, runtime.ActReLU6)
+	c1.frames.Put(fr)
+	return tensor.FromArray(conv2d_act)
+}
+
+// Conv2dAct_2: conv2d_act
+
+// Regenerate this file if Model3.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model3).Forward
+
+// Conv2dAct_2Compiled is Model3 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Conv2dAct_2Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[conv2dAct_2CompiledFrame]
+}
+
+// conv2dAct_2CompiledFrame is the state of one Conv2dAct_2Compiled.Forward
+// call: the workspace and the arrays bound to it.
+type conv2dAct_2CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewConv2dAct_2Compiled compiles m, checking that its parameters have the traced shapes.
+func NewConv2dAct_2Compiled(m *Model3) *Conv2dAct_2Compiled {
+	c1 := &Conv2dAct_2Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *conv2dAct_2CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model3.Forward for a f32[N,32,6,6], b f32[8,32,3,3], c f32[8].
+func (c1 *Conv2dAct_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Conv2dAct_2Compiled.Forward", "a", aArr, runtime.Float32, -1, 32, 6, 6)
+	bArr := b.Array()
+	runtime.CheckInput("Conv2dAct_2Compiled.Forward", "b", bArr, runtime.Float32, 8, 32, 3, 3)
+	cArr := c.Array()
+	runtime.CheckInput("Conv2dAct_2Compiled.Forward", "c", cArr, runtime.Float32, 8)
+	N := aArr.Shape[0]
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:81: conv2d_act = call_function conv2d_act(a, b, c, padding=[1, 1], act=4)
+	conv2d_act := runtime.NewArray(runtime.Float32, N, 8, 6, 6)
+	runtime.Conv2dAct(conv2d_act, aArr, bArr, cArr, []int{1, 1}, []int{1, 1}, 1, runtime.ActSiLU)
+	c1.frames.Put(fr)
+	return tensor.FromArray(conv2d_act)
+}
+
+// Conv2dAct_3: conv2d_act
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// Conv2dAct_3Compiled is Model2 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Conv2dAct_3Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[conv2dAct_3CompiledFrame]
+}
+
+// conv2dAct_3CompiledFrame is the state of one Conv2dAct_3Compiled.Forward
+// call: the workspace and the arrays bound to it.
+type conv2dAct_3CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewConv2dAct_3Compiled compiles m, checking that its parameters have the traced shapes.
+func NewConv2dAct_3Compiled(m *Model2) *Conv2dAct_3Compiled {
+	c := &Conv2dAct_3Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *conv2dAct_3CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a f32[N,4,5,5], b f32[6,4,1,1].
+func (c *Conv2dAct_3Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Conv2dAct_3Compiled.Forward", "a", aArr, runtime.Float32, -1, 4, 5, 5)
+	bArr := b.Array()
+	runtime.CheckInput("Conv2dAct_3Compiled.Forward", "b", bArr, runtime.Float32, 6, 4, 1, 1)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:69: conv2d_act = call_function conv2d_act(a, b, nil, act=2)
+	conv2d_act := runtime.NewArray(runtime.Float32, N, 6, 5, 5)
+	runtime.Conv2dAct(conv2d_act, aArr, bArr, nil, []int{1, 1}, []int{0, 0}, 1, runtime.ActGELU)
+	c.frames.Put(fr)
 	return tensor.FromArray(conv2d_act)
 }
 
@@ -4659,6 +4854,124 @@ func (c *LinearAct_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	linear_act := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.LinearAct(linear_act, aArr, bArr, nil, runtime.ActGELU)
 	c.frames.Put(fr)
+	return tensor.FromArray(linear_act)
+}
+
+// LinearAct_2: linear_act
+
+// Regenerate this file if Model3.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model3).Forward
+
+// LinearAct_2Compiled is Model3 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type LinearAct_2Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[linearAct_2CompiledFrame]
+}
+
+// linearAct_2CompiledFrame is the state of one LinearAct_2Compiled.Forward
+// call: the workspace and the arrays bound to it.
+type linearAct_2CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewLinearAct_2Compiled compiles m, checking that its parameters have the traced shapes.
+func NewLinearAct_2Compiled(m *Model3) *LinearAct_2Compiled {
+	c1 := &LinearAct_2Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *linearAct_2CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model3.Forward for a f32[N,5], b f32[4,5], c f32[4].
+func (c1 *LinearAct_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("LinearAct_2Compiled.Forward", "a", aArr, runtime.Float32, -1, 5)
+	bArr := b.Array()
+	runtime.CheckInput("LinearAct_2Compiled.Forward", "b", bArr, runtime.Float32, 4, 5)
+	cArr := c.Array()
+	runtime.CheckInput("LinearAct_2Compiled.Forward", "c", cArr, runtime.Float32, 4)
+	N := aArr.Shape[0]
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:81: linear_act = call_function linear_act(a, b, c, act=3)
+	linear_act := runtime.NewArray(runtime.Float32, N, 4)
+	runtime.LinearAct(linear_act, aArr, bArr, cArr, runtime.ActReLU6)
+	c1.frames.Put(fr)
+	return tensor.FromArray(linear_act)
+}
+
+// LinearAct_3: linear_act
+
+// Regenerate this file if Model3.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model3).Forward
+
+// LinearAct_3Compiled is Model3 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type LinearAct_3Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[linearAct_3CompiledFrame]
+}
+
+// linearAct_3CompiledFrame is the state of one LinearAct_3Compiled.Forward
+// call: the workspace and the arrays bound to it.
+type linearAct_3CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewLinearAct_3Compiled compiles m, checking that its parameters have the traced shapes.
+func NewLinearAct_3Compiled(m *Model3) *LinearAct_3Compiled {
+	c1 := &LinearAct_3Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *linearAct_3CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model3.Forward for a f32[N,40], b f32[24,40], c f32[24].
+func (c1 *LinearAct_3Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("LinearAct_3Compiled.Forward", "a", aArr, runtime.Float32, -1, 40)
+	bArr := b.Array()
+	runtime.CheckInput("LinearAct_3Compiled.Forward", "b", bArr, runtime.Float32, 24, 40)
+	cArr := c.Array()
+	runtime.CheckInput("LinearAct_3Compiled.Forward", "c", cArr, runtime.Float32, 24)
+	N := aArr.Shape[0]
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:81: linear_act = call_function linear_act(a, b, c, act=4)
+	linear_act := runtime.NewArray(runtime.Float32, N, 24)
+	runtime.LinearAct(linear_act, aArr, bArr, cArr, runtime.ActSiLU)
+	c1.frames.Put(fr)
 	return tensor.FromArray(linear_act)
 }
 

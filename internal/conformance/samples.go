@@ -179,6 +179,8 @@ var specialSamples = map[string][]*Sample{
 	"linear_act": {
 		{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("act", ir.ActReLU)}, Inputs: []string{"f32[N,5]", "f32[4,5]", "f32[4]"}},
 		{Args: []any{Input(0), Input(1), nil}, Kwargs: []ir.Kwarg{kw("act", ir.ActGELU)}, Inputs: []string{"f32[N,5]", "f32[4,5]"}},
+		{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("act", ir.ActReLU6)}, Inputs: []string{"f32[N,5]", "f32[4,5]", "f32[4]"}, Positive: []int{0}},
+		{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("act", ir.ActSiLU)}, Inputs: []string{"f32[N,40]", "f32[24,40]", "f32[24]"}},
 	},
 	"linear_residual": {{Args: []any{Input(0), Input(1), Input(2), Input(3)}, Inputs: []string{"f32[N,5]", "f32[4,5]", "f32[4]", "f32[N,4]"}}},
 	"matmul":          {{Args: []any{Input(0), Input(1)}, Inputs: []string{"f32[N,3,4]", "f32[4,5]"}}},
@@ -187,7 +189,14 @@ var specialSamples = map[string][]*Sample{
 		{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("padding", []int{1, 1})}, Inputs: []string{"f32[N,3,6,6]", "f32[4,3,3,3]", "f32[4]"}},
 		{Args: []any{Input(0), Input(1), nil}, Kwargs: []ir.Kwarg{kw("stride", []int{2, 2}), kw("groups", 2)}, Inputs: []string{"f32[N,4,7,7]", "f32[4,2,3,3]"}},
 	},
-	"conv2d_act":          {{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("act", ir.ActReLU)}, Inputs: []string{"f32[N,3,5,5]", "f32[4,3,3,3]", "f32[4]"}}},
+	"conv2d_act": {
+		{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("act", ir.ActReLU)}, Inputs: []string{"f32[N,3,5,5]", "f32[4,3,3,3]", "f32[4]"}},
+		// ReLU6 after a depthwise 3×3 (the depthwise kernels), SiLU after
+		// a 3×3 of 32 channels (Winograd), GELU after a 1×1 (the GEMM).
+		{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("padding", []int{1, 1}), kw("groups", 8), kw("act", ir.ActReLU6)}, Inputs: []string{"f32[N,8,7,7]", "f32[8,1,3,3]", "f32[8]"}, Positive: []int{0}},
+		{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("padding", []int{1, 1}), kw("act", ir.ActSiLU)}, Inputs: []string{"f32[N,32,6,6]", "f32[8,32,3,3]", "f32[8]"}},
+		{Args: []any{Input(0), Input(1), nil}, Kwargs: []ir.Kwarg{kw("act", ir.ActGELU)}, Inputs: []string{"f32[N,4,5,5]", "f32[6,4,1,1]"}},
+	},
 	"batch_norm":          {{Args: []any{Input(0), Input(1), Input(2), Input(3), Input(4)}, Inputs: []string{"f32[N,3,4,4]", "f32[3]", "f32[3]", "f32[3]", "f32[3]"}, Positive: []int{4}}},
 	"max_pool2d":          {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("kernel_size", []int{2, 2})}, Inputs: []string{"f32[N,2,6,6]"}}},
 	"adaptive_avg_pool2d": {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("output_size", []int{2, 3})}, Inputs: []string{"f32[N,2,6,7]"}}},
