@@ -5,12 +5,14 @@ package passes
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/fxgen/fxgen/ir"
 )
 
 // FuseActivation rewrites linear(x, W, B) whose only user is relu, gelu,
-// relu6 or silu into linear_act(x, W, B, act), and conv2d(x, W, B, ...)
+// relu6 or silu (or a hardtanh or clamp with the bounds of relu6 or relu)
+// into linear_act(x, W, B, act), and conv2d(x, W, B, ...)
 // whose only user is one of them into conv2d_act(x, W, B, ..., act). The
 // fused kernels apply the activation in their epilogue or to each block
 // of the result while it is in cache, so the product's result is never
@@ -24,14 +26,35 @@ var FuseActivation = &Pass{
 
 var fusedOps = map[string]string{ir.OpLinear: ir.OpLinearAct, ir.OpConv2d: ir.OpConv2dAct}
 
-// epilogue returns the GEMM epilogue code of the op named target, from the
-// op table (an op of fusion class ir.FuseEpilogue).
-func epilogue(target string) (int, bool) {
-	op := ir.LookupOp(target)
-	if op == nil || op.Fusion != ir.FuseEpilogue {
+// epilogue returns the GEMM epilogue code of the activation node u: from
+// the op table for an op of fusion class ir.FuseEpilogue, and for the
+// clamps that are one of them by their bounds (hardtanh or clamp to
+// [0, 6] is relu6, clamp to [0, ∞) is relu).
+func epilogue(u *ir.Node) (int, bool) {
+	op := ir.LookupOp(u.Target)
+	if op == nil {
 		return 0, false
 	}
-	return op.Epilogue, true
+	if op.Fusion == ir.FuseEpilogue {
+		return op.Epilogue, true
+	}
+	lo, hi := "min", "max"
+	switch u.Target {
+	case ir.OpHardtanh:
+		lo, hi = "min_val", "max_val"
+	case ir.OpClamp:
+	default:
+		return 0, false
+	}
+	l, _ := u.Kwarg(lo)
+	h, _ := u.Kwarg(hi)
+	switch {
+	case l == 0.0 && h == 6.0:
+		return ir.ActReLU6, true
+	case l == 0.0 && h == math.Inf(1):
+		return ir.ActReLU, true
+	}
+	return 0, false
 }
 
 func fuseActivation(g *ir.Graph, _ map[*ir.Node]bool) error {
@@ -43,7 +66,7 @@ func fuseActivation(g *ir.Graph, _ map[*ir.Node]bool) error {
 		if u == nil || (u.Op != ir.CallFunction && u.Op != ir.CallMethod) {
 			continue
 		}
-		act, ok := epilogue(u.Target)
+		act, ok := epilogue(u)
 		if !ok || len(u.Args()) != 1 || u.Args()[0] != n {
 			continue
 		}

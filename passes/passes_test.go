@@ -6,6 +6,7 @@ package passes
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -266,6 +267,38 @@ func TestFuseActivationReLU6SiLU(t *testing.T) {
 		}
 	}
 	if want := []any{ir.ActReLU6, ir.ActReLU6, ir.ActSiLU}; fmt.Sprint(acts) != fmt.Sprint(want) {
+		t.Errorf("got acts %v, want %v", acts, want)
+	}
+}
+
+// clampHeads is four Linears followed by clamps: two with relu6's bounds,
+// one with relu's, one with neither.
+type clampHeads struct{ A, B, C, D *nn.Linear }
+
+func (m *clampHeads) Forward(x *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) {
+	return m.A.Forward(x).Clamp(0, 6), m.B.Forward(x).Hardtanh(0, 6),
+		m.C.Forward(x).Clamp(0, math.Inf(1)), m.D.Forward(x).Clamp(0, 5)
+}
+
+func TestFuseActivationClampBounds(t *testing.T) {
+	m := &clampHeads{nn.NewLinear(3, 4), nn.NewLinear(3, 4), nn.NewLinear(3, 4), nn.NewLinear(3, 4)}
+	g := trace(t, m, "x=f32[N,3]")
+	for _, p := range g.Params { // weights large enough for both bounds to bite
+		for i := range p.Value.F32 {
+			p.Value.F32[i] *= 8
+		}
+	}
+	after, _ := applyAndCompare(t, g, 1e-6, LowerModules, FuseActivation)
+	if got, want := targets(after), "linear_act linear_act linear_act linear clamp"; got != want {
+		t.Errorf("got ops %q, want %q", got, want)
+	}
+	var acts []any
+	for _, n := range after.Nodes() {
+		if a, ok := n.Kwarg("act"); ok {
+			acts = append(acts, a)
+		}
+	}
+	if want := []any{ir.ActReLU6, ir.ActReLU6, ir.ActReLU}; fmt.Sprint(acts) != fmt.Sprint(want) {
 		t.Errorf("got acts %v, want %v", acts, want)
 	}
 }
