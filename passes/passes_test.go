@@ -257,17 +257,24 @@ func TestFuseActivationReLU6SiLU(t *testing.T) {
 	g := trace(t, m, "x=f32[N,4,6,6]")
 	randomize(g, 6)
 	after, _ := applyAndCompare(t, g, 1e-5, LowerModules, FuseActivation)
-	if got, want := targets(after), "conv2d_act conv2d_act conv2d flatten linear_act"; got != want {
-		t.Errorf("got ops %q, want %q", got, want)
+	checkFused(t, after, "conv2d_act conv2d_act conv2d flatten linear_act", ir.ActReLU6, ir.ActReLU6, ir.ActSiLU)
+}
+
+// checkFused checks the ops of g in order and the act attributes of its
+// fused nodes.
+func checkFused(t *testing.T, g *ir.Graph, ops string, acts ...int) {
+	t.Helper()
+	if got := targets(g); got != ops {
+		t.Errorf("got ops %q, want %q", got, ops)
 	}
-	var acts []any
-	for _, n := range after.Nodes() {
+	var got []any
+	for _, n := range g.Nodes() {
 		if a, ok := n.Kwarg("act"); ok {
-			acts = append(acts, a)
+			got = append(got, a)
 		}
 	}
-	if want := []any{ir.ActReLU6, ir.ActReLU6, ir.ActSiLU}; fmt.Sprint(acts) != fmt.Sprint(want) {
-		t.Errorf("got acts %v, want %v", acts, want)
+	if fmt.Sprint(got) != fmt.Sprint(acts) {
+		t.Errorf("got acts %v, want %v", got, acts)
 	}
 }
 
@@ -289,16 +296,5 @@ func TestFuseActivationClampBounds(t *testing.T) {
 		}
 	}
 	after, _ := applyAndCompare(t, g, 1e-6, LowerModules, FuseActivation)
-	if got, want := targets(after), "linear_act linear_act linear_act linear clamp"; got != want {
-		t.Errorf("got ops %q, want %q", got, want)
-	}
-	var acts []any
-	for _, n := range after.Nodes() {
-		if a, ok := n.Kwarg("act"); ok {
-			acts = append(acts, a)
-		}
-	}
-	if want := []any{ir.ActReLU6, ir.ActReLU6, ir.ActReLU}; fmt.Sprint(acts) != fmt.Sprint(want) {
-		t.Errorf("got acts %v, want %v", acts, want)
-	}
+	checkFused(t, after, "linear_act linear_act linear_act linear clamp", ir.ActReLU6, ir.ActReLU6, ir.ActReLU)
 }
