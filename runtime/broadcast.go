@@ -107,8 +107,57 @@ func binary(op binaryOp, out, a, b *Array) {
 			}
 			return
 		}
+		if equalInts(a.Shape, out.Shape) {
+			if mid, inner, ok := channelBroadcast(b.Shape, out.Shape); ok {
+				// b holds one value per channel (a per-channel scale of
+				// NCHW activations or of a filter bank): each run of
+				// inner elements of a meets one element of b.
+				for r := 0; r < len(out.F32); r += inner {
+					c := r / inner % mid
+					binaryScalarF32(op, out.F32[r:r+inner], a.F32[r:r+inner], b.F32[c])
+				}
+				return
+			}
+		}
 	}
 	binaryGeneral(op, out, a, b)
+}
+
+// channelBroadcastMin is the run of elements below which channelBroadcast
+// leaves a broadcast to the general walk.
+const channelBroadcastMin = 8
+
+// channelBroadcast reports whether b (aligned to out's trailing dims)
+// differs from 1 only in one run of dims [k, m), equal to out's there,
+// with at least channelBroadcastMin elements per channel after it: out
+// then is [outer, mid, inner] with b [mid] broadcast along outer and
+// inner. It returns mid and inner.
+func channelBroadcast(b, out []int) (mid, inner int, ok bool) {
+	off := len(out) - len(b)
+	k, m := -1, -1
+	for i, d := range b {
+		if d == 1 {
+			continue
+		}
+		if d != out[off+i] || (m >= 0 && m != off+i) {
+			return 0, 0, false
+		}
+		if k < 0 {
+			k = off + i
+		}
+		m = off + i + 1
+	}
+	if k < 0 {
+		return 0, 0, false
+	}
+	mid, inner = 1, 1
+	for _, d := range out[k:m] {
+		mid *= d
+	}
+	for _, d := range out[m:] {
+		inner *= d
+	}
+	return mid, inner, inner >= channelBroadcastMin
 }
 
 // broadcastsTo reports whether a and b broadcast to exactly out, without

@@ -46,6 +46,10 @@ func testBinaryBroadcastAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	cases := [][2][]int{
 		{{3, 4}, {3, 4}}, {{3, 4}, {4}}, {{3, 1}, {1, 4}}, {{2, 3, 4}, {3, 1}}, {{5}, {}}, {{}, {5}}, {{2, 1, 4}, {2, 3, 1}}, {{0, 4}, {4}},
+		// One value per channel: a filter bank's scale, NCHW channels,
+		// a squeeze-and-excitation gate, runs of 8 and of 9 elements.
+		{{6, 3, 3, 3}, {6, 1, 1, 1}}, {{2, 5, 4, 2}, {5, 1, 1}}, {{2, 5, 3, 3}, {2, 5, 1, 1}}, {{2, 5, 3, 3}, {1, 5, 1, 1}},
+		{{3, 2, 7}, {3, 2, 1}}, {{0, 5, 3, 3}, {5, 1, 1}}, {{2, 5, 3, 3}, {2, 1, 3, 1}},
 	}
 	ops := []struct {
 		name string
