@@ -67,7 +67,7 @@ type avgPoolWindowJob struct {
 func (g *avgPoolWindowJob) planes(lo, hi int) {
 	h, w, oh, ow := g.h, g.w, g.oh, g.ow
 	separable := separableWindows(w, g.kh, g.kw, g.sw)
-	vector := separable && g.sw == 1 && ow >= 16 && binarySameVec(opAdd, nil, nil, nil)
+	vector := separable && g.sw == 1 && ow >= 16 && currentISA != ISAGeneric
 	// Scratch: the column sums, with pw zeros before and enough after for
 	// the last window; the counts of one output row; the widths of the
 	// windows with and without their padding.

@@ -123,7 +123,7 @@ func sumWindow(s []float32) float32 {
 }
 
 // separableWindows reports whether sums over windows of kh rows by kw
-// columns, kw apart along rows w wide, cost less separably (a column pass
+// columns, sw apart along rows w wide, cost less separably (a column pass
 // adding each window's rows, then each window's columns) than window by
 // window: on rows of 16 or more where the tier has a vector add, and
 // elsewhere when it takes fewer additions per output, (kh−1)·sw + kw
@@ -132,7 +132,7 @@ func separableWindows(w, kh, kw, sw int) bool {
 	if w < 16 {
 		return false
 	}
-	return binarySameVec(opAdd, nil, nil, nil) || (kh-1)*sw+kw < kh*kw
+	return currentISA != ISAGeneric || (kh-1)*sw+kw < kh*kw
 }
 
 // windowSum returns the sum of rows [y0, y1) and columns [z0, z1) of a
