@@ -194,8 +194,7 @@ type winoJob struct {
 	x      []float32     // the images [images, C, H, W]
 	out    []float32     // their output [images, O, OH, OW]
 	bias   []float32     // [O], zeros when the convolution has none
-	relu   bool
-	act    Activation // applied to the output rows in the unpad phase when postAct
+	act    Activation    // a ReLU in the output transform; others (postAct) on the unpad phase's rows
 	// xb holds each image's padded input blocks [C/8, hp, wp, 8], then
 	// its output blocks [O/8, 2th, 2tw, 8], w.blocks floats apart.
 	xb    []float32
@@ -280,7 +279,7 @@ func (j *winoJob) unit(i int) {
 	case winoInverse:
 		kb, ty := i/w.th, i%w.th
 		ob := xb[(kb*2*w.th+2*ty)*2*w.tw*8:]
-		if j.k.output(j.m[(t0+ty*w.tw)*g.o+kb*8:], w.mStride, g.o, ob, 2*w.tw*8, w.tw, j.bias[kb*8:], j.relu) {
+		if j.k.output(j.m[(t0+ty*w.tw)*g.o+kb*8:], w.mStride, g.o, ob, 2*w.tw*8, w.tw, j.bias[kb*8:], j.act == ActReLU) {
 			j.nonFinite.Store(true)
 		}
 	case winoUnpad:
@@ -333,7 +332,6 @@ func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
 	} else {
 		clear(job.bias)
 	}
-	job.relu = j.act == ActReLU
 	job.act = j.act
 	inSize, outSize := g.c*g.h*g.w, g.o*g.p
 	nonFinite := winoFlags.Get().(*atomic.Bool)
