@@ -101,29 +101,45 @@ func (j *convDepthwiseJob) channels8(lo, hi int) {
 		}
 	}
 	clear(in) // the padding stays zero; each block writes the interior
-	// Rows are moved a pixel (32 bytes) at a time: they are short, and
-	// copy's call costs more than the move (Zen 3: 7² planes, 2.5x).
+	// Rows under eight pixels are moved a pixel (32 bytes) at a time:
+	// they are short, and copy's call costs more than the move (Zen 3: 7²
+	// planes, 2.5x).
 	inPix, outPix, pixels := pixels8(in), pixels8(outQ), pixels8(pix)
 	for b := lo; b < hi; b++ {
 		c0 := 8 * b
 		cnt := min(8, g.c-c0)
-		// The eight planes, transposed to pixels of eight channels.
-		interleave8(pix, j.x[c0*inPlane:], inPlane, inPlane, cnt)
-		for y := 0; y < g.h; y++ {
-			dst := inPix[(y+g.ph)*l.wp+g.pw:][:g.w]
-			for x, v := range pixels[y*g.w:][:g.w] {
-				dst[x] = v
+		src, dst := j.x[c0*inPlane:], j.out[c0*outPlane:]
+		// The eight planes, transposed to pixels of eight channels: rows
+		// of eight pixels or more straight into the padded plane, shorter
+		// ones through pix (a transpose needs eight pixels).
+		if g.w >= 8 {
+			for y := 0; y < g.h; y++ {
+				interleave8(in[((y+g.ph)*l.wp+g.pw)*8:], src[y*g.w:], inPlane, g.w, cnt)
+			}
+		} else {
+			interleave8(pix, src, inPlane, inPlane, cnt)
+			for y := 0; y < g.h; y++ {
+				row := inPix[(y+g.ph)*l.wp+g.pw:][:g.w]
+				for x, v := range pixels[y*g.w:][:g.w] {
+					row[x] = v
+				}
 			}
 		}
 		depthwise8AVX2(k, &offs[0], &in[0], &j.w8[b*8*k], &outQ[0], l.groups, &j.bias8[c0], j.flags)
-		// Drop the columns past OW, then transpose back to planes.
-		for y := 0; y < g.oh; y++ {
-			dst := pixels[y*g.ow:][:g.ow]
-			for x, v := range outPix[y*l.wp:][:g.ow] {
-				dst[x] = v
+		// Transpose back to planes, dropping the columns past OW.
+		if g.ow >= 8 {
+			for y := 0; y < g.oh; y++ {
+				deinterleave8(dst[y*g.ow:], outQ[y*l.wp*8:], outPlane, g.ow, cnt)
 			}
+		} else {
+			for y := 0; y < g.oh; y++ {
+				row := pixels[y*g.ow:][:g.ow]
+				for x, v := range outPix[y*l.wp:][:g.ow] {
+					row[x] = v
+				}
+			}
+			deinterleave8(dst, pix, outPlane, outPlane, cnt)
 		}
-		deinterleave8(j.out[c0*outPlane:], pix, outPlane, outPlane, cnt)
 		if postAct(j.act) {
 			actBlock(j.out[c0*outPlane:(c0+cnt)*outPlane], j.act)
 		}

@@ -7,32 +7,37 @@ package runtime
 
 // interleave8 sets pix[8p+i] = x[i·stride+p] for the cnt ≤ 8 channels
 // at x, stride floats apart, and every pixel p < n (lanes i ≥ cnt are
-// left as they are), as interleaveGo does.
+// left as they are), as interleaveGo does. Eight channels of at least
+// eight pixels move in blocks of eight pixels, the last block shifted
+// back to end at pixel n: it rewrites some pixels of the block before
+// with the same values, so a row of 14 pixels takes two transposes and
+// no scalar tail.
 func interleave8(pix, x []float32, stride, n, cnt int) {
-	full := 0
-	if cnt == 8 && n >= 8 {
-		full = n / 8
-		_ = x[7*stride+8*full-1]
-		_ = pix[8*8*full-1]
-		for b := range full {
-			transpose8AVX2(&x[8*b], stride, &pix[64*b], 8, 8, 1)
-		}
+	if cnt < 8 || n < 8 {
+		interleaveGo(pix, x, stride, 0, n, cnt)
+		return
 	}
-	interleaveGo(pix, x, stride, 8*full, n, cnt)
+	_ = x[7*stride+n-1]
+	_ = pix[8*n-1]
+	for p0 := 0; p0 < n; p0 += 8 {
+		p := min(p0, n-8)
+		transpose8AVX2(&x[p], stride, &pix[8*p], 8, 8, 1)
+	}
 }
 
 // deinterleave8 sets out[i·stride+p] = pix[8p+i] for the cnt ≤ 8
 // channels at out, stride floats apart, and every pixel p < n, as
-// deinterleaveGo does.
+// deinterleaveGo does, in blocks of eight pixels as interleave8 moves
+// them.
 func deinterleave8(out, pix []float32, stride, n, cnt int) {
-	full := 0
-	if cnt == 8 && n >= 8 {
-		full = n / 8
-		_ = out[7*stride+8*full-1]
-		_ = pix[8*8*full-1]
-		for b := range full {
-			transpose8AVX2(&pix[64*b], 8, &out[8*b], stride, 8, 1)
-		}
+	if cnt < 8 || n < 8 {
+		deinterleaveGo(out, pix, stride, 0, n, cnt)
+		return
 	}
-	deinterleaveGo(out, pix, stride, 8*full, n, cnt)
+	_ = out[7*stride+n-1]
+	_ = pix[8*n-1]
+	for p0 := 0; p0 < n; p0 += 8 {
+		p := min(p0, n-8)
+		transpose8AVX2(&pix[8*p], 8, &out[p], stride, 8, 1)
+	}
 }
