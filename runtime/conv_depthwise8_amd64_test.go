@@ -12,8 +12,8 @@ import (
 // the per-channel kernel on the same images and requires the same bits:
 // both sum the taps in order with FMA and add the bias last. The cases
 // cover channel counts around multiples of eight (a last block of 1 to 7
-// channels), planes under and over 8 pixels and not multiples of 8, every
-// kernel size up to 5×5 with and without padding, bias and ReLU, and NaN
+// channels), rows under and over 8 pixels (up to 40) and not multiples
+// of 8, every kernel size up to 5×5 with and without padding, bias and ReLU, and NaN
 // and ±Inf inputs; guard values after each image's output must survive.
 func TestDepthwise8MatchesPerChannel(t *testing.T) {
 	if !hasAVX2FMA {
@@ -23,7 +23,7 @@ func TestDepthwise8MatchesPerChannel(t *testing.T) {
 	const guard = -6789.25
 	for _, c := range []int{1, 3, 8, 9, 16, 21, 40} {
 		for range 12 {
-			g := convGeom{n: 1, c: c, o: c, h: 1 + r.IntN(14), w: 1 + r.IntN(14),
+			g := convGeom{n: 1, c: c, o: c, h: 1 + r.IntN(14), w: 1 + r.IntN(40),
 				kh: 1 + r.IntN(5), kw: 1 + r.IntN(5), sh: 1, sw: 1, ph: r.IntN(3), pw: r.IntN(3)}
 			if g.h+2*g.ph < g.kh || g.w+2*g.pw < g.kw {
 				continue
