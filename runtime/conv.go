@@ -96,6 +96,10 @@ func (j *convJob) images(lo, hi int, parallel bool) {
 		j.depthwiseImages(lo, hi, parallel)
 		return
 	}
+	if depthwiseGoOK(g, j.groups) {
+		j.depthwiseGoImages(lo, hi, parallel)
+		return
+	}
 	if j.filters != nil && convWinogradOK(g, j.groups) {
 		j.winogradImages(lo, hi, parallel, j.filters.winograd())
 		return
