@@ -142,7 +142,14 @@ func TestSumAgainstReference(t *testing.T) { forEachISA(t, testSumAgainstReferen
 
 func testSumAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	x := randArray(r, 2, 3, 4)
+	// Rows of the last dim under and over 16 floats, in counts that are
+	// and are not multiples of four.
+	for _, shape := range [][]int{{2, 3, 4}, {1, 7, 5}, {3, 7, 5}, {2, 2, 40}} {
+		testSumShape(t, randArray(r, shape...))
+	}
+}
+
+func testSumShape(t *testing.T, x *Array) {
 	for _, dims := range [][]int{{-1}, {0}, {1}, {0, 2}, {}} {
 		reduced := map[int]bool{}
 		for _, d := range dims {
@@ -173,7 +180,7 @@ func testSumAgainstReference(t *testing.T) {
 		}
 		for i := range want {
 			if math.Abs(float64(out.F32[i])-want[i]) > 1e-5 {
-				t.Errorf("Sum over %v: element %d got %v, want %v", dims, i, out.F32[i], want[i])
+				t.Errorf("Sum of %v over %v: element %d got %v, want %v", x.Shape, dims, i, out.F32[i], want[i])
 			}
 		}
 	}

@@ -25,9 +25,7 @@ func Sum(out, x *Array, dims []int, keepdim bool) {
 		if out.Len()*inner != x.Len() {
 			kernelPanic("Sum", "out shape %v does not fit sum of %v over %v", out.Shape, x.Shape, append([]int(nil), dims...))
 		}
-		for o := range out.F32 {
-			out.F32[o] = float32(sumF64(x.F32[o*inner : (o+1)*inner]))
-		}
+		sumRows(out.F32, x.F32, inner)
 		return
 	}
 	r := newReduction("Sum", x.Shape, dims)
@@ -47,6 +45,32 @@ func Sum(out, x *Array, dims []int, keepdim bool) {
 		out.I64[i] = 0
 	}
 	forEachIndex(x.Shape, ost, n, func(i, o int) { out.I64[o] += intAt(x, i) })
+}
+
+// sumRows sets out[o] to the float64 sum of row o of x (rows of inner
+// floats), in order. Short rows are summed four at a time: their additions
+// are independent chains that overlap, where one row's chain would wait on
+// each addition's latency.
+func sumRows(out, x []float32, inner int) {
+	o := 0
+	if inner <= 16 {
+		for ; o+4 <= len(out); o += 4 {
+			rows := x[o*inner : (o+4)*inner]
+			r0, r1, r2, r3 := rows[:inner], rows[inner:2*inner], rows[2*inner:3*inner], rows[3*inner:]
+			r1, r2, r3 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)]
+			var a0, a1, a2, a3 float64
+			for i, v := range r0 {
+				a0 += float64(v)
+				a1 += float64(r1[i])
+				a2 += float64(r2[i])
+				a3 += float64(r3[i])
+			}
+			out[o], out[o+1], out[o+2], out[o+3] = float32(a0), float32(a1), float32(a2), float32(a3)
+		}
+	}
+	for ; o < len(out); o++ {
+		out[o] = float32(sumF64(x[o*inner : (o+1)*inner]))
+	}
 }
 
 // suffixReduction reports whether dims (empty: all) are exactly the last
