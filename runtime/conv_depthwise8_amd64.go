@@ -1,5 +1,5 @@
-// The channel-interleaved path of the AVX2 depthwise convolution with
-// stride 1 (see useDepthwise8): eight channels at a time are transposed
+// The channel-interleaved path of the AVX2 depthwise convolution (see
+// useDepthwise8): eight channels at a time are transposed
 // into one zero-padded plane of eight-float pixels, convolved eight
 // output pixels per step with every vector lane busy, and transposed back.
 
@@ -10,10 +10,11 @@ package runtime
 import "unsafe"
 
 // depthwise8AVX2 convolves groups of eight interleaved pixels of eight
-// channels; see conv_depthwise8_avx2_amd64.s.
+// channels whose inputs are step bytes apart; see
+// conv_depthwise8_avx2_amd64.s.
 //
 //go:noescape
-func depthwise8AVX2(k int, offs *int32, x *float32, w *float32, out *float32, groups int, bias *float32, flags int)
+func depthwise8AVX2(k int, offs *int32, x *float32, step int, w *float32, out *float32, groups int, bias *float32, flags int)
 
 // depthwise8NarrowWidth is the widest output row that takes the
 // interleaved path whatever the channel count: narrower rows leave most
@@ -23,36 +24,48 @@ func depthwise8AVX2(k int, offs *int32, x *float32, w *float32, out *float32, gr
 const depthwise8NarrowWidth = 15
 
 // useDepthwise8 reports whether a depthwise convolution of geometry g
-// takes the interleaved path: stride 1, and rows narrow enough that the
-// per-channel kernel idles, or channels in whole blocks of eight. Wider
-// rows are faster interleaved too (Zen 3, avx2, 1 worker, 3×3 of 8
-// images: 32 channels at 112² 11.3 → 8.6 ms, 144 at 56² 4.2 → 3.0, 192
-// at 28² 1.58 → 0.99), but a last block of fewer than eight channels
-// moves its rows a float at a time and fills some lanes only (2 images:
-// 12 channels at 56² 70 → 86 µs, 3 at 112² 60 → 188).
+// takes the interleaved path: rows narrow enough that the per-channel
+// kernel idles, or channels in whole blocks of eight. Wider rows are
+// faster interleaved too (Zen 3, avx2, 1 worker, 3×3 of 8 images: 32
+// channels at 112² 11.3 → 8.6 ms, 144 at 56² 4.2 → 3.0, 192 at 28² 1.58
+// → 0.99), but a last block of fewer than eight channels moves its rows
+// a float at a time and fills some lanes only (2 images: 12 channels at
+// 56² 70 → 86 µs, 3 at 112² 60 → 188).
 func useDepthwise8(g *convGeom) bool {
-	return g.sh == 1 && g.sw == 1 && (g.ow <= depthwise8NarrowWidth || g.c%8 == 0)
+	return g.ow <= depthwise8NarrowWidth || g.c%8 == 0
 }
 
 // depthwise8Layout is the interleaved padded plane of one block of eight
-// channels: wp pixels per row (the padded width), each eight floats. The
-// kernel computes a pixel for every q = y·wp + x, x < wp, of the output
-// rows (x ≥ OW are discarded) in groups of eight, so the plane has rows
-// enough below for the last group's reads.
+// channels: wp pixels per row (the padded width), each eight floats, and
+// the output in rows of outRow pixels. With stride 1 the kernel computes
+// a pixel for every q = y·wp + x, x < wp, of the output rows (x ≥ OW are
+// discarded) in groups of eight, in one call; with a larger stride, each
+// output row is a call of rowGroups groups (the pixels past OW are
+// discarded). The plane has rows enough below for the last group's
+// reads.
 type depthwise8Layout struct {
-	wp, hp  int // padded width and height, in pixels, of the input plane
-	groups  int // groups of eight output pixels (q < 8·groups)
-	inSize  int // floats of the padded input plane
-	outSize int // floats of the output in q order
+	wp, hp    int // padded width and height, in pixels, of the input plane
+	outRow    int // pixels per output row in the kernel's output
+	rowGroups int // groups of eight output pixels per call
+	calls     int // kernel calls: 1 with stride 1, else OH
+	inSize    int // floats of the padded input plane
+	outSize   int // floats of the kernel's output
 }
 
 func newDepthwise8Layout(g *convGeom) depthwise8Layout {
 	l := depthwise8Layout{wp: g.w + 2*g.pw}
-	l.groups = (g.oh*l.wp + 7) / 8
-	// The last group reads up to pixel 8·groups-1 + (kh-1)·wp + kw-1.
-	l.hp = max(g.h+2*g.ph, (8*l.groups+(g.kh-1)*l.wp+g.kw-1+l.wp-1)/l.wp)
+	if g.sh == 1 && g.sw == 1 {
+		l.outRow, l.rowGroups, l.calls = l.wp, (g.oh*l.wp+7)/8, 1
+	} else {
+		l.rowGroups = (g.ow + 7) / 8
+		l.outRow, l.calls = 8*l.rowGroups, g.oh
+	}
+	// The last call's first input pixel, and how far its last group reads.
+	first := (l.calls - 1) * g.sh * l.wp
+	last := first + (8*l.rowGroups-1)*g.sw + (g.kh-1)*l.wp + g.kw - 1
+	l.hp = max(g.h+2*g.ph, last/l.wp+1)
 	l.inSize = l.hp * l.wp * 8
-	l.outSize = 8 * l.groups * 8
+	l.outSize = l.calls * 8 * l.rowGroups * 8
 	return l
 }
 
@@ -135,16 +148,19 @@ func (j *convDepthwiseJob) channels8(lo, hi int) {
 				}
 			}
 		}
-		depthwise8AVX2(k, &offs[0], &in[0], &j.w8[b*8*k], &outQ[0], l.groups, &j.bias8[c0], j.flags)
+		for call := range l.calls {
+			depthwise8AVX2(k, &offs[0], &in[call*g.sh*l.wp*8], 32*g.sw, &j.w8[b*8*k],
+				&outQ[call*l.rowGroups*64], l.rowGroups, &j.bias8[c0], j.flags)
+		}
 		// Transpose back to planes, dropping the columns past OW.
 		if g.ow >= 8 {
 			for y := 0; y < g.oh; y++ {
-				deinterleave8(dst[y*g.ow:], outQ[y*l.wp*8:], outPlane, g.ow, cnt)
+				deinterleave8(dst[y*g.ow:], outQ[y*l.outRow*8:], outPlane, g.ow, cnt)
 			}
 		} else {
 			for y := 0; y < g.oh; y++ {
 				row := pixels[y*g.ow:][:g.ow]
-				for x, v := range outPix[y*l.wp:][:g.ow] {
+				for x, v := range outPix[y*l.outRow:][:g.ow] {
 					row[x] = v
 				}
 			}

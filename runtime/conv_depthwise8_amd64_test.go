@@ -13,7 +13,7 @@ import (
 // both sum the taps in order with FMA and add the bias last. The cases
 // cover channel counts around multiples of eight (a last block of 1 to 7
 // channels), rows under and over 8 pixels (up to 40) and not multiples
-// of 8, every kernel size up to 5×5 with and without padding, bias and ReLU, and NaN
+// of 8, strides 1 to 3, every kernel size up to 5×5 with and without padding, bias and ReLU, and NaN
 // and ±Inf inputs; guard values after each image's output must survive.
 func TestDepthwise8MatchesPerChannel(t *testing.T) {
 	if !hasAVX2FMA {
@@ -22,13 +22,19 @@ func TestDepthwise8MatchesPerChannel(t *testing.T) {
 	r := rand.New(rand.NewPCG(81, 82))
 	const guard = -6789.25
 	for _, c := range []int{1, 3, 8, 9, 16, 21, 40} {
-		for range 12 {
+		for i := range 24 {
+			// Half the cases with stride 1 (one kernel call over all the
+			// rows), half with strides up to 3 (a call per row).
+			sh, sw := 1, 1
+			if i%2 == 1 {
+				sh, sw = 1+r.IntN(3), 1+r.IntN(3)
+			}
 			g := convGeom{n: 1, c: c, o: c, h: 1 + r.IntN(14), w: 1 + r.IntN(40),
-				kh: 1 + r.IntN(5), kw: 1 + r.IntN(5), sh: 1, sw: 1, ph: r.IntN(3), pw: r.IntN(3)}
-			if g.h+2*g.ph < g.kh || g.w+2*g.pw < g.kw {
+				kh: 1 + r.IntN(5), kw: 1 + r.IntN(5), sh: sh, sw: sw, ph: r.IntN(3), pw: r.IntN(3)}
+			if g.h+2*g.ph < g.kh || g.w+2*g.pw < g.kw || g.kh < g.sh || g.kw < g.sw {
 				continue
 			}
-			g.oh, g.ow = g.h+2*g.ph-g.kh+1, g.w+2*g.pw-g.kw+1
+			g.oh, g.ow = (g.h+2*g.ph-g.kh)/g.sh+1, (g.w+2*g.pw-g.kw)/g.sw+1
 			g.p = g.oh * g.ow
 			x := randArray(r, c*g.h*g.w).F32
 			x[r.IntN(len(x))] = float32(math.NaN())
@@ -65,8 +71,8 @@ func TestDepthwise8MatchesPerChannel(t *testing.T) {
 			want, got := run(false), run(true)
 			for i := range want {
 				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-					t.Fatalf("c %d, x [%d %d] k [%d %d] pad [%d %d] flags %d: element %d (channel %d) is %v, per channel %v",
-						c, g.h, g.w, g.kh, g.kw, g.ph, g.pw, flags, i, i/g.p, got[i], want[i])
+					t.Fatalf("c %d, x [%d %d] k [%d %d] stride [%d %d] pad [%d %d] flags %d: element %d (channel %d) is %v, per channel %v",
+						c, g.h, g.w, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, flags, i, i/g.p, got[i], want[i])
 				}
 			}
 		}
