@@ -10,7 +10,8 @@ import (
 // convLayers are the convolution cells of -layers: the zoo's ResNet
 // layers and depthwise-separable blocks (1×1 expand and ReLU, 3×3
 // depthwise and ReLU, 1×1 project, as in MobileNetV2) at the resolutions
-// of a 224² network. Each runs the runtime's kernels directly on the Go
+// of a 224² network, with stride 1 and, as MobileNetV2 enters each
+// resolution, stride 2. Each runs the runtime's kernels directly on the Go
 // side, with filters prepared as compiled models prepare them, and the same layers (torch.nn.Conv2d, ReLU) through
 // optimize_for_inference on the PyTorch side, whose worker parses the
 // name. Names: conv:C/H/O/K/S/P and dwsep:C/H/E/O/S.
@@ -30,6 +31,10 @@ var convLayers = []zooModel{
 	{"dwsep:32/28/192/32/1", 8, nil},
 	{"dwsep:96/14/576/96/1", 8, nil},
 	{"dwsep:160/7/960/160/1", 8, nil},
+	{"dwsep:16/112/96/24/2", 8, nil}, // MobileNetV2's stride-2 blocks
+	{"dwsep:24/56/144/32/2", 8, nil},
+	{"dwsep:32/28/192/64/2", 8, nil},
+	{"dwsep:96/14/576/160/2", 8, nil},
 }
 
 func init() {
