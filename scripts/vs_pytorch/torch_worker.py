@@ -18,6 +18,7 @@ path; the plain trace, then eager, if that fails).
 """
 
 import ctypes
+import gc
 import json
 import os
 import re
@@ -119,6 +120,7 @@ def time_cell(req):
         openblas.openblas_set_num_threads(req["threads"])
     fn, args, path = build(req["model"], req["n"])
     target = req["target_ms"] / 1000.0
+    gc.collect()  # as the Go side collects before each cell
     with torch.no_grad():
         fn(*args)  # warm: the thread count may have changed
         settle()
