@@ -176,5 +176,8 @@ func (j *convDepthwiseJob) channels8(lo, hi int) {
 // pixels8 views f (a multiple of 8 floats long) as pixels of eight
 // channels.
 func pixels8(f []float32) [][8]float32 {
+	if len(f) < 8 {
+		return nil // an empty f may point past its buffer
+	}
 	return unsafe.Slice((*[8]float32)(unsafe.Pointer(unsafe.SliceData(f))), len(f)/8)
 }
