@@ -22,3 +22,6 @@ const vectorKernels = false
 
 // clampVec reports false: the portable clamp loop does the work.
 func clampVec(out, x []float32, lo, hi float32) bool { return false }
+
+// unaryVec reports false: the portable maps do the work.
+func unaryVec(m unaryMap, out, x []float32) bool { return false }

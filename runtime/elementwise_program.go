@@ -428,13 +428,13 @@ func elemStep(st ElementwiseStep, dst []float32, x, y *reg, tmp []float32) {
 	case ElemRelu6:
 		clampSlice(dst, x.vec(tmp), 0, 6)
 	case ElemHardswish:
-		mapSlice(dst, x.vec(tmp), hardswishF32)
+		unarySlice(unaryHardswish, dst, x.vec(tmp))
 	case ElemHardsigmoid:
-		mapSlice(dst, x.vec(tmp), hardsigmoidF32)
+		unarySlice(unaryHardsigmoid, dst, x.vec(tmp))
 	case ElemAbs:
-		mapSlice(dst, x.vec(tmp), absF32)
+		unarySlice(unaryAbs, dst, x.vec(tmp))
 	case ElemSqrt:
-		mapSlice(dst, x.vec(tmp), sqrtF32)
+		unarySlice(unarySqrt, dst, x.vec(tmp))
 	case ElemRsqrt:
 		mapSlice(dst, x.vec(tmp), rsqrtF32)
 	case ElemLog:

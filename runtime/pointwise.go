@@ -62,7 +62,7 @@ func clampSlice(o, s []float32, l, h float32) {
 // torch.nn.functional.hardswish, in float32 in that order.
 //
 //	out[i] = x[i] * min(max(x[i]+3, 0), 6) / 6
-func Hardswish(out, x *Array) { mapF32("Hardswish", out, x, hardswishF32) }
+func Hardswish(out, x *Array) { unaryF32("Hardswish", out, x, unaryHardswish) }
 
 func hardswishF32(v float32) float32 {
 	r := v + 3
@@ -79,7 +79,7 @@ func hardswishF32(v float32) float32 {
 // torch.nn.functional.hardsigmoid.
 //
 //	out[i] = min(max(x[i]+3, 0), 6) / 6
-func Hardsigmoid(out, x *Array) { mapF32("Hardsigmoid", out, x, hardsigmoidF32) }
+func Hardsigmoid(out, x *Array) { unaryF32("Hardsigmoid", out, x, unaryHardsigmoid) }
 
 func hardsigmoidF32(v float32) float32 {
 	r := v + 3
@@ -125,7 +125,7 @@ func Abs(out, x *Array) {
 	checkDType("Abs", "out", out, x.DType)
 	switch x.DType {
 	case Float32:
-		mapSlice(out.F32, x.F32, absF32)
+		unarySlice(unaryAbs, out.F32, x.F32)
 	case Int64:
 		o, s := out.I64, x.I64[:len(out.I64)]
 		for i, v := range s {
@@ -154,7 +154,58 @@ func mapSlice(o, s []float32, f func(float32) float32) {
 	}
 }
 
-func absF32(v float32) float32 { return float32(math.Abs(float64(v))) }
+// absF32 clears the sign bit of v, NaN payloads kept, as the vector
+// kernels do.
+func absF32(v float32) float32 { return math.Float32frombits(math.Float32bits(v) &^ (1 << 31)) }
+
+// unaryMap names a float32 map that has a vector kernel on the amd64
+// tiers; unaryPortable holds each one's portable form.
+type unaryMap int
+
+const (
+	unaryHardswish unaryMap = iota
+	unaryHardsigmoid
+	unaryAbs
+	unarySqrt
+	unaryMaps // how many
+)
+
+var unaryPortable = [unaryMaps]func(float32) float32{
+	unaryHardswish: hardswishF32, unaryHardsigmoid: hardsigmoidF32, unaryAbs: absF32, unarySqrt: sqrtF32,
+}
+
+// unaryF32 checks a float32 map's arrays and runs it.
+func unaryF32(name string, out, x *Array, m unaryMap) {
+	checkUnary(name, out, x)
+	checkDType(name, "x", x, Float32)
+	checkDType(name, "out", out, Float32)
+	unarySlice(m, out.F32, x.F32)
+}
+
+// unarySlice sets o[i] = m(s[i]) with the tier's kernel, or the portable
+// map where there is none, in a loop of its own so that the map inlines.
+func unarySlice(m unaryMap, o, s []float32) {
+	if unaryVec(m, o, s) {
+		return
+	}
+	s = s[:len(o)]
+	switch m {
+	case unaryHardswish:
+		for i, v := range s {
+			o[i] = hardswishF32(v)
+		}
+	case unaryHardsigmoid:
+		for i, v := range s {
+			o[i] = hardsigmoidF32(v)
+		}
+	case unaryAbs:
+		for i, v := range s {
+			o[i] = absF32(v)
+		}
+	default:
+		mapSlice(o, s, unaryPortable[m])
+	}
+}
 
 // Minimum sets out = min(a, b) elementwise with broadcasting, as
 // torch.minimum: NaN if either is NaN. out is float32 or int64; operands

@@ -38,8 +38,10 @@ func sameF32(got float32, want float64, tol float64) bool {
 
 // TestPointwiseUnary checks every unary pointwise kernel against its
 // reference loop in float64 for lengths around small vector widths, with
-// guard values after out to catch stray writes.
-func TestPointwiseUnary(t *testing.T) {
+// guard values after out to catch stray writes, on every tier.
+func TestPointwiseUnary(t *testing.T) { forEachISA(t, testPointwiseUnary) }
+
+func testPointwiseUnary(t *testing.T) {
 	relu6 := func(v float64) float64 { return math.Min(math.Max(v, 0), 6) }
 	clamp := func(lo, hi float64) func(float64) float64 {
 		return func(v float64) float64 {
@@ -76,6 +78,7 @@ func TestPointwiseUnary(t *testing.T) {
 		{"Log", Log, math.Log, 1e-7},
 		{"Rsqrt", Rsqrt, func(v float64) float64 { return 1 / math.Sqrt(v) }, 1e-7},
 		{"Abs", Abs, math.Abs, 0},
+		{"Sqrt", Sqrt, math.Sqrt, 0},
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, c := range cases {
@@ -103,6 +106,46 @@ func TestPointwiseUnary(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUnaryMapsSameBits checks that each tier's kernel of every unaryMap
+// gives the bits of its portable map (NaN for NaN) over the special values
+// and random ones, at every length around the vector widths, from every
+// alignment, without writing past out.
+func TestUnaryMapsSameBits(t *testing.T) {
+	forEachISA(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(3, 4))
+		for m := range unaryMaps {
+			for n := 0; n <= 40; n++ {
+				for off := 0; off < 3; off++ {
+					xs := pointwiseInputs(r, n+off)[off:]
+					buf := make([]float32, off+n+9)
+					for i := range buf {
+						buf[i] = 12345
+					}
+					out := buf[off : off+n]
+					unarySlice(m, out, xs)
+					for i, v := range xs {
+						want, got := unaryPortable[m](v), out[i]
+						if math.Float32bits(got) != math.Float32bits(want) && !(want != want && got != got) {
+							t.Fatalf("map %d n=%d off=%d: x[%d] = %v (%#x): got %v (%#x), want %v (%#x)",
+								m, n, off, i, v, math.Float32bits(v), got, math.Float32bits(got), want, math.Float32bits(want))
+						}
+					}
+					for i, g := range buf[off+n:] {
+						if g != 12345 {
+							t.Fatalf("map %d n=%d off=%d: guard %d overwritten: %v", m, n, off, i, g)
+						}
+					}
+					for i, g := range buf[:off] {
+						if g != 12345 {
+							t.Fatalf("map %d n=%d off=%d: guard before out %d overwritten: %v", m, n, off, i, g)
+						}
+					}
+				}
+			}
+		}
+	})
 }
 
 // TestAbsInt64 checks Abs on int64.

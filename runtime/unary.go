@@ -62,7 +62,7 @@ func Neg(out, x *Array) {
 func Sqrt(out, x *Array) {
 	checkUnary("Sqrt", out, x)
 	checkDType("Sqrt", "x", x, Float32)
-	mapSlice(out.F32, x.F32, sqrtF32)
+	unarySlice(unarySqrt, out.F32, x.F32)
 }
 
 func sqrtF32(v float32) float32 { return float32(math.Sqrt(float64(v))) }

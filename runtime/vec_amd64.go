@@ -13,6 +13,7 @@ type vecKernels struct {
 	max          func(x *float32, n int) (m float32, nan bool)
 	relu         func(out, x *float32, n int)
 	clamp        func(out, x *float32, n int, lo, hi float32)
+	unary        [unaryMaps]func(out, x *float32, n int)
 	same         [opDiv + 1]func(o, a, b *float32, n int) // by binaryOp
 	scalar       [opDiv + 1]func(o, a *float32, s float32, n int)
 	layerNormRow func(out, x, w, b *float32, n int, eps float64, mode int)
@@ -30,6 +31,7 @@ var avx512Vec = &vecKernels{
 	max:          maxAVX512,
 	relu:         reluAVX512,
 	clamp:        clampAVX2,
+	unary:        unaryAVX2,
 	same:         [...]func(o, a, b *float32, n int){addSameAVX512, subSameAVX512, mulSameAVX512, divSameAVX512},
 	scalar:       [...]func(o, a *float32, s float32, n int){addScalarAVX512, subScalarAVX512, mulScalarAVX512, divScalarAVX512},
 	layerNormRow: layerNormRowAVX512,
@@ -44,6 +46,7 @@ var avx2Vec = &vecKernels{
 	max:          maxAVX2,
 	relu:         reluAVX2,
 	clamp:        clampAVX2,
+	unary:        unaryAVX2,
 	same:         [...]func(o, a, b *float32, n int){addSameAVX2, subSameAVX2, mulSameAVX2, divSameAVX2},
 	scalar:       [...]func(o, a *float32, s float32, n int){addScalarAVX2, subScalarAVX2, mulScalarAVX2, divScalarAVX2},
 	layerNormRow: layerNormRowAVX2,
