@@ -1,5 +1,5 @@
-// The depthwise convolution of the AVX2 tier (groups = input channels =
-// output channels): each channel convolved with its own filter from the
+// The depthwise convolution of the AVX2 and AVX-512 tiers (groups = input
+// channels = output channels): each channel convolved with its own filter from the
 // zero-padded image of the direct convolution, four output rows by
 // sixteen output pixels at a time.
 
@@ -23,11 +23,12 @@ func convDepthwiseAVX2(k int, offs *int32, x *float32, rowstep int, w *float32,
 const dwRows = 4
 
 // convDepthwiseOK reports whether the depthwise kernel computes a
-// convolution of geometry g with groups groups: on the AVX2 tier, one
-// input and one output channel per group, and a kernel at least as large
-// as its stride.
+// convolution of geometry g with groups groups: on the AVX2 tier, and on
+// the AVX-512 tier too, whose alternative is im2col and a one-row GEMM per
+// channel; one input and one output channel per group, and a kernel at
+// least as large as its stride.
 func convDepthwiseOK(g *convGeom, groups int) bool {
-	if !hasAVX2FMA || hasAVX512 || groups != g.c || g.o != g.c || groups < 2 || g.kh < g.sh || g.kw < g.sw {
+	if !hasAVX2FMA || groups != g.c || g.o != g.c || groups < 2 || g.kh < g.sh || g.kw < g.sw {
 		return false
 	}
 	d := newConvDepthwise(g)
