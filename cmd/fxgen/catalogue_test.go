@@ -277,6 +277,62 @@ func TestCatalogueSignals(t *testing.T) {
 	sameFiles(t, before, snapshot(t, mod))
 }
 
+// TestCatalogueInterruptDuringBuild interrupts fxgen while go build links
+// the driver (held there by a -toolexec wrapper): fxgen must stop at
+// once, write nothing and leave nothing in TMPDIR. Before the build got a
+// GOTMPDIR inside fxgen's workspace, the killed go build left its
+// go-build* work directory in TMPDIR.
+func TestCatalogueInterruptDuringBuild(t *testing.T) {
+	needCatalogue(t)
+	if runtime.GOOS == "windows" {
+		t.Skip("sends SIGINT; the wrapper is a shell script")
+	}
+	mod := newModule(t, "bad")
+	pkg := filepath.Join(mod, "bad")
+	before := snapshot(t, mod)
+	scripts := t.TempDir()
+	linking := filepath.Join(scripts, "linking")
+	wrapper := filepath.Join(scripts, "slowlink.sh")
+	writeFile(t, wrapper, "#!/bin/sh\ncase \"$1\" in *link) case \"$*\" in *-V=full*) ;; *) : > "+linking+"; sleep 60;; esac;; esac\nexec \"$@\"\n")
+	if err := os.Chmod(wrapper, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	cmd := exec.Command(fxgenBin, "-type", "Good", "-input", "x=f32[N,4]")
+	cmd.Dir = pkg
+	cmd.Env = testEnv("TMPDIR="+tmp, "GOFLAGS=-toolexec="+wrapper)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if _, err := os.Stat(linking); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("go build did not reach the driver's link in time; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	start := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Errorf("fxgen interrupted during the build: %v, want exit status 1", err)
+	}
+	if first, _, _ := strings.Cut(stderr.String(), "\n"); first != "fxgen: interrupted" {
+		t.Errorf("first line %q, want \"fxgen: interrupted\"", first)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("fxgen took %v to stop after the interrupt", d)
+	}
+	sameFiles(t, before, snapshot(t, mod))
+	noLeftovers(t, tmp)
+}
+
 // waitForDriver waits until a driver built in tmp runs and returns its
 // process id.
 func waitForDriver(t *testing.T, tmp string) int {

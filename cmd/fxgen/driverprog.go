@@ -153,6 +153,15 @@ func buildDriver(ctx context.Context, m *model, files driverFiles, buildFlags []
 	if wd, err := os.Getwd(); err == nil && m.Pkg.Module != nil && within(wd, m.Pkg.Module.Dir) {
 		cmd.Dir = wd
 	}
+	// go build's own work directory goes inside the workspace, so that
+	// it is removed with it when the build is killed (an interrupt, a
+	// killed go generate: go gets no chance to remove it) or when a later
+	// run removes the workspace of a SIGKILLed fxgen.
+	gotmp := filepath.Join(filepath.Dir(files.Exe), "gotmp")
+	if err := os.Mkdir(gotmp, 0o700); err != nil {
+		return err
+	}
+	cmd.Env = append(os.Environ(), "GOTMPDIR="+gotmp)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 5 * time.Second
