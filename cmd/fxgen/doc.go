@@ -121,8 +121,11 @@
 //		torch.fx does) and the built-in passes optimise what they made.
 //		Recorded in the generated file's header.
 //	-timeout DURATION
-//		end the driver (building and tracing the model) after DURATION,
-//		default 3m, and report where the model's goroutine was.
+//		end the driver (constructing and tracing the model) after
+//		DURATION, default 3m, and report where the model's goroutine was.
+//		The go build of the driver before it has no time limit (a cold
+//		build of a large module may take minutes); an interrupt or a
+//		killed go generate stops it.
 //	-v
 //		when the driver crashes or times out, print its whole output (the
 //		raw Go traces) after the one-line summary.
