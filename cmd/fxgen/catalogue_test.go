@@ -127,6 +127,9 @@ func TestCatalogueMisbehavingModels(t *testing.T) {
 				if strings.Count(r.stderr, "\n") > 12 || strings.Contains(r.stderr, "goroutine 1 [") {
 					t.Errorf("the message is not short, or holds a raw trace:\n%s", r.stderr)
 				}
+				if strings.Contains(r.stderr, tmp) || strings.Contains(r.stderr, workspacePrefix) || strings.Contains(r.stderr, tempInfix) {
+					t.Errorf("the message names fxgen's temporary files:\n%s", r.stderr)
+				}
 				noLeftovers(t, tmp)
 			})
 		}
@@ -206,16 +209,22 @@ func dirTimes(t *testing.T, dir string) map[string]time.Time {
 }
 
 // TestCatalogueOutsideModule checks that a package outside any module is
-// named as such (main said "directory . holds 0 packages").
+// named as such (main said "directory . holds 0 packages"), like every
+// catalogue case: exit status, first line, no file changed, nothing left.
 func TestCatalogueOutsideModule(t *testing.T) {
 	needCatalogue(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "m", "m.go"), "package m\n\ntype M struct{}\n")
-	r := runCmd(t, filepath.Join(dir, "m"), []string{"GOFLAGS=", "GO111MODULE="}, fxgenBin, "-type", "M", "-input", "x=f32[N]")
+	before := snapshot(t, dir)
+	tmp := t.TempDir()
+	r := runCmd(t, filepath.Join(dir, "m"), []string{"GOFLAGS=", "GO111MODULE=", "TMPDIR=" + tmp}, fxgenBin, "-type", "M", "-input", "x=f32[N]")
 	wantCode(t, r, 1, "outside a module")
-	if !strings.Contains(r.stderr, "is not in a Go module: there is no go.mod") {
-		t.Errorf("stderr = %q, want it to name the missing go.mod", r.stderr)
+	want := regexp.MustCompile(`^fxgen: \S+/m is not in a Go module: there is no go\.mod in it or any directory above it`)
+	if first, _, _ := strings.Cut(r.stderr, "\n"); !want.MatchString(first) {
+		t.Errorf("first line %q, want a match for %s", first, want)
 	}
+	sameFiles(t, before, snapshot(t, dir))
+	noLeftovers(t, tmp)
 }
 
 // TestCatalogueSignals checks that a SIGKILLed fxgen takes its driver
