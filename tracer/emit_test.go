@@ -23,6 +23,40 @@ func TestGeneratedCodeReadsParams(t *testing.T) {
 	if !strings.Contains(code, "m.Gain.Array()") || strings.Contains(code, "FromFloat32(") {
 		t.Errorf("generated code does not read m.Gain, or embeds constants:\n%s", code)
 	}
+	// The sigmoid depends on the parameter alone: the constructor computes
+	// it once, Forward only multiplies.
+	ctor, fwd := funcText(code, "func NewsigmoidGainCompiled("), funcText(code, "func (c *sigmoidGainCompiled) Forward(")
+	if !strings.Contains(ctor, "runtime.Sigmoid(") || strings.Contains(fwd, "runtime.Sigmoid(") || !strings.Contains(fwd, "runtime.Mul") {
+		t.Errorf("the sigmoid of the gain is not hoisted into the constructor:\nconstructor:\n%s\nForward:\n%s", ctor, fwd)
+	}
+}
+
+// TestGeneratedCodeReadsSlices: parameters in slices are read from the
+// model by index.
+func TestGeneratedCodeReadsSlices(t *testing.T) {
+	code := generate(t, newSliceHeads(), "sliceHeads")
+	for _, want := range []string{"m.Heads[0].Weight.Array()", "m.Heads[1].Bias.Array()", "m.Gains[0].Array()"} {
+		if !strings.Contains(code, want) {
+			t.Errorf("generated code does not read %s", want)
+		}
+	}
+	if strings.Contains(code, "FromFloat32(") {
+		t.Errorf("generated code embeds constants:\n%s", code)
+	}
+}
+
+// funcText returns the text of the function declared by decl in code, up
+// to its closing brace at the start of a line.
+func funcText(code, decl string) string {
+	i := strings.Index(code, decl)
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(code[i:], "\n}\n")
+	if j < 0 {
+		return code[i:]
+	}
+	return code[i : i+j]
 }
 
 // TestGeneratedCodeReadsMaps: parameters in maps are read from the model

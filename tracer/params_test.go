@@ -236,6 +236,59 @@ func TestMapsOfModules(t *testing.T) {
 	}
 }
 
+type sliceHeads struct {
+	Heads []*nn.Linear
+	Gains []*tensor.Tensor
+}
+
+func newSliceHeads() *sliceHeads {
+	return &sliceHeads{
+		Heads: []*nn.Linear{nn.NewLinear(4, 3), nn.NewLinear(4, 3)},
+		Gains: []*tensor.Tensor{testutil.RandFloat32(4, 3), testutil.RandFloat32(5, 3)},
+	}
+}
+
+func (m *sliceHeads) Forward(x *tensor.Tensor) *tensor.Tensor {
+	y := m.Heads[1].Forward(x).Mul(m.Gains[0].Sigmoid())
+	return y.Add(m.Heads[0].Forward(x).Mul(m.Gains[1]))
+}
+
+// TestSlicesOfParams: modules and tensors in slices are named by index
+// and are graph values; work on a parameter alone is a node, not a
+// constant.
+func TestSlicesOfParams(t *testing.T) {
+	m := newSliceHeads()
+	g, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[N,4]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.FindNodes(ir.CallModule, "heads.0")) != 1 || len(g.FindNodes(ir.CallModule, "heads.1")) != 1 || len(g.FindNodes(ir.GetAttr, "gains.1")) != 1 {
+		t.Errorf("want call_module heads.0, heads.1 and get_attr gains.1, got\n%v", g.Tabular())
+	}
+	gain, sig := g.FindNodes(ir.GetAttr, "gains.0"), g.FindNodes(ir.CallMethod, "sigmoid")
+	if len(gain) != 1 || len(sig) != 1 || sig[0].Inputs()[0] != gain[0] {
+		t.Errorf("want get_attr gains.0 feeding a sigmoid node, got\n%v", g.Tabular())
+	}
+	if p := g.Params["gains.0"]; p == nil || p.GoPath != "Gains[0]" {
+		t.Errorf("gains.0: %+v, want Go path Gains[0]", p)
+	}
+	if p := g.Params["heads.1.weight"]; p == nil || p.GoPath != "Heads[1].Weight" {
+		t.Errorf("heads.1.weight: %+v, want Go path Heads[1].Weight", p)
+	}
+	for name := range g.Params {
+		if strings.HasPrefix(name, "_tensor_constant") {
+			t.Errorf("parameter in a slice baked in as constant %s:\n%v", name, g.Tabular())
+		}
+	}
+	if err := nn.LoadStateDict(m, newState(m, 30)); err != nil {
+		t.Fatal(err)
+	}
+	x := testutil.RandFloat32(6, 5, 4)
+	if err := testutil.Close(runGraph(t, g, x)[0], m.Forward(x), 1e-6); err != nil {
+		t.Errorf("graph after loading new weights: %v", err)
+	}
+}
+
 type closureOverModule struct {
 	Act func(*tensor.Tensor) *tensor.Tensor
 }
