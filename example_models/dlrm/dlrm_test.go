@@ -37,6 +37,7 @@ func TestCompiledConcurrent(t *testing.T)            { compiled.Concurrent(t) }
 func TestCompiledAllocsEveryTier(t *testing.T)       { compiled.AllocsEveryTier(t) }
 func TestCompiledBuiltBeforeLoad(t *testing.T)       { compiled.BuiltBeforeLoad(t) }
 func TestCompiledNilInputs(t *testing.T)             { compiled.NilInputs(t) }
+func TestCompiledBadInputs(t *testing.T)             { compiled.BadInputs(t) }
 
 // TestTrilIndex checks the flat indices i·9+j of DLRM's li, lj: the
 // entries strictly below the diagonal of the 9×9 interactions, row-major.

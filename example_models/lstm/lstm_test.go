@@ -38,6 +38,7 @@ func TestCompiledConcurrent(t *testing.T)            { compiled.Concurrent(t) }
 func TestCompiledAllocsEveryTier(t *testing.T)       { compiled.AllocsEveryTier(t) }
 func TestCompiledBuiltBeforeLoad(t *testing.T)       { compiled.BuiltBeforeLoad(t) }
 func TestCompiledNilInputs(t *testing.T)             { compiled.NilInputs(t) }
+func TestCompiledBadInputs(t *testing.T)             { compiled.BadInputs(t) }
 
 func TestCompiledRejectsBadInput(t *testing.T) {
 	c := NewLSTMCompiled(NewLSTM())

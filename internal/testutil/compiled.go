@@ -295,3 +295,72 @@ func (c *Compiled) NilInputs(t *testing.T) {
 		}
 	}
 }
+
+// BadInputs checks that the compiled Forward refuses inputs of the wrong
+// dtype, rank or size, and inputs that disagree on a symbolic size, each
+// with its input check's panic ("...Compiled.Forward: name: got ..." or
+// "... from an earlier input") rather than a runtime error deep in a kernel
+// or a silently wrong result. Which dims are symbolic is not known here:
+// the sizes changed are the last dim (every zoo model's inputs end in a
+// fixed feature size) and, for models of several inputs, the batch of one
+// input alone.
+func (c *Compiled) BadInputs(t *testing.T) {
+	compiled := c.Compile(c.New())
+	const n = 2
+	type variant struct {
+		name string
+		of   func(x *tensor.Tensor) *tensor.Tensor
+	}
+	variants := []variant{
+		{"other dtype", func(x *tensor.Tensor) *tensor.Tensor {
+			other := tensor.FromFloat32(nil, 0)
+			if x.DType() == runtime.Float32 {
+				other = tensor.FromInt64(nil, 0)
+			}
+			return withShape(other, x.Shape())
+		}},
+		{"one more dim", func(x *tensor.Tensor) *tensor.Tensor { return withShape(x, append(x.Shape(), 1)) }},
+		{"last dim one larger", func(x *tensor.Tensor) *tensor.Tensor {
+			shape := x.Shape()
+			if len(shape) < 2 {
+				return nil
+			}
+			shape[len(shape)-1]++
+			return withShape(x, shape)
+		}},
+	}
+	if len(c.Inputs(n, 1)) > 1 {
+		variants = append(variants, variant{"batch of its own", nil})
+	}
+	for i := range c.Inputs(n, 1) {
+		for _, v := range variants {
+			in := c.Inputs(n, 1)
+			if v.of == nil {
+				in[i] = c.Inputs(n+1, 1)[i]
+			} else if in[i] = v.of(in[i]); in[i] == nil {
+				continue
+			}
+			r, msg := func() (r any, msg string) {
+				defer func() { r = recover(); msg = fmt.Sprint(r) }()
+				compiled(in)
+				return nil, "no panic"
+			}()
+			_, isRuntimeError := r.(goruntime.Error)
+			if isRuntimeError || !strings.Contains(msg, "Compiled.Forward: ") || !strings.Contains(msg, " got ") && !strings.Contains(msg, "from an earlier input") {
+				t.Errorf("input %d with %s (%v): panic %q, want the input check's", i, v.name, in[i].Shape(), msg)
+			}
+		}
+	}
+}
+
+// withShape returns a zero tensor of x's dtype in the given shape.
+func withShape(x *tensor.Tensor, shape []int) *tensor.Tensor {
+	size := 1
+	for _, d := range shape {
+		size *= d
+	}
+	if x.DType() == runtime.Int64 {
+		return tensor.FromInt64(make([]int64, size), shape...)
+	}
+	return tensor.FromFloat32(make([]float32, size), shape...)
+}
