@@ -164,6 +164,11 @@ func (op *Op) inferTypes(s *Sig) ([]Type, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", op.Name, err)
 	}
+	for _, t := range types {
+		if !t.Shape.Countable() {
+			return nil, fmt.Errorf("%s: result type %v has more elements than an int can count", op.Name, t)
+		}
+	}
 	return types, nil
 }
 

@@ -4,6 +4,7 @@ package ir
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -125,6 +126,35 @@ func (s Shape) NumElements() (Dim, bool) {
 		}
 	}
 	return n, true
+}
+
+// Countable reports whether the constant factors of s (its sizes and the
+// coefficients of its symbols) multiply to at most an int's largest value,
+// the test runtime.ShapeElements makes before allocating: a shape past it
+// describes no tensor, and its size in ints wraps around (a reshape to
+// [2^62+1, 4] would seem to keep 4 elements).
+func (s Shape) Countable() bool {
+	n := 1
+	for _, d := range s {
+		c := d.Coef
+		if c < 0 {
+			c = -c
+		}
+		if c == 0 {
+			return true
+		}
+		if n > math.MaxInt/c {
+			// Too large so far; a later zero still makes it empty.
+			for _, e := range s {
+				if e.Coef == 0 {
+					return true
+				}
+			}
+			return false
+		}
+		n *= c
+	}
+	return true
 }
 
 // Ints returns the shape's constant sizes; ok is false if any dim is symbolic.

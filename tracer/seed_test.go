@@ -303,6 +303,31 @@ func TestShapeErrorHasPosition(t *testing.T) {
 	}
 }
 
+type hugeReshape struct{}
+
+func (hugeReshape) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return x.Reshape(1<<62+1, 4).Relu() // huge-reshape
+}
+
+type hugeZeros struct{}
+
+func (hugeZeros) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return x.Add(tensor.Zeros(1<<62, 4).Sum()) // huge-zeros
+}
+
+// TestOverflowingShapeHasPosition: a shape whose size wraps around an int
+// ([2^62+1, 4] has "4" elements) or that no int can count is a TraceError
+// at the model's line, not a node whose type describes no tensor.
+func TestOverflowingShapeHasPosition(t *testing.T) {
+	for marker, m := range map[string]any{"huge-reshape": hugeReshape{}, "huge-zeros": hugeZeros{}} {
+		_, err := tracer.Trace(m, tracer.MustParseInputs("x=f32[4]"))
+		var te *tracer.TraceError
+		if !errors.As(err, &te) || te.Line != lineOf(t, marker) || !strings.Contains(err.Error(), "more elements than an int can count") {
+			t.Errorf("%s: got %v, want a TraceError at its line saying the size overflows", marker, err)
+		}
+	}
+}
+
 type twoRelu struct{ Fc1, Fc2 *nn.Linear }
 
 func (m *twoRelu) Forward(x *tensor.Tensor) *tensor.Tensor {

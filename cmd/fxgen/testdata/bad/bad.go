@@ -220,3 +220,15 @@ func NewClashFn() *ClashFn { return &ClashFn{} }
 // NewClashFnCompiled is the user's own function with the generated
 // constructor's name.
 func NewClashFnCompiled() {} // want: clash func
+
+// HugeShape reshapes x to a shape whose size wraps around to x's: the
+// traced type would describe no tensor.
+type HugeShape struct{}
+
+// NewHugeShape returns a HugeShape.
+func NewHugeShape() *HugeShape { return &HugeShape{} }
+
+// Forward reshapes x f32[N,4] to [2^62+1, 4] and back.
+func (m *HugeShape) Forward(x *tensor.Tensor) *tensor.Tensor {
+	return x.Reshape(1<<62+1, 4).Relu() // want: huge shape
+}
