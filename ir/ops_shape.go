@@ -90,6 +90,10 @@ func ReshapeShape(in Shape, target []int) (Shape, error) {
 			known *= d
 		}
 	}
+	if !ConstShape(target...).Countable() {
+		// known wrapped around: say so rather than print its wrong value.
+		return nil, fmt.Errorf("cannot reshape %v to %v: the target has more elements than an int can count", in, target)
+	}
 	out := ConstShape(target...)
 	if infer >= 0 {
 		d, ok := total.Div(Const(known))
