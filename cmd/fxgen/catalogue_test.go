@@ -317,16 +317,10 @@ func TestCatalogueInterruptDuringBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		if _, err := os.Stat(linking); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("go build did not reach the driver's link in time; stderr:\n%s", stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitUntil(t, "go build reached the driver's link", &stderr, func() bool {
+		_, err := os.Stat(linking)
+		return err == nil
+	})
 	start := time.Now()
 	cmd.Process.Signal(os.Interrupt)
 	err := cmd.Wait()

@@ -479,6 +479,19 @@ func TestEndToEndUserOverlay(t *testing.T) {
 	snapshot(t, mod)
 }
 
+// waitUntil polls cond every 50 ms for up to two minutes, and fails the
+// test, with the command's stderr, if it never holds.
+func waitUntil(t *testing.T, what string, stderr fmt.Stringer, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited two minutes and still not: %s; stderr:\n%s", what, stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func TestEndToEndInterrupt(t *testing.T) {
 	needFxgen(t)
 	if runtime.GOOS == "windows" {
@@ -498,17 +511,10 @@ func TestEndToEndInterrupt(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	// Wait until the driver is built (and so is running NewSlow).
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
+	waitUntil(t, "the driver was built", &stderr, func() bool {
 		exes, _ := filepath.Glob(filepath.Join(tmp, workspacePrefix+"*", "driver.exe"))
-		if len(exes) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the driver was not built in time; stderr:\n%s", stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return len(exes) > 0
+	})
 	time.Sleep(200 * time.Millisecond)
 	// Two interrupts, as an impatient user sends: cleanup must still run.
 	cmd.Process.Signal(os.Interrupt)
