@@ -202,6 +202,10 @@ func unarySlice(m unaryMap, o, s []float32) {
 		for i, v := range s {
 			o[i] = absF32(v)
 		}
+	case unarySqrt:
+		for i, v := range s {
+			o[i] = sqrtF32(v)
+		}
 	default:
 		mapSlice(o, s, unaryPortable[m])
 	}
