@@ -1,6 +1,9 @@
 // This file tests that shape rules refuse results whose size an int
 // cannot count: a reshape target whose product wraps around to the
 // input's size, constructors of absurd shapes.
+// Its cases are 64-bit sizes, so it builds on 64-bit platforms only.
+
+//go:build amd64 || arm64 || loong64 || mips64 || mips64le || ppc64 || ppc64le || riscv64 || s390x
 
 package ir
 

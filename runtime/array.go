@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 )
 
 // DType is the element type of an Array.
@@ -54,7 +55,7 @@ type Array struct {
 	I64   []int64
 	B     []bool
 
-	version uint64 // advanced by MarkChanged; see Version
+	version atomic.Uint64 // advanced by MarkChanged; see Version
 }
 
 // NumElements returns the product of shape (1 for a scalar shape).
@@ -89,6 +90,10 @@ func ShapeElements(shape []int) (int, error) {
 	return n, nil
 }
 
+// maxArrayBytes is the most bytes an array may hold: Go's heap on 64-bit
+// platforms ends at 2^48 bytes (2^47 here, for any element size up to 8).
+const maxArrayBytes = 1 << 47
+
 // NewArray returns a zeroed array of the given dtype and shape.
 func NewArray(dt DType, shape ...int) *Array {
 	a := &Array{}
@@ -102,6 +107,10 @@ func (a *Array) Reset(dt DType, shape ...int) {
 	n, err := ShapeElements(shape)
 	if err != nil {
 		panic("runtime: Reset: " + err.Error())
+	}
+	if uint64(n) > maxArrayBytes/8 {
+		// Go itself would refuse with "makeslice: len out of range".
+		panic(fmt.Sprintf("runtime: Reset: shape %v has %d elements, more than a Go process can allocate", shape, n))
 	}
 	a.DType = dt
 	a.Shape = append(a.Shape[:0], shape...)

@@ -1,6 +1,9 @@
 // This file tests that the array constructors refuse shapes whose element
 // count is negative or overflows, with a message naming the constructor,
 // instead of wrapping around or allocating absurd sizes.
+// Its cases are 64-bit sizes, so it builds on 64-bit platforms only.
+
+//go:build amd64 || arm64 || loong64 || mips64 || mips64le || ppc64 || ppc64le || riscv64 || s390x
 
 package runtime
 
@@ -48,6 +51,7 @@ func TestConstructorsRefuseOverflowingShapes(t *testing.T) {
 		{"FromBool negative", func() { FromBool([]bool{true}, -1, -1) }, "runtime: FromBool: shape"},
 		{"NewArray overflow", func() { NewArray(Float32, 1<<62, 3) }, "runtime: Reset: shape"},
 		{"NewArray negative", func() { NewArray(Int64, 2, -3) }, "runtime: Reset: shape"},
+		{"NewArray past the heap", func() { NewArray(Int64, 1<<62) }, "runtime: Reset: shape [4611686018427387904] has"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func() {

@@ -7,6 +7,7 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"sync"
 )
 
@@ -140,10 +141,16 @@ func DecodeElementwiseProgram(inputs int, code []int) (*ElementwiseProgram, erro
 	if len(code)%4 != 0 {
 		return nil, fmt.Errorf("program of %d ints, want 4 per step", len(code))
 	}
+	// The bits of C are a uint32 in an int, which on 32-bit platforms
+	// holds those of 2^31 and up as negative numbers.
+	minBits := int64(0)
+	if bits.UintSize == 32 {
+		minBits = math.MinInt32
+	}
 	steps := make([]ElementwiseStep, len(code)/4)
 	for j := range steps {
 		c := code[4*j : 4*j+4]
-		if c[0] <= 0 || c[0] >= int(elemOps) || c[3] < 0 || c[3] > math.MaxUint32 {
+		if c[0] <= 0 || c[0] >= int(elemOps) || int64(c[3]) < minBits || int64(c[3]) > math.MaxUint32 {
 			return nil, fmt.Errorf("step %d: bad operation %d or scalar bits %d", j, c[0], c[3])
 		}
 		steps[j] = ElementwiseStep{Op: ElementwiseOp(c[0]), A: c[1], B: c[2], C: math.Float32frombits(uint32(c[3]))}

@@ -3,20 +3,17 @@
 
 package runtime
 
-import (
-	"fmt"
-	"sync/atomic"
-)
+import "fmt"
 
 // Version returns a's version: a counter that MarkChanged advances. Loads
 // of weights into a model (nn.LoadStateDict, nn.LoadSafetensors) advance
 // the version of every array they write.
-func (a *Array) Version() uint64 { return atomic.LoadUint64(&a.version) }
+func (a *Array) Version() uint64 { return a.version.Load() }
 
 // MarkChanged advances a's version. Call it after writing a parameter's
 // elements directly (through its F32 slice, or a tensor's Float32s), so
 // that compiled models that computed from the old values notice.
-func (a *Array) MarkChanged() { atomic.AddUint64(&a.version, 1) }
+func (a *Array) MarkChanged() { a.version.Add(1) }
 
 // Snapshot records the versions of the parameters a compiled model's
 // constructor computed from (packed weights, folded batch norms, other

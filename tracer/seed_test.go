@@ -5,6 +5,7 @@ package tracer_test
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
@@ -306,13 +307,13 @@ func TestShapeErrorHasPosition(t *testing.T) {
 type hugeReshape struct{}
 
 func (hugeReshape) Forward(x *tensor.Tensor) *tensor.Tensor {
-	return x.Reshape(1<<62+1, 4).Relu() // huge-reshape
+	return x.Reshape(1<<(bits.UintSize-2)+1, 4).Relu() // huge-reshape: 4·(2^62+1) wraps to 4
 }
 
 type hugeZeros struct{}
 
 func (hugeZeros) Forward(x *tensor.Tensor) *tensor.Tensor {
-	return x.Add(tensor.Zeros(1<<62, 4).Sum()) // huge-zeros
+	return x.Add(tensor.Zeros(1<<(bits.UintSize-2), 4).Sum()) // huge-zeros
 }
 
 // TestOverflowingShapeHasPosition: a shape whose size wraps around an int
