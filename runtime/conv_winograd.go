@@ -191,10 +191,14 @@ type winoJob struct {
 	u      *[16]*PackedB // U_ξ as the packed [C, O] right operand
 	k      *winoKernels  // the tier's transforms
 	images int           // images in the group
-	x      []float32     // the images [images, C, H, W]
-	out    []float32     // their output [images, O, OH, OW]
-	bias   []float32     // [O], zeros when the convolution has none
-	act    Activation    // a ReLU in the output transform; others (postAct) on the unpad phase's rows
+	// row0 is the first tile row a chunk of a large image covers (see
+	// winogradChunks) and oh the output rows it writes; the whole image:
+	// 0 and g.oh.
+	row0, oh int
+	x        []float32  // the images [images, C, H, W]
+	out      []float32  // their output [images, O, OH, OW]
+	bias     []float32  // [O], zeros when the convolution has none
+	act      Activation // a ReLU in the output transform; others (postAct) on the unpad phase's rows
 	// xb holds each image's padded input blocks [C/8, hp, wp, 8], then
 	// its output blocks [O/8, 2th, 2tw, 8], w.blocks floats apart.
 	xb    []float32
@@ -231,7 +235,7 @@ func (j *winoJob) units(lo, hi int) {
 
 // unitCount returns the number of units of phase.
 func (j *winoJob) unitCount(phase int) int {
-	per := j.g.o / 8 * j.g.oh
+	per := j.g.o / 8 * j.oh
 	switch phase {
 	case winoPad:
 		per = j.g.c / 8 * j.w.hp
@@ -264,7 +268,7 @@ func (j *winoJob) unit(i int) {
 		// [pw, pw+W) of input row yp−ph of its eight channels.
 		cb, yp := i/w.hp, i%w.hp
 		row := xb[(cb*w.hp+yp)*w.wp*8 : (cb*w.hp+yp+1)*w.wp*8]
-		y := yp - g.ph
+		y := yp + 2*j.row0 - g.ph
 		if y < 0 || y >= g.h {
 			clear(row)
 			return
@@ -283,8 +287,8 @@ func (j *winoJob) unit(i int) {
 			j.nonFinite.Store(true)
 		}
 	case winoUnpad:
-		kb, y := i/g.oh, i%g.oh
-		out := j.out[n*g.o*g.p+(kb*8*g.oh+y)*g.ow:]
+		kb, y := i/j.oh, i%j.oh
+		out := j.out[n*g.o*g.p+(kb*8*g.oh+2*j.row0+y)*g.ow:]
 		j.k.fromBlocks(out, xb[(kb*2*w.th+y)*2*w.tw*8:], g.p, g.ow)
 		if postAct(j.act) {
 			// Row y of the block's eight channels, still in cache.
@@ -310,6 +314,10 @@ const (
 func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
 	g := &j.g
 	w := newWinoGeom(g)
+	if rows := winoChunkRows(g, &w); rows > 0 {
+		j.winogradChunks(lo, hi, parallel, u, w, rows)
+		return
+	}
 	// Group images while the filters outweigh a group's tiles: each
 	// product then reads its filters once for the group rather than once
 	// per image. Where the tiles outweigh the filters, a group would only
@@ -321,7 +329,7 @@ func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
 	vStride, mStride := planeStride(group*w.t*g.c), planeStride(group*w.t*g.o)
 	scratch := getConvScratch(group*w.blocks + 16*(vStride+mStride) + g.o)
 	s := *scratch
-	job := winoJob{g: *g, w: w, u: u, k: winoKernelsFor(), xb: s[:group*w.blocks]}
+	job := winoJob{g: *g, w: w, u: u, k: winoKernelsFor(), xb: s[:group*w.blocks], oh: g.oh}
 	job.w.vStride, job.w.mStride = vStride, mStride
 	s = s[len(job.xb):]
 	job.v, s = s[:16*vStride], s[16*vStride:]
@@ -357,4 +365,100 @@ func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
 		}
 	}
 	convScratch.Put(scratch)
+}
+
+// winoChunkBytes is about how many bytes of V and M (16 planes of C and O
+// floats per tile) a chunk of a large image holds, so that they stay in
+// the caches of the core that computes it (a variable for tests).
+var winoChunkBytes = 1 << 20
+
+// winoChunkRows returns the tile rows of a chunk when the images of
+// geometry g are convolved a chunk at a time (winogradChunks), or 0: when
+// an image's V and M come to more than winoChunkBytes and to at least
+// twice the transformed filters U, which every chunk reads again. On a
+// Zen 3 (avx2), 64 channels at 56², batch 1: 16 % faster on 1 worker
+// (p=0.015) and 17 % on 2 (p=0.005); ResNet-18 at batch 1 on 2 workers
+// 6 % (p=0.006), on 1 unchanged.
+func winoChunkRows(g *convGeom, w *winoGeom) int {
+	rows := winoChunkBytes / (64 * (g.c + g.o)) / w.tw
+	if rows < 1 || rows >= w.th || w.t*(g.c+g.o) < 2*g.c*g.o {
+		return 0
+	}
+	return rows
+}
+
+// winogradChunks convolves images [lo, hi), each larger than a chunk of
+// rows tile rows, a chunk at a time: every chunk goes through all the
+// phases (its input rows padded, transformed, multiplied, transformed back
+// and unpadded) on one worker, in scratch of its own, so its V and M stay
+// in that core's cache and the workers share no phase. Each output
+// element is computed as in winogradImages, to the same bits.
+func (j *convJob) winogradChunks(lo, hi int, parallel bool, u *[16]*PackedB, w winoGeom, rows int) {
+	chunks := (w.th + rows - 1) / rows
+	nonFinite := winoFlags.Get().(*atomic.Bool)
+	defer winoFlags.Put(nonFinite)
+	cj := winoChunkJob{conv: *j, u: u, w: w, rows: rows, nonFinite: nonFinite}
+	for n := lo; n < hi; n++ {
+		cj.n = n
+		nonFinite.Store(false)
+		if parallel && Workers() > 1 {
+			runPooled(winoChunkTasks, chunks, cj)
+		} else {
+			cj.chunks(0, chunks)
+		}
+		if nonFinite.Load() {
+			plain := *j
+			plain.filters = nil // the direct kernel, or im2col
+			plain.images(n, n+1, parallel)
+		}
+	}
+}
+
+// winoChunkJob is one image of winogradChunks.
+type winoChunkJob struct {
+	conv      convJob // a copy, so that the caller's does not escape
+	u         *[16]*PackedB
+	w         winoGeom // the whole image's
+	rows, n   int      // tile rows per chunk, the image
+	nonFinite *atomic.Bool
+}
+
+var winoChunkTasks = taskPool((*winoChunkJob).chunks)
+
+// chunks computes chunks [lo, hi) of the image.
+func (cj *winoChunkJob) chunks(lo, hi int) {
+	g := &cj.conv.g
+	w := cj.w
+	w.th = cj.rows
+	w.t = w.th * w.tw
+	w.hp = 2*w.th + 2
+	w.blocks = max(g.c*w.hp*w.wp, g.o*4*w.t)
+	w.vStride, w.mStride = planeStride(w.t*g.c), planeStride(w.t*g.o)
+	scratch := getConvScratch(w.blocks + 16*(w.vStride+w.mStride) + g.o)
+	defer convScratch.Put(scratch)
+	s := *scratch
+	inSize, outSize := g.c*g.h*g.w, g.o*g.p
+	job := winoJob{g: *g, w: w, u: cj.u, k: winoKernelsFor(), images: 1, act: cj.conv.act, nonFinite: cj.nonFinite,
+		x: cj.conv.x[cj.n*inSize : (cj.n+1)*inSize], out: cj.conv.out[cj.n*outSize : (cj.n+1)*outSize]}
+	job.xb, s = s[:w.blocks], s[w.blocks:]
+	job.v, s = s[:16*w.vStride], s[16*w.vStride:]
+	job.m, s = s[:16*w.mStride], s[16*w.mStride:]
+	job.bias = s[:g.o]
+	if cj.conv.bias != nil {
+		copy(job.bias, cj.conv.bias)
+	} else {
+		clear(job.bias)
+	}
+	for c := lo; c < hi; c++ {
+		job.row0 = c * cj.rows
+		job.oh = min(2*cj.rows, g.oh-2*job.row0)
+		// The last chunk may have fewer tile rows; its products then
+		// run over the rows it has.
+		job.w.th = min(cj.rows, cj.w.th-job.row0)
+		job.w.t = job.w.th * w.tw
+		for phase := winoPad; phase <= winoUnpad; phase++ {
+			job.phase = phase
+			job.units(0, job.unitCount(phase))
+		}
+	}
 }

@@ -46,3 +46,47 @@ func testWinogradWorkersAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestWinogradChunksSameBits checks that large images convolved a chunk
+// of tile rows at a time (winoChunkRows, here with small chunks) give the
+// bits of the whole-image path, on any number of workers, with a last
+// chunk shorter than the others, odd output sizes, and an infinite input
+// (whose image both paths compute again without Winograd).
+func TestWinogradChunksSameBits(t *testing.T) { forEachISA(t, testWinogradChunksSameBits) }
+
+func testWinogradChunksSameBits(t *testing.T) {
+	defer SetWorkers(0)
+	defer func(v int) { winoChunkBytes = v }(winoChunkBytes)
+	r := rand.New(rand.NewPCG(45, 46))
+	for _, s := range []struct{ c, o, h, w, n int }{{32, 24, 23, 17, 1}, {32, 40, 30, 30, 2}, {40, 32, 9, 41, 1}} {
+		x, wt, b := randArray(r, s.n, s.c, s.h, s.w), randArray(r, s.o, s.c, 3, 3), randArray(r, s.o)
+		if s.n == 1 {
+			x.F32[len(x.F32)/3] = float32(math.Inf(-1))
+		}
+		f := PrepareConv2d(wt, []int{1}, []int{1}, 1)
+		g := convGeom{c: s.c, o: s.o, h: s.h, w: s.w, kh: 3, kw: 3, sh: 1, sw: 1, ph: 1, pw: 1, oh: s.h, ow: s.w}
+		wg := newWinoGeom(&g)
+		var whole *Array
+		for _, budget := range []int{1 << 40, 64 * (s.c + s.o) * wg.tw, 3 * 64 * (s.c + s.o) * wg.tw} {
+			winoChunkBytes = budget
+			rows := winoChunkRows(&g, &wg)
+			if (budget == 1<<40) != (rows == 0) {
+				t.Fatalf("%+v: budget %d gives chunks of %d tile rows", s, budget, rows)
+			}
+			for _, workers := range []int{1, 2, 3} {
+				SetWorkers(workers)
+				got := nanArray(s.n, s.o, s.h, s.w)
+				Conv2dActPrepared(got, x, f, b, []int{1}, []int{1}, 1, int(ActReLU))
+				if whole == nil {
+					whole = got
+					continue
+				}
+				for i := range got.F32 {
+					if math.Float32bits(got.F32[i]) != math.Float32bits(whole.F32[i]) {
+						t.Fatalf("%+v, chunks of %d tile rows, %d workers: element %d is %v, whole images %v", s, rows, workers, i, got.F32[i], whole.F32[i])
+					}
+				}
+			}
+		}
+	}
+}
