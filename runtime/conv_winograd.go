@@ -334,12 +334,7 @@ func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
 	s = s[len(job.xb):]
 	job.v, s = s[:16*vStride], s[16*vStride:]
 	job.m, s = s[:16*mStride], s[16*mStride:]
-	job.bias = s[:g.o]
-	if j.bias != nil {
-		copy(job.bias, j.bias)
-	} else {
-		clear(job.bias)
-	}
+	job.bias = winoBias(s[:g.o], j.bias)
 	job.act = j.act
 	inSize, outSize := g.c*g.h*g.w, g.o*g.p
 	nonFinite := winoFlags.Get().(*atomic.Bool)
@@ -359,12 +354,29 @@ func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
 			}
 		}
 		if nonFinite.Load() {
-			plain := *j
-			plain.filters = nil // the direct kernel, or im2col
-			plain.images(n0, n1, parallel)
+			j.withoutWinograd(n0, n1, parallel)
 		}
 	}
 	convScratch.Put(scratch)
+}
+
+// withoutWinograd convolves images [lo, hi) again with the direct kernel
+// or im2col, for an output the transforms made non-finite.
+func (j *convJob) withoutWinograd(lo, hi int, parallel bool) {
+	plain := *j
+	plain.filters = nil
+	plain.images(lo, hi, parallel)
+}
+
+// winoBias returns dst holding bias, or zeros for a convolution without
+// one: the output transform always adds a bias.
+func winoBias(dst, bias []float32) []float32 {
+	if bias != nil {
+		copy(dst, bias)
+	} else {
+		clear(dst)
+	}
+	return dst
 }
 
 // winoChunkBytes is about how many bytes of V and M (16 planes of C and O
@@ -407,9 +419,7 @@ func (j *convJob) winogradChunks(lo, hi int, parallel bool, u *[16]*PackedB, w w
 			cj.chunks(0, chunks)
 		}
 		if nonFinite.Load() {
-			plain := *j
-			plain.filters = nil // the direct kernel, or im2col
-			plain.images(n, n+1, parallel)
+			j.withoutWinograd(n, n+1, parallel)
 		}
 	}
 }
@@ -443,12 +453,7 @@ func (cj *winoChunkJob) chunks(lo, hi int) {
 	job.xb, s = s[:w.blocks], s[w.blocks:]
 	job.v, s = s[:16*w.vStride], s[16*w.vStride:]
 	job.m, s = s[:16*w.mStride], s[16*w.mStride:]
-	job.bias = s[:g.o]
-	if cj.conv.bias != nil {
-		copy(job.bias, cj.conv.bias)
-	} else {
-		clear(job.bias)
-	}
+	job.bias = winoBias(s[:g.o], cj.conv.bias)
 	for c := lo; c < hi; c++ {
 		job.row0 = c * cj.rows
 		job.oh = min(2*cj.rows, g.oh-2*job.row0)

@@ -81,10 +81,8 @@ func testWinogradChunksSameBits(t *testing.T) {
 					whole = got
 					continue
 				}
-				for i := range got.F32 {
-					if math.Float32bits(got.F32[i]) != math.Float32bits(whole.F32[i]) {
-						t.Fatalf("%+v, chunks of %d tile rows, %d workers: element %d is %v, whole images %v", s, rows, workers, i, got.F32[i], whole.F32[i])
-					}
+				if i := sameBits(got.F32, whole.F32); i >= 0 {
+					t.Fatalf("%+v, chunks of %d tile rows, %d workers: element %d is %v, whole images %v", s, rows, workers, i, got.F32[i], whole.F32[i])
 				}
 			}
 		}

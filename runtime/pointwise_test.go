@@ -125,12 +125,11 @@ func TestUnaryMapsSameBits(t *testing.T) {
 					}
 					out := buf[off : off+n]
 					unarySlice(m, out, xs)
-					for i, v := range xs {
-						want, got := unaryPortable[m](v), out[i]
-						if math.Float32bits(got) != math.Float32bits(want) && !(want != want && got != got) {
-							t.Fatalf("map %d n=%d off=%d: x[%d] = %v (%#x): got %v (%#x), want %v (%#x)",
-								m, n, off, i, v, math.Float32bits(v), got, math.Float32bits(got), want, math.Float32bits(want))
-						}
+					want := make([]float32, n)
+					mapSlice(want, xs, unaryPortable[m])
+					if i := sameBits(out, want); i >= 0 {
+						t.Fatalf("map %d n=%d off=%d: x[%d] = %v (%#x): got %v (%#x), want %v (%#x)", m, n, off, i,
+							xs[i], math.Float32bits(xs[i]), out[i], math.Float32bits(out[i]), want[i], math.Float32bits(want[i]))
 					}
 					for i, g := range buf[off+n:] {
 						if g != 12345 {
