@@ -19,10 +19,7 @@ func interleave8(pix, x []float32, stride, n, cnt int) {
 	}
 	_ = x[7*stride+n-1]
 	_ = pix[8*n-1]
-	for p0 := 0; p0 < n; p0 += 8 {
-		p := min(p0, n-8)
-		transpose8AVX2(&x[p], stride, &pix[8*p], 8, 8, 1)
-	}
+	transposeBlocks8(pix, 8, 8, x, stride, 1, n)
 }
 
 // deinterleave8 sets out[i·stride+p] = pix[8p+i] for the cnt ≤ 8
@@ -36,8 +33,18 @@ func deinterleave8(out, pix []float32, stride, n, cnt int) {
 	}
 	_ = out[7*stride+n-1]
 	_ = pix[8*n-1]
+	transposeBlocks8(out, stride, 1, pix, 8, 8, n)
+}
+
+// transposeBlocks8 transposes n ≥ 8 pixels of eight channels in 8×8
+// blocks (transpose8AVX2: rows srcRow floats apart in src become columns
+// of rows dstRow apart in dst), the block of pixels [p, p+8) starting at
+// src[p·srcCol] and dst[p·dstCol], the last block shifted back to end at
+// pixel n. interleave8 and deinterleave8 are its two directions; they
+// check that every block lies in src and dst.
+func transposeBlocks8(dst []float32, dstRow, dstCol int, src []float32, srcRow, srcCol, n int) {
 	for p0 := 0; p0 < n; p0 += 8 {
 		p := min(p0, n-8)
-		transpose8AVX2(&pix[8*p], 8, &out[p], stride, 8, 1)
+		transpose8AVX2(&src[p*srcCol], srcRow, &dst[p*dstCol], dstRow, 8, 1)
 	}
 }
