@@ -307,18 +307,29 @@ func testConv2dAllocs(t *testing.T) {
 	}
 	// With prepared filters, the Winograd path (every tier) allocates
 	// nothing once the filters are transformed: one image split over the
-	// workers, and a batch.
-	for _, n := range []int{1, 4} {
-		x, w, b := randArray(r, n, 32, 9, 9), PrepareConv2d(randArray(r, 16, 32, 3, 3), []int{1}, []int{1}, 1), randArray(r, 16)
-		out := NewArray(Float32, n, 16, 9, 9)
-		conv := func() { Conv2dActPrepared(out, x, w, b, []int{1}, []int{1}, 1, int(ActReLU)) }
-		conv()
-		least := math.Inf(1)
-		for range 3 {
-			least = min(least, testing.AllocsPerRun(20, conv))
+	// workers, and a batch, whole or a chunk of tile rows at a time.
+	defer func(v int) { winoChunkBytes = v }(winoChunkBytes)
+	for _, chunked := range []bool{false, true} {
+		g := convGeom{c: 32, o: 16, h: 9, w: 9, kh: 3, kw: 3, sh: 1, sw: 1, oh: 9, ow: 9}
+		wg := newWinoGeom(&g)
+		if chunked {
+			winoChunkBytes = 64 * (g.c + g.o) * wg.tw // a tile row a chunk
 		}
-		if least != 0 {
-			t.Errorf("prepared 3×3, %d images: allocates %v times per call after warm-up", n, least)
+		if (winoChunkRows(&g, &wg) > 0) != chunked {
+			t.Fatalf("chunked %v: winoChunkRows = %d", chunked, winoChunkRows(&g, &wg))
+		}
+		for _, n := range []int{1, 4} {
+			x, w, b := randArray(r, n, 32, 9, 9), PrepareConv2d(randArray(r, 16, 32, 3, 3), []int{1}, []int{1}, 1), randArray(r, 16)
+			out := NewArray(Float32, n, 16, 9, 9)
+			conv := func() { Conv2dActPrepared(out, x, w, b, []int{1}, []int{1}, 1, int(ActReLU)) }
+			conv()
+			least := math.Inf(1)
+			for range 3 {
+				least = min(least, testing.AllocsPerRun(20, conv))
+			}
+			if least != 0 {
+				t.Errorf("prepared 3×3, %d images, chunked %v: allocates %v times per call after warm-up", n, chunked, least)
+			}
 		}
 	}
 	// Depthwise convolutions call no Sgemm and allocate nothing: small
