@@ -13,8 +13,11 @@ import (
 // both sum the taps in order with FMA and add the bias last. The cases
 // cover channel counts around multiples of eight (a last block of 1 to 7
 // channels), rows under and over 8 pixels (up to 40) and not multiples
-// of 8, strides 1 to 3, every kernel size up to 5×5 with and without padding, bias and ReLU, and NaN
-// and ±Inf inputs; guard values after each image's output must survive.
+// of 8, strides 1 to 3, every kernel size up to 5×5 with and without
+// padding, bias and ReLU, and NaN and ±Inf inputs; guard values after
+// each image's output must survive. The kernels are the AVX2 and AVX-512
+// tiers'; the portable tier's depthwise loops are held to the reference
+// by TestConv2dDepthwiseAgainstReference.
 func TestDepthwise8MatchesPerChannel(t *testing.T) {
 	if !hasAVX2FMA {
 		t.Skip("no AVX2")
