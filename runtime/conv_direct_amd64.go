@@ -18,6 +18,13 @@ import (
 func convBlockAVX2(k int, offs *int32, x *float32, xstep2 int, w *float32, wstride int,
 	out *float32, ostep2, ldo, skip int, bias *float32, flags, cnt0, cnt1 int)
 
+// convBlockAVX512 is convBlockAVX2 for sixteen output channels, one ZMM
+// register of sixteen pixels each; see conv_direct_avx512_amd64.s.
+//
+//go:noescape
+func convBlockAVX512(k int, offs *int32, x *float32, xstep2 int, w *float32, wstride int,
+	out *float32, ostep2, ldo, skip int, bias *float32, flags, cnt0, cnt1 int)
+
 // deinterleave2AVX2 sets a[i] = src[2i] and b[i] = src[2i+1] for i < n, n
 // a multiple of 8; see deinterleave_avx2_amd64.s.
 //
@@ -25,9 +32,10 @@ func convBlockAVX2(k int, offs *int32, x *float32, xstep2 int, w *float32, wstri
 func deinterleave2AVX2(a, b, src *float32, n int)
 
 // convDirectOK reports whether the direct kernel computes a convolution of
-// geometry g: on the AVX2 and AVX-512 tiers (on the AVX-512 tier it beats
-// im2col and the 14×32 GEMM tile: Xeon Sapphire Rapids, 1 worker,
-// compiled ResNet-20 at batch 64, 62.8 → 48.6 ms), with one group and
+// geometry g: on the AVX2 and AVX-512 tiers (on the AVX-512 tier the
+// AVX2 kernel alone beat im2col and the 14×32 GEMM tile: Xeon Sapphire
+// Rapids, 1 worker, compiled ResNet-20 at batch 64, 62.8 → 48.6 ms), with
+// one group and
 // at least six output channels (the last block of six is shifted to end
 // at the last channel), and a kernel at least as large as its stride: a
 // 1×1 downsample reads a quarter of the image, and im2col gathers just
@@ -64,11 +72,16 @@ type convDirect struct {
 	hp     int  // padded rows
 	wph    int  // floats per phase of a padded row, with room for whole-vector loads
 	wrow   int  // floats per padded row: sw·wph
-	blocks int  // blocks of six output channels
+	oc     int  // output channels a block: 16 (the AVX-512 kernel) or 6
+	blocks int  // blocks of oc output channels
 }
 
 func newConvDirect(g *convGeom) convDirect {
-	d := convDirect{wide: g.ow >= 12, blocks: (g.o + 5) / 6}
+	d := convDirect{wide: g.ow >= 12, oc: 6}
+	if hasAVX512 && g.o >= 16 {
+		d.oc = 16
+	}
+	d.blocks = (g.o + d.oc - 1) / d.oc
 	bw, oh := 8, g.oh
 	if d.wide {
 		bw = 16
@@ -226,7 +239,9 @@ func (j *convJob) fillPadded(xp, xn []float32, d *convDirect) {
 }
 
 // directUnits computes units [lo, hi) of a direct convolution: unit u is
-// channel block u / rows and row unit u % rows, all its column blocks.
+// channel block u / rows and row unit u % rows, all its column blocks. The
+// last block of channels is shifted back to end at the last channel, its
+// first channels (those of the block before) skipped.
 func (j *convPaddedJob) directUnits(lo, hi int) {
 	g, d := &j.g, &j.d
 	k := g.c * g.kh * g.kw
@@ -234,10 +249,10 @@ func (j *convPaddedJob) directUnits(lo, hi int) {
 	var bias0 float32 // read by no one when flags has no bias
 	for u := lo; u < hi; u++ {
 		b, r := u/d.rows, u%d.rows
-		o0, skip := b*6, 0
-		if o0+6 > g.o {
-			skip = o0 + 6 - g.o
-			o0 = g.o - 6
+		o0, skip := b*d.oc, 0
+		if o0+d.oc > g.o {
+			skip = o0 + d.oc - g.o
+			o0 = g.o - d.oc
 		}
 		bias := &bias0
 		if j.bias != nil {
@@ -260,8 +275,13 @@ func (j *convPaddedJob) directUnits(lo, hi int) {
 					cnt1 = cnt0
 				}
 			}
-			convBlockAVX2(k, &j.offs[0], &j.xp[i*g.sh*d.wrow+jx], xstep2, w, k*4,
-				&j.out[(o0*g.oh+i)*g.ow+jx], ostep2, ldo, skip, bias, j.flags, cnt0, cnt1)
+			if d.oc == 16 {
+				convBlockAVX512(k, &j.offs[0], &j.xp[i*g.sh*d.wrow+jx], xstep2, w, k*4,
+					&j.out[(o0*g.oh+i)*g.ow+jx], ostep2, ldo, skip, bias, j.flags, cnt0, cnt1)
+			} else {
+				convBlockAVX2(k, &j.offs[0], &j.xp[i*g.sh*d.wrow+jx], xstep2, w, k*4,
+					&j.out[(o0*g.oh+i)*g.ow+jx], ostep2, ldo, skip, bias, j.flags, cnt0, cnt1)
+			}
 		}
 		if postAct(j.act) {
 			// The unit's rows, still in cache: row i (and i+1 when the
@@ -270,7 +290,7 @@ func (j *convPaddedJob) directUnits(lo, hi int) {
 			if !d.wide {
 				rows = min(2, g.oh-i)
 			}
-			for o := o0 + skip; o < o0+6; o++ {
+			for o := o0 + skip; o < o0+d.oc; o++ {
 				actBlock(j.out[(o*g.oh+i)*g.ow:(o*g.oh+i+rows)*g.ow], j.act)
 			}
 		}
