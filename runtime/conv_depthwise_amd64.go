@@ -56,7 +56,8 @@ func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
 	flags := j.kernelFlags()
 	inSize, outSize := g.c*g.h*g.w, g.o*g.p
 	var w8, bias8 []float32
-	if useDepthwise8(g) {
+	plane := depthwisePlaneOK(g, j.groups)
+	if !plane && useDepthwise8(g) {
 		scratch := getConvScratch(depthwise8ParamSize(g))
 		defer convScratch.Put(scratch)
 		w8, bias8 = interleaveDepthwise8Params(*scratch, g, j.w, j.bias)
@@ -65,7 +66,10 @@ func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
 		job := convDepthwiseJob{g: *g, x: j.x[n*inSize : (n+1)*inSize], w: j.w, bias: j.bias,
 			out: j.out[n*outSize : (n+1)*outSize], flags: flags, act: j.act, w8: w8, bias8: bias8}
 		units, tasks, run := g.c, convDepthwiseTasks, job.channels
-		if w8 != nil {
+		switch {
+		case plane:
+			tasks, run = convDepthwisePlaneTasks, job.channelsPlane
+		case w8 != nil:
 			units, tasks, run = (g.c+7)/8, convDepthwise8Tasks, job.channels8
 		}
 		if parallel && Workers() > 1 && units > 1 {
