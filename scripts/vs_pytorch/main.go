@@ -18,7 +18,10 @@
 // torch.set_num_threads and OpenBLAS's own thread count set to the cell's;
 // fxgen runs with GOMAXPROCS and runtime.SetWorkers set to it. The kernel
 // tier is the CPU's best unless FXGEN_ISA says otherwise (e.g.
-// FXGEN_ISA=avx2). The worker runs with OMP_WAIT_POLICY=PASSIVE unless
+// FXGEN_ISA=avx2); with -torch-isa match (the default), a forced AVX2 tier
+// on an AVX-512 CPU caps PyTorch to AVX2 as well (oneDNN's
+// ONEDNN_MAX_CPU_ISA=AVX2 and OpenBLAS's OPENBLAS_CORETYPE=Haswell), so
+// that both sides run what an AVX2 server would. The worker runs with OMP_WAIT_POLICY=PASSIVE unless
 // OMP_WAIT_POLICY or GOMP_SPINCOUNT is set (see startWorker).
 //
 // Nothing in the build or the tests needs Python or this command.
@@ -56,9 +59,21 @@ func main() {
 	python := flag.String("python", "/usr/bin/python3", "Python with torch (Debian's python3-torch)")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
 	layers := flag.Bool("layers", false, "time convolution layers and depthwise-separable blocks instead of the zoo's models")
+	torchISA := flag.String("torch-isa", "match", "match: cap PyTorch to AVX2 when fxgen's tier is forced to AVX2 on an AVX-512 CPU; native: never cap it")
 	flag.Parse()
 
-	w, err := startWorker(*python)
+	var capEnv []string
+	switch *torchISA {
+	case "match":
+		if fxruntime.CurrentISA() == fxruntime.ISAAVX2 && fxruntime.CPUISA() > fxruntime.ISAAVX2 {
+			capEnv = torchAVX2Env
+		}
+	case "native":
+	default:
+		fmt.Fprintf(os.Stderr, "vs_pytorch: -torch-isa %q: want match or native\n", *torchISA)
+		os.Exit(2)
+	}
+	w, err := startWorker(*python, capEnv)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vs_pytorch:", err)
 		os.Exit(1)
@@ -176,6 +191,7 @@ func printHeader(info map[string]any) {
 	fmt.Printf("# fxgen kernel tier: %v (CPU's best: %v; FXGEN_ISA=%q); %s\n", fxruntime.CurrentISA(), fxruntime.CPUISA(), os.Getenv(fxruntime.ISAEnv), goruntime.Version())
 	fmt.Printf("# PyTorch %v (Python %v), CPU capability %v, oneDNN available: %v; OpenMP: %v\n", info["torch"], info["python"], info["capability"], info["mkldnn"], info["omp_env"])
 	fmt.Printf("# BLAS: BLAS_INFO=%v, loaded %v, OpenBLAS core %v; OPENBLAS_CORETYPE=%q\n", info["blas_info"], info["blas_lib"], info["openblas_core"], info["coretype_env"])
+	fmt.Printf("# oneDNN ISA cap: ONEDNN_MAX_CPU_ISA=%q\n", info["onednn_isa_env"])
 	fmt.Println("# ratio = PyTorch time / fxgen time per pass (above 1: fxgen is faster); medians over passes, and the smallest and largest pass")
 }
 

@@ -174,6 +174,7 @@ def info():
             "openblas_core": openblas_core(),
             "mkldnn": torch.backends.mkldnn.is_available(),
             "coretype_env": os.environ.get("OPENBLAS_CORETYPE", ""),
+            "onednn_isa_env": os.environ.get("ONEDNN_MAX_CPU_ISA", ""),
             "omp_env": " ".join("%s=%s" % (k, os.environ[k]) for k in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
                                 if k in os.environ) or "defaults"}
 

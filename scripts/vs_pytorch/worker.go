@@ -29,9 +29,13 @@ type timing struct {
 	Error string  `json:"error"`
 }
 
+// torchAVX2Env caps PyTorch's kernels to AVX2: oneDNN's JIT kernels (both
+// spellings of its variable) and OpenBLAS's core.
+var torchAVX2Env = []string{"ONEDNN_MAX_CPU_ISA=AVX2", "DNNL_MAX_CPU_ISA=AVX2", "OPENBLAS_CORETYPE=Haswell"}
+
 // startWorker starts torch_worker.py (next to this file) with python and
-// checks that it can import torch.
-func startWorker(python string) (*worker, error) {
+// checks that it can import torch; env is added to its environment.
+func startWorker(python string, env []string) (*worker, error) {
 	_, self, _, _ := runtime.Caller(0)
 	script := filepath.Join(filepath.Dir(self), "torch_worker.py")
 	if out, err := exec.Command(python, "-c", "import torch").CombinedOutput(); err != nil {
@@ -52,6 +56,7 @@ func startWorker(python string) (*worker, error) {
 	if os.Getenv("OMP_WAIT_POLICY") == "" && os.Getenv("GOMP_SPINCOUNT") == "" {
 		cmd.Env = append(cmd.Env, "OMP_WAIT_POLICY=PASSIVE")
 	}
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
