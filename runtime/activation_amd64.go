@@ -1,37 +1,13 @@
-// Vector activation kernels for amd64: AVX-512 in float64 lanes
-// (activation_amd64.s) and AVX2+FMA in float32 (activation_f32_avx2_amd64.s,
-// with the row maximum and ReLU in activation_avx2_amd64.s), called
-// through the selected tier's vecKernels.
+// Vector activation kernels for amd64: sigmoid, SiLU, tanh, both GELUs and
+// softmax's exponential in float32, sixteen lanes at a time in AVX-512
+// (activation_f32_avx512_amd64.s) and eight in AVX2+FMA
+// (activation_f32_avx2_amd64.s), with the row maximum and ReLU in
+// activation_amd64.s and activation_avx2_amd64.s; called through the
+// selected tier's vecKernels.
 
 //go:build amd64 && !noasm
 
 package runtime
-
-// geluAVX512 sets out[i] = geluF64(x[i]) for i < n, eight lanes at a time
-// (AVX-512 only).
-//
-//go:noescape
-func geluAVX512(out, x *float32, n int)
-
-// sigmoidAVX512 sets out[i] = 1/(1+e^-x[i]) for i < n (AVX-512 only).
-//
-//go:noescape
-func sigmoidAVX512(out, x *float32, n int)
-
-// tanhAVX512 sets out[i] = tanhF64(x[i]) for i < n (AVX-512 only).
-//
-//go:noescape
-func tanhAVX512(out, x *float32, n int)
-
-// siluAVX512 sets out[i] = siluF64(x[i]) for i < n (AVX-512 only).
-//
-//go:noescape
-func siluAVX512(out, x *float32, n int)
-
-// geluTanhAVX512 sets out[i] = geluTanhF64(x[i]) for i < n (AVX-512 only).
-//
-//go:noescape
-func geluTanhAVX512(out, x *float32, n int)
 
 // vectorKernels reports that this build has the assembly vector kernels.
 const vectorKernels = true
@@ -53,13 +29,6 @@ func activationVec(kind int, out, x []float32) bool {
 	}
 	return true
 }
-
-// expShiftAVX512 sets out[i] = e^(x[i]-shift) for i < n, computed as
-// expF64 would (NaN stays NaN, 0 below e^-745), and returns the float64
-// sum of the exponentials before rounding to float32 (AVX-512 only).
-//
-//go:noescape
-func expShiftAVX512(out, x *float32, n int, shift float64) (sum float64)
 
 // expShiftVec sets out[i] = e^(x[i]-shift) and returns their sum with the
 // vector kernel of the selected tier; ok is false on the generic tier and
@@ -158,3 +127,36 @@ func geluTanhAVX2(out, x *float32, n int)
 //
 //go:noescape
 func expShiftAVX2(out, x *float32, n int, shift float64) (sum float64)
+
+// sigmoidAVX512 is sigmoidAVX2 sixteen lanes at a time, with the same
+// results (AVX-512; activation_f32_avx512_amd64.s).
+//
+//go:noescape
+func sigmoidAVX512(out, x *float32, n int)
+
+// siluAVX512 is siluAVX2 sixteen lanes at a time, as sigmoidAVX512.
+//
+//go:noescape
+func siluAVX512(out, x *float32, n int)
+
+// tanhAVX512 is tanhAVX2 sixteen lanes at a time, as sigmoidAVX512.
+//
+//go:noescape
+func tanhAVX512(out, x *float32, n int)
+
+// geluAVX512 is geluAVX2 sixteen lanes at a time, as sigmoidAVX512.
+//
+//go:noescape
+func geluAVX512(out, x *float32, n int)
+
+// geluTanhAVX512 is geluTanhAVX2 sixteen lanes at a time, as
+// sigmoidAVX512.
+//
+//go:noescape
+func geluTanhAVX512(out, x *float32, n int)
+
+// expShiftAVX512 is expShiftAVX2 sixteen lanes at a time: the same
+// float32 results, their float64 sum added in another order.
+//
+//go:noescape
+func expShiftAVX512(out, x *float32, n int, shift float64) (sum float64)

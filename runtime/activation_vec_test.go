@@ -36,13 +36,10 @@ func testActivationVecMatchesPortable(t *testing.T) {
 	kinds := []struct {
 		name string
 		kind int
-		ulps int64 // how far the AVX2 tier may be from the portable loop
+		ulps int64 // how far the vector tiers may be from the portable loop
 	}{{"gelu", taskGelu, maxULPGelu}, {"sigmoid", taskSigmoid, maxULPSigmoid}, {"tanh", taskTanh, maxULPTanh}, {"silu", taskSilu, maxULPSilu}, {"gelutanh", taskGeluTanh, maxULPGeluTanh}}
 	for _, k := range kinds {
 		ulps := k.ulps
-		if CurrentISA() != ISAAVX2 {
-			ulps = 1 // float64 lanes, rounded as the portable loop rounds
-		}
 		want := make([]float32, len(xs))
 		mapF64(want, xs, activationF64[k.kind])
 		got := make([]float32, len(xs)+1)
@@ -58,9 +55,10 @@ func testActivationVecMatchesPortable(t *testing.T) {
 				t.Errorf("%s(%v): vector %v, portable %v: %d units in the last place apart, at most %d allowed on %v", k.name, x, got[i], want[i], d, ulps, CurrentISA())
 			}
 		}
-		// Every tail length: the masked tail computes what the full
-		// lanes compute, and stops at n.
-		for n := 0; n <= 17; n++ {
+		// Every length up to two sixteen-lane vectors and a tail: the
+		// masked tail computes what the full lanes compute, and stops
+		// at n.
+		for n := 0; n <= 40; n++ {
 			out := make([]float32, n+8)
 			for i := range out {
 				out[i] = -7
@@ -81,12 +79,12 @@ func testActivationVecMatchesPortable(t *testing.T) {
 }
 
 // How far the vector tiers' activations may be from the portable float64
-// loops, in float32 units in the last place: the AVX2 tier computes them
-// in float32 (activation_f32_avx2_amd64.s; on 2.4 million inputs sigmoid
-// and tanh were at most 2 apart, SiLU 3 in 35 cases, the tanh GELU 3 in
-// 167, the exact GELU 7 in 6 cases and at most 6 from the exact x·Φ(x),
-// where the portable loop is within 2). The AVX-512 tier rounds the
-// portable loops' float64 formulas and is held to 1.
+// loops, in float32 units in the last place: both compute them in float32
+// with the same steps and bits (activation_f32_avx2_amd64.s and
+// activation_f32_avx512_amd64.s; on 2.4 million inputs sigmoid and tanh
+// were at most 2 apart, SiLU 3 in 35 cases, the tanh GELU 3 in 167, the
+// exact GELU 7 in 6 cases and at most 6 from the exact x·Φ(x), where the
+// portable loop is within 2).
 const (
 	maxULPSigmoid  = 2
 	maxULPTanh     = 2
@@ -156,16 +154,11 @@ func testExpShiftVecMatchesPortable(t *testing.T) {
 					t.Errorf("n=%d shift=%v: e^(%v-shift) = %v, portable %v", n, shift, x[i], got[i], want[i])
 				}
 			}
-			// The AVX-512 tier sums float64 exps, within 1e-11 relative
-			// of the portable loop's, in another order. The AVX2 tier
-			// sums its float32 results, each within one float32 unit
-			// (2^-23 relative) of the portable loop's, whose sum adds the
-			// unrounded float64 exps; a float32 result that overflowed
-			// makes its sum +Inf.
-			rel, overflowed := 1e-10, false
-			if CurrentISA() == ISAAVX2 {
-				rel, overflowed = 0x1p-23, slices.Contains(want, float32(math.Inf(1)))
-			}
+			// The vector tiers sum their float32 results, each within
+			// one float32 unit (2^-23 relative) of the portable loop's,
+			// whose sum adds the unrounded float64 exps; a float32 result
+			// that overflowed makes its sum +Inf.
+			rel, overflowed := 0x1p-23, slices.Contains(want, float32(math.Inf(1)))
 			if d := math.Abs(gotSum - wantSum); !(overflowed && math.IsInf(gotSum, 1)) && !(d <= rel*math.Abs(wantSum)+1e-300) && !(math.IsNaN(gotSum) && math.IsNaN(wantSum)) && gotSum != wantSum {
 				t.Errorf("n=%d shift=%v: sum %v, portable %v", n, shift, gotSum, wantSum)
 			}

@@ -1,0 +1,330 @@
+// AVX-512 activation kernels computed in float32, sixteen lanes at a
+// time: sigmoid, SiLU, tanh, GELU (exact and tanh) and softmax's
+// exponential. They are the AVX2 kernels of activation_f32_avx2_amd64.s
+// (whose comment gives the algorithms and their accuracy) with the same
+// constants (activation_f32_amd64.h) and the same rounded steps, so that
+// both tiers give the same bits, lane for lane. Two steps differ in form
+// only: 2^n is applied with VSCALEFPS, which rounds p·2^n once as the
+// AVX2 kernels' two exponent-field factors do (the first of them leaves
+// its operand normal, so scaling by it is exact), and the last n%16
+// elements go through the same code under an opmask instead of a lane
+// mask. Only AVX-512F instructions are used: VPANDD, VPORD and
+// VPTERNLOGD stand in for the float bitwise operations, which need DQ.
+
+//go:build amd64 && !noasm
+
+#include "textflag.h"
+#include "vec_amd64.h"
+#include "activation_f32_amd64.h"
+
+// EXPCONST16 broadcasts the exponential's constants (R9 holding
+// f32Const) into Z19 to Z31, where the kernels below keep them.
+#define EXPCONST16 \
+	VBROADCASTSS fSIGN(R9), Z19; \
+	VBROADCASTSS fONE(R9), Z20; \
+	VBROADCASTSS fQ0(R9), Z21; \
+	VBROADCASTSS fQ1(R9), Z22; \
+	VBROADCASTSS fQ2(R9), Z23; \
+	VBROADCASTSS fQ3(R9), Z24; \
+	VBROADCASTSS fQ4(R9), Z25; \
+	VBROADCASTSS fQ5(R9), Z26; \
+	VBROADCASTSS fLN2LO(R9), Z27; \
+	VBROADCASTSS fLN2HI(R9), Z28; \
+	VBROADCASTSS fLOG2E(R9), Z29; \
+	VBROADCASTSS fEXPLO(R9), Z30; \
+	VBROADCASTSS fEXPHI(R9), Z31
+
+// EXPF16PART sets A = e^r and N = n, a float32 integer, for e^A = e^r·2^n
+// on sixteen float32 lanes (EXPF8PART's steps before it makes 2^n), so
+// that a product with e^r can be scaled by 2^n with one rounding; R and T
+// are scratch. VMAXPS and VMINPS return their second Intel source (A)
+// when either is NaN.
+#define EXPF16PART(A, N, R, T) \
+	VMAXPS A, Z30, A; \
+	VMINPS A, Z31, A; \
+	VMULPS Z29, A, N; \
+	VRNDSCALEPS $8, N, N; \
+	VMOVAPS A, R; \
+	VFNMADD231PS Z28, N, R; \
+	VFNMADD231PS Z27, N, R; \
+	VMOVAPS Z26, A; \
+	VFMADD213PS Z25, R, A; \
+	VFMADD213PS Z24, R, A; \
+	VFMADD213PS Z23, R, A; \
+	VFMADD213PS Z22, R, A; \
+	VFMADD213PS Z21, R, A; \
+	VMULPS R, R, T; \
+	VFMADD213PS R, T, A; \
+	VADDPS Z20, A, A
+
+// EXPF16 sets A = e^A as EXPF16PART.
+#define EXPF16(A, N, R, T) \
+	EXPF16PART(A, N, R, T); \
+	VSCALEFPS N, A, A
+
+// SIGMOIDF16 sets Z0 = sigmoid(x) for x in Z0 as SIGMOIDF8: e = e^{-|x|},
+// 1/(1+e) or, where x's sign bit is set, e/(1+e).
+#define SIGMOIDF16 \
+	VPORD Z19, Z0, Z1; \
+	EXPF16(Z1, Z2, Z3, Z4); \
+	VADDPS Z20, Z1, Z2; \
+	VPTESTMD Z19, Z0, K1; \
+	VBLENDMPS Z1, Z20, K1, Z3; \
+	VDIVPS Z2, Z3, Z0
+
+// SILUF16 sets Z0 = x·sigmoid(x) for x in Z0 as SILUF8: x/(1+e), or
+// x·e/(1+e) where x's sign bit is set, with x·e rounded once and 0·x
+// where x is below fEXPLO (or NaN).
+#define SILUF16 \
+	VPORD Z19, Z0, Z1; \
+	EXPF16PART(Z1, Z2, Z3, Z4); \
+	VCMPPS $13, Z30, Z0, K2; \
+	VMOVAPS.Z Z1, K2, Z3; \
+	VMULPS Z0, Z3, Z3; \
+	VSCALEFPS Z2, Z3, Z3; \
+	VSCALEFPS Z2, Z1, Z1; \
+	VADDPS Z20, Z1, Z2; \
+	VPTESTMD Z19, Z0, K1; \
+	VBLENDMPS Z3, Z0, K1, Z3; \
+	VDIVPS Z2, Z3, Z0
+
+// TANHF16 sets Z0 = tanh(x) for x in Z0 as TANHF8: (1-e)/(1+e), e =
+// e^{-2|x|}, with x's sign bit or'ed in, and x + x³·T(x²) where |x| <
+// 0.625. VPTERNLOGD $0xf8 is A | (B & C).
+#define TANHF16 \
+	VPANDD.BCST fABS(R9), Z0, Z1; \
+	VADDPS Z1, Z1, Z2; \
+	VPORD Z19, Z2, Z2; \
+	EXPF16(Z2, Z3, Z4, Z5); \
+	VSUBPS Z2, Z20, Z4; \
+	VADDPS Z2, Z20, Z3; \
+	VDIVPS Z3, Z4, Z4; \
+	VPTERNLOGD $0xf8, Z19, Z0, Z4; \
+	VMULPS Z0, Z0, Z5; \
+	VBROADCASTSS fT4(R9), Z6; \
+	VFMADD213PS.BCST fT3(R9), Z5, Z6; \
+	VFMADD213PS.BCST fT2(R9), Z5, Z6; \
+	VFMADD213PS.BCST fT1(R9), Z5, Z6; \
+	VFMADD213PS.BCST fT0(R9), Z5, Z6; \
+	VMULPS Z5, Z0, Z5; \
+	VFMADD213PS Z0, Z5, Z6; \
+	VCMPPS.BCST $1, fTSMALL(R9), Z1, K1; \
+	VBLENDMPS Z6, Z4, K1, Z0
+
+// GELUF16 sets Z0 = x·Φ(x) for x in Z0 as GELUF8: with a = |x| and a²
+// split into hi + lo, x·Φ(-a) = x·R(t)·(1-lo/2)·e^{-hi/2}, t = 1/(1+a/2),
+// which is GELU where x < 0 and x minus GELU where x > 0; x, or x·0
+// where x < 0, beyond |x| = 14.9; x/2 + x²·E(x²) where |x| < 0.5.
+#define GELUF16 \
+	VPANDD.BCST fABS(R9), Z0, Z1; \
+	VMULPS Z1, Z1, Z2; \
+	VMOVAPS Z2, Z3; \
+	VFMSUB231PS Z1, Z1, Z3; \
+	VMULPS.BCST fNHALF(R9), Z2, Z2; \
+	EXPF16PART(Z2, Z4, Z5, Z6); \
+	VMOVAPS Z20, Z5; \
+	VFMADD231PS.BCST fHALF(R9), Z1, Z5; \
+	VDIVPS Z5, Z20, Z5; \
+	VMULPS Z5, Z5, Z6; \
+	VMULPS Z6, Z6, Z7; \
+	VBROADCASTSS fR1(R9), Z8; \
+	VFMADD213PS.BCST fR0(R9), Z5, Z8; \
+	VBROADCASTSS fR3(R9), Z9; \
+	VFMADD213PS.BCST fR2(R9), Z5, Z9; \
+	VBROADCASTSS fR5(R9), Z10; \
+	VFMADD213PS.BCST fR4(R9), Z5, Z10; \
+	VBROADCASTSS fR7(R9), Z11; \
+	VFMADD213PS.BCST fR6(R9), Z5, Z11; \
+	VBROADCASTSS fR9(R9), Z12; \
+	VFMADD213PS.BCST fR8(R9), Z5, Z12; \
+	VFMADD231PS Z9, Z6, Z8; \
+	VFMADD231PS Z11, Z6, Z10; \
+	VFMADD231PS.BCST fR10(R9), Z6, Z12; \
+	VMULPS Z7, Z7, Z9; \
+	VFMADD231PS Z10, Z7, Z8; \
+	VFMADD231PS Z12, Z9, Z8; \
+	VMULPS Z0, Z8, Z6; \
+	VMULPS.BCST fNHALF(R9), Z3, Z3; \
+	VFMADD231PS Z3, Z6, Z6; \
+	VMULPS Z2, Z6, Z6; \
+	VSCALEFPS Z4, Z6, Z6; \
+	VSUBPS Z6, Z0, Z7; \
+	VPTESTMD Z19, Z0, K1; \
+	VMOVAPS Z6, K1, Z7; \
+	VPXORD Z8, Z8, Z8; \
+	VMULPS Z8, Z0, Z8; \
+	VBLENDMPS Z8, Z0, K1, Z8; \
+	VCMPPS.BCST $14, fGBIG(R9), Z1, K2; \
+	VMOVAPS Z8, K2, Z7; \
+	VMULPS Z0, Z0, Z10; \
+	VBROADCASTSS fE4(R9), Z11; \
+	VFMADD213PS.BCST fE3(R9), Z10, Z11; \
+	VFMADD213PS.BCST fE2(R9), Z10, Z11; \
+	VFMADD213PS.BCST fE1(R9), Z10, Z11; \
+	VFMADD213PS.BCST fE0(R9), Z10, Z11; \
+	VMULPS.BCST fHALF(R9), Z0, Z12; \
+	VFMADD213PS Z12, Z10, Z11; \
+	VCMPPS.BCST $1, fHALF(R9), Z1, K3; \
+	VBLENDMPS Z11, Z7, K3, Z0
+
+// GELUTANHF16 sets Z0 = x·sigmoid(v), v = 2·√(2/π)·x·(1+0.044715x²), for
+// x in Z0 as GELUTANHF8 (R10 holds f64Const): v in float64, eight lanes
+// at a time, split into float32 hi + lo; e = e^{-|hi|}·(1 ∓ lo), zero
+// where -|hi| is below fEXPLO; x/(1+e), or x·e/(1+e) where hi's sign bit
+// is set. VPTERNLOGD $0xd2 is A ^ (C & ^B): lo's sign flipped unless hi's
+// is set.
+#define GELUTANHF16 \
+	VCVTPS2PD Y0, Z1; \
+	VEXTRACTF64X4 $1, Z0, Y2; \
+	VCVTPS2PD Y2, Z2; \
+	VBROADCASTSD dGT1(R10), Z6; \
+	VMULPD Z1, Z1, Z3; \
+	VFMADD213PD.BCST dONE(R10), Z6, Z3; \
+	VMULPD Z1, Z3, Z3; \
+	VMULPD.BCST dGT2(R10), Z3, Z3; \
+	VMULPD Z2, Z2, Z4; \
+	VFMADD213PD.BCST dONE(R10), Z6, Z4; \
+	VMULPD Z2, Z4, Z4; \
+	VMULPD.BCST dGT2(R10), Z4, Z4; \
+	VCVTPD2PS Z3, Y5; \
+	VCVTPD2PS Z4, Y6; \
+	VCVTPS2PD Y5, Z7; \
+	VSUBPD Z7, Z3, Z3; \
+	VCVTPS2PD Y6, Z7; \
+	VSUBPD Z7, Z4, Z4; \
+	VCVTPD2PS Z3, Y3; \
+	VCVTPD2PS Z4, Y4; \
+	VINSERTF64X4 $1, Y6, Z5, Z5; \
+	VINSERTF64X4 $1, Y4, Z3, Z3; \
+	VPORD Z19, Z5, Z1; \
+	VPTERNLOGD $0xd2, Z19, Z5, Z3; \
+	VCMPPS $13, Z30, Z1, K2; \
+	EXPF16PART(Z1, Z2, Z4, Z7); \
+	VFMADD231PS.Z Z3, Z1, K2, Z1; \
+	VMULPS Z0, Z1, Z3; \
+	VSCALEFPS Z2, Z3, Z3; \
+	VSCALEFPS Z2, Z1, Z1; \
+	VADDPS Z20, Z1, Z1; \
+	VPTESTMD Z19, Z5, K1; \
+	VBLENDMPS Z3, Z0, K1, Z3; \
+	VDIVPS Z1, Z3, Z0
+
+// ACTLOOP16 runs BODY over n float32s in Z0: sixteen at a time, then the
+// rest under the opmask K4 (masked-off lanes are neither read nor
+// written).
+#define ACTLOOP16(BODY) \
+	MOVQ out+0(FP), DI; \
+	MOVQ x+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	LEAQ f32Const<>(SB), R9; \
+	LEAQ f64Const<>(SB), R10; \
+	EXPCONST16; \
+loop: \
+	CMPQ CX, $16; \
+	JL tail; \
+	VMOVUPS (SI), Z0; \
+	BODY; \
+	VMOVUPS Z0, (DI); \
+	ADDQ $64, SI; \
+	ADDQ $64, DI; \
+	SUBQ $16, CX; \
+	JMP loop; \
+tail: \
+	TESTQ CX, CX; \
+	JEQ done; \
+	TAILMASK(K4); \
+	VMOVUPS.Z (SI), K4, Z0; \
+	BODY; \
+	VMOVUPS Z0, K4, (DI); \
+done: \
+	VZEROUPPER; \
+	RET
+
+// func sigmoidAVX512(out, x *float32, n int)
+TEXT ·sigmoidAVX512(SB), NOSPLIT, $0-24
+	ACTLOOP16(SIGMOIDF16)
+
+// func siluAVX512(out, x *float32, n int)
+TEXT ·siluAVX512(SB), NOSPLIT, $0-24
+	ACTLOOP16(SILUF16)
+
+// func tanhAVX512(out, x *float32, n int)
+TEXT ·tanhAVX512(SB), NOSPLIT, $0-24
+	ACTLOOP16(TANHF16)
+
+// func geluAVX512(out, x *float32, n int)
+TEXT ·geluAVX512(SB), NOSPLIT, $0-24
+	ACTLOOP16(GELUF16)
+
+// func geluTanhAVX512(out, x *float32, n int)
+TEXT ·geluTanhAVX512(SB), NOSPLIT, $0-24
+	ACTLOOP16(GELUTANHF16)
+
+// EXPSHIFTF16 sets Z1 = e^(x-shift) for x in Z0 and shift in Z12 as
+// EXPSHIFTF8: e^a + e^a·lo with a = x - shift rounded and lo its rounding
+// error; the FMA is skipped (leaving e^a) where lo is NaN, which is where
+// EXPSHIFTF8 zeroes lo, and where e^a is +∞. Z2 to Z6 are scratch.
+#define EXPSHIFTF16 \
+	VSUBPS Z12, Z0, Z1; \
+	VSUBPS Z0, Z1, Z2; \
+	VSUBPS Z2, Z1, Z3; \
+	VSUBPS Z3, Z0, Z3; \
+	VADDPS Z12, Z2, Z4; \
+	VSUBPS Z4, Z3, Z3; \
+	EXPF16(Z1, Z4, Z5, Z6); \
+	VCMPPS $0, Z3, Z3, K1; \
+	VCMPPS.BCST $4, fINF(R9), Z1, K1, K1; \
+	VFMADD231PS Z3, Z1, K1, Z1
+
+// EXPSUM16 adds the sixteen float32 lanes of Z1 to the float64 sums in
+// Z10 (low eight) and Z11 (high eight), with Z2 and Z3 as scratch.
+#define EXPSUM16 \
+	VCVTPS2PD Y1, Z2; \
+	VADDPD Z2, Z10, Z10; \
+	VEXTRACTF64X4 $1, Z1, Y3; \
+	VCVTPS2PD Y3, Z3; \
+	VADDPD Z3, Z11, Z11
+
+// func expShiftAVX512(out, x *float32, n int, shift float64) (sum float64)
+//
+// expShiftAVX2 sixteen lanes at a time: the same float32 results, their
+// sum in float64 in another order.
+TEXT ·expShiftAVX512(SB), NOSPLIT, $0-40
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	LEAQ f32Const<>(SB), R9
+	EXPCONST16
+	VCVTSD2SS shift+24(FP), X12, X12
+	VBROADCASTSS X12, Z12
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+
+eloop:
+	CMPQ CX, $16
+	JL   etail
+	VMOVUPS (SI), Z0
+	EXPSHIFTF16
+	EXPSUM16
+	VMOVUPS Z1, (DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JMP  eloop
+
+etail:
+	TESTQ CX, CX
+	JEQ   esum
+	TAILMASK(K4)
+	VMOVUPS.Z (SI), K4, Z0
+	EXPSHIFTF16
+	VMOVAPS.Z Z1, K4, Z1
+	EXPSUM16
+	VMOVUPS Z1, K4, (DI)
+
+esum:
+	VADDPD Z11, Z10, Z0
+	HSUMPD0
+	MOVSD X0, sum+32(FP)
+	VZEROUPPER
+	RET
