@@ -76,3 +76,38 @@ func (j *convDepthwiseJob) channelsPlane(lo, hi int) {
 }
 
 var convDepthwisePlaneTasks = taskPool((*convDepthwiseJob).channelsPlane)
+
+// depthwisePlane2AVX512 convolves consecutive planes with stride 2; see
+// conv_depthwise_plane2_avx512_amd64.s.
+//
+//go:noescape
+func depthwisePlane2AVX512(x *float32, w *float32, out *float32, h, wd, oh, ow, channels int, bias *float32, flags int)
+
+// depthwisePlane2OK reports whether the stride-2 plane kernel computes a
+// convolution of geometry g with groups groups: on the AVX-512 tier, a
+// depthwise 3×3 convolution with stride 2 and padding 1 (MobileNetV2's
+// downsampling).
+func depthwisePlane2OK(g *convGeom, groups int) bool {
+	return hasAVX512 && groups == g.c && g.o == g.c && groups >= 2 &&
+		g.kh == 3 && g.kw == 3 && g.sh == 2 && g.sw == 2 && g.ph == 1 && g.pw == 1
+}
+
+// channelsPlane2 convolves channels [lo, hi) of one image with the
+// stride-2 plane kernel, in one call.
+func (j *convDepthwiseJob) channelsPlane2(lo, hi int) {
+	g := &j.g
+	in, plane := g.h*g.w, g.oh*g.ow
+	var bias0 float32 // read by no one when flags has no bias
+	bias := &bias0
+	if j.bias != nil {
+		bias = &j.bias[lo]
+	}
+	out := j.out[lo*plane : hi*plane]
+	_, _ = j.x[hi*in-1], j.w[hi*9-1] // what the kernel reads
+	depthwisePlane2AVX512(&j.x[lo*in], &j.w[lo*9], &out[0], g.h, g.w, g.oh, g.ow, hi-lo, bias, j.flags)
+	if postAct(j.act) {
+		actBlock(out, j.act)
+	}
+}
+
+var convDepthwisePlane2Tasks = taskPool((*convDepthwiseJob).channelsPlane2)

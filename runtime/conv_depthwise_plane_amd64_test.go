@@ -8,14 +8,14 @@ import (
 	"testing"
 )
 
-// TestDepthwisePlaneMatchesPerChannel runs the AVX-512 plane kernel and
+// TestDepthwisePlaneMatchesPerChannel runs the AVX-512 plane kernels and
 // the per-channel kernel on the same 3×3 depthwise convolutions with
-// stride 1 and padding 1 and requires the same bits: both sum the taps in
-// order with FMA from +0 and add the bias last, the plane kernel leaving
-// out the taps the other reads as padding zeros. Planes from 1×1 to
-// 20×40 (rows shorter and longer than a vector, planes that end inside
-// one), 2 to 21 channels from any first channel, bias and ReLU, NaN and
-// ±Inf inputs. The input's planes lie between NaNs, which any read
+// stride 1 or 2 and padding 1 and requires the same bits: both sum the
+// taps in order with FMA from +0 and add the bias last, the plane kernels
+// leaving out the taps the other reads as padding zeros. Planes from 1×1
+// to 20×70 (rows shorter and longer than a vector or two, planes that end
+// inside one, odd and even sizes), 2 to 21 channels from any first
+// channel, bias and ReLU, NaN and ±Inf inputs. The input's planes lie between NaNs, which any read
 // outside them would carry into the output; guard values after the
 // output must survive.
 func TestDepthwisePlaneMatchesPerChannel(t *testing.T) {
@@ -27,27 +27,29 @@ func TestDepthwisePlaneMatchesPerChannel(t *testing.T) {
 	r := rand.New(rand.NewPCG(91, 92))
 	const guard = -6789.25
 	nan := float32(math.NaN())
-	for i := range 300 {
-		c := 2 + r.IntN(20)
-		g := convGeom{n: 1, c: c, o: c, h: 1 + r.IntN(20), w: 1 + r.IntN(40), kh: 3, kw: 3, sh: 1, sw: 1, ph: 1, pw: 1}
-		if i < 4 {
-			g.h, g.w = []int{1, 1, 4, 7}[i], []int{1, 16, 4, 7}[i]
+	for i := range 600 {
+		c, s := 2+r.IntN(20), 1+i%2
+		g := convGeom{n: 1, c: c, o: c, h: 1 + r.IntN(20), w: 1 + r.IntN(70), kh: 3, kw: 3, sh: s, sw: s, ph: 1, pw: 1}
+		if i < 8 {
+			g.h, g.w = []int{1, 1, 1, 1, 4, 4, 7, 7}[i], []int{1, 1, 16, 16, 4, 4, 7, 7}[i]
 		}
-		g.oh, g.ow, g.p = g.h, g.w, g.h*g.w
-		if !depthwisePlaneOK(&g, c) {
+		g.oh, g.ow = (g.h-1)/s+1, (g.w-1)/s+1
+		g.p = g.oh * g.ow
+		if s == 1 && !depthwisePlaneOK(&g, c) || s == 2 && !depthwisePlane2OK(&g, c) {
 			t.Fatalf("%+v: the plane kernel does not take it", g)
 		}
+		in := g.h * g.w
 		// The planes of channels [lo, hi), with a plane of NaN before and
 		// after them.
 		lo, hi := r.IntN(c), 0
 		hi = lo + 1 + r.IntN(c-lo)
-		buf := randArray(r, (c+2)*g.p).F32
-		for i := range g.p {
-			buf[i], buf[(c+1)*g.p+i] = nan, nan
+		buf := randArray(r, (c+2)*in).F32
+		for i := range in {
+			buf[i], buf[(c+1)*in+i] = nan, nan
 		}
-		x := buf[g.p : (c+1)*g.p]
-		x[lo*g.p+r.IntN((hi-lo)*g.p)] = nan
-		x[lo*g.p+r.IntN((hi-lo)*g.p)] = float32(math.Inf(-1))
+		x := buf[in : (c+1)*in]
+		x[lo*in+r.IntN((hi-lo)*in)] = nan
+		x[lo*in+r.IntN((hi-lo)*in)] = float32(math.Inf(-1))
 		w := randArray(r, c*9).F32
 		var bias []float32
 		flags := 0
@@ -64,9 +66,12 @@ func TestDepthwisePlaneMatchesPerChannel(t *testing.T) {
 				out[i] = guard
 			}
 			j := convDepthwiseJob{g: g, x: x, w: w, bias: bias, out: out[:hi*g.p], flags: flags}
-			if plane {
+			switch {
+			case plane && s == 1:
 				j.channelsPlane(lo, hi)
-			} else {
+			case plane:
+				j.channelsPlane2(lo, hi)
+			default:
 				j.channels(lo, hi)
 			}
 			for i := hi * g.p; i < len(out); i++ {
@@ -79,8 +84,8 @@ func TestDepthwisePlaneMatchesPerChannel(t *testing.T) {
 		want, got := run(false), run(true)
 		for i := range want {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("x [%d %d], channels [%d, %d), flags %d: element %d (channel %d) is %v, per channel %v",
-					g.h, g.w, lo, hi, flags, i, lo+i/g.p, got[i], want[i])
+				t.Fatalf("x [%d %d], stride %d, channels [%d, %d), flags %d: element %d (channel %d) is %v, per channel %v",
+					g.h, g.w, s, lo, hi, flags, i, lo+i/g.p, got[i], want[i])
 			}
 		}
 	}
