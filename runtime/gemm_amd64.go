@@ -14,7 +14,8 @@ var avx512Kernel = &gemmKernel{
 	name: "avx512-14x32", mr: 14, nr: 32,
 	kc: 256, kcLargeC: 512, mc: 14 * 12, nc: 2048,
 	tile: tileAVX512, direct: tileDirectAVX512, directPack: tileDirectPackAVX512,
-	gemv: &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512},
+	rowBias: true,
+	gemv:    &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512},
 }
 
 // avx2Kernel is the 6×16 AVX2 FMA micro-kernel (12 ymm accumulators).
@@ -73,10 +74,7 @@ func availableKernels() []*gemmKernel {
 
 // tileAVX512 runs the AVX-512 micro-kernel; see gemmKernel.tile.
 func tileAVX512(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int) {
-	var bp *float32
-	if flags&flagBias != 0 {
-		bp = &bias[0]
-	}
+	bp := biasPtr512(bias, rows, flags)
 	mask := uint32(uint64(1)<<uint(cols) - 1)
 	tiles512[rows](k, &a[0], &b[0], &c[0], ldc, beta, bp, flags, mask, next)
 }
@@ -84,10 +82,7 @@ func tileAVX512(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bia
 // tileDirectAVX512 runs the AVX-512 micro-kernel that reads A in place; see
 // gemmKernel.direct.
 func tileDirectAVX512(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int) {
-	var bp *float32
-	if flags&flagBias != 0 {
-		bp = &bias[0]
-	}
+	bp := biasPtr512(bias, rows, flags)
 	mask := uint32(uint64(1)<<uint(cols) - 1)
 	tilesDirect512[rows](k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, bp, flags, mask)
 }
@@ -95,10 +90,7 @@ func tileDirectAVX512(rows, cols, k int, a []float32, lda int, b, c []float32, l
 // tileDirectPackAVX512 runs the AVX-512 micro-kernel that reads A in place
 // and packs it; see gemmKernel.directPack.
 func tileDirectPackAVX512(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int) {
-	var bp *float32
-	if flags&flagBias != 0 {
-		bp = &bias[0]
-	}
+	bp := biasPtr512(bias, rows, flags)
 	_ = pa[(k-1)*14+rows-1]
 	mask := uint32(uint64(1)<<uint(cols) - 1)
 	tilesDirectPack512[rows](k, &a[0], lda, &b[0], &c[0], ldc, 1, beta, bp, flags, mask, &pa[0])
@@ -167,6 +159,20 @@ func tileDirectPackBAVX2(rows, k int, a []float32, lda int, b []float32, ldb int
 	_ = pb[k*16-1]
 	_ = c[(rows-1)*ldc+15]
 	tileDirectPackB256(rows, k, &a[0], lda, &b[0], ldb, &pb[0], &c[0], ldc, alpha, beta, biasPtr256(bias, rows, flags), flags)
+}
+
+// biasPtr512 returns the bias an AVX-512 tile of rows rows reads: its
+// columns' (flagBias; the kernel masks the load) or rows rows' (flagRowBias),
+// or nil.
+func biasPtr512(bias []float32, rows, flags int) *float32 {
+	switch {
+	case flags&flagBias != 0:
+		return &bias[0]
+	case flags&flagRowBias != 0:
+		_ = bias[rows-1]
+		return &bias[0]
+	}
+	return nil
 }
 
 // biasPtr256 returns the bias a full AVX2 tile of rows rows reads: 16

@@ -477,7 +477,7 @@ func tileLoop(name string, mr int, v vecRegs, loopTop func()) {
 // epilogueFlags writes the flag-driven end of a tile kernel, with the flags
 // in R10, the accumulators in registers 0..2·mr-1 (two per row) and C at DI
 // with its row stride in SI: C = acc (+beta·C when flags&1) (+bias when
-// flags&2) (+bias[i] on row i when flags&8, AVX2 only) (ReLU when flags&4),
+// flags&2) (+bias[i] on row i when flags&8) (ReLU when flags&4),
 // then the store.
 func epilogueFlags(name string, mr int, v vecRegs, betaArg, biasArg string) {
 	r, w := v.r, v.width
@@ -510,18 +510,16 @@ func epilogueFlags(name string, mr int, v vecRegs, betaArg, biasArg string) {
 		p("VADDPS %s%d, %s%d, %s%d", r, v.bias+1, r, 2*i+1, r, 2*i+1)
 	}
 	label(name + "_nobias")
-	if v.mask[0] == "" {
-		// AVX2: flags&8 adds bias[i] to row i (bias is then per row).
-		p("TESTQ $8, R10")
-		p("JEQ %s_norowbias", name)
-		p("MOVQ %s, R11", biasArg)
-		for i := 0; i < mr; i++ {
-			p("VBROADCASTSS %d(R11), %s%d", 4*i, r, v.bias)
-			p("VADDPS %s%d, %s%d, %s%d", r, v.bias, r, 2*i, r, 2*i)
-			p("VADDPS %s%d, %s%d, %s%d", r, v.bias, r, 2*i+1, r, 2*i+1)
-		}
-		label(name + "_norowbias")
+	// flags&8 adds bias[i] to row i (bias is then per row).
+	p("TESTQ $8, R10")
+	p("JEQ %s_norowbias", name)
+	p("MOVQ %s, R11", biasArg)
+	for i := 0; i < mr; i++ {
+		p("VBROADCASTSS %d(R11), %s%d", 4*i, r, v.bias)
+		p("VADDPS %s%d, %s%d, %s%d", r, v.bias, r, 2*i, r, 2*i)
+		p("VADDPS %s%d, %s%d, %s%d", r, v.bias, r, 2*i+1, r, 2*i+1)
 	}
+	label(name + "_norowbias")
 	p("TESTQ $4, R10")
 	p("JEQ %s_store", name)
 	p("%s %s%d, %s%d, %s%d", v.zeroOp, r, v.zero, r, v.zero, r, v.zero)
