@@ -58,6 +58,10 @@ func conv2dWith(out, x, w *Array, filters *ConvFilters, bias *Array, stride, pad
 		j.bias = bias.F32
 	}
 	perImage := 2 * float64(g.o) * float64(g.p) * float64(g.c*g.kh*g.kw/groups)
+	if perImage*float64(g.n) < convParallelFlops {
+		j.images(0, g.n, false)
+		return
+	}
 	if g.n == 1 || Workers() == 1 || (perImage >= convImageParallelFlops && g.n%Workers() != 0) {
 		j.images(0, g.n, true)
 		return
@@ -72,6 +76,14 @@ var convTasks = taskPool((*convJob).imagesSerial)
 // each image (above it, only batches that divide evenly among the workers:
 // ResNet-18 at batch 8 on 2 workers of a Zen 3, 322 → 291 ms).
 const convImageParallelFlops = 32 << 20
+
+// convParallelFlops is the work below which a convolution runs on the
+// calling goroutine alone (a variable for tests): a split costs each call
+// a hand-off to the pool and moves the layer's data between cores, which
+// on a 2-vCPU VM (Xeon SPR) cost more than ResNet-20's 4.7-MFLOP layers
+// at batch 1 gained (with the small elementwise programs split too, its
+// Forward ran 1.03 ms on 2 workers against 0.57 ms on 1).
+var convParallelFlops = float64(16 << 20)
 
 // convJob is one Conv2d call.
 type convJob struct {

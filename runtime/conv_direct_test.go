@@ -117,6 +117,7 @@ func checkConvAct(t *testing.T, r *rand.Rand, k convCase, x, w *Array) {
 func TestConv2dDirectWorkersAgree(t *testing.T) { forEachISA(t, testConv2dDirectWorkersAgree) }
 
 func testConv2dDirectWorkersAgree(t *testing.T) {
+	splitSmallWork(t)
 	defer SetWorkers(0)
 	r := rand.New(rand.NewPCG(23, 24))
 	for _, hw := range []int{9, 20} {

@@ -173,6 +173,7 @@ func testConv2dAgainstReference(t *testing.T) {
 func TestConv2dWorkersAgree(t *testing.T) { forEachISA(t, testConv2dWorkersAgree) }
 
 func testConv2dWorkersAgree(t *testing.T) {
+	splitSmallWork(t)
 	defer SetWorkers(0)
 	r := rand.New(rand.NewPCG(5, 6))
 	// Small images, spread over the workers; then images above
@@ -404,6 +405,7 @@ func BenchmarkConv2d(b *testing.B) {
 func TestDepthwiseGeometries(t *testing.T) { forEachISA(t, testDepthwiseGeometries) }
 
 func testDepthwiseGeometries(t *testing.T) {
+	splitSmallWork(t)
 	defer SetWorkers(0)
 	r := rand.New(rand.NewPCG(9, 10))
 	const guard = 12345.5

@@ -12,6 +12,7 @@ import (
 func TestWinogradWorkersAgree(t *testing.T) { forEachISA(t, testWinogradWorkersAgree) }
 
 func testWinogradWorkersAgree(t *testing.T) {
+	splitSmallWork(t)
 	defer SetWorkers(0)
 	r := rand.New(rand.NewPCG(43, 44))
 	for _, n := range []int{1, 3} {
@@ -55,6 +56,7 @@ func testWinogradWorkersAgree(t *testing.T) {
 func TestWinogradChunksSameBits(t *testing.T) { forEachISA(t, testWinogradChunksSameBits) }
 
 func testWinogradChunksSameBits(t *testing.T) {
+	splitSmallWork(t)
 	defer SetWorkers(0)
 	defer func(v int) { winoChunkBytes = v }(winoChunkBytes)
 	r := rand.New(rand.NewPCG(45, 46))

@@ -280,7 +280,7 @@ func (p *ElementwiseProgram) run(name string, out *Array, inputs []*Array, row i
 		return
 	}
 	blocks := (n + j.grain - 1) / j.grain
-	if blocks < 2 {
+	if n < elementwiseParallelMin {
 		j.blocks(0, blocks)
 		return
 	}

@@ -152,6 +152,7 @@ func testElementwiseProgramUnary(t *testing.T) {
 // TestElementwiseProgramWorkers checks that the result does not depend on
 // the number of workers and that a warmed-up run allocates nothing.
 func TestElementwiseProgramWorkers(t *testing.T) {
+	splitSmallWork(t)
 	r := rand.New(rand.NewPCG(5, 6))
 	x, y := randArray(r, 9, 5000), randArray(r, 5000)
 	p := NewElementwiseProgram(2, []ElementwiseStep{{Op: ElemMul, A: 0, B: 1}, {Op: ElemSigmoid, A: 2}, {Op: ElemAdd, A: 3, B: 0}})
@@ -211,6 +212,7 @@ func TestElementwiseProgramRejects(t *testing.T) {
 func TestElementwiseProgramSoftmax(t *testing.T) { forEachISA(t, testElementwiseProgramSoftmax) }
 
 func testElementwiseProgramSoftmax(t *testing.T) {
+	splitSmallWork(t)
 	defer SetWorkers(Workers())
 	r := rand.New(rand.NewPCG(9, 9))
 	p := NewElementwiseProgram(2, []ElementwiseStep{

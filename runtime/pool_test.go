@@ -118,3 +118,13 @@ func testSetSpinWait(t *testing.T) {
 		t.Errorf("a negative spin wait was stored as %v, want 0", got)
 	}
 }
+
+// splitSmallWork makes the convolutions and elementwise programs of the
+// test split over the workers however little work they hold, so that
+// tests of small cases exercise the parallel paths, and restores the
+// thresholds when the test ends.
+func splitSmallWork(t *testing.T) {
+	conv, elem := convParallelFlops, elementwiseParallelMin
+	convParallelFlops, elementwiseParallelMin = 0, 0
+	t.Cleanup(func() { convParallelFlops, elementwiseParallelMin = conv, elem })
+}
