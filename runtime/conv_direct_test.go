@@ -10,8 +10,9 @@ import (
 
 // TestConv2dDirectAgainstReference runs convolutions with one group and
 // at least six output channels (the shapes the direct kernel takes on the
-// AVX2 and AVX-512 tiers, in blocks of 6 and of 16 channels; im2col
-// elsewhere) against the reference loop: narrow and
+// AVX2 and AVX-512 tiers, in blocks of 6 channels by one row and of 8 by
+// two rows or four half rows; im2col elsewhere) against the reference
+// loop: narrow and
 // wide images (blocks of two rows of 8 pixels and of 16 pixels of one
 // row), strides 1 to 3 in each dimension, partial blocks of channels and
 // pixels, padding wider than the kernel, ReLU fused or not, NaN and ±Inf
@@ -39,7 +40,7 @@ func testConv2dDirectAgainstReference(t *testing.T) {
 		{1, 2, 6, 141, 7, 3, 5, 2, 2, 2, 3, 1, false},   // the same with two phases
 		{1, 64, 45, 45, 13, 3, 3, 1, 1, 1, 1, 1, true},  // an image larger than L2
 		{1, 512, 19, 11, 8, 3, 3, 1, 1, 1, 1, 1, false}, // pairs of rows, many channels
-		{1, 5, 9, 21, 23, 3, 3, 1, 1, 1, 1, 1, true},    // blocks of 16 channels, the last shifted back
+		{1, 5, 9, 21, 23, 3, 3, 1, 1, 1, 1, 1, true},    // blocks of 8 channels, the last shifted back
 		{2, 7, 6, 7, 40, 3, 3, 2, 1, 1, 1, 1, false},    // the same in pairs of rows
 		// Winograd with prepared filters (channels in multiples of 8):
 		{1, 8, 7, 7, 8, 3, 3, 1, 1, 1, 1, 1, true},     // odd output: half tiles at the edges
