@@ -49,6 +49,7 @@
 #define fE3 1216
 #define fE4 1248
 #define fINF 1280
+#define fEXPZ 1312
 
 C8(fONE, $0x3f800000)    // 1
 C8(fSIGN, $0x80000000)   // sign bit
@@ -91,7 +92,8 @@ C8(fE2, $0x3c2367da)
 C8(fE3, $0xba9b80da)
 C8(fE4, $0x38e77cca)
 C8(fINF, $0x7f800000)    // +∞
-GLOBL f32Const<>(SB), RODATA|NOPTR, $1312
+C8(fEXPZ, $0xc2d20000)   // -105: e^a rounds to 0 below (the AVX-512 kernels skip it)
+GLOBL f32Const<>(SB), RODATA|NOPTR, $1344
 
 // The float64 constants of the tanh GELU (GELUTANHF8, GELUTANHF16), four
 // lanes each.
