@@ -13,7 +13,9 @@
 #   3. Go's Sgemm on the products Conv2d runs for ResNet-18's 3×3 layers and
 #      stem at 224², batch 1 (weights times patch matrix, B stored k×n);
 #   4. with fxgen's AVX2 tier forced (FXGEN_ISA=avx2), Sgemm, when the CPU
-#      has AVX-512 (the stand-in for AMD and older Intel servers).
+#      has AVX-512 (the stand-in for AMD and older Intel servers), against
+#      OpenBLAS's Haswell kernels (OPENBLAS_CORETYPE=Haswell), which such a
+#      server runs.
 # OpenBLAS detects the core itself, except on Intel CPUs with AVX-512,
 # where Debian's build misdetects it: there OPENBLAS_CORETYPE=SkylakeX
 # (unless already set). gemmvs prints the core OpenBLAS runs.
@@ -46,8 +48,9 @@ echo "== Sgemm on convolution shapes"
 "$tmp/gemmvs" -rounds "$rounds" -shapes 64x147x6272/n,64x576x1568/n,128x1152x784/n,256x2304x196/n,512x4608x49/n
 echo
 if grep -qw avx512f /proc/cpuinfo; then
-	echo "== FXGEN_ISA=avx2, Sgemm"
-	FXGEN_ISA=avx2 "$tmp/gemmvs" -rounds "$rounds"
+	# What an AVX2 server runs on both sides: OpenBLAS's Haswell kernels.
+	echo "== FXGEN_ISA=avx2, Sgemm, against OPENBLAS_CORETYPE=Haswell"
+	FXGEN_ISA=avx2 OPENBLAS_CORETYPE=Haswell "$tmp/gemmvs" -rounds "$rounds"
 	echo
 fi
 echo "Shapes named by one number are square C = A·B; MxKxN shapes are C = X·Wᵀ with W"
