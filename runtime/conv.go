@@ -112,7 +112,7 @@ func (j *convJob) images(lo, hi int, parallel bool) {
 		j.depthwiseGoImages(lo, hi, parallel)
 		return
 	}
-	if j.filters != nil && convWinogradOK(g, j.groups) {
+	if j.filters != nil && convWinogradOK(g, j.groups) && winogradPays(g, hi-lo) {
 		j.winogradImages(lo, hi, parallel, j.filters.winograd())
 		return
 	}

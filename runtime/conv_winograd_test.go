@@ -90,3 +90,28 @@ func testWinogradChunksSameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestWinogradPays checks where Winograd gives way to the direct kernel:
+// only for few tiles against large filters, and only where the direct
+// kernel runs (not on the portable tier).
+func TestWinogradPays(t *testing.T) { forEachISA(t, testWinogradPays) }
+
+func testWinogradPays(t *testing.T) {
+	geom := func(c, hw int) *convGeom {
+		return &convGeom{c: c, o: c, h: hw, w: hw, kh: 3, kw: 3, sh: 1, sw: 1, ph: 1, pw: 1, oh: hw, ow: hw, p: hw * hw}
+	}
+	direct := convDirectOK(geom(512, 7), 1)
+	for _, c := range []struct {
+		c, hw, n int
+		want     bool
+	}{
+		{512, 7, 1, !direct}, // 16 tiles, 16.8 MB of filters
+		{512, 7, 2, true},    // 32 tiles
+		{256, 14, 1, true},   // 49 tiles
+		{64, 8, 1, true},     // 16 tiles, 256 KB of filters
+	} {
+		if got := winogradPays(geom(c.c, c.hw), c.n); got != c.want {
+			t.Errorf("%d channels at %d², %d images: winogradPays = %v, want %v", c.c, c.hw, c.n, got, c.want)
+		}
+	}
+}
