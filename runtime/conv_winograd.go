@@ -157,10 +157,12 @@ func convWinogradOK(g *convGeom, groups int) bool {
 // the cache make the products wait on memory. At batch 1, ResNet-18's
 // 512-channel 7² layers (16 tiles, 16.8 MB of transformed filters) ran
 // the whole model 6 % faster direct on a Xeon SPR; at batch 8 (128 tiles)
-// Winograd was 10 % faster.
+// Winograd was 10 % faster. Only the AVX-512 tier's direct kernel is fast
+// enough for it: with the AVX2 tier the model gained nothing measurable
+// (32.6 → 32.0 ms, p = 0.13) and the layer alone lost 15 %.
 func winogradPays(g *convGeom, n int) bool {
 	w := newWinoGeom(g)
-	return !convDirectOK(g, 1) || n*w.t >= winoMinRows || 16*g.c*g.o*4 <= winoSmallFilters
+	return currentISA < ISAAVX512 || !convDirectOK(g, 1) || n*w.t >= winoMinRows || 16*g.c*g.o*4 <= winoSmallFilters
 }
 
 // winoMinRows and winoSmallFilters bound winogradPays: the fewest tiles
