@@ -43,15 +43,7 @@ func TestDepthwise8MatchesPerChannel(t *testing.T) {
 			x[r.IntN(len(x))] = float32(math.NaN())
 			x[r.IntN(len(x))] = float32(math.Inf(-1))
 			w := randArray(r, c*g.kh*g.kw).F32
-			var bias []float32
-			flags := 0
-			if r.IntN(2) == 0 {
-				bias = randArray(r, c).F32
-				flags |= flagBias
-			}
-			if r.IntN(2) == 0 {
-				flags |= flagReLU
-			}
+			bias, flags := randBiasFlags(r, c)
 			run := func(interleaved bool) []float32 {
 				buf := make([]float32, c*g.p+16)
 				for i := range buf {
@@ -80,4 +72,17 @@ func TestDepthwise8MatchesPerChannel(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randBiasFlags returns, at random, a bias for c channels (or nil) and
+// the kernel flags for it and for a ReLU or none.
+func randBiasFlags(r *rand.Rand, c int) (bias []float32, flags int) {
+	if r.IntN(2) == 0 {
+		bias = randArray(r, c).F32
+		flags |= flagBias
+	}
+	if r.IntN(2) == 0 {
+		flags |= flagReLU
+	}
+	return bias, flags
 }

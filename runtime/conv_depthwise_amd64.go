@@ -67,10 +67,8 @@ func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
 			out: j.out[n*outSize : (n+1)*outSize], flags: flags, act: j.act, w8: w8, bias8: bias8}
 		units, tasks, run := g.c, convDepthwiseTasks, job.channels
 		switch {
-		case plane:
+		case plane || plane2:
 			tasks, run = convDepthwisePlaneTasks, job.channelsPlane
-		case plane2:
-			tasks, run = convDepthwisePlane2Tasks, job.channelsPlane2
 		case w8 != nil:
 			units, tasks, run = (g.c+7)/8, convDepthwise8Tasks, job.channels8
 		}

@@ -56,27 +56,6 @@ func depthwisePlaneMasks(h, w int) []uint16 {
 // planeMasks holds the masks of depthwisePlaneMasks by plane size.
 var planeMasks sync.Map // [2]int{h, w} → []uint16
 
-// channelsPlane convolves channels [lo, hi) of one image with the plane
-// kernel, in one call.
-func (j *convDepthwiseJob) channelsPlane(lo, hi int) {
-	g := &j.g
-	plane := g.h * g.w
-	masks := depthwisePlaneMasks(g.h, g.w)
-	var bias0 float32 // read by no one when flags has no bias
-	bias := &bias0
-	if j.bias != nil {
-		bias = &j.bias[lo]
-	}
-	out := j.out[lo*plane : hi*plane]
-	_, _ = j.x[hi*plane-1], j.w[hi*9-1] // what the kernel reads
-	depthwisePlaneAVX512(&j.x[lo*plane], &j.w[lo*9], &out[0], &masks[0], len(masks)/9, g.w*4, plane*4, hi-lo, bias, j.flags)
-	if postAct(j.act) {
-		actBlock(out, j.act)
-	}
-}
-
-var convDepthwisePlaneTasks = taskPool((*convDepthwiseJob).channelsPlane)
-
 // depthwisePlane2AVX512 convolves consecutive planes with stride 2; see
 // conv_depthwise_plane2_avx512_amd64.s.
 //
@@ -92,9 +71,9 @@ func depthwisePlane2OK(g *convGeom, groups int) bool {
 		g.kh == 3 && g.kw == 3 && g.sh == 2 && g.sw == 2 && g.ph == 1 && g.pw == 1
 }
 
-// channelsPlane2 convolves channels [lo, hi) of one image with the
-// stride-2 plane kernel, in one call.
-func (j *convDepthwiseJob) channelsPlane2(lo, hi int) {
+// channelsPlane convolves channels [lo, hi) of one image with the plane
+// kernel of its stride, in one call.
+func (j *convDepthwiseJob) channelsPlane(lo, hi int) {
 	g := &j.g
 	in, plane := g.h*g.w, g.oh*g.ow
 	var bias0 float32 // read by no one when flags has no bias
@@ -103,11 +82,16 @@ func (j *convDepthwiseJob) channelsPlane2(lo, hi int) {
 		bias = &j.bias[lo]
 	}
 	out := j.out[lo*plane : hi*plane]
-	_, _ = j.x[hi*in-1], j.w[hi*9-1] // what the kernel reads
-	depthwisePlane2AVX512(&j.x[lo*in], &j.w[lo*9], &out[0], g.h, g.w, g.oh, g.ow, hi-lo, bias, j.flags)
+	_, _ = j.x[hi*in-1], j.w[hi*9-1] // what the kernels read
+	if g.sh == 1 {
+		masks := depthwisePlaneMasks(g.h, g.w)
+		depthwisePlaneAVX512(&j.x[lo*in], &j.w[lo*9], &out[0], &masks[0], len(masks)/9, g.w*4, in*4, hi-lo, bias, j.flags)
+	} else {
+		depthwisePlane2AVX512(&j.x[lo*in], &j.w[lo*9], &out[0], g.h, g.w, g.oh, g.ow, hi-lo, bias, j.flags)
+	}
 	if postAct(j.act) {
 		actBlock(out, j.act)
 	}
 }
 
-var convDepthwisePlane2Tasks = taskPool((*convDepthwiseJob).channelsPlane2)
+var convDepthwisePlaneTasks = taskPool((*convDepthwiseJob).channelsPlane)

@@ -51,27 +51,16 @@ func TestDepthwisePlaneMatchesPerChannel(t *testing.T) {
 		x[lo*in+r.IntN((hi-lo)*in)] = nan
 		x[lo*in+r.IntN((hi-lo)*in)] = float32(math.Inf(-1))
 		w := randArray(r, c*9).F32
-		var bias []float32
-		flags := 0
-		if r.IntN(2) == 0 {
-			bias = randArray(r, c).F32
-			flags |= flagBias
-		}
-		if r.IntN(2) == 0 {
-			flags |= flagReLU
-		}
+		bias, flags := randBiasFlags(r, c)
 		run := func(plane bool) []float32 {
 			out := make([]float32, c*g.p+16)
 			for i := range out {
 				out[i] = guard
 			}
 			j := convDepthwiseJob{g: g, x: x, w: w, bias: bias, out: out[:hi*g.p], flags: flags}
-			switch {
-			case plane && s == 1:
+			if plane {
 				j.channelsPlane(lo, hi)
-			case plane:
-				j.channelsPlane2(lo, hi)
-			default:
+			} else {
 				j.channels(lo, hi)
 			}
 			for i := hi * g.p; i < len(out); i++ {
