@@ -98,8 +98,8 @@ type convJob struct {
 // as far as im2col goes.
 func (j *convJob) imagesSerial(lo, hi int) { j.images(lo, hi, false) }
 
-// images convolves images [lo, hi); parallel lets im2col use the worker
-// pool. A patch matrix larger than convColBudget floats is built and
+// images convolves images [lo, hi); parallel lets the kernels (im2col and
+// the GEMM among them) use the worker pool. A patch matrix larger than convColBudget floats is built and
 // multiplied in equal chunks of output rows, which bounds the scratch
 // buffer and keeps more of it in cache between im2col and Sgemm.
 func (j *convJob) images(lo, hi int, parallel bool) {
@@ -164,10 +164,10 @@ func (j *convJob) images(lo, hi int, parallel bool) {
 			}
 			for gi := 0; gi < j.groups; gi++ {
 				if rowBias {
-					sgemmRowBias(og, pc, kg, j.w[gi*og*kg:], kg, col[gi*kg*pc:], pc, on[gi*og*g.p+i0*g.ow:], g.p, j.act, j.bias[gi*og:])
+					sgemmRowBias(og, pc, kg, j.w[gi*og*kg:], kg, col[gi*kg*pc:], pc, on[gi*og*g.p+i0*g.ow:], g.p, j.act, j.bias[gi*og:], !parallel)
 					continue
 				}
-				sgemmAct(og, pc, kg, j.w[gi*og*kg:], kg, col[gi*kg*pc:], pc, beta, on[gi*og*g.p+i0*g.ow:], g.p, j.act)
+				sgemmAct(og, pc, kg, j.w[gi*og*kg:], kg, col[gi*kg*pc:], pc, beta, on[gi*og*g.p+i0*g.ow:], g.p, j.act, !parallel)
 			}
 		}
 	}

@@ -63,12 +63,12 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 }
 
 // sgemmAct is Sgemm with neither operand transposed and alpha 1, followed by
-// the epilogue's act on each tile of C (ActNone or ActReLU). Operands are
-// the caller's to check.
-func sgemmAct(m, n, k int, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, act Activation) {
+// the epilogue's act on each tile of C (ActNone or ActReLU); serial keeps
+// it on the calling goroutine. Operands are the caller's to check.
+func sgemmAct(m, n, k int, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, act Activation, serial bool) {
 	g := gemmCall{
 		m: m, n: n, k: k, alpha: 1, a: a, lda: lda, b: b, ldb: ldb,
-		beta: beta, c: c, ldc: ldc, act: act, kern: selectedKernel,
+		beta: beta, c: c, ldc: ldc, act: act, kern: selectedKernel, serial: serial,
 	}
 	g.run()
 }
@@ -77,19 +77,19 @@ func sgemmAct(m, n, k int, a []float32, lda int, b []float32, ldb int, beta floa
 // in the epilogue, for a convolution's per-channel bias; C is not read. The
 // caller checks rowBiasOK(m) first; where it is false, it fills C with the
 // bias and calls sgemmAct with beta 1 instead.
-func sgemmRowBias(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, act Activation, rowBias []float32) {
+func sgemmRowBias(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, act Activation, rowBias []float32, serial bool) {
 	if !rowBiasOK(m) {
 		panic("runtime: sgemmRowBias without a row-bias epilogue")
 	}
 	g := gemmCall{
 		m: m, n: n, k: k, alpha: 1, a: a, lda: lda, b: b, ldb: ldb,
-		c: c, ldc: ldc, act: act, rowBias: rowBias[:m], kern: selectedKernel,
+		c: c, ldc: ldc, act: act, rowBias: rowBias[:m], kern: selectedKernel, serial: serial,
 	}
 	g.run()
 }
 
 // rowBiasOK reports whether sgemmRowBias can run an m-row product: the
-// selected kernel's tiles add a row bias (AVX2, portable), and m > 1 (one
+// selected kernel's tiles add a row bias (all tiers' do), and m > 1 (one
 // row takes the GEMV path, which has none).
 func rowBiasOK(m int) bool { return selectedKernel.rowBias && m > 1 }
 

@@ -485,7 +485,7 @@ func testSgemmRowBias(t *testing.T) {
 					for i := range bias {
 						bias[i] = float32(rng.NormFloat64())
 					}
-					sgemmRowBias(m, n, k, a.data(), a.ld, b.data(), b.ld, c.data(), c.ld, act, bias)
+					sgemmRowBias(m, n, k, a.data(), a.ld, b.data(), b.ld, c.data(), c.ld, act, bias, false)
 					c.checkGuards(t, "row bias")
 					for i := 0; i < m; i++ {
 						for j := 0; j < n; j++ {
