@@ -1,7 +1,9 @@
 // The depthwise convolution of the AVX2 and AVX-512 tiers (groups = input
 // channels = output channels): each channel convolved with its own filter from the
 // zero-padded image of the direct convolution, four output rows by
-// sixteen output pixels at a time.
+// sixteen output pixels at a time, or eight channels interleaved
+// (conv_depthwise8_amd64.go); MobileNet's 3×3 layers on the AVX-512 tier
+// run from the planes themselves (conv_depthwise_plane_amd64.go).
 
 //go:build amd64 && !noasm
 
