@@ -99,9 +99,10 @@ type convJob struct {
 func (j *convJob) imagesSerial(lo, hi int) { j.images(lo, hi, false) }
 
 // images convolves images [lo, hi); parallel lets the kernels (im2col and
-// the GEMM among them) use the worker pool. A patch matrix larger than convColBudget floats is built and
-// multiplied in equal chunks of output rows, which bounds the scratch
-// buffer and keeps more of it in cache between im2col and Sgemm.
+// the GEMM among them) use the worker pool. A patch matrix larger than
+// convColBudget floats is built and multiplied in equal chunks of output
+// rows, which bounds the scratch buffer and keeps more of it in cache
+// between im2col and Sgemm.
 func (j *convJob) images(lo, hi int, parallel bool) {
 	g := &j.g
 	if convDepthwiseOK(g, j.groups) {

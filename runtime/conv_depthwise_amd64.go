@@ -58,8 +58,8 @@ func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
 	flags := j.kernelFlags()
 	inSize, outSize := g.c*g.h*g.w, g.o*g.p
 	var w8, bias8 []float32
-	plane, plane2 := depthwisePlaneOK(g, j.groups), depthwisePlane2OK(g, j.groups)
-	if !plane && !plane2 && useDepthwise8(g) {
+	plane := depthwisePlaneOK(g, j.groups)
+	if !plane && useDepthwise8(g) {
 		scratch := getConvScratch(depthwise8ParamSize(g))
 		defer convScratch.Put(scratch)
 		w8, bias8 = interleaveDepthwise8Params(*scratch, g, j.w, j.bias)
@@ -69,7 +69,7 @@ func (j *convJob) depthwiseImages(lo, hi int, parallel bool) {
 			out: j.out[n*outSize : (n+1)*outSize], flags: flags, act: j.act, w8: w8, bias8: bias8}
 		units, tasks, run := g.c, convDepthwiseTasks, job.channels
 		switch {
-		case plane || plane2:
+		case plane:
 			tasks, run = convDepthwisePlaneTasks, job.channelsPlane
 		case w8 != nil:
 			units, tasks, run = (g.c+7)/8, convDepthwise8Tasks, job.channels8

@@ -1,6 +1,7 @@
-// The 3×3 depthwise convolution of the AVX-512 tier with stride 1 and
-// padding 1 (MobileNet's): each channel's plane convolved where it lies,
-// sixteen output floats at a time, with lane masks in place of padding.
+// The 3×3 depthwise convolutions of the AVX-512 tier with padding 1 and
+// stride 1 or 2 (MobileNet's): each channel's plane convolved where it
+// lies, sixteen output floats at a time, with lane masks in place of
+// padding.
 
 //go:build amd64 && !noasm
 
@@ -8,36 +9,38 @@ package runtime
 
 import "sync"
 
-// depthwisePlaneAVX512 convolves consecutive planes; see
+// depthwisePlaneAVX512 convolves consecutive planes with stride 1; see
 // conv_depthwise_plane_avx512_amd64.s.
 //
 //go:noescape
 func depthwisePlaneAVX512(x *float32, w *float32, out *float32, masks *uint16,
-	blocks, rowBytes, planeBytes, channels int, bias *float32, flags int)
+	pairs, rowBytes, planeBytes, channels int, bias *float32, flags int)
 
-// depthwisePlaneOK reports whether the plane kernel computes a convolution
+// depthwisePlaneOK reports whether a plane kernel computes a convolution
 // of geometry g with groups groups: on the AVX-512 tier, a depthwise 3×3
-// convolution with stride 1 and padding 1, whose output plane is its input
-// plane's size. It reads no padded copy and transposes nothing, where the
-// channel-interleaved path spends half its time moving planes in and out
-// of its layout (Xeon Sapphire Rapids, 1 worker: 576 channels at 14²,
-// batch 8, transposes 51 % of the time).
+// convolution with padding 1 and stride 1 (whose output plane is its
+// input plane's size) or 2 (MobileNetV2's downsampling). They read no
+// padded copy and transpose nothing, where the channel-interleaved path
+// spends half its time moving planes in and out of its layout (Xeon
+// Sapphire Rapids, 1 worker: 576 channels at 14², batch 8, transposes 51 %
+// of the time).
 func depthwisePlaneOK(g *convGeom, groups int) bool {
-	return hasAVX512 && groups == g.c && g.o == g.c && groups >= 2 &&
-		g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 && g.ph == 1 && g.pw == 1
+	return hasAVX512 && groups == g.c && g.o == g.c && groups >= 2 && g.kh == 3 && g.kw == 3 &&
+		g.sh == g.sw && (g.sh == 1 || g.sh == 2) && g.ph == 1 && g.pw == 1
 }
 
 // depthwisePlaneMasks returns the tap masks of the plane kernel for planes
 // of h rows of w floats: for block b of sixteen floats of the flattened
 // plane and tap (p, q), masks[9b+3p+q] has bit l set when float i = 16b+l
-// is in the plane and its tap x[i + (p−1)w + q − 1] is too. The masks of
-// each plane size are made once and kept.
+// is in the plane and its tap x[i + (p−1)w + q − 1] is too. The blocks
+// come in pairs, the kernel's step; a last block past the plane has no bits
+// set. The masks of each plane size are made once and kept.
 func depthwisePlaneMasks(h, w int) []uint16 {
 	key := [2]int{h, w}
 	if m, ok := planeMasks.Load(key); ok {
 		return m.([]uint16)
 	}
-	blocks := (h*w + 15) / 16
+	blocks := (h*w + 31) / 32 * 2
 	masks := make([]uint16, 9*blocks)
 	for i := range h * w {
 		y, x := i/w, i%w
@@ -62,15 +65,6 @@ var planeMasks sync.Map // [2]int{h, w} → []uint16
 //go:noescape
 func depthwisePlane2AVX512(x *float32, w *float32, out *float32, h, wd, oh, ow, channels int, bias *float32, flags int)
 
-// depthwisePlane2OK reports whether the stride-2 plane kernel computes a
-// convolution of geometry g with groups groups: on the AVX-512 tier, a
-// depthwise 3×3 convolution with stride 2 and padding 1 (MobileNetV2's
-// downsampling).
-func depthwisePlane2OK(g *convGeom, groups int) bool {
-	return hasAVX512 && groups == g.c && g.o == g.c && groups >= 2 &&
-		g.kh == 3 && g.kw == 3 && g.sh == 2 && g.sw == 2 && g.ph == 1 && g.pw == 1
-}
-
 // channelsPlane convolves channels [lo, hi) of one image with the plane
 // kernel of its stride, in one call.
 func (j *convDepthwiseJob) channelsPlane(lo, hi int) {
@@ -85,7 +79,7 @@ func (j *convDepthwiseJob) channelsPlane(lo, hi int) {
 	_, _ = j.x[hi*in-1], j.w[hi*9-1] // what the kernels read
 	if g.sh == 1 {
 		masks := depthwisePlaneMasks(g.h, g.w)
-		depthwisePlaneAVX512(&j.x[lo*in], &j.w[lo*9], &out[0], &masks[0], len(masks)/9, g.w*4, in*4, hi-lo, bias, j.flags)
+		depthwisePlaneAVX512(&j.x[lo*in], &j.w[lo*9], &out[0], &masks[0], len(masks)/18, g.w*4, in*4, hi-lo, bias, j.flags)
 	} else {
 		depthwisePlane2AVX512(&j.x[lo*in], &j.w[lo*9], &out[0], g.h, g.w, g.oh, g.ow, hi-lo, bias, j.flags)
 	}

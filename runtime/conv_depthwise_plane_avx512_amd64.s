@@ -17,11 +17,6 @@
 	VFMADD231PS OFF(R), ZW, K1, Z0; \
 	VFMADD231PS (OFF+64)(R), ZW, K2, Z1
 
-// DWPTAP1 is DWPTAP2 for block b alone.
-#define DWPTAP1(I, OFF, R, ZW) \
-	KMOVW       (2*I)(DX), K1; \
-	VFMADD231PS OFF(R), ZW, K1, Z0
-
 // DWPEPI adds the bias and applies the ReLU to ZA as flags (AX) say.
 #define DWPEPI(ZA, L1, L2) \
 	TESTQ  $2, AX; \
@@ -34,11 +29,11 @@ L1:; \
 L2:
 
 // func depthwisePlaneAVX512(x *float32, w *float32, out *float32, masks *uint16,
-//	blocks, rowBytes, planeBytes, channels int, bias *float32, flags int)
+//	pairs, rowBytes, planeBytes, channels int, bias *float32, flags int)
 //
 // For channels c < channels (c's plane at x + c·planeBytes and out +
 // c·planeBytes, its weights w[9c..9c+8] and bias bias[c]), blocks b <
-// blocks and lanes l < 16, with i = 16b + l and W the row length
+// 2·pairs (two a step; pairs ≥ 1) and lanes l < 16, with i = 16b + l and W the row length
 // (rowBytes/4):
 //
 //	out[i] = (Σ_{p,q<3} w[3p+q] · x[i + (p−1)·W + q − 1]) + bias
@@ -86,11 +81,9 @@ nobias:
 	MOVQ out+16(FP), DI
 	ADDQ R15, DI
 	MOVQ masks+24(FP), DX
-	MOVQ blocks+32(FP), CX
+	MOVQ pairs+32(FP), CX
 
 pair:
-	CMPQ CX, $2
-	JL   single
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	DWPTAP2(0, 0, R10, Z16)
@@ -113,25 +106,8 @@ pair:
 	ADDQ    $128, R12
 	ADDQ    $128, DI
 	ADDQ    $36, DX
-	SUBQ    $2, CX
-	JMP     pair
-
-single:
-	TESTQ CX, CX
-	JEQ   next
-	VPXORD Z0, Z0, Z0
-	DWPTAP1(0, 0, R10, Z16)
-	DWPTAP1(1, 4, R10, Z17)
-	DWPTAP1(2, 8, R10, Z18)
-	DWPTAP1(3, 0, R11, Z19)
-	DWPTAP1(4, 4, R11, Z20)
-	DWPTAP1(5, 8, R11, Z21)
-	DWPTAP1(6, 0, R12, Z22)
-	DWPTAP1(7, 4, R12, Z23)
-	DWPTAP1(8, 8, R12, Z24)
-	DWPEPI(Z0, s0b, s0r)
-	KMOVW   8(DX), K1
-	VMOVUPS Z0, K1, (DI)
+	DECQ    CX
+	JNZ     pair
 
 next:
 	ADDQ $36, R8

@@ -34,11 +34,10 @@ func convBlock8x2AVX512(k int, offs *int32, x *float32, xhalf, xvec int, w *floa
 func deinterleave2AVX2(a, b, src *float32, n int)
 
 // convDirectOK reports whether the direct kernel computes a convolution of
-// geometry g: on the AVX2 and AVX-512 tiers (on the AVX-512 tier the
-// AVX2 kernel alone beat im2col and the 14×32 GEMM tile: Xeon Sapphire
-// Rapids, 1 worker, compiled ResNet-20 at batch 64, 62.8 → 48.6 ms), with
-// one group and
-// at least six output channels (the last block of six is shifted to end
+// geometry g: on the AVX2 and AVX-512 tiers (on the AVX-512 tier even the
+// AVX2 kernel beat im2col and the 14×32 GEMM tile: Xeon Sapphire Rapids,
+// 1 worker, compiled ResNet-20 at batch 64, 62.8 → 48.6 ms), with one
+// group and at least six output channels (the last block of six is shifted to end
 // at the last channel), and a kernel at least as large as its stride: a
 // 1×1 downsample reads a quarter of the image, and im2col gathers just
 // that (Zen 3, 1 worker, 64→128 channels at 56², 1×1 stride 2: 42
@@ -272,13 +271,13 @@ func (j *convPaddedJob) directUnits(lo, hi int) {
 			bias = &j.bias[o0]
 		}
 		w := &j.w[o0*k]
-		i, xstep2, ostep2 := r, 32, 32
-		if !d.wide {
-			i, xstep2, ostep2 = 2*r, g.sh*d.wrow*4, g.ow*4
-		}
 		if d.vecs == 2 {
 			j.units8x2(r*d.unitRows(), o0, skip, w, bias)
 			continue
+		}
+		i, xstep2, ostep2 := r, 32, 32
+		if !d.wide {
+			i, xstep2, ostep2 = 2*r, g.sh*d.wrow*4, g.ow*4
 		}
 		for cb := 0; cb < d.cols; cb++ {
 			var jx, cnt0, cnt1 int

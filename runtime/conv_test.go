@@ -335,19 +335,21 @@ func testConv2dAllocs(t *testing.T) {
 	}
 	// Depthwise convolutions call no Sgemm and allocate nothing: small
 	// planes (interleaved eight channels at a time on the AVX2 tier) and
-	// larger ones, one image and several. The least of three counts, as a
+	// larger ones, one image and several, stride 1 and 2 (the AVX-512
+	// plane kernels' mask tables are made on the first call only). The least of three counts, as a
 	// worker parking after a collection may allocate.
-	for _, c := range []struct{ n, c, h int }{{1, 20, 7}, {3, 16, 14}, {2, 6, 40}} {
+	for _, c := range []struct{ n, c, h, s int }{{1, 20, 7, 1}, {3, 16, 14, 1}, {2, 6, 40, 1}, {2, 16, 15, 2}} {
 		x, w, b := randArray(r, c.n, c.c, c.h, c.h), randArray(r, c.c, 1, 3, 3), randArray(r, c.c)
-		out := NewArray(Float32, c.n, c.c, c.h, c.h)
-		conv := func() { Conv2dAct(out, x, w, b, []int{1}, []int{1}, c.c, int(ActReLU)) }
+		oh := (c.h-1)/c.s + 1
+		out := NewArray(Float32, c.n, c.c, oh, oh)
+		conv := func() { Conv2dAct(out, x, w, b, []int{c.s}, []int{1}, c.c, int(ActReLU)) }
 		conv()
 		least := math.Inf(1)
 		for range 3 {
 			least = min(least, testing.AllocsPerRun(20, conv))
 		}
 		if least != 0 {
-			t.Errorf("depthwise x %v: allocates %v times per call after warm-up", []int{c.n, c.c, c.h, c.h}, least)
+			t.Errorf("depthwise x %v stride %d: allocates %v times per call after warm-up", []int{c.n, c.c, c.h, c.h}, c.s, least)
 		}
 	}
 }

@@ -74,7 +74,7 @@ func availableKernels() []*gemmKernel {
 
 // tileAVX512 runs the AVX-512 micro-kernel; see gemmKernel.tile.
 func tileAVX512(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int) {
-	bp := biasPtr512(bias, rows, flags)
+	bp := tileBias(bias, rows, cols, flags)
 	mask := uint32(uint64(1)<<uint(cols) - 1)
 	tiles512[rows](k, &a[0], &b[0], &c[0], ldc, beta, bp, flags, mask, next)
 }
@@ -82,7 +82,7 @@ func tileAVX512(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bia
 // tileDirectAVX512 runs the AVX-512 micro-kernel that reads A in place; see
 // gemmKernel.direct.
 func tileDirectAVX512(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int) {
-	bp := biasPtr512(bias, rows, flags)
+	bp := tileBias(bias, rows, cols, flags)
 	mask := uint32(uint64(1)<<uint(cols) - 1)
 	tilesDirect512[rows](k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, bp, flags, mask)
 }
@@ -90,7 +90,7 @@ func tileDirectAVX512(rows, cols, k int, a []float32, lda int, b, c []float32, l
 // tileDirectPackAVX512 runs the AVX-512 micro-kernel that reads A in place
 // and packs it; see gemmKernel.directPack.
 func tileDirectPackAVX512(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int) {
-	bp := biasPtr512(bias, rows, flags)
+	bp := tileBias(bias, rows, cols, flags)
 	_ = pa[(k-1)*14+rows-1]
 	mask := uint32(uint64(1)<<uint(cols) - 1)
 	tilesDirectPack512[rows](k, &a[0], lda, &b[0], &c[0], ldc, 1, beta, bp, flags, mask, &pa[0])
@@ -100,7 +100,7 @@ func tileDirectPackAVX512(rows, cols, k int, a []float32, lda int, pa, b, c []fl
 // than 16 columns go through a scratch tile.
 func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int) {
 	if cols == 16 {
-		tile256(rows, k, &a[0], &b[0], &c[0], ldc, beta, biasPtr256(bias, rows, flags), flags, next)
+		tile256(rows, k, &a[0], &b[0], &c[0], ldc, beta, tileBias(bias, rows, 16, flags), flags, next)
 		return
 	}
 	var acc [6 * 16]float32
@@ -116,7 +116,7 @@ func tileDirectAVX2(rows, cols, k int, a []float32, lda int, b, c []float32, ldc
 	_ = b[k*16-1]
 	if cols == 16 {
 		_ = c[(rows-1)*ldc+15]
-		tileDirect256(rows, k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, biasPtr256(bias, rows, flags), flags)
+		tileDirect256(rows, k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, tileBias(bias, rows, 16, flags), flags)
 		return
 	}
 	var acc [6 * 16]float32
@@ -132,7 +132,7 @@ func tileDirectPackAVX2(rows, cols, k int, a []float32, lda int, pa, b, c []floa
 	_ = pa[(k-1)*6+rows-1]
 	if cols == 16 {
 		_ = c[(rows-1)*ldc+15]
-		tileDirectPack256(rows, k, &a[0], lda, &b[0], &c[0], ldc, 1, beta, biasPtr256(bias, rows, flags), flags, &pa[0])
+		tileDirectPack256(rows, k, &a[0], lda, &b[0], &c[0], ldc, 1, beta, tileBias(bias, rows, 16, flags), flags, &pa[0])
 		return
 	}
 	var acc [6 * 16]float32
@@ -158,29 +158,15 @@ func tileDirectPackBAVX2(rows, k int, a []float32, lda int, b []float32, ldb int
 	_ = b[(k-1)*ldb+15]
 	_ = pb[k*16-1]
 	_ = c[(rows-1)*ldc+15]
-	tileDirectPackB256(rows, k, &a[0], lda, &b[0], ldb, &pb[0], &c[0], ldc, alpha, beta, biasPtr256(bias, rows, flags), flags)
+	tileDirectPackB256(rows, k, &a[0], lda, &b[0], ldb, &pb[0], &c[0], ldc, alpha, beta, tileBias(bias, rows, 16, flags), flags)
 }
 
-// biasPtr512 returns the bias an AVX-512 tile of rows rows reads: its
-// columns' (flagBias; the kernel masks the load) or rows rows' (flagRowBias),
-// or nil.
-func biasPtr512(bias []float32, rows, flags int) *float32 {
+// tileBias returns the bias a tile of rows×cols reads: its columns'
+// (flagBias) or its rows' (flagRowBias), checked to be there, or nil.
+func tileBias(bias []float32, rows, cols, flags int) *float32 {
 	switch {
 	case flags&flagBias != 0:
-		return &bias[0]
-	case flags&flagRowBias != 0:
-		_ = bias[rows-1]
-		return &bias[0]
-	}
-	return nil
-}
-
-// biasPtr256 returns the bias a full AVX2 tile of rows rows reads: 16
-// columns' (flagBias) or rows rows' (flagRowBias), or nil.
-func biasPtr256(bias []float32, rows, flags int) *float32 {
-	switch {
-	case flags&flagBias != 0:
-		_ = bias[15]
+		_ = bias[cols-1]
 		return &bias[0]
 	case flags&flagRowBias != 0:
 		_ = bias[rows-1]
