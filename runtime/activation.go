@@ -75,12 +75,6 @@ func activation(name string, kind int, out, x *Array) {
 // goroutine.
 const elementwiseGrain = 1 << 12
 
-// elementwiseParallelMin is the fewest elements an elementwise program
-// splits over the worker pool (a variable for tests): a smaller one takes
-// a few microseconds on one core, less than the pool's hand-off (see
-// convParallelFlops).
-var elementwiseParallelMin = 1 << 16
-
 // The work a seqJob does.
 const (
 	taskSigmoid = iota

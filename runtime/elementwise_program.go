@@ -246,6 +246,12 @@ func (p *ElementwiseProgram) RunSoftmax(out *Array, inputs []*Array) {
 	p.run("ElementwiseProgram.RunSoftmax", out, inputs, row)
 }
 
+// elementwiseParallelMin is the fewest elements an elementwise program
+// splits over the worker pool (a variable for tests): a smaller one takes
+// a few microseconds on one core, less than the pool's hand-off (see
+// convParallelFlops).
+var elementwiseParallelMin = 1 << 16
+
 // run is Run, with a softmax over rows of row elements when row > 0.
 func (p *ElementwiseProgram) run(name string, out *Array, inputs []*Array, row int) {
 	checkDType(name, "out", out, Float32)
