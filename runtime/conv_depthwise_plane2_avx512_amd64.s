@@ -7,6 +7,7 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
+#include "conv_depthwise_plane_amd64.h"
 
 // dw2Perm holds the indices of the even and of the odd floats of 32.
 DATA ·dw2Perm+0(SB)/4, $0
@@ -104,21 +105,8 @@ TEXT ·depthwisePlane2AVX512(SB), NOSPLIT, $16-80
 	VMOVUPS ·dw2Perm+64(SB), Z28
 
 channel:
-	VBROADCASTSS 0(R8), Z16
-	VBROADCASTSS 4(R8), Z17
-	VBROADCASTSS 8(R8), Z18
-	VBROADCASTSS 12(R8), Z19
-	VBROADCASTSS 16(R8), Z20
-	VBROADCASTSS 20(R8), Z21
-	VBROADCASTSS 24(R8), Z22
-	VBROADCASTSS 28(R8), Z23
-	VBROADCASTSS 32(R8), Z24
-	MOVQ         flags+72(FP), AX
-	TESTQ        $2, AX
-	JEQ          nobias
-	VBROADCASTSS (R13), Z25
-
-nobias:
+	MOVQ flags+72(FP), AX
+	DWPWEIGHTS(nobias)
 	MOVQ wd+32(FP), R9
 	SHLQ $2, R9 // bytes per input row
 	MOVQ xc-8(SP), R11 // input row 2y
@@ -161,17 +149,8 @@ row1:
 	DW2ROW(R12, Z22, Z23, Z24, Z31)
 
 epilogue:
-	MOVQ   flags+72(FP), AX
-	TESTQ  $2, AX
-	JEQ    norelu0
-	VADDPS Z25, Z0, Z0
-
-norelu0:
-	TESTQ  $4, AX
-	JEQ    store
-	VMAXPS Z0, Z26, Z0
-
-store:
+	MOVQ flags+72(FP), AX
+	DWPEPI(Z0, nobias0, store)
 	VMOVUPS Z0, K3, (DI)(DX*4)
 	ADDQ    $16, DX
 	CMPQ    DX, ow+48(FP)

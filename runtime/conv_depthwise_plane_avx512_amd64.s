@@ -7,6 +7,7 @@
 //go:build amd64 && !noasm
 
 #include "textflag.h"
+#include "conv_depthwise_plane_amd64.h"
 
 // DWPTAP2 adds the tap of mask slot I (whose weight is in ZW) times the
 // sixteen inputs at OFF(R) to Z0 (block b) and at OFF+64(R) to Z1 (block
@@ -16,17 +17,6 @@
 	KMOVW       (18+2*I)(DX), K2; \
 	VFMADD231PS OFF(R), ZW, K1, Z0; \
 	VFMADD231PS (OFF+64)(R), ZW, K2, Z1
-
-// DWPEPI adds the bias and applies the ReLU to ZA as flags (AX) say.
-#define DWPEPI(ZA, L1, L2) \
-	TESTQ  $2, AX; \
-	JEQ    L1; \
-	VADDPS Z25, ZA, ZA; \
-L1:; \
-	TESTQ  $4, AX; \
-	JEQ    L2; \
-	VMAXPS ZA, Z26, ZA; \
-L2:
 
 // func depthwisePlaneAVX512(x *float32, w *float32, out *float32, masks *uint16,
 //	pairs, rowBytes, planeBytes, channels int, bias *float32, flags int)
@@ -56,20 +46,7 @@ TEXT ·depthwisePlaneAVX512(SB), NOSPLIT, $0-80
 	VPXORD Z26, Z26, Z26 // zero, for the ReLU
 
 channel:
-	VBROADCASTSS 0(R8), Z16
-	VBROADCASTSS 4(R8), Z17
-	VBROADCASTSS 8(R8), Z18
-	VBROADCASTSS 12(R8), Z19
-	VBROADCASTSS 16(R8), Z20
-	VBROADCASTSS 20(R8), Z21
-	VBROADCASTSS 24(R8), Z22
-	VBROADCASTSS 28(R8), Z23
-	VBROADCASTSS 32(R8), Z24
-	TESTQ        $2, AX
-	JEQ          nobias
-	VBROADCASTSS (R13), Z25
-
-nobias:
+	DWPWEIGHTS(nobias)
 	// R10, R11 and R12 point at the first input of rows p = 0, 1, 2 of
 	// the taps of block 0: x − W − 1, x − 1, x + W − 1 (in floats).
 	MOVQ x+0(FP), R11
