@@ -117,6 +117,10 @@ func (j *convJob) images(lo, hi int, parallel bool) {
 		j.winogradImages(lo, hi, parallel, j.filters.winograd())
 		return
 	}
+	if j.filters != nil && convPatchGemmOK(g, j.groups) {
+		j.patchGemmImages(lo, hi, parallel, j.filters.patchFilters(g.p))
+		return
+	}
 	if convDirectOK(g, j.groups) {
 		j.paddedImages(lo, hi, parallel)
 		return

@@ -132,21 +132,7 @@ func (j *convJob) paddedImages(lo, hi int, parallel bool) {
 	g := &j.g
 	d := newConvDirect(g)
 	units := d.blocks * d.rows
-	k := g.c * g.kh * g.kw
-	// One pooled buffer holds the padded image and, after it, the offset
-	// table (int32s in float32 slots).
-	size := g.c * d.hp * d.wrow
-	scratch := getConvScratch(size + k)
-	xp := (*scratch)[:size]
-	offs := unsafe.Slice((*int32)(unsafe.Pointer(&(*scratch)[size])), k)
-	for c := 0; c < g.c; c++ {
-		for p := 0; p < g.kh; p++ {
-			for q := 0; q < g.kw; q++ {
-				offs[(c*g.kh+p)*g.kw+q] = int32(((c*d.hp+p)*d.wrow + q%g.sw*d.wph + q/g.sw) * 4)
-			}
-		}
-	}
-	clearPadding(xp, g, &d)
+	scratch, xp, offs, _ := j.paddedScratch(&d, 0)
 	flags := j.kernelFlags()
 	inSize, outSize := g.c*g.h*g.w, g.o*g.p
 	for n := lo; n < hi; n++ {
@@ -160,6 +146,28 @@ func (j *convJob) paddedImages(lo, hi int, parallel bool) {
 		}
 	}
 	convScratch.Put(scratch)
+}
+
+// paddedScratch returns a pooled buffer (for convScratch) that holds the
+// padded image xp of d, its padding cleared, then the byte offset in xp of
+// each tap (c, p, q) in the filters' order (int32s in float32 slots), then
+// extra floats for the caller.
+func (j *convJob) paddedScratch(d *convDirect, extra int) (scratch *[]float32, xp []float32, offs []int32, rest []float32) {
+	g := &j.g
+	k := g.c * g.kh * g.kw
+	size := g.c * d.hp * d.wrow
+	scratch = getConvScratch(size + k + extra)
+	xp = (*scratch)[:size]
+	offs = unsafe.Slice((*int32)(unsafe.Pointer(&(*scratch)[size])), k)
+	for c := 0; c < g.c; c++ {
+		for p := 0; p < g.kh; p++ {
+			for q := 0; q < g.kw; q++ {
+				offs[(c*g.kh+p)*g.kw+q] = int32(((c*d.hp+p)*d.wrow + q%g.sw*d.wph + q/g.sw) * 4)
+			}
+		}
+	}
+	clearPadding(xp, g, d)
+	return scratch, xp, offs, (*scratch)[size+k:]
 }
 
 // kernelFlags returns the flags of the direct and depthwise kernels for

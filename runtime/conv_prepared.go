@@ -16,6 +16,9 @@ type ConvFilters struct {
 	w    *Array
 	once sync.Once
 	wino *[16]*PackedB // nil until a Winograd convolution needs it
+
+	patchOnce sync.Once
+	patch     *PackedB // nil until a patch-matrix GEMM needs it
 }
 
 // PrepareConv2d returns w, the filters of a Conv2d with this stride and
@@ -46,6 +49,21 @@ func PrepareConv2d(w *Array, stride, padding []int, groups int) *ConvFilters {
 func (f *ConvFilters) winograd() *[16]*PackedB {
 	f.once.Do(func() { f.wino = winogradWeights(f.w.F32, f.w.Shape[0], f.w.Shape[1]) })
 	return f.wino
+}
+
+// patchFilters returns the filters as the B of a patch-matrix GEMM
+// (taps × output channels, packed in blocks of the depth a product of p
+// pixels takes), computing them on first use.
+func (f *ConvFilters) patchFilters(p int) *PackedB {
+	f.patchOnce.Do(func() {
+		o := f.w.Shape[0]
+		k := len(f.w.F32) / o
+		kern := selectedKernel
+		kc := (&gemmCall{m: p, n: o, k: k, kern: kern}).depth()
+		f.patch = &PackedB{k: k, n: o, kern: kern, kblock: kc,
+			data: packBBlocks(true, k, o, f.w.F32, k, kern.nr, kc)}
+	})
+	return f.patch
 }
 
 // Conv2dPrepared is Conv2d with filters prepared by PrepareConv2d.

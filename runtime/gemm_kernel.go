@@ -102,6 +102,9 @@ const largeC = 1 << 17
 
 // depth returns the depth of the packed blocks for g.
 func (g *gemmCall) depth() int {
+	if g.pb != nil && g.pb.kblock != 0 {
+		return g.pb.kblock
+	}
 	kc := g.kern.kc
 	if g.kern.kcLargeC != 0 && g.m*g.n >= largeC {
 		kc = g.kern.kcLargeC
@@ -126,7 +129,7 @@ const directMaxA = 1 << 20
 
 // useDirectA reports whether a product reads A in place.
 func (g *gemmCall) useDirectA() bool {
-	return g.kern.direct != nil && !g.transA && ldaSpreads(g.lda) &&
+	return g.kern.direct != nil && !g.transA && g.patches == nil && ldaSpreads(g.lda) &&
 		(g.n <= directMaxN || g.m*g.k <= directMaxA)
 }
 

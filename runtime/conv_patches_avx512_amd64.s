@@ -1,0 +1,50 @@
+// AVX-512 kernel that packs one panel of a convolution's patch matrix for
+// the GEMM tile (see conv_patches.go): the panel's pixels at each tap, read
+// from the zero-padded image in at most three runs of consecutive floats.
+
+//go:build amd64 && !noasm
+
+#include "textflag.h"
+
+// func patchPanelAVX512(dst *float32, kb int, offs *int32, x *float32,
+//	b1, b2, b3 int, m1, m2, m3, mstore uint16, stride int)
+//
+// For taps t < kb and lanes l < 16 kept by mstore:
+//
+//	dst[t·stride/4 + l] = x[(offs[t] + bR)/4 + l] for the run R whose mask mR has bit l
+//	                      (the masks do not overlap), 0 where none has it
+//
+// Lanes outside every mask are not read.
+TEXT ·patchPanelAVX512(SB), NOSPLIT, $0-72
+	MOVQ  dst+0(FP), DI
+	MOVQ  kb+8(FP), CX
+	MOVQ  offs+16(FP), SI
+	MOVQ  x+24(FP), AX
+	MOVQ  b1+32(FP), R8
+	MOVQ  b2+40(FP), R9
+	MOVQ  b3+48(FP), R10
+	KMOVW m1+56(FP), K1
+	KMOVW m2+58(FP), K2
+	KMOVW m3+60(FP), K3
+	KMOVW mstore+62(FP), K4
+	MOVQ  stride+64(FP), DX
+	ADDQ  AX, R8
+	ADDQ  AX, R9
+	ADDQ  AX, R10
+	TESTQ CX, CX
+	JLE   done
+
+loop:
+	MOVLQSX   (SI), R11
+	VMOVUPS.Z (R8)(R11*1), K1, Z0
+	VMOVUPS   (R9)(R11*1), K2, Z0
+	VMOVUPS   (R10)(R11*1), K3, Z0
+	VMOVUPS   Z0, K4, (DI)
+	ADDQ      $4, SI
+	ADDQ      DX, DI
+	DECQ      CX
+	JNZ       loop
+
+done:
+	VZEROUPPER
+	RET
