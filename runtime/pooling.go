@@ -55,9 +55,11 @@ type maxPoolJob struct {
 // a row pass the maximum of that over each window's columns.
 func (g *maxPoolJob) planes(lo, hi int) {
 	h, w, oh, ow := g.h, g.w, g.oh, g.ow
-	scratch := getConvScratch(w)
+	// The column maxima of a row, then its phases (see windowMaxima).
+	scratch := getConvScratch(2*w + g.sw)
 	defer convScratch.Put(scratch)
-	col := *scratch
+	col, phases := (*scratch)[:w], (*scratch)[w:]
+	j0, j1 := g.interior()
 	for pl := lo; pl < hi; pl++ {
 		src := g.x[pl*h*w : (pl+1)*h*w]
 		dst := g.out[pl*oh*ow : (pl+1)*oh*ow]
@@ -71,7 +73,15 @@ func (g *maxPoolJob) planes(lo, hi int) {
 				continue
 			}
 			m := combineRows(col, src, w, y0, y1, maxRows)
-			for j := range d {
+			vector := j1-j0 >= 16 && currentISA != ISAGeneric
+			if vector {
+				g.windowMaxima(d, m, phases, j0, j1)
+			}
+			for j := 0; j < ow; j++ {
+				if vector && j == j0 {
+					j = j1 - 1
+					continue
+				}
 				z0, z1 := max(j*g.sw-g.pw, 0), min(j*g.sw-g.pw+g.kw, w)
 				v := float32(math.Inf(-1))
 				for _, x := range m[z0:z1] {
@@ -80,6 +90,49 @@ func (g *maxPoolJob) planes(lo, hi int) {
 				d[j] = v
 			}
 		}
+	}
+}
+
+// interior returns the output columns [j0, j1) whose windows lie wholly
+// inside the row (j0 ≥ j1 when there are none).
+func (g *maxPoolJob) interior() (j0, j1 int) {
+	j0 = (g.pw + g.sw - 1) / g.sw
+	j1 = min(g.ow, (g.w-g.kw+g.pw)/g.sw+1)
+	return j0, max(j0, j1)
+}
+
+// windowMaxima sets d[j], for the interior columns [j0, j1), to the
+// maximum of m over window j's columns, a vector maximum per kernel
+// column: m is first split into its sw phases (phase r holds m[r],
+// m[r+sw], ...; in phases), so that column q of consecutive windows is a
+// run of consecutive floats of one phase. Go's max gives the same bits
+// in any order, so this equals the window-by-window loop.
+func (g *maxPoolJob) windowMaxima(d, m, phases []float32, j0, j1 int) {
+	sw, w := g.sw, g.w
+	pl := (w + sw - 1) / sw // floats per phase
+	if sw == 1 {
+		phases = m
+	} else if sw == 2 {
+		for z := deinterleavePairs(phases[:pl], phases[pl:], m[:w]); z < w; z++ {
+			phases[z%2*pl+z/2] = m[z]
+		}
+	} else {
+		for z := range m[:w] {
+			phases[z%sw*pl+z/sw] = m[z]
+		}
+	}
+	out := d[j0:j1]
+	for q := 0; q < g.kw; q++ {
+		// Window j's column q is m[j·sw − pw + q]: phase t mod sw, float
+		// j + t div sw, with t = q − pw (j0 keeps it in the row).
+		t := q - g.pw
+		r, s := (t%sw+sw)%sw, (t-(t%sw+sw)%sw)/sw
+		src := phases[r*pl+j0+s : r*pl+j1+s]
+		if q == 0 {
+			copy(out, src)
+			continue
+		}
+		maxRows(out, out, src)
 	}
 }
 

@@ -6,3 +6,6 @@ package runtime
 
 // maxRows sets dst[i] = max(a[i], b[i]) for i < len(dst).
 func maxRows(dst, a, b []float32) { maxRowsGo(dst, a, b) }
+
+// deinterleavePairs splits nothing: the caller's loop does it all.
+func deinterleavePairs(a, b, src []float32) int { return 0 }

@@ -82,10 +82,22 @@ func testMaxPool2dAgainstReference(t *testing.T) {
 		}
 		cases = append(cases, c)
 	}
+	// Rows wide enough for the vector row pass (windowMaxima) over at
+	// least 16 interior windows, every stride up to 3.
+	for range 40 {
+		k := []int{1 + r.IntN(3), 1 + r.IntN(5)}
+		c := pcase{[]int{1, 1 + r.IntN(3), 1 + r.IntN(6), 40 + r.IntN(110)}, k,
+			[]int{1 + r.IntN(2), 1 + r.IntN(3)}, []int{r.IntN(k[0]/2 + 1), r.IntN(k[1]/2 + 1)}}
+		if c.shape[2]+2*c.p[0] < k[0] {
+			continue
+		}
+		cases = append(cases, c)
+	}
 	for _, c := range cases {
 		x := randArray(r, c.shape...)
 		if len(x.F32) > 3 {
 			x.F32[3] = float32(math.NaN()) // NaN wins its windows
+			x.F32[len(x.F32)*2/3] = float32(math.NaN())
 		}
 		kh, kw := pair2("test", "k", c.k)
 		sh, sw := kh, kw
