@@ -3,6 +3,7 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -112,6 +113,27 @@ func checkConvAct(t *testing.T, r *rand.Rand, k convCase, x, w *Array) {
 	}
 }
 
+// convOnWorkers runs conv into a NaN-filled output of shape with 1, 2 and
+// 3 workers and fails unless every run gives the bits of the first, which
+// it returns; what names the case in a failure.
+func convOnWorkers(t *testing.T, what string, shape []int, conv func(workers int, out *Array)) *Array {
+	t.Helper()
+	var first *Array
+	for _, workers := range []int{1, 2, 3} {
+		SetWorkers(workers)
+		got := nanArray(shape...)
+		conv(workers, got)
+		if first == nil {
+			first = got
+			continue
+		}
+		if i := sameBits(got.F32, first.F32); i >= 0 {
+			t.Fatalf("%s, workers %d: element %d is %v, with 1 worker %v", what, workers, i, got.F32[i], first.F32[i])
+		}
+	}
+	return first
+}
+
 // TestConv2dDirectWorkersAgree checks that a stride-1 convolution of one
 // image, split over the workers by blocks, gives the same bits for any
 // number of workers.
@@ -123,21 +145,9 @@ func testConv2dDirectWorkersAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
 	for _, hw := range []int{9, 20} {
 		x, w, b := randArray(r, 1, 24, hw, hw), randArray(r, 20, 24, 3, 3), randArray(r, 20)
-		var first *Array
-		for _, workers := range []int{1, 2, 3} {
-			SetWorkers(workers)
-			got := nanArray(1, 20, hw, hw)
+		convOnWorkers(t, fmt.Sprintf("%d×%d", hw, hw), []int{1, 20, hw, hw}, func(_ int, got *Array) {
 			Conv2d(got, x, w, b, []int{1}, []int{1}, 1)
-			if first == nil {
-				first = got
-				continue
-			}
-			for i := range got.F32 {
-				if math.Float32bits(got.F32[i]) != math.Float32bits(first.F32[i]) {
-					t.Fatalf("%d×%d, workers %d: element %d is %v, with 1 worker %v", hw, hw, workers, i, got.F32[i], first.F32[i])
-				}
-			}
-		}
+		})
 	}
 }
 
@@ -181,19 +191,7 @@ func testConv2dDepthwiseAgainstReference(t *testing.T) {
 	// The same bits on any number of workers.
 	defer SetWorkers(0)
 	x, w, b := randArray(r, 1, 24, 30, 30), randArray(r, 24, 1, 3, 3), randArray(r, 24)
-	var first *Array
-	for _, workers := range []int{1, 2, 3} {
-		SetWorkers(workers)
-		got := nanArray(1, 24, 30, 30)
+	convOnWorkers(t, "depthwise 30×30", []int{1, 24, 30, 30}, func(_ int, got *Array) {
 		Conv2d(got, x, w, b, []int{1}, []int{1}, 24)
-		if first == nil {
-			first = got
-			continue
-		}
-		for i := range got.F32 {
-			if math.Float32bits(got.F32[i]) != math.Float32bits(first.F32[i]) {
-				t.Fatalf("workers %d: element %d is %v, with 1 worker %v", workers, i, got.F32[i], first.F32[i])
-			}
-		}
-	}
+	})
 }

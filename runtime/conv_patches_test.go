@@ -104,21 +104,9 @@ func testConv2dPatchGemmWorkersAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 36))
 	x, w, b := randArray(r, 1, 64, 14, 14), randArray(r, 96, 64, 3, 3), randArray(r, 96)
 	f := PrepareConv2d(w, []int{2}, []int{1}, 1)
-	var first *Array
-	for _, workers := range []int{1, 2, 3} {
-		SetWorkers(workers)
-		got := nanArray(1, 96, 7, 7)
+	convOnWorkers(t, "64→96 stride 2", []int{1, 96, 7, 7}, func(_ int, got *Array) {
 		Conv2dActPrepared(got, x, f, b, []int{2}, []int{1}, 1, int(ActReLU))
-		if first == nil {
-			first = got
-			continue
-		}
-		for i := range got.F32 {
-			if math.Float32bits(got.F32[i]) != math.Float32bits(first.F32[i]) {
-				t.Fatalf("workers %d: element %d is %v, with 1 worker %v", workers, i, got.F32[i], first.F32[i])
-			}
-		}
-	}
+	})
 }
 
 // TestConv2dPatchGemmAllocs checks that the patch GEMM allocates nothing

@@ -185,23 +185,11 @@ func testConv2dWorkersAgree(t *testing.T) {
 	}{{2, 32, 20, 48, 2, 1e-5}, {2, 64, 28, 64, 1, 1e-4}} {
 		x, w, b := randArray(r, c.n, c.c, c.hw, c.hw), randArray(r, c.o, c.c, 3, 3), randArray(r, c.o)
 		ohw := (c.hw+2-3)/c.stride + 1
-		var first *Array
-		for _, workers := range []int{1, 2, 3} {
-			SetWorkers(workers)
-			got := nanArray(c.n, c.o, ohw, ohw)
+		first := convOnWorkers(t, fmt.Sprintf("%+v", c), []int{c.n, c.o, ohw, ohw}, func(_ int, got *Array) {
 			Conv2d(got, x, w, b, []int{c.stride}, []int{1}, 1)
-			if first == nil {
-				first = got
-				if err := closeArrays(got, convRef(x, w, b, c.stride, c.stride, 1, 1, 1), c.tol); err != nil {
-					t.Fatalf("%+v, workers %d: %v", c, workers, err)
-				}
-				continue
-			}
-			for i := range got.F32 {
-				if math.Float32bits(got.F32[i]) != math.Float32bits(first.F32[i]) {
-					t.Fatalf("%+v, workers %d: element %d is %v, with 1 worker %v", c, workers, i, got.F32[i], first.F32[i])
-				}
-			}
+		})
+		if err := closeArrays(first, convRef(x, w, b, c.stride, c.stride, 1, 1, 1), c.tol); err != nil {
+			t.Fatalf("%+v: %v", c, err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -27,24 +28,13 @@ func testWinogradWorkersAgree(t *testing.T) {
 		if lazy.wino != nil {
 			t.Fatal("PrepareConv2d transformed filters for stride 2")
 		}
-		var first *Array
-		for i, workers := range []int{1, 2, 3} {
-			SetWorkers(workers)
-			got := nanArray(n, 24, 11, 13)
-			if i == 2 {
-				w = lazy
+		convOnWorkers(t, fmt.Sprintf("%d images", n), []int{n, 24, 11, 13}, func(workers int, got *Array) {
+			f := w
+			if workers == 3 {
+				f = lazy
 			}
-			Conv2dActPrepared(got, x, w, b, []int{1}, []int{1}, 1, int(ActReLU))
-			if first == nil {
-				first = got
-				continue
-			}
-			for i := range got.F32 {
-				if math.Float32bits(got.F32[i]) != math.Float32bits(first.F32[i]) {
-					t.Fatalf("%d images, workers %d: element %d is %v, with 1 worker %v", n, workers, i, got.F32[i], first.F32[i])
-				}
-			}
-		}
+			Conv2dActPrepared(got, x, f, b, []int{1}, []int{1}, 1, int(ActReLU))
+		})
 	}
 }
 
