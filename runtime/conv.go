@@ -121,6 +121,10 @@ func (j *convJob) images(lo, hi int, parallel bool) {
 		j.patchGemmImages(lo, hi, parallel, j.filters.patchFilters(g.p))
 		return
 	}
+	if j.filters != nil && convPointwisePatchOK(g, j.groups) {
+		j.pointwisePatchImages(lo, hi, parallel, j.filters.patchFilters(g.p*(hi-lo)))
+		return
+	}
 	if convDirectOK(g, j.groups) {
 		j.paddedImages(lo, hi, parallel)
 		return

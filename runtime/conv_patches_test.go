@@ -63,8 +63,9 @@ func testConvPatchesPack(t *testing.T) {
 // GEMM takes on the AVX-512 tier (the direct kernel or im2col on the
 // others) against the reference loop: output rows of 7, 8, 5 and 28
 // pixels, strides 1, 2 and unequal, channels not a multiple of the
-// tile's 32, pixels not a multiple of its 14, a batch, NaN and ±Inf
-// inputs, every activation, guard values after the output.
+// tile's 32, pixels not a multiple of its 14, a batch, 1×1 convolutions
+// of small images (one product for the batch), NaN and ±Inf inputs, every
+// activation, guard values after the output.
 func TestConv2dPatchGemmAgainstReference(t *testing.T) {
 	forEachISA(t, testConv2dPatchGemmAgainstReference)
 }
@@ -79,10 +80,16 @@ func testConv2dPatchGemmAgainstReference(t *testing.T) {
 		{1, 30, 12, 17, 64, 3, 3, 1, 2, 0, 1, 1, true},  // unequal strides and padding
 		{1, 260, 4, 4, 128, 1, 1, 1, 1, 1, 1, 1, false}, // 1×1 with padding, 260 taps
 		{1, 8, 20, 20, 64, 5, 7, 1, 1, 2, 3, 1, true},   // a wide kernel
+		// 1×1, the pixels of all the images in one product:
+		{3, 20, 7, 7, 70, 1, 1, 1, 1, 0, 0, 1, true},   // 7², a last partial channel
+		{2, 160, 2, 7, 96, 1, 1, 1, 1, 0, 0, 1, false}, // 14 pixels an image
+		{9, 33, 9, 7, 64, 1, 1, 1, 1, 0, 0, 1, true},   // 63 pixels, panels across images
+		{9, 8, 7, 7, 1200, 1, 1, 1, 1, 0, 0, 1, true},  // products of 4, 4 and 1 images
 	} {
-		if !convPatchGemmOK(&convGeom{c: k.c, o: k.o, kh: k.kh, kw: k.kw, sh: k.sh, sw: k.sw, ph: k.ph, pw: k.pw,
-			h: k.h, w: k.w, oh: (k.h+2*k.ph-k.kh)/k.sh + 1, ow: (k.w+2*k.pw-k.kw)/k.sw + 1,
-			p: ((k.h+2*k.ph-k.kh)/k.sh + 1) * ((k.w+2*k.pw-k.kw)/k.sw + 1)}, 1) && CurrentISA() == ISAAVX512 {
+		g := convGeom{c: k.c, o: k.o, kh: k.kh, kw: k.kw, sh: k.sh, sw: k.sw, ph: k.ph, pw: k.pw,
+			h: k.h, w: k.w, oh: (k.h+2*k.ph-k.kh)/k.sh + 1, ow: (k.w+2*k.pw-k.kw)/k.sw + 1}
+		g.p = g.oh * g.ow
+		if !convPatchGemmOK(&g, 1) && !convPointwisePatchOK(&g, 1) && CurrentISA() == ISAAVX512 {
 			t.Fatalf("%v: the patch GEMM does not take it", k)
 		}
 		x := randArray(r, k.n, k.c, k.h, k.w)
@@ -109,23 +116,27 @@ func testConv2dPatchGemmWorkersAgree(t *testing.T) {
 	})
 }
 
-// TestConv2dPatchGemmAllocs checks that the patch GEMM allocates nothing
-// once warm, for one image and a batch (the least of three counts, as a
-// worker parking after a collection may allocate).
+// TestConv2dPatchGemmAllocs checks that the patch GEMMs allocate nothing
+// once warm (a 3×3 stride-2 and a 1×1 convolution), for one image and a
+// batch (the least of three counts, as a worker parking after a
+// collection may allocate).
 func TestConv2dPatchGemmAllocs(t *testing.T) {
 	r := rand.New(rand.NewPCG(37, 38))
-	for _, n := range []int{1, 3} {
-		x, b := randArray(r, n, 64, 14, 14), randArray(r, 96)
-		w := PrepareConv2d(randArray(r, 96, 64, 3, 3), []int{2}, []int{1}, 1)
-		out := NewArray(Float32, n, 96, 7, 7)
-		conv := func() { Conv2dActPrepared(out, x, w, b, []int{2}, []int{1}, 1, int(ActReLU)) }
-		conv()
-		least := math.Inf(1)
-		for range 3 {
-			least = min(least, testing.AllocsPerRun(20, conv))
-		}
-		if least != 0 {
-			t.Errorf("%d images: allocates %v times per call after warm-up", n, least)
+	for _, c := range []struct{ k, s, hw, ohw int }{{3, 2, 14, 7}, {1, 1, 7, 7}} {
+		for _, n := range []int{1, 3} {
+			x, b := randArray(r, n, 64, c.hw, c.hw), randArray(r, 96)
+			stride, pad := []int{c.s}, []int{c.k / 2}
+			w := PrepareConv2d(randArray(r, 96, 64, c.k, c.k), stride, pad, 1)
+			out := NewArray(Float32, n, 96, c.ohw, c.ohw)
+			conv := func() { Conv2dActPrepared(out, x, w, b, stride, pad, 1, int(ActReLU)) }
+			conv()
+			least := math.Inf(1)
+			for range 3 {
+				least = min(least, testing.AllocsPerRun(20, conv))
+			}
+			if least != 0 {
+				t.Errorf("%d×%d kernel, %d images: allocates %v times per call after warm-up", c.k, c.k, n, least)
+			}
 		}
 	}
 }
