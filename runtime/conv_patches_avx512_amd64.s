@@ -48,3 +48,47 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func patchPanelAVX2(dst *float32, kb int, offs *int32, x *float32,
+//	b1, b2, b3 int, masks *int32, stride int)
+//
+// patchPanelAVX512 for panels of at most 8 rows on the AVX2 tier: masks
+// holds four vectors of eight int32 lane masks (all ones or zero), of the
+// three runs and of the stored lanes. A lane outside its run's mask loads
+// as +0, and the runs are joined with OR, which keeps every bit.
+TEXT ·patchPanelAVX2(SB), NOSPLIT, $0-72
+	MOVQ    dst+0(FP), DI
+	MOVQ    kb+8(FP), CX
+	MOVQ    offs+16(FP), SI
+	MOVQ    x+24(FP), AX
+	MOVQ    b1+32(FP), R8
+	MOVQ    b2+40(FP), R9
+	MOVQ    b3+48(FP), R10
+	MOVQ    masks+56(FP), DX
+	VMOVDQU (DX), Y4
+	VMOVDQU 32(DX), Y5
+	VMOVDQU 64(DX), Y6
+	VMOVDQU 96(DX), Y7
+	MOVQ    stride+64(FP), DX
+	ADDQ    AX, R8
+	ADDQ    AX, R9
+	ADDQ    AX, R10
+	TESTQ   CX, CX
+	JLE     avx2done
+
+avx2loop:
+	MOVLQSX   (SI), R11
+	VMASKMOVPS (R8)(R11*1), Y4, Y0
+	VMASKMOVPS (R9)(R11*1), Y5, Y1
+	VMASKMOVPS (R10)(R11*1), Y6, Y2
+	VORPS      Y1, Y0, Y0
+	VORPS      Y2, Y0, Y0
+	VMASKMOVPS Y0, Y7, (DI)
+	ADDQ       $4, SI
+	ADDQ       DX, DI
+	DECQ       CX
+	JNZ        avx2loop
+
+avx2done:
+	VZEROUPPER
+	RET
