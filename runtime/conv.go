@@ -42,13 +42,14 @@ func Conv2d(out, x, w, bias *Array, stride, padding []int, groups int) {
 // conv2d is Conv2d followed by act, which a ReLU applies in the GEMM's
 // epilogue while each tile of out is in cache.
 func conv2d(out, x, w, bias *Array, stride, padding []int, groups int, act Activation) {
-	conv2dWith(out, x, w, nil, bias, stride, padding, groups, act)
+	conv2dWith(out, x, w, nil, bias, nil, stride, padding, groups, act)
 }
 
 // conv2dWith is conv2d with the filters w also prepared as filters, when
 // not nil: the kernels that need the filters in another layout (Winograd)
-// run only with them.
-func conv2dWith(out, x, w *Array, filters *ConvFilters, bias *Array, stride, padding []int, groups int, act Activation) {
+// run only with them; and, when res is not nil, act(conv + res) (see
+// Conv2dResidual).
+func conv2dWith(out, x, w *Array, filters *ConvFilters, bias, res *Array, stride, padding []int, groups int, act Activation) {
 	g := checkConv2d(out, x, w, bias, stride, padding, groups)
 	if g.n == 0 || g.o == 0 || g.p == 0 {
 		return
@@ -56,6 +57,11 @@ func conv2dWith(out, x, w *Array, filters *ConvFilters, bias *Array, stride, pad
 	j := convJob{g: g, x: x.F32, w: w.F32, out: out.F32, groups: groups, act: act, filters: filters}
 	if bias != nil {
 		j.bias = bias.F32
+	}
+	if res != nil {
+		// The kernels compute the bare convolution; images adds res and
+		// applies act.
+		j.res, j.resAct, j.act = res.F32, act, ActNone
 	}
 	perImage := 2 * float64(g.o) * float64(g.p) * float64(g.c*g.kh*g.kw/groups)
 	if perImage*float64(g.n) < convParallelFlops {
@@ -92,6 +98,8 @@ type convJob struct {
 	groups          int
 	act             Activation   // applied by the kernels (see Conv2dAct)
 	filters         *ConvFilters // w prepared, or nil
+	res             []float32    // the residual added to the output, or nil (see Conv2dResidual)
+	resAct          Activation   // applied after res is added
 }
 
 // imagesSerial convolves images [lo, hi), each on the calling goroutine
@@ -104,6 +112,15 @@ func (j *convJob) imagesSerial(lo, hi int) { j.images(lo, hi, false) }
 // rows, which bounds the scratch buffer and keeps more of it in cache
 // between im2col and Sgemm.
 func (j *convJob) images(lo, hi int, parallel bool) {
+	if j.res != nil {
+		j.residualImages(lo, hi, parallel)
+		return
+	}
+	j.convImages(lo, hi, parallel)
+}
+
+// convImages is images without a residual.
+func (j *convJob) convImages(lo, hi int, parallel bool) {
 	g := &j.g
 	if convDepthwiseOK(g, j.groups) {
 		j.depthwiseImages(lo, hi, parallel)

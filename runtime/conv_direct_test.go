@@ -75,7 +75,9 @@ func testConv2dDirectAgainstReference(t *testing.T) {
 
 // checkConvAct runs Conv2dAct on case k with input x and weights w (and a
 // random bias if k says so), with no activation and with each one, against the
-// reference loop, with guard values after the output that must stay.
+// reference loop, with guard values after the output that must stay; and
+// Conv2dResidual likewise, with a random residual (a NaN in it) added
+// before the activation.
 func checkConvAct(t *testing.T, r *rand.Rand, k convCase, x, w *Array) {
 	t.Helper()
 	var b *Array
@@ -83,22 +85,38 @@ func checkConvAct(t *testing.T, r *rand.Rand, k convCase, x, w *Array) {
 		b = randArray(r, k.o)
 	}
 	want := convRef(x, w, b, k.sh, k.sw, k.ph, k.pw, k.groups)
+	res := randArray(r, want.Shape...)
+	res.F32[len(res.F32)/2] = float32(math.NaN())
+	wantRes := want.Clone()
+	for i := range wantRes.F32 {
+		wantRes.F32[i] += res.F32[i]
+	}
+	stride, pad := []int{k.sh, k.sw}, []int{k.ph, k.pw}
 	for act := Activation(ActNone); act <= ActSiLU; act++ {
-		ref := actRef(want, int(act))
 		const guard = 40
 		store := make([]float32, len(want.F32)+guard)
 		for i := range store {
 			store[i] = 777
 		}
-		for _, prepared := range []bool{false, true} {
+		for call := range 4 {
+			prepared, residual := call%2 == 1, call >= 2
 			got := &Array{DType: Float32, Shape: want.Shape, F32: store[:len(want.F32)]}
 			poisonConvScratch()
-			name := "Conv2dAct"
-			if prepared {
+			ref := actRef(want, int(act))
+			var name string
+			switch {
+			case residual && prepared:
+				name, ref = "Conv2dResidualPrepared", actRef(wantRes, int(act))
+				Conv2dResidualPrepared(got, x, PrepareConv2d(w, stride, pad, k.groups), b, res, stride, pad, k.groups, int(act))
+			case residual:
+				name, ref = "Conv2dResidual", actRef(wantRes, int(act))
+				Conv2dResidual(got, x, w, b, res, stride, pad, k.groups, int(act))
+			case prepared:
 				name = "Conv2dActPrepared"
-				Conv2dActPrepared(got, x, PrepareConv2d(w, []int{k.sh, k.sw}, []int{k.ph, k.pw}, k.groups), b, []int{k.sh, k.sw}, []int{k.ph, k.pw}, k.groups, int(act))
-			} else {
-				Conv2dAct(got, x, w, b, []int{k.sh, k.sw}, []int{k.ph, k.pw}, k.groups, int(act))
+				Conv2dActPrepared(got, x, PrepareConv2d(w, stride, pad, k.groups), b, stride, pad, k.groups, int(act))
+			default:
+				name = "Conv2dAct"
+				Conv2dAct(got, x, w, b, stride, pad, k.groups, int(act))
 			}
 			tol := max(1e-5, 1e-7*float64(k.c/k.groups*k.kh*k.kw))
 			if err := closeArrays(got, ref, tol); err != nil {

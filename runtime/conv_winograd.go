@@ -388,7 +388,7 @@ func (j *convJob) winogradImages(lo, hi int, parallel bool, u *[16]*PackedB) {
 func (j *convJob) withoutWinograd(lo, hi int, parallel bool) {
 	plain := *j
 	plain.filters = nil
-	plain.images(lo, hi, parallel)
+	plain.convImages(lo, hi, parallel) // a residual is added by the caller
 }
 
 // winoBias returns dst holding bias, or zeros for a convolution without
