@@ -80,5 +80,5 @@ func conv2dPrepared(out, x *Array, w *ConvFilters, bias *Array, stride, padding 
 	if w == nil {
 		kernelPanic("Conv2dPrepared", "nil ConvFilters")
 	}
-	conv2dWith(out, x, w.w, w, bias, stride, padding, groups, act)
+	conv2dWith(out, x, w.w, w, bias, nil, stride, padding, groups, act)
 }

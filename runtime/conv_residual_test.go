@@ -52,7 +52,7 @@ func TestConv2dResidualPanics(t *testing.T) {
 	x, w := NewArray(Float32, 1, 2, 4, 4), NewArray(Float32, 3, 2, 3, 3)
 	out := NewArray(Float32, 1, 3, 2, 2)
 	for name, f := range map[string]func(){
-		"residual shape": func() { Conv2dResidual(out, x, w, nil, NewArray(Float32, 1, 3, 4), []int{1}, []int{0}, 1, 0) },
+		"residual shape":  func() { Conv2dResidual(out, x, w, nil, NewArray(Float32, 1, 3, 4), []int{1}, []int{0}, 1, 0) },
 		"residual is out": func() { Conv2dResidual(out, x, w, nil, out, []int{1}, []int{0}, 1, 0) },
 		"act":             func() { Conv2dResidual(out, x, w, nil, NewArray(Float32, 1, 3, 2, 2), []int{1}, []int{0}, 1, 9) },
 		"nil filters": func() {
