@@ -22,6 +22,10 @@ func kernelCaller(k any) kernelCall {
 		return func(a *kernelArgs) {
 			k(a.arrays[0], a.arrays[1], a.arrays[2], a.arrays[3], a.arrays[4], a.arrays[5], a.attrs[0].(float64))
 		}
+	case func(*runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, []int, []int, int, int):
+		return func(a *kernelArgs) {
+			k(a.arrays[0], a.arrays[1], a.arrays[2], a.arrays[3], a.arrays[4], a.attrs[0].([]int), a.attrs[1].([]int), a.attrs[2].(int), a.attrs[3].(int))
+		}
 	case func(*runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, []int, []int, int):
 		return func(a *kernelArgs) {
 			k(a.arrays[0], a.arrays[1], a.arrays[2], a.arrays[3], a.attrs[0].([]int), a.attrs[1].([]int), a.attrs[2].(int))

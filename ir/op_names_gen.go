@@ -34,6 +34,8 @@ const (
 	OpConv2d = "conv2d"
 	// OpConv2dAct is conv2d_act(x, weight, bias, stride, padding, groups, act) is act(conv2d(...)) in one kernel, act 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu (made by the fuse-activation pass).
 	OpConv2dAct = "conv2d_act"
+	// OpConv2dResidual is conv2d_residual(x, weight, bias, residual, stride, padding, groups, act) is act(conv2d(x, weight, bias, stride, padding, groups) + residual) in one kernel, the residual added to each chunk of the output while it is in cache, act 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu (made by the fuse-residual pass).
+	OpConv2dResidual = "conv2d_residual"
 	// OpDiv is div(a, b) is a / b with broadcasting, always float32.
 	OpDiv = "div"
 	// OpDropout is dropout(x, p) is x (a copy): dropout at inference, the op of nn.Dropout.

@@ -1,5 +1,5 @@
 // This file declares the fused ops that passes make (linear_act,
-// linear_residual, conv2d_act) and the prepared forms of their weights
+// linear_residual, conv2d_act, conv2d_residual) and the prepared forms of their weights
 // (packed linear weights, convolution filters).
 
 package ir
@@ -79,6 +79,36 @@ func init() {
 		},
 		Kernel:   runtime.Conv2dAct,
 		Prepared: &Prepared{Operand: 1, Prepare: runtime.PrepareConv2d, Kernel: runtime.Conv2dActPrepared},
+	})
+	RegisterOp(&Op{
+		Name: "conv2d_residual",
+		Doc: "conv2d_residual(x, weight, bias, residual, stride, padding, groups, act) is " +
+			"act(conv2d(x, weight, bias, stride, padding, groups) + residual) in one kernel, the residual added to each " +
+			"chunk of the output while it is in cache, act 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu (made by the fuse-residual pass).",
+		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}, {"residual", TensorOperand}},
+		Attrs: []Attr{
+			{Name: "stride", Kind: IntsAttr, Default: []int{1, 1}},
+			{Name: "padding", Kind: IntsAttr, Default: []int{0, 0}},
+			{Name: "groups", Kind: IntAttr, Default: 1},
+			actAttr,
+		},
+		Infer: func(s *Sig) ([]Type, error) {
+			if err := checkAct(s); err != nil {
+				return nil, err
+			}
+			conv := *s // the attributes of conv2d, with the same names
+			conv.Args = s.Args[:3]
+			ts, err := LookupOp("conv2d").Infer(&conv)
+			if err != nil {
+				return nil, err
+			}
+			if r := s.Args[3].Type; r.DType != Float32 || !r.Shape.Equal(ts[0].Shape) {
+				return nil, fmt.Errorf("residual %v, want %v", r, ts[0])
+			}
+			return ts, nil
+		},
+		Kernel:   runtime.Conv2dResidual,
+		Prepared: &Prepared{Operand: 1, Prepare: runtime.PrepareConv2d, Kernel: runtime.Conv2dResidualPrepared},
 	})
 }
 

@@ -95,7 +95,7 @@ func TestPreparedOperands(t *testing.T) {
 			t.Errorf("%s: %v", op.Name, err)
 		}
 	}
-	const wantOps = "conv2d conv2d_act linear linear_act linear_residual"
+	const wantOps = "conv2d conv2d_act conv2d_residual linear linear_act linear_residual"
 	if got := strings.Join(have, " "); got != wantOps {
 		t.Errorf("ops with a prepared operand: got %q, want %q", got, wantOps)
 	}
@@ -110,6 +110,7 @@ func TestPreparedOperands(t *testing.T) {
 	}{
 		{"linear", nil}, {"linear_act", []any{ActReLU}}, {"linear_act", []any{ActGELU}}, {"linear_residual", []any{randF32(r, 6, 5)}},
 		{"conv2d", conv}, {"conv2d_act", append(conv, ActReLU)}, {"conv2d_act", append(conv, ActGELU)},
+		{"conv2d_residual", append([]any{randF32(r, 2, 8, 7, 9)}, append(conv, ActReLU)...)},
 	} {
 		op := LookupOp(c.op)
 		x, w, b, shape, tol := lx, lw, lb, []int{6, 5}, float32(1e-5)
@@ -127,7 +128,9 @@ func TestPreparedOperands(t *testing.T) {
 			return vs
 		}
 		reflect.ValueOf(op.Kernel).Call(args(want, w))
-		prep := append([]reflect.Value{reflect.ValueOf(w)}, args(nil, nil)[4:4+op.PrepareAttrs()]...)
+		// The attributes follow the operands (a residual after the bias).
+		first := 4 + len(op.Operands) - 3
+		prep := append([]reflect.Value{reflect.ValueOf(w)}, args(nil, nil)[first:first+op.PrepareAttrs()]...)
 		packed := reflect.ValueOf(op.Prepared.Prepare).Call(prep)[0].Interface()
 		reflect.ValueOf(op.Prepared.Kernel).Call(args(got, packed))
 		sameArray(t, c.op+" prepared", got, want, tol)

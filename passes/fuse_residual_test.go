@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/fxgen/fxgen/ir"
@@ -84,4 +85,46 @@ func TestFuseResidualNotInPlaceOverItsInput(t *testing.T) {
 		}
 	}
 	t.Errorf("no linear_residual:\n%s", after)
+}
+
+// convResidualNet has a ResNet block (relu(conv2(relu(conv1(x))) + x)),
+// an add of a convolution followed by no activation, a convolution with
+// two users (not fused), a broadcasting add (not fused), and an add whose
+// relu is not its only user (the relu stays).
+type convResidualNet struct {
+	C1, C2, C3, C4, C5 *nn.Conv2d
+	B                  *tensor.Tensor
+}
+
+func (m *convResidualNet) Forward(x *tensor.Tensor) *tensor.Tensor {
+	h := tensor.Relu(m.C1.Forward(x))
+	a := tensor.Relu(tensor.Add(m.C2.Forward(h), x)) // conv2d_residual, relu fused
+	b := tensor.Add(a, m.C3.Forward(a))              // conv2d_residual, no act
+	y := m.C4.Forward(b)                             // two users: not fused
+	c := tensor.Add(tensor.Add(y, b), y)
+	d := tensor.Add(m.C5.Forward(c), c) // fused; its relu has a second user
+	e := tensor.Relu(d)
+	return tensor.Add(tensor.Add(e, d), m.B) // broadcasts [4, 1, 1]: not fused
+}
+
+func TestFuseResidualConv(t *testing.T) {
+	conv := func() *nn.Conv2d { return nn.NewConv2d(4, 4, 3, nn.Padding(1)) }
+	m := &convResidualNet{C1: conv(), C2: conv(), C3: conv(), C4: conv(), C5: conv(),
+		B: tensor.FromFloat32(make([]float32, 4), 4, 1, 1)}
+	g := trace(t, m, "x=f32[N,4,6,6]")
+	randomize(g, 13)
+	after, _ := applyAndCompare(t, g, 1e-4, Default...)
+	var acts []int
+	for _, n := range after.Nodes() {
+		if isCall(n, ir.OpConv2dResidual) {
+			a, _ := n.Kwarg("act")
+			acts = append(acts, a.(int))
+		}
+	}
+	if want := []int{ir.ActReLU, ir.ActNone, ir.ActNone}; fmt.Sprint(acts) != fmt.Sprint(want) {
+		t.Errorf("conv2d_residual acts %v, want %v:\n%s", acts, want, after)
+	}
+	if got := count(after, ir.OpConv2d); got != 1 {
+		t.Errorf("got %d conv2d nodes left, want 1 (c4, used twice):\n%s", got, after)
+	}
 }

@@ -36,8 +36,6 @@ type ResNet18Compiled struct {
 	layer1_0_conv2_folded_bias *runtime.Array
 	// layer1_0_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer1_0_conv2_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer1_0_relu_1
-	layer1_0_relu_1_program *runtime.ElementwiseProgram
 	// layer1_1_conv1_folded_bias f32[64], computed by the constructor
 	layer1_1_conv1_folded_bias *runtime.Array
 	// layer1_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -46,8 +44,6 @@ type ResNet18Compiled struct {
 	layer1_1_conv2_folded_bias *runtime.Array
 	// layer1_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer1_1_conv2_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer1_1_relu_1
-	layer1_1_relu_1_program *runtime.ElementwiseProgram
 	// layer2_0_conv1_folded_bias f32[128], computed by the constructor
 	layer2_0_conv1_folded_bias *runtime.Array
 	// layer2_0_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -60,8 +56,6 @@ type ResNet18Compiled struct {
 	layer2_0_downsample_0_folded_bias *runtime.Array
 	// layer2_0_downsample_0_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer2_0_downsample_0_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer2_0_relu_1
-	layer2_0_relu_1_program *runtime.ElementwiseProgram
 	// layer2_1_conv1_folded_bias f32[128], computed by the constructor
 	layer2_1_conv1_folded_bias *runtime.Array
 	// layer2_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -70,8 +64,6 @@ type ResNet18Compiled struct {
 	layer2_1_conv2_folded_bias *runtime.Array
 	// layer2_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer2_1_conv2_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer2_1_relu_1
-	layer2_1_relu_1_program *runtime.ElementwiseProgram
 	// layer3_0_conv1_folded_bias f32[256], computed by the constructor
 	layer3_0_conv1_folded_bias *runtime.Array
 	// layer3_0_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -84,8 +76,6 @@ type ResNet18Compiled struct {
 	layer3_0_downsample_0_folded_bias *runtime.Array
 	// layer3_0_downsample_0_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer3_0_downsample_0_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer3_0_relu_1
-	layer3_0_relu_1_program *runtime.ElementwiseProgram
 	// layer3_1_conv1_folded_bias f32[256], computed by the constructor
 	layer3_1_conv1_folded_bias *runtime.Array
 	// layer3_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -94,8 +84,6 @@ type ResNet18Compiled struct {
 	layer3_1_conv2_folded_bias *runtime.Array
 	// layer3_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer3_1_conv2_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer3_1_relu_1
-	layer3_1_relu_1_program *runtime.ElementwiseProgram
 	// layer4_0_conv1_folded_bias f32[512], computed by the constructor
 	layer4_0_conv1_folded_bias *runtime.Array
 	// layer4_0_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -108,8 +96,6 @@ type ResNet18Compiled struct {
 	layer4_0_downsample_0_folded_bias *runtime.Array
 	// layer4_0_downsample_0_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer4_0_downsample_0_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer4_0_relu_1
-	layer4_0_relu_1_program *runtime.ElementwiseProgram
 	// layer4_1_conv1_folded_bias f32[512], computed by the constructor
 	layer4_1_conv1_folded_bias *runtime.Array
 	// layer4_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -118,8 +104,6 @@ type ResNet18Compiled struct {
 	layer4_1_conv2_folded_bias *runtime.Array
 	// layer4_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer4_1_conv2_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer4_1_relu_1
-	layer4_1_relu_1_program *runtime.ElementwiseProgram
 	// fc.weight prepared by PackLinear, computed by the constructor
 	fc_weight_prepared *runtime.PackedB
 	// versions of the parameters the constructor computed from
@@ -139,56 +123,40 @@ type resNet18CompiledFrame struct {
 	layer1_0_conv1 runtime.Array
 	// layer1_0_conv2 f32[N,64,56,56]
 	layer1_0_conv2 runtime.Array
-	// layer1_0_relu_1 f32[N,64,56,56]
-	layer1_0_relu_1 runtime.Array
 	// layer1_1_conv1 f32[N,64,56,56]
 	layer1_1_conv1 runtime.Array
 	// layer1_1_conv2 f32[N,64,56,56]
 	layer1_1_conv2 runtime.Array
-	// layer1_1_relu_1 f32[N,64,56,56]
-	layer1_1_relu_1 runtime.Array
 	// layer2_0_conv1 f32[N,128,28,28]
 	layer2_0_conv1 runtime.Array
 	// layer2_0_conv2 f32[N,128,28,28]
 	layer2_0_conv2 runtime.Array
 	// layer2_0_downsample_0 f32[N,128,28,28]
 	layer2_0_downsample_0 runtime.Array
-	// layer2_0_relu_1 f32[N,128,28,28]
-	layer2_0_relu_1 runtime.Array
 	// layer2_1_conv1 f32[N,128,28,28]
 	layer2_1_conv1 runtime.Array
 	// layer2_1_conv2 f32[N,128,28,28]
 	layer2_1_conv2 runtime.Array
-	// layer2_1_relu_1 f32[N,128,28,28]
-	layer2_1_relu_1 runtime.Array
 	// layer3_0_conv1 f32[N,256,14,14]
 	layer3_0_conv1 runtime.Array
 	// layer3_0_conv2 f32[N,256,14,14]
 	layer3_0_conv2 runtime.Array
 	// layer3_0_downsample_0 f32[N,256,14,14]
 	layer3_0_downsample_0 runtime.Array
-	// layer3_0_relu_1 f32[N,256,14,14]
-	layer3_0_relu_1 runtime.Array
 	// layer3_1_conv1 f32[N,256,14,14]
 	layer3_1_conv1 runtime.Array
 	// layer3_1_conv2 f32[N,256,14,14]
 	layer3_1_conv2 runtime.Array
-	// layer3_1_relu_1 f32[N,256,14,14]
-	layer3_1_relu_1 runtime.Array
 	// layer4_0_conv1 f32[N,512,7,7]
 	layer4_0_conv1 runtime.Array
 	// layer4_0_conv2 f32[N,512,7,7]
 	layer4_0_conv2 runtime.Array
 	// layer4_0_downsample_0 f32[N,512,7,7]
 	layer4_0_downsample_0 runtime.Array
-	// layer4_0_relu_1 f32[N,512,7,7]
-	layer4_0_relu_1 runtime.Array
 	// layer4_1_conv1 f32[N,512,7,7]
 	layer4_1_conv1 runtime.Array
 	// layer4_1_conv2 f32[N,512,7,7]
 	layer4_1_conv2 runtime.Array
-	// layer4_1_relu_1 f32[N,512,7,7]
-	layer4_1_relu_1 runtime.Array
 	// avgpool f32[N,512,1,1]
 	avgpool runtime.Array
 	// flatten f32[N,512], a view of avgpool
@@ -588,12 +556,6 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	c.layer1_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer1_0_conv2_folded_bias, layer1_0_conv2_bn_shift_scaled, layer1_0_bn2_bias)
 	c.layer1_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
-	c.layer1_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer1_0_conv2, maxpool)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer1_0_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer1_1_conv1_bn_var_eps = call_function add(layer1_1_bn1_running_var, 1e-05)
 	layer1_1_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer1_1_conv1_bn_var_eps, layer1_1_bn1_running_var, f32_1em05)
@@ -644,12 +606,6 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	c.layer1_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer1_1_conv2_folded_bias, layer1_1_conv2_bn_shift_scaled, layer1_1_bn2_bias)
 	c.layer1_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
-	c.layer1_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer1_1_conv2, layer1_0_relu_1)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer1_1_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer2_0_conv1_bn_var_eps = call_function add(layer2_0_bn1_running_var, 1e-05)
 	layer2_0_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(layer2_0_conv1_bn_var_eps, layer2_0_bn1_running_var, f32_1em05)
@@ -725,12 +681,6 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	c.layer2_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_0_downsample_0_folded_bias, layer2_0_downsample_0_bn_shift_scaled, layer2_0_downsample_1_bias)
 	c.layer2_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_downsample_0_folded_weight, []int{2, 2}, []int{0, 0}, 1)
-	c.layer2_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer2_0_conv2, layer2_0_downsample_0)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer2_0_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer2_1_conv1_bn_var_eps = call_function add(layer2_1_bn1_running_var, 1e-05)
 	layer2_1_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(layer2_1_conv1_bn_var_eps, layer2_1_bn1_running_var, f32_1em05)
@@ -781,12 +731,6 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	c.layer2_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 128)
 	runtime.Add(c.layer2_1_conv2_folded_bias, layer2_1_conv2_bn_shift_scaled, layer2_1_bn2_bias)
 	c.layer2_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
-	c.layer2_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer2_1_conv2, layer2_0_relu_1)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer2_1_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer3_0_conv1_bn_var_eps = call_function add(layer3_0_bn1_running_var, 1e-05)
 	layer3_0_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(layer3_0_conv1_bn_var_eps, layer3_0_bn1_running_var, f32_1em05)
@@ -862,12 +806,6 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	c.layer3_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_0_downsample_0_folded_bias, layer3_0_downsample_0_bn_shift_scaled, layer3_0_downsample_1_bias)
 	c.layer3_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_downsample_0_folded_weight, []int{2, 2}, []int{0, 0}, 1)
-	c.layer3_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer3_0_conv2, layer3_0_downsample_0)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer3_0_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer3_1_conv1_bn_var_eps = call_function add(layer3_1_bn1_running_var, 1e-05)
 	layer3_1_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(layer3_1_conv1_bn_var_eps, layer3_1_bn1_running_var, f32_1em05)
@@ -918,12 +856,6 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	c.layer3_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 256)
 	runtime.Add(c.layer3_1_conv2_folded_bias, layer3_1_conv2_bn_shift_scaled, layer3_1_bn2_bias)
 	c.layer3_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
-	c.layer3_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer3_1_conv2, layer3_0_relu_1)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer3_1_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer4_0_conv1_bn_var_eps = call_function add(layer4_0_bn1_running_var, 1e-05)
 	layer4_0_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(layer4_0_conv1_bn_var_eps, layer4_0_bn1_running_var, f32_1em05)
@@ -999,12 +931,6 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	c.layer4_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_0_downsample_0_folded_bias, layer4_0_downsample_0_bn_shift_scaled, layer4_0_downsample_1_bias)
 	c.layer4_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer4_0_downsample_0_folded_weight, []int{2, 2}, []int{0, 0}, 1)
-	c.layer4_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer4_0_conv2, layer4_0_downsample_0)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer4_0_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer4_1_conv1_bn_var_eps = call_function add(layer4_1_bn1_running_var, 1e-05)
 	layer4_1_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(layer4_1_conv1_bn_var_eps, layer4_1_bn1_running_var, f32_1em05)
@@ -1055,12 +981,6 @@ func NewResNet18Compiled(m *ResNet18) *ResNet18Compiled {
 	c.layer4_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 512)
 	runtime.Add(c.layer4_1_conv2_folded_bias, layer4_1_conv2_bn_shift_scaled, layer4_1_bn2_bias)
 	c.layer4_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer4_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
-	c.layer4_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer4_1_conv2, layer4_0_relu_1)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer4_1_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	c.fc_weight_prepared = runtime.PackLinear(fc_weight)
 	return c
 }
@@ -1076,32 +996,24 @@ func (fr *resNet18CompiledFrame) reserve(N int) {
 	layout.Own(&fr.maxpool, runtime.Float32, N, 64, 56, 56)
 	layout.Reuse(&fr.layer1_0_conv1, &fr.conv1, runtime.Float32, N, 64, 56, 56)
 	layout.Own(&fr.layer1_0_conv2, runtime.Float32, N, 64, 56, 56)
-	layout.Reuse(&fr.layer1_0_relu_1, &fr.layer1_0_conv1, runtime.Float32, N, 64, 56, 56)
 	layout.Reuse(&fr.layer1_1_conv1, &fr.maxpool, runtime.Float32, N, 64, 56, 56)
-	layout.Reuse(&fr.layer1_1_conv2, &fr.layer1_0_conv2, runtime.Float32, N, 64, 56, 56)
-	layout.Reuse(&fr.layer1_1_relu_1, &fr.layer1_1_conv1, runtime.Float32, N, 64, 56, 56)
-	layout.Reuse(&fr.layer2_0_conv1, &fr.layer1_1_conv2, runtime.Float32, N, 128, 28, 28)
-	layout.Reuse(&fr.layer2_0_conv2, &fr.layer1_0_relu_1, runtime.Float32, N, 128, 28, 28)
+	layout.Reuse(&fr.layer1_1_conv2, &fr.layer1_0_conv1, runtime.Float32, N, 64, 56, 56)
+	layout.Reuse(&fr.layer2_0_conv1, &fr.layer1_1_conv1, runtime.Float32, N, 128, 28, 28)
+	layout.Reuse(&fr.layer2_0_conv2, &fr.layer1_0_conv2, runtime.Float32, N, 128, 28, 28)
 	layout.Reuse(&fr.layer2_0_downsample_0, &fr.layer2_0_conv1, runtime.Float32, N, 128, 28, 28)
-	layout.Reuse(&fr.layer2_0_relu_1, &fr.layer1_1_relu_1, runtime.Float32, N, 128, 28, 28)
-	layout.Reuse(&fr.layer2_1_conv1, &fr.layer2_0_downsample_0, runtime.Float32, N, 128, 28, 28)
-	layout.Reuse(&fr.layer2_1_conv2, &fr.layer2_0_conv2, runtime.Float32, N, 128, 28, 28)
-	layout.Reuse(&fr.layer2_1_relu_1, &fr.layer2_1_conv1, runtime.Float32, N, 128, 28, 28)
-	layout.Reuse(&fr.layer3_0_conv1, &fr.layer2_0_relu_1, runtime.Float32, N, 256, 14, 14)
-	layout.Reuse(&fr.layer3_0_conv2, &fr.layer2_1_conv2, runtime.Float32, N, 256, 14, 14)
+	layout.Reuse(&fr.layer2_1_conv1, &fr.layer2_0_conv2, runtime.Float32, N, 128, 28, 28)
+	layout.Reuse(&fr.layer2_1_conv2, &fr.layer1_1_conv2, runtime.Float32, N, 128, 28, 28)
+	layout.Reuse(&fr.layer3_0_conv1, &fr.layer2_0_downsample_0, runtime.Float32, N, 256, 14, 14)
+	layout.Reuse(&fr.layer3_0_conv2, &fr.layer2_1_conv1, runtime.Float32, N, 256, 14, 14)
 	layout.Reuse(&fr.layer3_0_downsample_0, &fr.layer3_0_conv1, runtime.Float32, N, 256, 14, 14)
-	layout.Reuse(&fr.layer3_0_relu_1, &fr.layer2_1_relu_1, runtime.Float32, N, 256, 14, 14)
-	layout.Reuse(&fr.layer3_1_conv1, &fr.layer3_0_downsample_0, runtime.Float32, N, 256, 14, 14)
-	layout.Reuse(&fr.layer3_1_conv2, &fr.layer3_0_conv2, runtime.Float32, N, 256, 14, 14)
-	layout.Reuse(&fr.layer3_1_relu_1, &fr.layer3_1_conv1, runtime.Float32, N, 256, 14, 14)
-	layout.Reuse(&fr.layer4_0_conv1, &fr.layer3_0_relu_1, runtime.Float32, N, 512, 7, 7)
-	layout.Reuse(&fr.layer4_0_conv2, &fr.layer3_1_conv2, runtime.Float32, N, 512, 7, 7)
+	layout.Reuse(&fr.layer3_1_conv1, &fr.layer3_0_conv2, runtime.Float32, N, 256, 14, 14)
+	layout.Reuse(&fr.layer3_1_conv2, &fr.layer2_1_conv2, runtime.Float32, N, 256, 14, 14)
+	layout.Reuse(&fr.layer4_0_conv1, &fr.layer3_0_downsample_0, runtime.Float32, N, 512, 7, 7)
+	layout.Reuse(&fr.layer4_0_conv2, &fr.layer3_1_conv1, runtime.Float32, N, 512, 7, 7)
 	layout.Reuse(&fr.layer4_0_downsample_0, &fr.layer4_0_conv1, runtime.Float32, N, 512, 7, 7)
-	layout.Reuse(&fr.layer4_0_relu_1, &fr.layer3_1_relu_1, runtime.Float32, N, 512, 7, 7)
-	layout.Reuse(&fr.layer4_1_conv1, &fr.layer4_0_downsample_0, runtime.Float32, N, 512, 7, 7)
-	layout.Reuse(&fr.layer4_1_conv2, &fr.layer4_0_conv2, runtime.Float32, N, 512, 7, 7)
-	layout.Reuse(&fr.layer4_1_relu_1, &fr.layer4_1_conv1, runtime.Float32, N, 512, 7, 7)
-	layout.Reuse(&fr.avgpool, &fr.layer4_0_relu_1, runtime.Float32, N, 512, 1, 1)
+	layout.Reuse(&fr.layer4_1_conv1, &fr.layer4_0_conv2, runtime.Float32, N, 512, 7, 7)
+	layout.Reuse(&fr.layer4_1_conv2, &fr.layer3_1_conv2, runtime.Float32, N, 512, 7, 7)
+	layout.Reuse(&fr.avgpool, &fr.layer4_0_downsample_0, runtime.Float32, N, 512, 1, 1)
 	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
@@ -1121,76 +1033,44 @@ func (c *ResNet18Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	runtime.MaxPool2d(&fr.maxpool, &fr.conv1, []int{3, 3}, []int{2, 2}, []int{1, 1})
 	// block.go:46: layer1_0_conv1 = call_function conv2d_act(maxpool, layer1_0_conv1_folded_weight, layer1_0_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dActPrepared(&fr.layer1_0_conv1, &fr.maxpool, c.layer1_0_conv1_folded_weight_prepared, c.layer1_0_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
-	// block.go:47: layer1_0_conv2 = call_function conv2d(layer1_0_conv1, layer1_0_conv2_folded_weight, layer1_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2dPrepared(&fr.layer1_0_conv2, &fr.layer1_0_conv1, c.layer1_0_conv2_folded_weight_prepared, c.layer1_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:51: layer1_0_relu_1 = 2 fused elementwise ops (layer1_0_relu_1_program):
-	// block.go:51: r2 = add(layer1_0_conv2, maxpool)
-	// block.go:51: layer1_0_relu_1 = relu(r2)
-	c.layer1_0_relu_1_program.Run(&fr.layer1_0_relu_1, []*runtime.Array{&fr.layer1_0_conv2, &fr.maxpool})
-	// block.go:46: layer1_1_conv1 = call_function conv2d_act(layer1_0_relu_1, layer1_1_conv1_folded_weight, layer1_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer1_1_conv1, &fr.layer1_0_relu_1, c.layer1_1_conv1_folded_weight_prepared, c.layer1_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
-	// block.go:47: layer1_1_conv2 = call_function conv2d(layer1_1_conv1, layer1_1_conv2_folded_weight, layer1_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2dPrepared(&fr.layer1_1_conv2, &fr.layer1_1_conv1, c.layer1_1_conv2_folded_weight_prepared, c.layer1_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:51: layer1_1_relu_1 = 2 fused elementwise ops (layer1_1_relu_1_program):
-	// block.go:51: r2 = add(layer1_1_conv2, layer1_0_relu_1)
-	// block.go:51: layer1_1_relu_1 = relu(r2)
-	c.layer1_1_relu_1_program.Run(&fr.layer1_1_relu_1, []*runtime.Array{&fr.layer1_1_conv2, &fr.layer1_0_relu_1})
-	// block.go:46: layer2_0_conv1 = call_function conv2d_act(layer1_1_relu_1, layer2_0_conv1_folded_weight, layer2_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer2_0_conv1, &fr.layer1_1_relu_1, c.layer2_0_conv1_folded_weight_prepared, c.layer2_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:47: layer1_0_conv2 = call_function conv2d_residual(layer1_0_conv1, layer1_0_conv2_folded_weight, layer1_0_conv2_folded_bias, maxpool, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer1_0_conv2, &fr.layer1_0_conv1, c.layer1_0_conv2_folded_weight_prepared, c.layer1_0_conv2_folded_bias, &fr.maxpool, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:46: layer1_1_conv1 = call_function conv2d_act(layer1_0_conv2, layer1_1_conv1_folded_weight, layer1_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer1_1_conv1, &fr.layer1_0_conv2, c.layer1_1_conv1_folded_weight_prepared, c.layer1_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:47: layer1_1_conv2 = call_function conv2d_residual(layer1_1_conv1, layer1_1_conv2_folded_weight, layer1_1_conv2_folded_bias, layer1_0_conv2, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer1_1_conv2, &fr.layer1_1_conv1, c.layer1_1_conv2_folded_weight_prepared, c.layer1_1_conv2_folded_bias, &fr.layer1_0_conv2, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:46: layer2_0_conv1 = call_function conv2d_act(layer1_1_conv2, layer2_0_conv1_folded_weight, layer2_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer2_0_conv1, &fr.layer1_1_conv2, c.layer2_0_conv1_folded_weight_prepared, c.layer2_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer2_0_conv2 = call_function conv2d(layer2_0_conv1, layer2_0_conv2_folded_weight, layer2_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2dPrepared(&fr.layer2_0_conv2, &fr.layer2_0_conv1, c.layer2_0_conv2_folded_weight_prepared, c.layer2_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:49: layer2_0_downsample_0 = call_function conv2d(layer1_1_relu_1, layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
-	runtime.Conv2dPrepared(&fr.layer2_0_downsample_0, &fr.layer1_1_relu_1, c.layer2_0_downsample_0_folded_weight_prepared, c.layer2_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
-	// block.go:51: layer2_0_relu_1 = 2 fused elementwise ops (layer2_0_relu_1_program):
-	// block.go:51: r2 = add(layer2_0_conv2, layer2_0_downsample_0)
-	// block.go:51: layer2_0_relu_1 = relu(r2)
-	c.layer2_0_relu_1_program.Run(&fr.layer2_0_relu_1, []*runtime.Array{&fr.layer2_0_conv2, &fr.layer2_0_downsample_0})
-	// block.go:46: layer2_1_conv1 = call_function conv2d_act(layer2_0_relu_1, layer2_1_conv1_folded_weight, layer2_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer2_1_conv1, &fr.layer2_0_relu_1, c.layer2_1_conv1_folded_weight_prepared, c.layer2_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
-	// block.go:47: layer2_1_conv2 = call_function conv2d(layer2_1_conv1, layer2_1_conv2_folded_weight, layer2_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2dPrepared(&fr.layer2_1_conv2, &fr.layer2_1_conv1, c.layer2_1_conv2_folded_weight_prepared, c.layer2_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:51: layer2_1_relu_1 = 2 fused elementwise ops (layer2_1_relu_1_program):
-	// block.go:51: r2 = add(layer2_1_conv2, layer2_0_relu_1)
-	// block.go:51: layer2_1_relu_1 = relu(r2)
-	c.layer2_1_relu_1_program.Run(&fr.layer2_1_relu_1, []*runtime.Array{&fr.layer2_1_conv2, &fr.layer2_0_relu_1})
-	// block.go:46: layer3_0_conv1 = call_function conv2d_act(layer2_1_relu_1, layer3_0_conv1_folded_weight, layer3_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer3_0_conv1, &fr.layer2_1_relu_1, c.layer3_0_conv1_folded_weight_prepared, c.layer3_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:49: layer2_0_downsample_0 = call_function conv2d_residual(layer1_1_conv2, layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_folded_bias, layer2_0_conv2, stride=[2, 2], padding=[0, 0], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer2_0_downsample_0, &fr.layer1_1_conv2, c.layer2_0_downsample_0_folded_weight_prepared, c.layer2_0_downsample_0_folded_bias, &fr.layer2_0_conv2, []int{2, 2}, []int{0, 0}, 1, runtime.ActReLU)
+	// block.go:46: layer2_1_conv1 = call_function conv2d_act(layer2_0_downsample_0, layer2_1_conv1_folded_weight, layer2_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer2_1_conv1, &fr.layer2_0_downsample_0, c.layer2_1_conv1_folded_weight_prepared, c.layer2_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:47: layer2_1_conv2 = call_function conv2d_residual(layer2_1_conv1, layer2_1_conv2_folded_weight, layer2_1_conv2_folded_bias, layer2_0_downsample_0, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer2_1_conv2, &fr.layer2_1_conv1, c.layer2_1_conv2_folded_weight_prepared, c.layer2_1_conv2_folded_bias, &fr.layer2_0_downsample_0, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:46: layer3_0_conv1 = call_function conv2d_act(layer2_1_conv2, layer3_0_conv1_folded_weight, layer3_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer3_0_conv1, &fr.layer2_1_conv2, c.layer3_0_conv1_folded_weight_prepared, c.layer3_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer3_0_conv2 = call_function conv2d(layer3_0_conv1, layer3_0_conv2_folded_weight, layer3_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2dPrepared(&fr.layer3_0_conv2, &fr.layer3_0_conv1, c.layer3_0_conv2_folded_weight_prepared, c.layer3_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:49: layer3_0_downsample_0 = call_function conv2d(layer2_1_relu_1, layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
-	runtime.Conv2dPrepared(&fr.layer3_0_downsample_0, &fr.layer2_1_relu_1, c.layer3_0_downsample_0_folded_weight_prepared, c.layer3_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
-	// block.go:51: layer3_0_relu_1 = 2 fused elementwise ops (layer3_0_relu_1_program):
-	// block.go:51: r2 = add(layer3_0_conv2, layer3_0_downsample_0)
-	// block.go:51: layer3_0_relu_1 = relu(r2)
-	c.layer3_0_relu_1_program.Run(&fr.layer3_0_relu_1, []*runtime.Array{&fr.layer3_0_conv2, &fr.layer3_0_downsample_0})
-	// block.go:46: layer3_1_conv1 = call_function conv2d_act(layer3_0_relu_1, layer3_1_conv1_folded_weight, layer3_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer3_1_conv1, &fr.layer3_0_relu_1, c.layer3_1_conv1_folded_weight_prepared, c.layer3_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
-	// block.go:47: layer3_1_conv2 = call_function conv2d(layer3_1_conv1, layer3_1_conv2_folded_weight, layer3_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2dPrepared(&fr.layer3_1_conv2, &fr.layer3_1_conv1, c.layer3_1_conv2_folded_weight_prepared, c.layer3_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:51: layer3_1_relu_1 = 2 fused elementwise ops (layer3_1_relu_1_program):
-	// block.go:51: r2 = add(layer3_1_conv2, layer3_0_relu_1)
-	// block.go:51: layer3_1_relu_1 = relu(r2)
-	c.layer3_1_relu_1_program.Run(&fr.layer3_1_relu_1, []*runtime.Array{&fr.layer3_1_conv2, &fr.layer3_0_relu_1})
-	// block.go:46: layer4_0_conv1 = call_function conv2d_act(layer3_1_relu_1, layer4_0_conv1_folded_weight, layer4_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer4_0_conv1, &fr.layer3_1_relu_1, c.layer4_0_conv1_folded_weight_prepared, c.layer4_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:49: layer3_0_downsample_0 = call_function conv2d_residual(layer2_1_conv2, layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_folded_bias, layer3_0_conv2, stride=[2, 2], padding=[0, 0], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer3_0_downsample_0, &fr.layer2_1_conv2, c.layer3_0_downsample_0_folded_weight_prepared, c.layer3_0_downsample_0_folded_bias, &fr.layer3_0_conv2, []int{2, 2}, []int{0, 0}, 1, runtime.ActReLU)
+	// block.go:46: layer3_1_conv1 = call_function conv2d_act(layer3_0_downsample_0, layer3_1_conv1_folded_weight, layer3_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer3_1_conv1, &fr.layer3_0_downsample_0, c.layer3_1_conv1_folded_weight_prepared, c.layer3_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:47: layer3_1_conv2 = call_function conv2d_residual(layer3_1_conv1, layer3_1_conv2_folded_weight, layer3_1_conv2_folded_bias, layer3_0_downsample_0, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer3_1_conv2, &fr.layer3_1_conv1, c.layer3_1_conv2_folded_weight_prepared, c.layer3_1_conv2_folded_bias, &fr.layer3_0_downsample_0, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:46: layer4_0_conv1 = call_function conv2d_act(layer3_1_conv2, layer4_0_conv1_folded_weight, layer4_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer4_0_conv1, &fr.layer3_1_conv2, c.layer4_0_conv1_folded_weight_prepared, c.layer4_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer4_0_conv2 = call_function conv2d(layer4_0_conv1, layer4_0_conv2_folded_weight, layer4_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2dPrepared(&fr.layer4_0_conv2, &fr.layer4_0_conv1, c.layer4_0_conv2_folded_weight_prepared, c.layer4_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:49: layer4_0_downsample_0 = call_function conv2d(layer3_1_relu_1, layer4_0_downsample_0_folded_weight, layer4_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
-	runtime.Conv2dPrepared(&fr.layer4_0_downsample_0, &fr.layer3_1_relu_1, c.layer4_0_downsample_0_folded_weight_prepared, c.layer4_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
-	// block.go:51: layer4_0_relu_1 = 2 fused elementwise ops (layer4_0_relu_1_program):
-	// block.go:51: r2 = add(layer4_0_conv2, layer4_0_downsample_0)
-	// block.go:51: layer4_0_relu_1 = relu(r2)
-	c.layer4_0_relu_1_program.Run(&fr.layer4_0_relu_1, []*runtime.Array{&fr.layer4_0_conv2, &fr.layer4_0_downsample_0})
-	// block.go:46: layer4_1_conv1 = call_function conv2d_act(layer4_0_relu_1, layer4_1_conv1_folded_weight, layer4_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer4_1_conv1, &fr.layer4_0_relu_1, c.layer4_1_conv1_folded_weight_prepared, c.layer4_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
-	// block.go:47: layer4_1_conv2 = call_function conv2d(layer4_1_conv1, layer4_1_conv2_folded_weight, layer4_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2dPrepared(&fr.layer4_1_conv2, &fr.layer4_1_conv1, c.layer4_1_conv2_folded_weight_prepared, c.layer4_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:51: layer4_1_relu_1 = 2 fused elementwise ops (layer4_1_relu_1_program):
-	// block.go:51: r2 = add(layer4_1_conv2, layer4_0_relu_1)
-	// block.go:51: layer4_1_relu_1 = relu(r2)
-	c.layer4_1_relu_1_program.Run(&fr.layer4_1_relu_1, []*runtime.Array{&fr.layer4_1_conv2, &fr.layer4_0_relu_1})
-	// resnet18.go:58: avgpool = call_function adaptive_avg_pool2d(layer4_1_relu_1, output_size=[1, 1])
-	runtime.AdaptiveAvgPool2d(&fr.avgpool, &fr.layer4_1_relu_1)
+	// block.go:49: layer4_0_downsample_0 = call_function conv2d_residual(layer3_1_conv2, layer4_0_downsample_0_folded_weight, layer4_0_downsample_0_folded_bias, layer4_0_conv2, stride=[2, 2], padding=[0, 0], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer4_0_downsample_0, &fr.layer3_1_conv2, c.layer4_0_downsample_0_folded_weight_prepared, c.layer4_0_downsample_0_folded_bias, &fr.layer4_0_conv2, []int{2, 2}, []int{0, 0}, 1, runtime.ActReLU)
+	// block.go:46: layer4_1_conv1 = call_function conv2d_act(layer4_0_downsample_0, layer4_1_conv1_folded_weight, layer4_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer4_1_conv1, &fr.layer4_0_downsample_0, c.layer4_1_conv1_folded_weight_prepared, c.layer4_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:47: layer4_1_conv2 = call_function conv2d_residual(layer4_1_conv1, layer4_1_conv2_folded_weight, layer4_1_conv2_folded_bias, layer4_0_downsample_0, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer4_1_conv2, &fr.layer4_1_conv1, c.layer4_1_conv2_folded_weight_prepared, c.layer4_1_conv2_folded_bias, &fr.layer4_0_downsample_0, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// resnet18.go:58: avgpool = call_function adaptive_avg_pool2d(layer4_1_conv2, output_size=[1, 1])
+	runtime.AdaptiveAvgPool2d(&fr.avgpool, &fr.layer4_1_conv2)
 	// resnet18.go:58: flatten = call_function flatten(avgpool, start_dim=1, end_dim=-1)
 	runtime.View(&fr.flatten, &fr.avgpool, N, 512)
 	// resnet18.go:59: fc = call_function linear(flatten, fc_weight, fc_bias)

@@ -36,8 +36,6 @@ type ResNet20Compiled struct {
 	layer1_0_conv2_folded_bias *runtime.Array
 	// layer1_0_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer1_0_conv2_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer1_0_relu_1
-	layer1_0_relu_1_program *runtime.ElementwiseProgram
 	// layer1_1_conv1_folded_bias f32[16], computed by the constructor
 	layer1_1_conv1_folded_bias *runtime.Array
 	// layer1_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -46,8 +44,6 @@ type ResNet20Compiled struct {
 	layer1_1_conv2_folded_bias *runtime.Array
 	// layer1_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer1_1_conv2_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer1_1_relu_1
-	layer1_1_relu_1_program *runtime.ElementwiseProgram
 	// layer1_2_conv1_folded_bias f32[16], computed by the constructor
 	layer1_2_conv1_folded_bias *runtime.Array
 	// layer1_2_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -56,8 +52,6 @@ type ResNet20Compiled struct {
 	layer1_2_conv2_folded_bias *runtime.Array
 	// layer1_2_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer1_2_conv2_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer1_2_relu_1
-	layer1_2_relu_1_program *runtime.ElementwiseProgram
 	// layer2_0_conv1_folded_bias f32[32], computed by the constructor
 	layer2_0_conv1_folded_bias *runtime.Array
 	// layer2_0_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -70,8 +64,6 @@ type ResNet20Compiled struct {
 	layer2_0_downsample_0_folded_bias *runtime.Array
 	// layer2_0_downsample_0_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer2_0_downsample_0_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer2_0_relu_1
-	layer2_0_relu_1_program *runtime.ElementwiseProgram
 	// layer2_1_conv1_folded_bias f32[32], computed by the constructor
 	layer2_1_conv1_folded_bias *runtime.Array
 	// layer2_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -80,8 +72,6 @@ type ResNet20Compiled struct {
 	layer2_1_conv2_folded_bias *runtime.Array
 	// layer2_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer2_1_conv2_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer2_1_relu_1
-	layer2_1_relu_1_program *runtime.ElementwiseProgram
 	// layer2_2_conv1_folded_bias f32[32], computed by the constructor
 	layer2_2_conv1_folded_bias *runtime.Array
 	// layer2_2_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -90,8 +80,6 @@ type ResNet20Compiled struct {
 	layer2_2_conv2_folded_bias *runtime.Array
 	// layer2_2_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer2_2_conv2_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer2_2_relu_1
-	layer2_2_relu_1_program *runtime.ElementwiseProgram
 	// layer3_0_conv1_folded_bias f32[64], computed by the constructor
 	layer3_0_conv1_folded_bias *runtime.Array
 	// layer3_0_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -104,8 +92,6 @@ type ResNet20Compiled struct {
 	layer3_0_downsample_0_folded_bias *runtime.Array
 	// layer3_0_downsample_0_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer3_0_downsample_0_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer3_0_relu_1
-	layer3_0_relu_1_program *runtime.ElementwiseProgram
 	// layer3_1_conv1_folded_bias f32[64], computed by the constructor
 	layer3_1_conv1_folded_bias *runtime.Array
 	// layer3_1_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -114,8 +100,6 @@ type ResNet20Compiled struct {
 	layer3_1_conv2_folded_bias *runtime.Array
 	// layer3_1_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer3_1_conv2_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer3_1_relu_1
-	layer3_1_relu_1_program *runtime.ElementwiseProgram
 	// layer3_2_conv1_folded_bias f32[64], computed by the constructor
 	layer3_2_conv1_folded_bias *runtime.Array
 	// layer3_2_conv1_folded_weight prepared by PrepareConv2d, computed by the constructor
@@ -124,8 +108,6 @@ type ResNet20Compiled struct {
 	layer3_2_conv2_folded_bias *runtime.Array
 	// layer3_2_conv2_folded_weight prepared by PrepareConv2d, computed by the constructor
 	layer3_2_conv2_folded_weight_prepared *runtime.ConvFilters
-	// the 2 ops fused into layer3_2_relu_1
-	layer3_2_relu_1_program *runtime.ElementwiseProgram
 	// fc.weight prepared by PackLinear, computed by the constructor
 	fc_weight_prepared *runtime.PackedB
 	// versions of the parameters the constructor computed from
@@ -143,60 +125,42 @@ type resNet20CompiledFrame struct {
 	layer1_0_conv1 runtime.Array
 	// layer1_0_conv2 f32[N,16,32,32]
 	layer1_0_conv2 runtime.Array
-	// layer1_0_relu_1 f32[N,16,32,32]
-	layer1_0_relu_1 runtime.Array
 	// layer1_1_conv1 f32[N,16,32,32]
 	layer1_1_conv1 runtime.Array
 	// layer1_1_conv2 f32[N,16,32,32]
 	layer1_1_conv2 runtime.Array
-	// layer1_1_relu_1 f32[N,16,32,32]
-	layer1_1_relu_1 runtime.Array
 	// layer1_2_conv1 f32[N,16,32,32]
 	layer1_2_conv1 runtime.Array
 	// layer1_2_conv2 f32[N,16,32,32]
 	layer1_2_conv2 runtime.Array
-	// layer1_2_relu_1 f32[N,16,32,32]
-	layer1_2_relu_1 runtime.Array
 	// layer2_0_conv1 f32[N,32,16,16]
 	layer2_0_conv1 runtime.Array
 	// layer2_0_conv2 f32[N,32,16,16]
 	layer2_0_conv2 runtime.Array
 	// layer2_0_downsample_0 f32[N,32,16,16]
 	layer2_0_downsample_0 runtime.Array
-	// layer2_0_relu_1 f32[N,32,16,16]
-	layer2_0_relu_1 runtime.Array
 	// layer2_1_conv1 f32[N,32,16,16]
 	layer2_1_conv1 runtime.Array
 	// layer2_1_conv2 f32[N,32,16,16]
 	layer2_1_conv2 runtime.Array
-	// layer2_1_relu_1 f32[N,32,16,16]
-	layer2_1_relu_1 runtime.Array
 	// layer2_2_conv1 f32[N,32,16,16]
 	layer2_2_conv1 runtime.Array
 	// layer2_2_conv2 f32[N,32,16,16]
 	layer2_2_conv2 runtime.Array
-	// layer2_2_relu_1 f32[N,32,16,16]
-	layer2_2_relu_1 runtime.Array
 	// layer3_0_conv1 f32[N,64,8,8]
 	layer3_0_conv1 runtime.Array
 	// layer3_0_conv2 f32[N,64,8,8]
 	layer3_0_conv2 runtime.Array
 	// layer3_0_downsample_0 f32[N,64,8,8]
 	layer3_0_downsample_0 runtime.Array
-	// layer3_0_relu_1 f32[N,64,8,8]
-	layer3_0_relu_1 runtime.Array
 	// layer3_1_conv1 f32[N,64,8,8]
 	layer3_1_conv1 runtime.Array
 	// layer3_1_conv2 f32[N,64,8,8]
 	layer3_1_conv2 runtime.Array
-	// layer3_1_relu_1 f32[N,64,8,8]
-	layer3_1_relu_1 runtime.Array
 	// layer3_2_conv1 f32[N,64,8,8]
 	layer3_2_conv1 runtime.Array
 	// layer3_2_conv2 f32[N,64,8,8]
 	layer3_2_conv2 runtime.Array
-	// layer3_2_relu_1 f32[N,64,8,8]
-	layer3_2_relu_1 runtime.Array
 	// avgpool f32[N,64,1,1]
 	avgpool runtime.Array
 	// flatten f32[N,64], a view of avgpool
@@ -611,12 +575,6 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	c.layer1_0_conv2_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_0_conv2_folded_bias, layer1_0_conv2_bn_shift_scaled, layer1_0_bn2_bias)
 	c.layer1_0_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_0_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
-	c.layer1_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer1_0_conv2, conv1)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer1_0_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer1_1_conv1_bn_var_eps = call_function add(layer1_1_bn1_running_var, 1e-05)
 	layer1_1_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(layer1_1_conv1_bn_var_eps, layer1_1_bn1_running_var, f32_1em05)
@@ -667,12 +625,6 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	c.layer1_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_1_conv2_folded_bias, layer1_1_conv2_bn_shift_scaled, layer1_1_bn2_bias)
 	c.layer1_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
-	c.layer1_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer1_1_conv2, layer1_0_relu_1)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer1_1_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer1_2_conv1_bn_var_eps = call_function add(layer1_2_bn1_running_var, 1e-05)
 	layer1_2_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(layer1_2_conv1_bn_var_eps, layer1_2_bn1_running_var, f32_1em05)
@@ -723,12 +675,6 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	c.layer1_2_conv2_folded_bias = runtime.NewArray(runtime.Float32, 16)
 	runtime.Add(c.layer1_2_conv2_folded_bias, layer1_2_conv2_bn_shift_scaled, layer1_2_bn2_bias)
 	c.layer1_2_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer1_2_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
-	c.layer1_2_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer1_2_conv2, layer1_1_relu_1)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer1_2_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer2_0_conv1_bn_var_eps = call_function add(layer2_0_bn1_running_var, 1e-05)
 	layer2_0_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(layer2_0_conv1_bn_var_eps, layer2_0_bn1_running_var, f32_1em05)
@@ -804,12 +750,6 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	c.layer2_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_0_downsample_0_folded_bias, layer2_0_downsample_0_bn_shift_scaled, layer2_0_downsample_1_bias)
 	c.layer2_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer2_0_downsample_0_folded_weight, []int{2, 2}, []int{0, 0}, 1)
-	c.layer2_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer2_0_conv2, layer2_0_downsample_0)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer2_0_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer2_1_conv1_bn_var_eps = call_function add(layer2_1_bn1_running_var, 1e-05)
 	layer2_1_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(layer2_1_conv1_bn_var_eps, layer2_1_bn1_running_var, f32_1em05)
@@ -860,12 +800,6 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	c.layer2_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_1_conv2_folded_bias, layer2_1_conv2_bn_shift_scaled, layer2_1_bn2_bias)
 	c.layer2_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
-	c.layer2_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer2_1_conv2, layer2_0_relu_1)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer2_1_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer2_2_conv1_bn_var_eps = call_function add(layer2_2_bn1_running_var, 1e-05)
 	layer2_2_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(layer2_2_conv1_bn_var_eps, layer2_2_bn1_running_var, f32_1em05)
@@ -916,12 +850,6 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	c.layer2_2_conv2_folded_bias = runtime.NewArray(runtime.Float32, 32)
 	runtime.Add(c.layer2_2_conv2_folded_bias, layer2_2_conv2_bn_shift_scaled, layer2_2_bn2_bias)
 	c.layer2_2_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer2_2_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
-	c.layer2_2_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer2_2_conv2, layer2_1_relu_1)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer2_2_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer3_0_conv1_bn_var_eps = call_function add(layer3_0_bn1_running_var, 1e-05)
 	layer3_0_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer3_0_conv1_bn_var_eps, layer3_0_bn1_running_var, f32_1em05)
@@ -997,12 +925,6 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	c.layer3_0_downsample_0_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_0_downsample_0_folded_bias, layer3_0_downsample_0_bn_shift_scaled, layer3_0_downsample_1_bias)
 	c.layer3_0_downsample_0_folded_weight_prepared = runtime.PrepareConv2d(layer3_0_downsample_0_folded_weight, []int{2, 2}, []int{0, 0}, 1)
-	c.layer3_0_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer3_0_conv2, layer3_0_downsample_0)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer3_0_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer3_1_conv1_bn_var_eps = call_function add(layer3_1_bn1_running_var, 1e-05)
 	layer3_1_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer3_1_conv1_bn_var_eps, layer3_1_bn1_running_var, f32_1em05)
@@ -1053,12 +975,6 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	c.layer3_1_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_1_conv2_folded_bias, layer3_1_conv2_bn_shift_scaled, layer3_1_bn2_bias)
 	c.layer3_1_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_1_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
-	c.layer3_1_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer3_1_conv2, layer3_0_relu_1)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer3_1_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	// block.go:46: layer3_2_conv1_bn_var_eps = call_function add(layer3_2_bn1_running_var, 1e-05)
 	layer3_2_conv1_bn_var_eps := runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(layer3_2_conv1_bn_var_eps, layer3_2_bn1_running_var, f32_1em05)
@@ -1109,12 +1025,6 @@ func NewResNet20Compiled(m *ResNet20) *ResNet20Compiled {
 	c.layer3_2_conv2_folded_bias = runtime.NewArray(runtime.Float32, 64)
 	runtime.Add(c.layer3_2_conv2_folded_bias, layer3_2_conv2_bn_shift_scaled, layer3_2_bn2_bias)
 	c.layer3_2_conv2_folded_weight_prepared = runtime.PrepareConv2d(layer3_2_conv2_folded_weight, []int{1, 1}, []int{1, 1}, 1)
-	c.layer3_2_relu_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
-		// block.go:51: r2 = add(layer3_2_conv2, layer3_1_relu_1)
-		{Op: runtime.ElemAdd, A: 0, B: 1},
-		// block.go:51: layer3_2_relu_1 = relu(r2)
-		{Op: runtime.ElemRelu, A: 2},
-	})
 	c.fc_weight_prepared = runtime.PackLinear(fc_weight)
 	return c
 }
@@ -1129,34 +1039,25 @@ func (fr *resNet20CompiledFrame) reserve(N int) {
 	layout.Own(&fr.conv1, runtime.Float32, N, 16, 32, 32)
 	layout.Own(&fr.layer1_0_conv1, runtime.Float32, N, 16, 32, 32)
 	layout.Own(&fr.layer1_0_conv2, runtime.Float32, N, 16, 32, 32)
-	layout.Reuse(&fr.layer1_0_relu_1, &fr.layer1_0_conv1, runtime.Float32, N, 16, 32, 32)
 	layout.Reuse(&fr.layer1_1_conv1, &fr.conv1, runtime.Float32, N, 16, 32, 32)
-	layout.Reuse(&fr.layer1_1_conv2, &fr.layer1_0_conv2, runtime.Float32, N, 16, 32, 32)
-	layout.Reuse(&fr.layer1_1_relu_1, &fr.layer1_1_conv1, runtime.Float32, N, 16, 32, 32)
-	layout.Reuse(&fr.layer1_2_conv1, &fr.layer1_0_relu_1, runtime.Float32, N, 16, 32, 32)
-	layout.Reuse(&fr.layer1_2_conv2, &fr.layer1_1_conv2, runtime.Float32, N, 16, 32, 32)
-	layout.Reuse(&fr.layer1_2_relu_1, &fr.layer1_2_conv1, runtime.Float32, N, 16, 32, 32)
-	layout.Reuse(&fr.layer2_0_conv1, &fr.layer1_1_relu_1, runtime.Float32, N, 32, 16, 16)
-	layout.Reuse(&fr.layer2_0_conv2, &fr.layer1_2_conv2, runtime.Float32, N, 32, 16, 16)
+	layout.Reuse(&fr.layer1_1_conv2, &fr.layer1_0_conv1, runtime.Float32, N, 16, 32, 32)
+	layout.Reuse(&fr.layer1_2_conv1, &fr.layer1_1_conv1, runtime.Float32, N, 16, 32, 32)
+	layout.Reuse(&fr.layer1_2_conv2, &fr.layer1_0_conv2, runtime.Float32, N, 16, 32, 32)
+	layout.Reuse(&fr.layer2_0_conv1, &fr.layer1_2_conv1, runtime.Float32, N, 32, 16, 16)
+	layout.Reuse(&fr.layer2_0_conv2, &fr.layer1_1_conv2, runtime.Float32, N, 32, 16, 16)
 	layout.Reuse(&fr.layer2_0_downsample_0, &fr.layer2_0_conv1, runtime.Float32, N, 32, 16, 16)
-	layout.Reuse(&fr.layer2_0_relu_1, &fr.layer1_2_relu_1, runtime.Float32, N, 32, 16, 16)
-	layout.Reuse(&fr.layer2_1_conv1, &fr.layer2_0_downsample_0, runtime.Float32, N, 32, 16, 16)
-	layout.Reuse(&fr.layer2_1_conv2, &fr.layer2_0_conv2, runtime.Float32, N, 32, 16, 16)
-	layout.Reuse(&fr.layer2_1_relu_1, &fr.layer2_1_conv1, runtime.Float32, N, 32, 16, 16)
-	layout.Reuse(&fr.layer2_2_conv1, &fr.layer2_0_relu_1, runtime.Float32, N, 32, 16, 16)
-	layout.Reuse(&fr.layer2_2_conv2, &fr.layer2_1_conv2, runtime.Float32, N, 32, 16, 16)
-	layout.Reuse(&fr.layer2_2_relu_1, &fr.layer2_2_conv1, runtime.Float32, N, 32, 16, 16)
-	layout.Reuse(&fr.layer3_0_conv1, &fr.layer2_1_relu_1, runtime.Float32, N, 64, 8, 8)
-	layout.Reuse(&fr.layer3_0_conv2, &fr.layer2_2_conv2, runtime.Float32, N, 64, 8, 8)
+	layout.Reuse(&fr.layer2_1_conv1, &fr.layer2_0_conv2, runtime.Float32, N, 32, 16, 16)
+	layout.Reuse(&fr.layer2_1_conv2, &fr.layer1_2_conv2, runtime.Float32, N, 32, 16, 16)
+	layout.Reuse(&fr.layer2_2_conv1, &fr.layer2_0_downsample_0, runtime.Float32, N, 32, 16, 16)
+	layout.Reuse(&fr.layer2_2_conv2, &fr.layer2_1_conv1, runtime.Float32, N, 32, 16, 16)
+	layout.Reuse(&fr.layer3_0_conv1, &fr.layer2_2_conv1, runtime.Float32, N, 64, 8, 8)
+	layout.Reuse(&fr.layer3_0_conv2, &fr.layer2_1_conv2, runtime.Float32, N, 64, 8, 8)
 	layout.Reuse(&fr.layer3_0_downsample_0, &fr.layer3_0_conv1, runtime.Float32, N, 64, 8, 8)
-	layout.Reuse(&fr.layer3_0_relu_1, &fr.layer2_2_relu_1, runtime.Float32, N, 64, 8, 8)
-	layout.Reuse(&fr.layer3_1_conv1, &fr.layer3_0_downsample_0, runtime.Float32, N, 64, 8, 8)
+	layout.Reuse(&fr.layer3_1_conv1, &fr.layer2_2_conv2, runtime.Float32, N, 64, 8, 8)
 	layout.Reuse(&fr.layer3_1_conv2, &fr.layer3_0_conv2, runtime.Float32, N, 64, 8, 8)
-	layout.Reuse(&fr.layer3_1_relu_1, &fr.layer3_1_conv1, runtime.Float32, N, 64, 8, 8)
-	layout.Reuse(&fr.layer3_2_conv1, &fr.layer3_0_relu_1, runtime.Float32, N, 64, 8, 8)
-	layout.Reuse(&fr.layer3_2_conv2, &fr.layer3_1_conv2, runtime.Float32, N, 64, 8, 8)
-	layout.Reuse(&fr.layer3_2_relu_1, &fr.layer3_2_conv1, runtime.Float32, N, 64, 8, 8)
-	layout.Reuse(&fr.avgpool, &fr.layer3_1_relu_1, runtime.Float32, N, 64, 1, 1)
+	layout.Reuse(&fr.layer3_2_conv1, &fr.layer3_0_downsample_0, runtime.Float32, N, 64, 8, 8)
+	layout.Reuse(&fr.layer3_2_conv2, &fr.layer3_1_conv1, runtime.Float32, N, 64, 8, 8)
+	layout.Reuse(&fr.avgpool, &fr.layer3_2_conv1, runtime.Float32, N, 64, 1, 1)
 	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
@@ -1174,82 +1075,46 @@ func (c *ResNet20Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	runtime.Conv2dActPrepared(&fr.conv1, xArr, c.conv1_folded_weight_prepared, c.conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:46: layer1_0_conv1 = call_function conv2d_act(conv1, layer1_0_conv1_folded_weight, layer1_0_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
 	runtime.Conv2dActPrepared(&fr.layer1_0_conv1, &fr.conv1, c.layer1_0_conv1_folded_weight_prepared, c.layer1_0_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
-	// block.go:47: layer1_0_conv2 = call_function conv2d(layer1_0_conv1, layer1_0_conv2_folded_weight, layer1_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2dPrepared(&fr.layer1_0_conv2, &fr.layer1_0_conv1, c.layer1_0_conv2_folded_weight_prepared, c.layer1_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:51: layer1_0_relu_1 = 2 fused elementwise ops (layer1_0_relu_1_program):
-	// block.go:51: r2 = add(layer1_0_conv2, conv1)
-	// block.go:51: layer1_0_relu_1 = relu(r2)
-	c.layer1_0_relu_1_program.Run(&fr.layer1_0_relu_1, []*runtime.Array{&fr.layer1_0_conv2, &fr.conv1})
-	// block.go:46: layer1_1_conv1 = call_function conv2d_act(layer1_0_relu_1, layer1_1_conv1_folded_weight, layer1_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer1_1_conv1, &fr.layer1_0_relu_1, c.layer1_1_conv1_folded_weight_prepared, c.layer1_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
-	// block.go:47: layer1_1_conv2 = call_function conv2d(layer1_1_conv1, layer1_1_conv2_folded_weight, layer1_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2dPrepared(&fr.layer1_1_conv2, &fr.layer1_1_conv1, c.layer1_1_conv2_folded_weight_prepared, c.layer1_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:51: layer1_1_relu_1 = 2 fused elementwise ops (layer1_1_relu_1_program):
-	// block.go:51: r2 = add(layer1_1_conv2, layer1_0_relu_1)
-	// block.go:51: layer1_1_relu_1 = relu(r2)
-	c.layer1_1_relu_1_program.Run(&fr.layer1_1_relu_1, []*runtime.Array{&fr.layer1_1_conv2, &fr.layer1_0_relu_1})
-	// block.go:46: layer1_2_conv1 = call_function conv2d_act(layer1_1_relu_1, layer1_2_conv1_folded_weight, layer1_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer1_2_conv1, &fr.layer1_1_relu_1, c.layer1_2_conv1_folded_weight_prepared, c.layer1_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
-	// block.go:47: layer1_2_conv2 = call_function conv2d(layer1_2_conv1, layer1_2_conv2_folded_weight, layer1_2_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2dPrepared(&fr.layer1_2_conv2, &fr.layer1_2_conv1, c.layer1_2_conv2_folded_weight_prepared, c.layer1_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:51: layer1_2_relu_1 = 2 fused elementwise ops (layer1_2_relu_1_program):
-	// block.go:51: r2 = add(layer1_2_conv2, layer1_1_relu_1)
-	// block.go:51: layer1_2_relu_1 = relu(r2)
-	c.layer1_2_relu_1_program.Run(&fr.layer1_2_relu_1, []*runtime.Array{&fr.layer1_2_conv2, &fr.layer1_1_relu_1})
-	// block.go:46: layer2_0_conv1 = call_function conv2d_act(layer1_2_relu_1, layer2_0_conv1_folded_weight, layer2_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer2_0_conv1, &fr.layer1_2_relu_1, c.layer2_0_conv1_folded_weight_prepared, c.layer2_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:47: layer1_0_conv2 = call_function conv2d_residual(layer1_0_conv1, layer1_0_conv2_folded_weight, layer1_0_conv2_folded_bias, conv1, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer1_0_conv2, &fr.layer1_0_conv1, c.layer1_0_conv2_folded_weight_prepared, c.layer1_0_conv2_folded_bias, &fr.conv1, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:46: layer1_1_conv1 = call_function conv2d_act(layer1_0_conv2, layer1_1_conv1_folded_weight, layer1_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer1_1_conv1, &fr.layer1_0_conv2, c.layer1_1_conv1_folded_weight_prepared, c.layer1_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:47: layer1_1_conv2 = call_function conv2d_residual(layer1_1_conv1, layer1_1_conv2_folded_weight, layer1_1_conv2_folded_bias, layer1_0_conv2, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer1_1_conv2, &fr.layer1_1_conv1, c.layer1_1_conv2_folded_weight_prepared, c.layer1_1_conv2_folded_bias, &fr.layer1_0_conv2, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:46: layer1_2_conv1 = call_function conv2d_act(layer1_1_conv2, layer1_2_conv1_folded_weight, layer1_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer1_2_conv1, &fr.layer1_1_conv2, c.layer1_2_conv1_folded_weight_prepared, c.layer1_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:47: layer1_2_conv2 = call_function conv2d_residual(layer1_2_conv1, layer1_2_conv2_folded_weight, layer1_2_conv2_folded_bias, layer1_1_conv2, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer1_2_conv2, &fr.layer1_2_conv1, c.layer1_2_conv2_folded_weight_prepared, c.layer1_2_conv2_folded_bias, &fr.layer1_1_conv2, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:46: layer2_0_conv1 = call_function conv2d_act(layer1_2_conv2, layer2_0_conv1_folded_weight, layer2_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer2_0_conv1, &fr.layer1_2_conv2, c.layer2_0_conv1_folded_weight_prepared, c.layer2_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer2_0_conv2 = call_function conv2d(layer2_0_conv1, layer2_0_conv2_folded_weight, layer2_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2dPrepared(&fr.layer2_0_conv2, &fr.layer2_0_conv1, c.layer2_0_conv2_folded_weight_prepared, c.layer2_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:49: layer2_0_downsample_0 = call_function conv2d(layer1_2_relu_1, layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
-	runtime.Conv2dPrepared(&fr.layer2_0_downsample_0, &fr.layer1_2_relu_1, c.layer2_0_downsample_0_folded_weight_prepared, c.layer2_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
-	// block.go:51: layer2_0_relu_1 = 2 fused elementwise ops (layer2_0_relu_1_program):
-	// block.go:51: r2 = add(layer2_0_conv2, layer2_0_downsample_0)
-	// block.go:51: layer2_0_relu_1 = relu(r2)
-	c.layer2_0_relu_1_program.Run(&fr.layer2_0_relu_1, []*runtime.Array{&fr.layer2_0_conv2, &fr.layer2_0_downsample_0})
-	// block.go:46: layer2_1_conv1 = call_function conv2d_act(layer2_0_relu_1, layer2_1_conv1_folded_weight, layer2_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer2_1_conv1, &fr.layer2_0_relu_1, c.layer2_1_conv1_folded_weight_prepared, c.layer2_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
-	// block.go:47: layer2_1_conv2 = call_function conv2d(layer2_1_conv1, layer2_1_conv2_folded_weight, layer2_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2dPrepared(&fr.layer2_1_conv2, &fr.layer2_1_conv1, c.layer2_1_conv2_folded_weight_prepared, c.layer2_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:51: layer2_1_relu_1 = 2 fused elementwise ops (layer2_1_relu_1_program):
-	// block.go:51: r2 = add(layer2_1_conv2, layer2_0_relu_1)
-	// block.go:51: layer2_1_relu_1 = relu(r2)
-	c.layer2_1_relu_1_program.Run(&fr.layer2_1_relu_1, []*runtime.Array{&fr.layer2_1_conv2, &fr.layer2_0_relu_1})
-	// block.go:46: layer2_2_conv1 = call_function conv2d_act(layer2_1_relu_1, layer2_2_conv1_folded_weight, layer2_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer2_2_conv1, &fr.layer2_1_relu_1, c.layer2_2_conv1_folded_weight_prepared, c.layer2_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
-	// block.go:47: layer2_2_conv2 = call_function conv2d(layer2_2_conv1, layer2_2_conv2_folded_weight, layer2_2_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2dPrepared(&fr.layer2_2_conv2, &fr.layer2_2_conv1, c.layer2_2_conv2_folded_weight_prepared, c.layer2_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:51: layer2_2_relu_1 = 2 fused elementwise ops (layer2_2_relu_1_program):
-	// block.go:51: r2 = add(layer2_2_conv2, layer2_1_relu_1)
-	// block.go:51: layer2_2_relu_1 = relu(r2)
-	c.layer2_2_relu_1_program.Run(&fr.layer2_2_relu_1, []*runtime.Array{&fr.layer2_2_conv2, &fr.layer2_1_relu_1})
-	// block.go:46: layer3_0_conv1 = call_function conv2d_act(layer2_2_relu_1, layer3_0_conv1_folded_weight, layer3_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer3_0_conv1, &fr.layer2_2_relu_1, c.layer3_0_conv1_folded_weight_prepared, c.layer3_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:49: layer2_0_downsample_0 = call_function conv2d_residual(layer1_2_conv2, layer2_0_downsample_0_folded_weight, layer2_0_downsample_0_folded_bias, layer2_0_conv2, stride=[2, 2], padding=[0, 0], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer2_0_downsample_0, &fr.layer1_2_conv2, c.layer2_0_downsample_0_folded_weight_prepared, c.layer2_0_downsample_0_folded_bias, &fr.layer2_0_conv2, []int{2, 2}, []int{0, 0}, 1, runtime.ActReLU)
+	// block.go:46: layer2_1_conv1 = call_function conv2d_act(layer2_0_downsample_0, layer2_1_conv1_folded_weight, layer2_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer2_1_conv1, &fr.layer2_0_downsample_0, c.layer2_1_conv1_folded_weight_prepared, c.layer2_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:47: layer2_1_conv2 = call_function conv2d_residual(layer2_1_conv1, layer2_1_conv2_folded_weight, layer2_1_conv2_folded_bias, layer2_0_downsample_0, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer2_1_conv2, &fr.layer2_1_conv1, c.layer2_1_conv2_folded_weight_prepared, c.layer2_1_conv2_folded_bias, &fr.layer2_0_downsample_0, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:46: layer2_2_conv1 = call_function conv2d_act(layer2_1_conv2, layer2_2_conv1_folded_weight, layer2_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer2_2_conv1, &fr.layer2_1_conv2, c.layer2_2_conv1_folded_weight_prepared, c.layer2_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:47: layer2_2_conv2 = call_function conv2d_residual(layer2_2_conv1, layer2_2_conv2_folded_weight, layer2_2_conv2_folded_bias, layer2_1_conv2, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer2_2_conv2, &fr.layer2_2_conv1, c.layer2_2_conv2_folded_weight_prepared, c.layer2_2_conv2_folded_bias, &fr.layer2_1_conv2, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:46: layer3_0_conv1 = call_function conv2d_act(layer2_2_conv2, layer3_0_conv1_folded_weight, layer3_0_conv1_folded_bias, stride=[2, 2], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer3_0_conv1, &fr.layer2_2_conv2, c.layer3_0_conv1_folded_weight_prepared, c.layer3_0_conv1_folded_bias, []int{2, 2}, []int{1, 1}, 1, runtime.ActReLU)
 	// block.go:47: layer3_0_conv2 = call_function conv2d(layer3_0_conv1, layer3_0_conv2_folded_weight, layer3_0_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
 	runtime.Conv2dPrepared(&fr.layer3_0_conv2, &fr.layer3_0_conv1, c.layer3_0_conv2_folded_weight_prepared, c.layer3_0_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:49: layer3_0_downsample_0 = call_function conv2d(layer2_2_relu_1, layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_folded_bias, stride=[2, 2], padding=[0, 0], groups=1)
-	runtime.Conv2dPrepared(&fr.layer3_0_downsample_0, &fr.layer2_2_relu_1, c.layer3_0_downsample_0_folded_weight_prepared, c.layer3_0_downsample_0_folded_bias, []int{2, 2}, []int{0, 0}, 1)
-	// block.go:51: layer3_0_relu_1 = 2 fused elementwise ops (layer3_0_relu_1_program):
-	// block.go:51: r2 = add(layer3_0_conv2, layer3_0_downsample_0)
-	// block.go:51: layer3_0_relu_1 = relu(r2)
-	c.layer3_0_relu_1_program.Run(&fr.layer3_0_relu_1, []*runtime.Array{&fr.layer3_0_conv2, &fr.layer3_0_downsample_0})
-	// block.go:46: layer3_1_conv1 = call_function conv2d_act(layer3_0_relu_1, layer3_1_conv1_folded_weight, layer3_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer3_1_conv1, &fr.layer3_0_relu_1, c.layer3_1_conv1_folded_weight_prepared, c.layer3_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
-	// block.go:47: layer3_1_conv2 = call_function conv2d(layer3_1_conv1, layer3_1_conv2_folded_weight, layer3_1_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2dPrepared(&fr.layer3_1_conv2, &fr.layer3_1_conv1, c.layer3_1_conv2_folded_weight_prepared, c.layer3_1_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:51: layer3_1_relu_1 = 2 fused elementwise ops (layer3_1_relu_1_program):
-	// block.go:51: r2 = add(layer3_1_conv2, layer3_0_relu_1)
-	// block.go:51: layer3_1_relu_1 = relu(r2)
-	c.layer3_1_relu_1_program.Run(&fr.layer3_1_relu_1, []*runtime.Array{&fr.layer3_1_conv2, &fr.layer3_0_relu_1})
-	// block.go:46: layer3_2_conv1 = call_function conv2d_act(layer3_1_relu_1, layer3_2_conv1_folded_weight, layer3_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.layer3_2_conv1, &fr.layer3_1_relu_1, c.layer3_2_conv1_folded_weight_prepared, c.layer3_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
-	// block.go:47: layer3_2_conv2 = call_function conv2d(layer3_2_conv1, layer3_2_conv2_folded_weight, layer3_2_conv2_folded_bias, stride=[1, 1], padding=[1, 1], groups=1)
-	runtime.Conv2dPrepared(&fr.layer3_2_conv2, &fr.layer3_2_conv1, c.layer3_2_conv2_folded_weight_prepared, c.layer3_2_conv2_folded_bias, []int{1, 1}, []int{1, 1}, 1)
-	// block.go:51: layer3_2_relu_1 = 2 fused elementwise ops (layer3_2_relu_1_program):
-	// block.go:51: r2 = add(layer3_2_conv2, layer3_1_relu_1)
-	// block.go:51: layer3_2_relu_1 = relu(r2)
-	c.layer3_2_relu_1_program.Run(&fr.layer3_2_relu_1, []*runtime.Array{&fr.layer3_2_conv2, &fr.layer3_1_relu_1})
-	// resnet20.go:52: avgpool = call_function adaptive_avg_pool2d(layer3_2_relu_1, output_size=[1, 1])
-	runtime.AdaptiveAvgPool2d(&fr.avgpool, &fr.layer3_2_relu_1)
+	// block.go:49: layer3_0_downsample_0 = call_function conv2d_residual(layer2_2_conv2, layer3_0_downsample_0_folded_weight, layer3_0_downsample_0_folded_bias, layer3_0_conv2, stride=[2, 2], padding=[0, 0], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer3_0_downsample_0, &fr.layer2_2_conv2, c.layer3_0_downsample_0_folded_weight_prepared, c.layer3_0_downsample_0_folded_bias, &fr.layer3_0_conv2, []int{2, 2}, []int{0, 0}, 1, runtime.ActReLU)
+	// block.go:46: layer3_1_conv1 = call_function conv2d_act(layer3_0_downsample_0, layer3_1_conv1_folded_weight, layer3_1_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer3_1_conv1, &fr.layer3_0_downsample_0, c.layer3_1_conv1_folded_weight_prepared, c.layer3_1_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:47: layer3_1_conv2 = call_function conv2d_residual(layer3_1_conv1, layer3_1_conv2_folded_weight, layer3_1_conv2_folded_bias, layer3_0_downsample_0, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer3_1_conv2, &fr.layer3_1_conv1, c.layer3_1_conv2_folded_weight_prepared, c.layer3_1_conv2_folded_bias, &fr.layer3_0_downsample_0, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:46: layer3_2_conv1 = call_function conv2d_act(layer3_1_conv2, layer3_2_conv1_folded_weight, layer3_2_conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.layer3_2_conv1, &fr.layer3_1_conv2, c.layer3_2_conv1_folded_weight_prepared, c.layer3_2_conv1_folded_bias, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// block.go:47: layer3_2_conv2 = call_function conv2d_residual(layer3_2_conv1, layer3_2_conv2_folded_weight, layer3_2_conv2_folded_bias, layer3_1_conv2, stride=[1, 1], padding=[1, 1], groups=1, act=1)
+	runtime.Conv2dResidualPrepared(&fr.layer3_2_conv2, &fr.layer3_2_conv1, c.layer3_2_conv2_folded_weight_prepared, c.layer3_2_conv2_folded_bias, &fr.layer3_1_conv2, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	// resnet20.go:52: avgpool = call_function adaptive_avg_pool2d(layer3_2_conv2, output_size=[1, 1])
+	runtime.AdaptiveAvgPool2d(&fr.avgpool, &fr.layer3_2_conv2)
 	// resnet20.go:52: flatten = call_function flatten(avgpool, start_dim=1, end_dim=-1)
 	runtime.View(&fr.flatten, &fr.avgpool, N, 64)
 	// resnet20.go:53: fc = call_function linear(flatten, fc_weight, fc_bias)

@@ -131,6 +131,18 @@ func init() {
 		c := NewConv2dAct_3Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
 	}
+	Compiled["Conv2dResidual_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewConv2dResidual_0Compiled(m.(*Model4))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2], ins[3]) }
+	}
+	Compiled["Conv2dResidual_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewConv2dResidual_1Compiled(m.(*Model3))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2]) }
+	}
+	Compiled["Conv2dResidual_2"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewConv2dResidual_2Compiled(m.(*Model4))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2], ins[3]) }
+	}
 	Compiled["Div_f32"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewDiv_f32Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
@@ -2330,6 +2342,193 @@ func (c *Conv2dAct_3Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	runtime.Conv2dAct(conv2d_act, aArr, bArr, nil, []int{1, 1}, []int{0, 0}, 1, runtime.ActGELU)
 	c.frames.Put(fr)
 	return tensor.FromArray(conv2d_act)
+}
+
+// Conv2dResidual_0: conv2d_residual
+
+// Regenerate this file if Model4.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model4, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model4).Forward
+
+// Conv2dResidual_0Compiled is Model4 compiled by fxgen: Forward runs the
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Conv2dResidual_0Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[conv2dResidual_0CompiledFrame]
+}
+
+// conv2dResidual_0CompiledFrame is the state of one
+// Conv2dResidual_0Compiled.Forward call: the workspace and the arrays bound to
+// it.
+type conv2dResidual_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewConv2dResidual_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewConv2dResidual_0Compiled(m *Model4) *Conv2dResidual_0Compiled {
+	c1 := &Conv2dResidual_0Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *conv2dResidual_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model4.Forward for a f32[N,3,5,5], b f32[4,3,3,3], c f32[4], d f32[N,4,5,5].
+func (c1 *Conv2dResidual_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor, d *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Conv2dResidual_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 3, 5, 5)
+	bArr := b.Array()
+	runtime.CheckInput("Conv2dResidual_0Compiled.Forward", "b", bArr, runtime.Float32, 4, 3, 3, 3)
+	cArr := c.Array()
+	runtime.CheckInput("Conv2dResidual_0Compiled.Forward", "c", cArr, runtime.Float32, 4)
+	dArr := d.Array()
+	runtime.CheckInput("Conv2dResidual_0Compiled.Forward", "d", dArr, runtime.Float32, -1, 4, 5, 5)
+	N := aArr.Shape[0]
+	runtime.CheckDim("Conv2dResidual_0Compiled.Forward", "d", dArr, 0, N, "N")
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:93: conv2d_residual = call_function conv2d_residual(a, b, c, d, padding=[1, 1], act=1)
+	conv2d_residual := runtime.NewArray(runtime.Float32, N, 4, 5, 5)
+	runtime.Conv2dResidual(conv2d_residual, aArr, bArr, cArr, dArr, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
+	c1.frames.Put(fr)
+	return tensor.FromArray(conv2d_residual)
+}
+
+// Conv2dResidual_1: conv2d_residual
+
+// Regenerate this file if Model3.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model3).Forward
+
+// Conv2dResidual_1Compiled is Model3 compiled by fxgen: Forward runs the
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Conv2dResidual_1Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[conv2dResidual_1CompiledFrame]
+}
+
+// conv2dResidual_1CompiledFrame is the state of one
+// Conv2dResidual_1Compiled.Forward call: the workspace and the arrays bound to
+// it.
+type conv2dResidual_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewConv2dResidual_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewConv2dResidual_1Compiled(m *Model3) *Conv2dResidual_1Compiled {
+	c1 := &Conv2dResidual_1Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *conv2dResidual_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model3.Forward for a f32[N,4,7,7], b f32[6,4,3,3], c f32[N,6,3,3].
+func (c1 *Conv2dResidual_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Conv2dResidual_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 4, 7, 7)
+	bArr := b.Array()
+	runtime.CheckInput("Conv2dResidual_1Compiled.Forward", "b", bArr, runtime.Float32, 6, 4, 3, 3)
+	cArr := c.Array()
+	runtime.CheckInput("Conv2dResidual_1Compiled.Forward", "c", cArr, runtime.Float32, -1, 6, 3, 3)
+	N := aArr.Shape[0]
+	runtime.CheckDim("Conv2dResidual_1Compiled.Forward", "c", cArr, 0, N, "N")
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:81: conv2d_residual = call_function conv2d_residual(a, b, nil, c, stride=[2, 2], act=0)
+	conv2d_residual := runtime.NewArray(runtime.Float32, N, 6, 3, 3)
+	runtime.Conv2dResidual(conv2d_residual, aArr, bArr, nil, cArr, []int{2, 2}, []int{0, 0}, 1, runtime.ActNone)
+	c1.frames.Put(fr)
+	return tensor.FromArray(conv2d_residual)
+}
+
+// Conv2dResidual_2: conv2d_residual
+
+// Regenerate this file if Model4.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model4, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model4).Forward
+
+// Conv2dResidual_2Compiled is Model4 compiled by fxgen: Forward runs the
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Conv2dResidual_2Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[conv2dResidual_2CompiledFrame]
+}
+
+// conv2dResidual_2CompiledFrame is the state of one
+// Conv2dResidual_2Compiled.Forward call: the workspace and the arrays bound to
+// it.
+type conv2dResidual_2CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewConv2dResidual_2Compiled compiles m, checking that its parameters have the traced shapes.
+func NewConv2dResidual_2Compiled(m *Model4) *Conv2dResidual_2Compiled {
+	c1 := &Conv2dResidual_2Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *conv2dResidual_2CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model4.Forward for a f32[N,8,7,7], b f32[8,1,3,3], c f32[8], d f32[N,8,7,7].
+func (c1 *Conv2dResidual_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor, d *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Conv2dResidual_2Compiled.Forward", "a", aArr, runtime.Float32, -1, 8, 7, 7)
+	bArr := b.Array()
+	runtime.CheckInput("Conv2dResidual_2Compiled.Forward", "b", bArr, runtime.Float32, 8, 1, 3, 3)
+	cArr := c.Array()
+	runtime.CheckInput("Conv2dResidual_2Compiled.Forward", "c", cArr, runtime.Float32, 8)
+	dArr := d.Array()
+	runtime.CheckInput("Conv2dResidual_2Compiled.Forward", "d", dArr, runtime.Float32, -1, 8, 7, 7)
+	N := aArr.Shape[0]
+	runtime.CheckDim("Conv2dResidual_2Compiled.Forward", "d", dArr, 0, N, "N")
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:93: conv2d_residual = call_function conv2d_residual(a, b, c, d, padding=[1, 1], groups=8, act=3)
+	conv2d_residual := runtime.NewArray(runtime.Float32, N, 8, 7, 7)
+	runtime.Conv2dResidual(conv2d_residual, aArr, bArr, cArr, dArr, []int{1, 1}, []int{1, 1}, 8, runtime.ActReLU6)
+	c1.frames.Put(fr)
+	return tensor.FromArray(conv2d_residual)
 }
 
 // Div_f32: div

@@ -197,6 +197,15 @@ var specialSamples = map[string][]*Sample{
 		{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("padding", []int{1, 1}), kw("act", ir.ActSiLU)}, Inputs: []string{"f32[N,32,6,6]", "f32[8,32,3,3]", "f32[8]"}},
 		{Args: []any{Input(0), Input(1), nil}, Kwargs: []ir.Kwarg{kw("act", ir.ActGELU)}, Inputs: []string{"f32[N,4,5,5]", "f32[6,4,1,1]"}},
 	},
+	"conv2d_residual": {
+		{Args: []any{Input(0), Input(1), Input(2), Input(3)}, Kwargs: []ir.Kwarg{kw("padding", []int{1, 1}), kw("act", ir.ActReLU)}, Inputs: []string{"f32[N,3,5,5]", "f32[4,3,3,3]", "f32[4]", "f32[N,4,5,5]"}},
+		// No bias, stride 2, no activation; and ReLU6 after a depthwise
+		// 3×3 (the depthwise kernels). (A Winograd sample would compare
+		// tiers within 1e-5 of the sum, which the residual can cancel to
+		// near 0: the runtime's tests check that path.)
+		{Args: []any{Input(0), Input(1), nil, Input(2)}, Kwargs: []ir.Kwarg{kw("stride", []int{2, 2}), kw("act", ir.ActNone)}, Inputs: []string{"f32[N,4,7,7]", "f32[6,4,3,3]", "f32[N,6,3,3]"}},
+		{Args: []any{Input(0), Input(1), Input(2), Input(3)}, Kwargs: []ir.Kwarg{kw("padding", []int{1, 1}), kw("groups", 8), kw("act", ir.ActReLU6)}, Inputs: []string{"f32[N,8,7,7]", "f32[8,1,3,3]", "f32[8]", "f32[N,8,7,7]"}},
+	},
 	"batch_norm":          {{Args: []any{Input(0), Input(1), Input(2), Input(3), Input(4)}, Inputs: []string{"f32[N,3,4,4]", "f32[3]", "f32[3]", "f32[3]", "f32[3]"}, Positive: []int{4}}},
 	"max_pool2d":          {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("kernel_size", []int{2, 2})}, Inputs: []string{"f32[N,2,6,6]"}}},
 	"adaptive_avg_pool2d": {{Args: []any{Input(0)}, Kwargs: []ir.Kwarg{kw("output_size", []int{2, 3})}, Inputs: []string{"f32[N,2,6,7]"}}},
