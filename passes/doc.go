@@ -32,7 +32,8 @@
 //	cse              nodes computing the same op of the same inputs and attributes → the first of them
 //	fold-batchnorm   conv2d → batch_norm (inference) → one conv2d with folded weight and bias
 //	fuse-activation  linear/conv2d whose only user is relu (or gelu) → linear_act/conv2d_act
-//	fuse-residual    add(r, linear(x)) whose linear has no other user → linear_residual (product accumulated into r)
+//	fuse-residual    add(r, linear(x)) whose linear has no other user → linear_residual (product accumulated into r);
+//	                 add(r, conv2d(x)) likewise, with the activation after it → conv2d_residual
 //	fuse-elementwise groups of float32 elementwise ops of one shape → fused_elementwise (one chunked pass over memory)
 //	fold-transpose   matmul(a, transpose(b, -2, -1)) whose transpose has no other user → matmul_transb(a, b)
 //	dce              erase nodes whose results are unused
