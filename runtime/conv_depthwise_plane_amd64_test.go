@@ -8,22 +8,31 @@ import (
 	"testing"
 )
 
-// TestDepthwisePlaneMatchesPerChannel runs the AVX-512 plane kernels and
+// TestDepthwisePlaneMatchesPerChannel runs the plane kernels (AVX-512:
+// stride 1 or 2; AVX2: the row kernel, stride 1, rows of 8 or more) and
 // the per-channel kernel on the same 3×3 depthwise convolutions with
-// stride 1 or 2 and padding 1 and requires the same bits: both sum the
-// taps in order with FMA from +0 and add the bias last, the plane kernels
-// leaving out the taps the other reads as padding zeros. Planes from 1×1
-// to 20×70 (rows shorter and longer than a vector or two, planes that end
-// inside one, odd and even sizes), 2 to 21 channels from any first
+// padding 1 and requires the same bits: both sum the taps in order with
+// FMA from +0 and add the bias last, the plane kernels leaving out (or
+// reading as +0) the taps the other reads as padding zeros. Planes from
+// 1×1 to 20×70 (rows shorter and longer than a vector or two, planes that
+// end inside one, odd and even sizes), 2 to 21 channels from any first
 // channel, bias and ReLU, NaN and ±Inf inputs. The input's planes lie
 // between NaNs, which any read outside them would carry into the output;
 // guard values after the output must survive.
 func TestDepthwisePlaneMatchesPerChannel(t *testing.T) {
-	if !cpuHasAVX512 {
-		t.Skip("no AVX-512")
+	for _, isa := range ISAs() {
+		if isa == ISAGeneric {
+			continue
+		}
+		t.Run(isa.String(), func(t *testing.T) {
+			prev, _ := SetISA(isa)
+			defer SetISA(prev)
+			testDepthwisePlaneMatchesPerChannel(t, isa)
+		})
 	}
-	prev, _ := SetISA(ISAAVX512)
-	defer SetISA(prev)
+}
+
+func testDepthwisePlaneMatchesPerChannel(t *testing.T, isa ISA) {
 	r := rand.New(rand.NewPCG(91, 92))
 	const guard = -6789.25
 	nan := float32(math.NaN())
@@ -32,6 +41,14 @@ func TestDepthwisePlaneMatchesPerChannel(t *testing.T) {
 		g := convGeom{n: 1, c: c, o: c, h: 1 + r.IntN(20), w: 1 + r.IntN(70), kh: 3, kw: 3, sh: s, sw: s, ph: 1, pw: 1}
 		if i < 8 {
 			g.h, g.w = []int{1, 1, 1, 1, 4, 4, 7, 7}[i], []int{1, 1, 16, 16, 4, 4, 7, 7}[i]
+		}
+		if isa == ISAAVX2 {
+			// The row kernel: stride 1, rows of 8 and more (8 and 9 first).
+			g.sh, g.sw, s = 1, 1, 1
+			g.w = 8 + max(0, g.w-8)
+			if i < 8 {
+				g.w = 8 + i%2
+			}
 		}
 		g.oh, g.ow = (g.h-1)/s+1, (g.w-1)/s+1
 		g.p = g.oh * g.ow

@@ -1,0 +1,186 @@
+// AVX2 kernel of the 3×3 depthwise convolution with stride 1 and padding
+// 1, straight from the channels' planes: eight consecutive outputs of a
+// row at a time, the rows above the first and below the last read as a
+// row of zeros, and the columns left of the first and right of the last
+// left out of the loads by lane masks, with no padded copy and no
+// transposes.
+
+//go:build amd64 && !noasm
+
+#include "textflag.h"
+
+// DWRTAP adds the weight W times the eight inputs at OFF(R) to Y0: with
+// the lane mask YM when M is 1, or a plain load.
+#define DWRTAPM(R, OFF, YM, W) \
+	VMASKMOVPS  OFF(R), YM, Y1; \
+	VFMADD231PS Y1, W, Y0
+
+#define DWRTAP(R, OFF, W) \
+	VFMADD231PS OFF(R), W, Y0
+
+// DWRROW adds the three taps of one kernel row (weights WA, WB, WC) of the
+// row at R, the block's first output at column (DX) of it, the outer taps
+// under the masks Y14 and Y15; DWRROWP with plain loads, for a block
+// whose taps all lie in the row.
+#define DWRROW(R, WA, WB, WC) \
+	DWRTAPM(R, -4, Y14, WA); \
+	DWRTAP(R, 0, WB); \
+	DWRTAPM(R, 4, Y15, WC)
+
+#define DWRROWP(R, WA, WB, WC) \
+	DWRTAP(R, -4, WA); \
+	DWRTAP(R, 0, WB); \
+	DWRTAP(R, 4, WC)
+
+// func depthwiseRowsAVX2(x, w, out *float32, h, wd, channels int, bias *float32, flags int,
+//	zeros *float32, masks *[3][8]int32)
+//
+// For channels c < channels (c's plane of h rows of wd ≥ 8 floats at x +
+// c·h·wd and out + c·h·wd, its weights w[9c..9c+8] and bias bias[c]),
+// rows y < h and columns j < wd:
+//
+//	out[y·wd + j] = Σ_{p,q<3} w[3p+q] · x[(y+p−1)·wd + j+q−1]
+//
+// summed from +0 in the order of the taps, each input outside the plane
+// read as +0 (zeros holds wd floats of them, for the rows outside), then
+// the bias when flags&2, then max(0, ·) keeping NaN when flags&4. masks
+// holds the lane masks of all lanes, of lanes 1..7 (the block at column
+// 0, whose tap q = 0 of lane 0 is left of the row) and of lanes 0..6 (the
+// block at column wd−8, whose tap q = 2 of lane 7 is right of it). The
+// last block of a row is shifted back to end at the row's end.
+TEXT ·depthwiseRowsAVX2(SB), NOSPLIT, $0-80
+	MOVQ channels+40(FP), BX
+	TESTQ BX, BX
+	JLE  done
+	MOVQ x+0(FP), SI
+	MOVQ out+16(FP), DI
+	MOVQ w+8(FP), R8
+	MOVQ bias+48(FP), R13
+	MOVQ wd+32(FP), R10
+	SHLQ $2, R10 // bytes a row
+	VXORPS Y3, Y3, Y3 // zero, for the ReLU
+	VXORPS Y13, Y13, Y13 // the bias, or zero
+
+channel:
+	VBROADCASTSS 0(R8), Y4
+	VBROADCASTSS 4(R8), Y5
+	VBROADCASTSS 8(R8), Y6
+	VBROADCASTSS 12(R8), Y7
+	VBROADCASTSS 16(R8), Y8
+	VBROADCASTSS 20(R8), Y9
+	VBROADCASTSS 24(R8), Y10
+	VBROADCASTSS 28(R8), Y11
+	VBROADCASTSS 32(R8), Y12
+	MOVQ flags+56(FP), AX
+	TESTQ $2, AX
+	JEQ  nobias
+	VBROADCASTSS (R13), Y13
+
+nobias:
+	XORQ R11, R11 // y
+
+row:
+	// R12, R14, R15: the rows above, at and below y (zeros outside).
+	MOVQ R11, AX
+	IMULQ R10, AX
+	LEAQ (SI)(AX*1), R14
+	MOVQ zeros+64(FP), R12
+	TESTQ R11, R11
+	JEQ  top
+	LEAQ (R14), R12
+	SUBQ R10, R12
+
+top:
+	MOVQ zeros+64(FP), R15
+	MOVQ R11, CX
+	INCQ CX
+	CMPQ CX, h+24(FP)
+	JGE  bottom
+	LEAQ (R14)(R10*1), R15
+
+bottom:
+	LEAQ (DI)(AX*1), R9 // the output row
+	XORQ DX, DX // the block's column in bytes
+
+block:
+	VXORPS Y0, Y0, Y0
+	MOVQ R10, AX
+	SUBQ $32, AX
+	TESTQ DX, DX
+	JEQ  edge
+	CMPQ DX, AX
+	JEQ  edge
+	// A block inside the row.
+	LEAQ (R12)(DX*1), AX
+	DWRROWP(AX, Y4, Y5, Y6)
+	LEAQ (R14)(DX*1), AX
+	DWRROWP(AX, Y7, Y8, Y9)
+	LEAQ (R15)(DX*1), AX
+	DWRROWP(AX, Y10, Y11, Y12)
+	JMP  epilogue
+
+edge:
+	// Y14, Y15: the masks of taps q = 0 and 2 for the block at DX, the
+	// first or last of the row (or both).
+	MOVQ masks+72(FP), CX
+	VMOVDQU (CX), Y14
+	VMOVDQU (CX), Y15
+	TESTQ DX, DX
+	JNE  notleft
+	VMOVDQU 32(CX), Y14
+
+notleft:
+	CMPQ DX, AX
+	JNE  notright
+	VMOVDQU 64(CX), Y15
+
+notright:
+	LEAQ (R12)(DX*1), AX
+	DWRROW(AX, Y4, Y5, Y6)
+	LEAQ (R14)(DX*1), AX
+	DWRROW(AX, Y7, Y8, Y9)
+	LEAQ (R15)(DX*1), AX
+	DWRROW(AX, Y10, Y11, Y12)
+
+epilogue:
+	MOVQ flags+56(FP), AX
+	TESTQ $2, AX
+	JEQ  epibias
+	VADDPS Y13, Y0, Y0
+
+epibias:
+	TESTQ $4, AX
+	JEQ  epirelu
+	VMAXPS Y0, Y3, Y0
+
+epirelu:
+	VMOVUPS Y0, (R9)(DX*1)
+	// The next block, or the last one shifted back to end at the row's
+	// end, or the next row.
+	MOVQ R10, AX
+	SUBQ $32, AX
+	CMPQ DX, AX
+	JEQ  rowdone
+	ADDQ $32, DX
+	CMPQ DX, AX
+	JLE  block
+	MOVQ AX, DX
+	JMP  block
+
+rowdone:
+	INCQ R11
+	CMPQ R11, h+24(FP)
+	JLT  row
+	// The next channel.
+	MOVQ R10, AX
+	IMULQ h+24(FP), AX
+	ADDQ AX, SI
+	ADDQ AX, DI
+	ADDQ $36, R8
+	ADDQ $4, R13
+	DECQ BX
+	JNZ  channel
+
+done:
+	VZEROUPPER
+	RET
