@@ -37,8 +37,19 @@ func depthwisePlaneOK(g *convGeom, groups int) bool {
 	if hasAVX512 {
 		return g.sh == 1 || g.sh == 2
 	}
+	if g.sh == 2 {
+		// Even rows, split into their even and odd columns whole.
+		return hasAVX2FMA && g.w%2 == 0 && g.w >= 16 && g.w/2 <= len(dwZeros)
+	}
 	return hasAVX2FMA && g.sh == 1 && g.w >= 8 && g.w <= len(dwZeros)
 }
+
+// depthwiseRows2AVX2 convolves one plane with stride 2 on the AVX2 tier,
+// from its even and odd columns; see conv_depthwise_rows_avx2_amd64.s.
+//
+//go:noescape
+func depthwiseRows2AVX2(e, o, w, out *float32, h, oh, ow int, bias *float32, flags int,
+	zeros *float32, masks *[3][8]int32)
 
 // depthwiseRowsAVX2 convolves consecutive planes with stride 1 on the AVX2
 // tier; see conv_depthwise_rows_avx2_amd64.s.
@@ -108,6 +119,22 @@ func (j *convDepthwiseJob) channelsPlane(lo, hi int) {
 	out := j.out[lo*plane : hi*plane]
 	_, _ = j.x[hi*in-1], j.w[hi*9-1] // what the kernels read
 	switch {
+	case !hasAVX512 && g.sh == 2:
+		// Each plane split into its even and odd columns, in cache.
+		scratch := getConvScratch(in)
+		e, o := (*scratch)[:in/2], (*scratch)[in/2:in]
+		for c := lo; c < hi; c++ {
+			xc := j.x[c*in : (c+1)*in]
+			for z := deinterleavePairs(e, o, xc); z < in; z += 2 {
+				e[z/2], o[z/2] = xc[z], xc[z+1]
+			}
+			b := &bias0
+			if j.bias != nil {
+				b = &j.bias[c]
+			}
+			depthwiseRows2AVX2(&e[0], &o[0], &j.w[c*9], &out[(c-lo)*plane], g.h, g.oh, g.ow, b, j.flags, &dwZeros[0], &dwRowMasks)
+		}
+		convScratch.Put(scratch)
 	case !hasAVX512:
 		depthwiseRowsAVX2(&j.x[lo*in], &j.w[lo*9], &out[0], g.h, g.w, hi-lo, bias, j.flags, &dwZeros[0], &dwRowMasks)
 	case g.sh == 1:

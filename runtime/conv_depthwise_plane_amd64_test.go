@@ -9,7 +9,8 @@ import (
 )
 
 // TestDepthwisePlaneMatchesPerChannel runs the plane kernels (AVX-512:
-// stride 1 or 2; AVX2: the row kernel, stride 1, rows of 8 or more) and
+// stride 1 or 2; AVX2: the row kernels, stride 1 with rows of 8 or more,
+// stride 2 with even rows of 16 or more) and
 // the per-channel kernel on the same 3×3 depthwise convolutions with
 // padding 1 and requires the same bits: both sum the taps in order with
 // FMA from +0 and add the bias last, the plane kernels leaving out (or
@@ -43,11 +44,15 @@ func testDepthwisePlaneMatchesPerChannel(t *testing.T, isa ISA) {
 			g.h, g.w = []int{1, 1, 1, 1, 4, 4, 7, 7}[i], []int{1, 1, 16, 16, 4, 4, 7, 7}[i]
 		}
 		if isa == ISAAVX2 {
-			// The row kernel: stride 1, rows of 8 and more (8 and 9 first).
-			g.sh, g.sw, s = 1, 1, 1
+			// The row kernels: stride 1 with rows of 8 and more (8 and 9
+			// first), stride 2 with even rows of 16 and more (16 and 18
+			// first).
 			g.w = 8 + max(0, g.w-8)
 			if i < 8 {
-				g.w = 8 + i%2
+				g.w = 8 + i%2 + 8*(s-1)
+			}
+			if s == 2 {
+				g.w = max(16, g.w) &^ 1
 			}
 		}
 		g.oh, g.ow = (g.h-1)/s+1, (g.w-1)/s+1

@@ -32,6 +32,35 @@
 	DWRTAP(R, 0, WB); \
 	DWRTAP(R, 4, WC)
 
+// DWR2ROW adds the three taps of one kernel row (weights WA, WB, WC) of
+// the row whose even columns are at RE and odd columns at RO, for the
+// block of outputs at byte DX of the output row: tap q = 0 reads the odd
+// column before each output's (RO − 4, under the mask Y14), q = 1 the
+// even column, q = 2 the odd column after.
+#define DWR2ROW(RE, RO, WA, WB, WC) \
+	LEAQ        (RO)(DX*1), AX; \
+	VMASKMOVPS  -4(AX), Y14, Y1; \
+	VFMADD231PS Y1, WA, Y0; \
+	VFMADD231PS (RE)(DX*1), WB, Y0; \
+	VFMADD231PS (AX), WC, Y0
+
+// DWR2ROWS points RE and RO at the even and odd columns of input row R
+// (AX) of the phases at SI and DI (CX bytes a row), or at the zero row
+// when R is outside [0, h).
+#define DWR2ROWS(RE, RO, skip, done) \
+	TESTQ AX, AX; \
+	JLT   skip; \
+	CMPQ  AX, h+32(FP); \
+	JGE   skip; \
+	IMULQ CX, AX; \
+	LEAQ  (SI)(AX*1), RE; \
+	LEAQ  (DI)(AX*1), RO; \
+	JMP   done; \
+skip:; \
+	MOVQ  zeros+72(FP), RE; \
+	MOVQ  RE, RO; \
+done:
+
 // func depthwiseRowsAVX2(x, w, out *float32, h, wd, channels int, bias *float32, flags int,
 //	zeros *float32, masks *[3][8]int32)
 //
@@ -182,5 +211,101 @@ rowdone:
 	JNZ  channel
 
 done:
+	VZEROUPPER
+	RET
+
+// func depthwiseRows2AVX2(e, o, w, out *float32, h, oh, ow int, bias *float32, flags int,
+//	zeros *float32, masks *[3][8]int32)
+//
+// The 3×3 depthwise convolution with stride 2 and padding 1 of one plane
+// of h rows of 2·ow floats (ow ≥ 8), given as its even columns e and its
+// odd columns o (h rows of ow floats each), into out (oh rows of ow):
+//
+//	out[y·ow + j] = Σ_{p,q<3} w[3p+q] · x[2y+p−1][2j+q−1]
+//
+// summed from +0 in the order of the taps, each input outside the plane
+// read as +0 (zeros holds ow of them), then the bias (bias[0]) when
+// flags&2, then max(0, ·) keeping NaN when flags&4. The first block of a
+// row reads its tap q = 0 under masks[1]; the last block of a row is
+// shifted back to end at the row's end.
+TEXT ·depthwiseRows2AVX2(SB), NOSPLIT, $0-88
+	MOVQ w+16(FP), AX
+	VBROADCASTSS 0(AX), Y4
+	VBROADCASTSS 4(AX), Y5
+	VBROADCASTSS 8(AX), Y6
+	VBROADCASTSS 12(AX), Y7
+	VBROADCASTSS 16(AX), Y8
+	VBROADCASTSS 20(AX), Y9
+	VBROADCASTSS 24(AX), Y10
+	VBROADCASTSS 28(AX), Y11
+	VBROADCASTSS 32(AX), Y12
+	VXORPS Y3, Y3, Y3 // zero, for the ReLU
+	VXORPS Y13, Y13, Y13 // the bias, or zero
+	MOVQ flags+64(FP), AX
+	TESTQ $2, AX
+	JEQ  nobias2
+	MOVQ bias+56(FP), AX
+	VBROADCASTSS (AX), Y13
+
+nobias2:
+	MOVQ e+0(FP), SI
+	MOVQ o+8(FP), DI
+	MOVQ out+24(FP), R8
+	MOVQ ow+48(FP), CX
+	SHLQ $2, CX // bytes a row
+	XORQ BX, BX // y
+
+row2:
+	LEAQ -1(BX)(BX*1), AX
+	DWR2ROWS(R9, R10, skip0, done0)
+	LEAQ (BX)(BX*1), AX
+	DWR2ROWS(R11, R12, skip1, done1)
+	LEAQ 1(BX)(BX*1), AX
+	DWR2ROWS(R13, R14, skip2, done2)
+	MOVQ BX, AX
+	IMULQ CX, AX
+	LEAQ (R8)(AX*1), R15 // the output row
+	XORQ DX, DX
+
+block2:
+	// Y14: the mask of tap q = 0, all lanes but the first in the row's
+	// first block.
+	MOVQ masks+80(FP), AX
+	VMOVDQU (AX), Y14
+	TESTQ DX, DX
+	JNE  inner2
+	VMOVDQU 32(AX), Y14
+
+inner2:
+	VXORPS Y0, Y0, Y0
+	DWR2ROW(R9, R10, Y4, Y5, Y6)
+	DWR2ROW(R11, R12, Y7, Y8, Y9)
+	DWR2ROW(R13, R14, Y10, Y11, Y12)
+	MOVQ flags+64(FP), AX
+	TESTQ $2, AX
+	JEQ  epibias2
+	VADDPS Y13, Y0, Y0
+
+epibias2:
+	TESTQ $4, AX
+	JEQ  epirelu2
+	VMAXPS Y0, Y3, Y0
+
+epirelu2:
+	VMOVUPS Y0, (R15)(DX*1)
+	MOVQ CX, AX
+	SUBQ $32, AX
+	CMPQ DX, AX
+	JEQ  rowdone2
+	ADDQ $32, DX
+	CMPQ DX, AX
+	JLE  block2
+	MOVQ AX, DX
+	JMP  block2
+
+rowdone2:
+	INCQ BX
+	CMPQ BX, oh+40(FP)
+	JLT  row2
 	VZEROUPPER
 	RET
