@@ -326,7 +326,7 @@ func testConv2dAllocs(t *testing.T) {
 	// larger ones, one image and several, stride 1 and 2 (the AVX-512
 	// plane kernels' mask tables are made on the first call only). The least of three counts, as a
 	// worker parking after a collection may allocate.
-	for _, c := range []struct{ n, c, h, s int }{{1, 20, 7, 1}, {3, 16, 14, 1}, {2, 6, 40, 1}, {2, 16, 15, 2}} {
+	for _, c := range []struct{ n, c, h, s int }{{1, 20, 7, 1}, {3, 16, 14, 1}, {2, 6, 40, 1}, {2, 16, 15, 2}, {2, 16, 32, 2}} {
 		x, w, b := randArray(r, c.n, c.c, c.h, c.h), randArray(r, c.c, 1, 3, 3), randArray(r, c.c)
 		oh := (c.h-1)/c.s + 1
 		out := NewArray(Float32, c.n, c.c, oh, oh)
