@@ -48,14 +48,8 @@ func init() {
 			"the product accumulated into the residual (made by the fuse-residual pass).",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}, {"residual", TensorOperand}},
 		Infer: func(s *Sig) ([]Type, error) {
-			ts, err := LookupOp("linear").Infer(&Sig{Op: LookupOp("linear"), Args: s.Args[:3]})
-			if err != nil {
-				return nil, err
-			}
-			if r := s.Args[3].Type; r.DType != Float32 || !r.Shape.Equal(ts[0].Shape) {
-				return nil, fmt.Errorf("residual %v, want %v", r, ts[0])
-			}
-			return ts, nil
+			linear := LookupOp("linear")
+			return inferResidual(s, linear, &Sig{Op: linear, Args: s.Args[:3]})
 		},
 		Kernel:   runtime.LinearResidual,
 		Prepared: &Prepared{Operand: 1, Prepare: runtime.PackLinear, Kernel: runtime.LinearResidualPacked},
@@ -65,12 +59,7 @@ func init() {
 		Doc: "conv2d_act(x, weight, bias, stride, padding, groups, act) is act(conv2d(...)) in one kernel, " +
 			"act 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu (made by the fuse-activation pass).",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
-		Attrs: []Attr{
-			{Name: "stride", Kind: IntsAttr, Default: []int{1, 1}},
-			{Name: "padding", Kind: IntsAttr, Default: []int{0, 0}},
-			{Name: "groups", Kind: IntAttr, Default: 1},
-			actAttr,
-		},
+		Attrs:    append(convAttrs(), actAttr),
 		Infer: func(s *Sig) ([]Type, error) {
 			if err := checkAct(s); err != nil {
 				return nil, err
@@ -86,26 +75,14 @@ func init() {
 			"act(conv2d(x, weight, bias, stride, padding, groups) + residual) in one kernel, the residual added to each " +
 			"chunk of the output while it is in cache, act 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu (made by the fuse-residual pass).",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}, {"residual", TensorOperand}},
-		Attrs: []Attr{
-			{Name: "stride", Kind: IntsAttr, Default: []int{1, 1}},
-			{Name: "padding", Kind: IntsAttr, Default: []int{0, 0}},
-			{Name: "groups", Kind: IntAttr, Default: 1},
-			actAttr,
-		},
+		Attrs:    append(convAttrs(), actAttr),
 		Infer: func(s *Sig) ([]Type, error) {
 			if err := checkAct(s); err != nil {
 				return nil, err
 			}
 			conv := *s // the attributes of conv2d, with the same names
 			conv.Args = s.Args[:3]
-			ts, err := LookupOp("conv2d").Infer(&conv)
-			if err != nil {
-				return nil, err
-			}
-			if r := s.Args[3].Type; r.DType != Float32 || !r.Shape.Equal(ts[0].Shape) {
-				return nil, fmt.Errorf("residual %v, want %v", r, ts[0])
-			}
-			return ts, nil
+			return inferResidual(s, LookupOp("conv2d"), &conv)
 		},
 		Kernel:   runtime.Conv2dResidual,
 		Prepared: &Prepared{Operand: 1, Prepare: runtime.PrepareConv2d, Kernel: runtime.Conv2dResidualPrepared},
@@ -146,4 +123,18 @@ func init() {
 		},
 		Kernel: runtime.FusedElementwise,
 	})
+}
+
+// inferResidual infers the type of a fused op s that adds a residual (its
+// operand 3) to the result of op base on sig (the first three operands):
+// base's type, which the residual must have.
+func inferResidual(s *Sig, base *Op, sig *Sig) ([]Type, error) {
+	ts, err := base.Infer(sig)
+	if err != nil {
+		return nil, err
+	}
+	if r := s.Args[3].Type; r.DType != Float32 || !r.Shape.Equal(ts[0].Shape) {
+		return nil, fmt.Errorf("residual %v, want %v", r, ts[0])
+	}
+	return ts, nil
 }

@@ -18,11 +18,7 @@ func init() {
 		Doc: "conv2d(x, weight, bias, stride, padding, groups) is the 2-D cross-correlation of x [N,C,H,W] " +
 			"with weight [O,C/groups,KH,KW] plus bias [O] (optional), zero padding, dilation 1: [N,O,OH,OW].",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
-		Attrs: []Attr{
-			{Name: "stride", Kind: IntsAttr, Default: []int{1, 1}},
-			{Name: "padding", Kind: IntsAttr, Default: []int{0, 0}},
-			{Name: "groups", Kind: IntAttr, Default: 1},
-		},
+		Attrs:    convAttrs(),
 		Infer: func(s *Sig) ([]Type, error) {
 			x, w := s.Args[0].Type, s.Args[1].Type
 			if err := wantFloat(x, w); err != nil {
@@ -187,4 +183,13 @@ func window2d(s *Sig, in Shape, k []int, pool bool) (oh, ow int, err error) {
 		return 0, 0, fmt.Errorf("kernel %dx%d is larger than the padded input %dx%d (input %v, padding %v)", k[0], k[1], ph, pw, in, s.Ints("padding"))
 	}
 	return (ph-k[0])/stride[0] + 1, (pw-k[1])/stride[1] + 1, nil
+}
+
+// convAttrs returns the attributes of conv2d, which its fused forms share.
+func convAttrs() []Attr {
+	return []Attr{
+		{Name: "stride", Kind: IntsAttr, Default: []int{1, 1}},
+		{Name: "padding", Kind: IntsAttr, Default: []int{0, 0}},
+		{Name: "groups", Kind: IntAttr, Default: 1},
+	}
 }

@@ -61,6 +61,31 @@ skip:; \
 	MOVQ  RE, RO; \
 done:
 
+// DWRSTORE ends a block of eight outputs (Y0) at byte DX of the output row
+// at OUT: the bias (Y13) and max(0, ·) keeping NaN (Y3 is zero) as the
+// flags in AX say, the store, then a jump to BLOCK for the next block of
+// the row (the last one shifted back to end at the row's end, ROWB bytes
+// a row) or to DONE after the last; L1 and L2 are labels of the caller's.
+#define DWRSTORE(OUT, ROWB, L1, L2, BLOCK, DONE) \
+	TESTQ   $2, AX; \
+	JEQ     L1; \
+	VADDPS  Y13, Y0, Y0; \
+L1:; \
+	TESTQ   $4, AX; \
+	JEQ     L2; \
+	VMAXPS  Y0, Y3, Y0; \
+L2:; \
+	VMOVUPS Y0, (OUT)(DX*1); \
+	MOVQ    ROWB, AX; \
+	SUBQ    $32, AX; \
+	CMPQ    DX, AX; \
+	JEQ     DONE; \
+	ADDQ    $32, DX; \
+	CMPQ    DX, AX; \
+	JLE     BLOCK; \
+	MOVQ    AX, DX; \
+	JMP     BLOCK
+
 // func depthwiseRowsAVX2(x, w, out *float32, h, wd, channels int, bias *float32, flags int,
 //	zeros *float32, masks *[3][8]int32)
 //
@@ -173,28 +198,7 @@ notright:
 
 epilogue:
 	MOVQ flags+56(FP), AX
-	TESTQ $2, AX
-	JEQ  epibias
-	VADDPS Y13, Y0, Y0
-
-epibias:
-	TESTQ $4, AX
-	JEQ  epirelu
-	VMAXPS Y0, Y3, Y0
-
-epirelu:
-	VMOVUPS Y0, (R9)(DX*1)
-	// The next block, or the last one shifted back to end at the row's
-	// end, or the next row.
-	MOVQ R10, AX
-	SUBQ $32, AX
-	CMPQ DX, AX
-	JEQ  rowdone
-	ADDQ $32, DX
-	CMPQ DX, AX
-	JLE  block
-	MOVQ AX, DX
-	JMP  block
+	DWRSTORE(R9, R10, epibias, epirelu, block, rowdone)
 
 rowdone:
 	INCQ R11
@@ -282,26 +286,7 @@ inner2:
 	DWR2ROW(R11, R12, Y7, Y8, Y9)
 	DWR2ROW(R13, R14, Y10, Y11, Y12)
 	MOVQ flags+64(FP), AX
-	TESTQ $2, AX
-	JEQ  epibias2
-	VADDPS Y13, Y0, Y0
-
-epibias2:
-	TESTQ $4, AX
-	JEQ  epirelu2
-	VMAXPS Y0, Y3, Y0
-
-epirelu2:
-	VMOVUPS Y0, (R15)(DX*1)
-	MOVQ CX, AX
-	SUBQ $32, AX
-	CMPQ DX, AX
-	JEQ  rowdone2
-	ADDQ $32, DX
-	CMPQ DX, AX
-	JLE  block2
-	MOVQ AX, DX
-	JMP  block2
+	DWRSTORE(R15, CX, epibias2, epirelu2, block2, rowdone2)
 
 rowdone2:
 	INCQ BX
