@@ -121,6 +121,9 @@ func testConv2dPatchGemmWorkersAgree(t *testing.T) {
 // batch (the least of three counts, as a worker parking after a
 // collection may allocate).
 func TestConv2dPatchGemmAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items under the race detector")
+	}
 	r := rand.New(rand.NewPCG(37, 38))
 	for _, c := range []struct{ k, s, hw, ohw int }{{3, 2, 14, 7}, {1, 1, 7, 7}} {
 		for _, n := range []int{1, 3} {
