@@ -249,10 +249,20 @@ var winoTasks = taskPool((*winoJob).units)
 // call allocates none.
 var winoFlags = sync.Pool{New: func() any { return new(atomic.Bool) }}
 
-// units runs units [lo, hi) of the job's phase.
+// units runs units [lo, hi) of the job's phase, image by image.
 func (j *winoJob) units(lo, hi int) {
-	for i := lo; i < hi; i++ {
-		j.unit(i)
+	if j.phase == winoProduct {
+		for i := lo; i < hi; i++ {
+			j.product(i)
+		}
+		return
+	}
+	per := j.unitCount(j.phase) / j.images
+	for i := lo; i < hi; {
+		n, u := i/per, i%per
+		m := min(per-u, hi-i) // units of image n
+		j.imageUnits(n, u, u+m)
+		i += m
 	}
 }
 
@@ -272,51 +282,67 @@ func (j *winoJob) unitCount(phase int) int {
 	return j.images * per
 }
 
-func (j *winoJob) unit(i int) {
+// product runs product i of the 16 (of the whole group).
+func (j *winoJob) product(i int) {
 	g, w := &j.g, &j.w
-	if j.phase == winoProduct {
-		pb := j.u[i]
-		c := gemmCall{m: j.images * w.t, n: g.o, k: g.c, alpha: 1, a: j.v[i*w.vStride:], lda: g.c, pb: pb,
-			c: j.m[i*w.mStride:], ldc: g.o, kern: pb.kern, serial: true}
-		c.run()
-		return
-	}
-	per := j.unitCount(j.phase) / j.images
-	n, i := i/per, i%per
+	pb := j.u[i]
+	c := gemmCall{m: j.images * w.t, n: g.o, k: g.c, alpha: 1, a: j.v[i*w.vStride:], lda: g.c, pb: pb,
+		c: j.m[i*w.mStride:], ldc: g.o, kern: pb.kern, serial: true}
+	c.run()
+}
+
+// imageUnits runs units [u0, u1) of image n of the job's phase (one of
+// the phases but the products), a loop a phase: a unit is a few µs of
+// work or less, which a dispatch per unit would add to.
+func (j *winoJob) imageUnits(n, u0, u1 int) {
+	g, w := &j.g, &j.w
 	xb := j.xb[n*w.blocks : (n+1)*w.blocks]
 	t0 := n * w.t // the image's first tile: its first row of V and M
 	switch j.phase {
 	case winoPad:
-		// Row yp of block cb of the padded input: zeros, then columns
-		// [pw, pw+W) of input row yp−ph of its eight channels.
-		cb, yp := i/w.hp, i%w.hp
-		row := xb[(cb*w.hp+yp)*w.wp*8 : (cb*w.hp+yp+1)*w.wp*8]
-		y := yp + 2*j.row0 - g.ph
-		if y < 0 || y >= g.h {
-			clear(row)
-			return
-		}
-		clear(row[:g.pw*8])
-		clear(row[(g.pw+g.w)*8:])
 		plane := g.h * g.w
-		j.k.toBlocks(row[g.pw*8:], j.x[n*g.c*plane+(cb*8*g.h+y)*g.w:], plane, g.w)
+		x := j.x[n*g.c*plane:]
+		for i := u0; i < u1; i++ {
+			// Row yp of block cb of the padded input: zeros, then
+			// columns [pw, pw+W) of input row yp−ph of its eight
+			// channels.
+			cb, yp := i/w.hp, i%w.hp
+			row := xb[(cb*w.hp+yp)*w.wp*8 : (cb*w.hp+yp+1)*w.wp*8]
+			y := yp + 2*j.row0 - g.ph
+			if y < 0 || y >= g.h {
+				clear(row)
+				continue
+			}
+			clear(row[:g.pw*8])
+			clear(row[(g.pw+g.w)*8:])
+			j.k.toBlocks(row[g.pw*8:], x[(cb*8*g.h+y)*g.w:], plane, g.w)
+		}
 	case winoTransform:
-		cb, ty := i/w.th, i%w.th
-		j.k.input(xb[(cb*w.hp+2*ty)*w.wp*8:], w.wp*8, j.v[(t0+ty*w.tw)*g.c+cb*8:], g.c, w.vStride, w.tw)
+		for i := u0; i < u1; i++ {
+			cb, ty := i/w.th, i%w.th
+			j.k.input(xb[(cb*w.hp+2*ty)*w.wp*8:], w.wp*8, j.v[(t0+ty*w.tw)*g.c+cb*8:], g.c, w.vStride, w.tw)
+		}
 	case winoInverse:
-		kb, ty := i/w.th, i%w.th
-		ob := xb[(kb*2*w.th+2*ty)*2*w.tw*8:]
-		if j.k.output(j.m[(t0+ty*w.tw)*g.o+kb*8:], w.mStride, g.o, ob, 2*w.tw*8, w.tw, j.bias[kb*8:], j.act == ActReLU) {
-			j.nonFinite.Store(true)
+		relu := j.act == ActReLU
+		for i := u0; i < u1; i++ {
+			kb, ty := i/w.th, i%w.th
+			ob := xb[(kb*2*w.th+2*ty)*2*w.tw*8:]
+			if j.k.output(j.m[(t0+ty*w.tw)*g.o+kb*8:], w.mStride, g.o, ob, 2*w.tw*8, w.tw, j.bias[kb*8:], relu) {
+				j.nonFinite.Store(true)
+			}
 		}
 	case winoUnpad:
-		kb, y := i/j.oh, i%j.oh
-		out := j.out[n*g.o*g.p+(kb*8*g.oh+2*j.row0+y)*g.ow:]
-		j.k.fromBlocks(out, xb[(kb*2*w.th+y)*2*w.tw*8:], g.p, g.ow)
-		if postAct(j.act) {
-			// Row y of the block's eight channels, still in cache.
-			for c := range 8 {
-				actBlock(out[c*g.p:c*g.p+g.ow], j.act)
+		post := postAct(j.act)
+		out := j.out[n*g.o*g.p:]
+		for i := u0; i < u1; i++ {
+			kb, y := i/j.oh, i%j.oh
+			o := out[(kb*8*g.oh+2*j.row0+y)*g.ow:]
+			j.k.fromBlocks(o, xb[(kb*2*w.th+y)*2*w.tw*8:], g.p, g.ow)
+			if post {
+				// Row y of the block's eight channels, still in cache.
+				for c := range 8 {
+					actBlock(o[c*g.p:c*g.p+g.ow], j.act)
+				}
 			}
 		}
 	}
