@@ -270,7 +270,10 @@ func testSgemmStrides(t *testing.T) {
 		withKernel(kern, func() {
 			rng := rand.New(rand.NewPCG(13, 14))
 			for _, lda := range []int{64, 100, 512, 576, 1024} {
-				for _, s := range [][3]int{{30, 40, 21}, {15, 64, 9}, {29, 65, 19}, {3, 1, 33}} {
+				// The last two: rows of B just under and over
+				// packBFlyMaxLdb, B packed on the fly and in a pass of
+				// its own under A read in place.
+				for _, s := range [][3]int{{30, 40, 21}, {15, 64, 9}, {29, 65, 19}, {3, 1, 33}, {13, 1000, 24}, {20, 1500, 30}} {
 					tc := gemmCase{m: s[0], n: s[1], k: s[2], alpha: -0.5, beta: 1.5, lda: lda}
 					runCase(t, rng, tc, false)
 					tc.bias, tc.act, tc.beta = true, ActReLU, 0
