@@ -75,6 +75,12 @@ TEXT ·patchPanelAVX2(SB), NOSPLIT, $0-72
 	ADDQ    AX, R10
 	TESTQ   CX, CX
 	JLE     avx2done
+	// Panels in one run (the second mask all zero) or two (the third)
+	// take loops that load only those.
+	VPTEST  Y5, Y5
+	JZ      avx2one
+	VPTEST  Y6, Y6
+	JZ      avx2two
 
 avx2loop:
 	MOVLQSX   (SI), R11
@@ -88,6 +94,28 @@ avx2loop:
 	ADDQ       DX, DI
 	DECQ       CX
 	JNZ        avx2loop
+	JMP        avx2done
+
+avx2two:
+	MOVLQSX    (SI), R11
+	VMASKMOVPS (R8)(R11*1), Y4, Y0
+	VMASKMOVPS (R9)(R11*1), Y5, Y1
+	VORPS      Y1, Y0, Y0
+	VMASKMOVPS Y0, Y7, (DI)
+	ADDQ       $4, SI
+	ADDQ       DX, DI
+	DECQ       CX
+	JNZ        avx2two
+	JMP        avx2done
+
+avx2one:
+	MOVLQSX    (SI), R11
+	VMASKMOVPS (R8)(R11*1), Y4, Y0
+	VMASKMOVPS Y0, Y7, (DI)
+	ADDQ       $4, SI
+	ADDQ       DX, DI
+	DECQ       CX
+	JNZ        avx2one
 
 avx2done:
 	VZEROUPPER

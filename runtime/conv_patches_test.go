@@ -23,6 +23,7 @@ func testConvPatchesPack(t *testing.T) {
 		{3, 9, 5, 18, 14, 0, 27, 0, 18},
 		{40, 3, 42, 9, 14, 28, 92, 2, 7},
 		{13, 5, 15, 10, 6, 6, 59, 1, 9},
+		{4, 9, 6, 12, 6, 0, 36, 0, 12}, // rows of 4 in panels of 6: one, two and three runs
 	} {
 		xp := make([]float32, (c.oh+3)*c.rowStep+c.taps+64)
 		for i := range xp {
