@@ -33,6 +33,9 @@ TEXT ·patchPanelAVX512(SB), NOSPLIT, $0-72
 	ADDQ  AX, R10
 	TESTQ CX, CX
 	JLE   done
+	// Panels in one run (no second mask) take a loop of one load.
+	KORTESTW K2, K2
+	JZ       one
 
 loop:
 	MOVLQSX   (SI), R11
@@ -44,6 +47,16 @@ loop:
 	ADDQ      DX, DI
 	DECQ      CX
 	JNZ       loop
+	JMP       done
+
+one:
+	MOVLQSX   (SI), R11
+	VMOVUPS.Z (R8)(R11*1), K1, Z0
+	VMOVUPS   Z0, K4, (DI)
+	ADDQ      $4, SI
+	ADDQ      DX, DI
+	DECQ      CX
+	JNZ       one
 
 done:
 	VZEROUPPER
