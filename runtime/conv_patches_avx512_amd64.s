@@ -6,6 +6,20 @@
 
 #include "textflag.h"
 
+// PATCHARGS loads the arguments both kernels share: dst (DI), kb (CX),
+// offs (SI), and x plus b1, b2, b3 (R8, R9, R10; x in AX).
+#define PATCHARGS \
+	MOVQ dst+0(FP), DI; \
+	MOVQ kb+8(FP), CX; \
+	MOVQ offs+16(FP), SI; \
+	MOVQ x+24(FP), AX; \
+	MOVQ b1+32(FP), R8; \
+	MOVQ b2+40(FP), R9; \
+	MOVQ b3+48(FP), R10; \
+	ADDQ AX, R8; \
+	ADDQ AX, R9; \
+	ADDQ AX, R10
+
 // func patchPanelAVX512(dst *float32, kb int, offs *int32, x *float32,
 //	b1, b2, b3 int, m1, m2, m3, mstore uint16, stride int)
 //
@@ -16,21 +30,12 @@
 //
 // Lanes outside every mask are not read.
 TEXT ·patchPanelAVX512(SB), NOSPLIT, $0-72
-	MOVQ  dst+0(FP), DI
-	MOVQ  kb+8(FP), CX
-	MOVQ  offs+16(FP), SI
-	MOVQ  x+24(FP), AX
-	MOVQ  b1+32(FP), R8
-	MOVQ  b2+40(FP), R9
-	MOVQ  b3+48(FP), R10
+	PATCHARGS
 	KMOVW m1+56(FP), K1
 	KMOVW m2+58(FP), K2
 	KMOVW m3+60(FP), K3
 	KMOVW mstore+62(FP), K4
 	MOVQ  stride+64(FP), DX
-	ADDQ  AX, R8
-	ADDQ  AX, R9
-	ADDQ  AX, R10
 	TESTQ CX, CX
 	JLE   done
 	// Panels in one run (no second mask) take a loop of one load.
@@ -70,22 +75,13 @@ done:
 // three runs and of the stored lanes. A lane outside its run's mask loads
 // as +0, and the runs are joined with OR, which keeps every bit.
 TEXT ·patchPanelAVX2(SB), NOSPLIT, $0-72
-	MOVQ    dst+0(FP), DI
-	MOVQ    kb+8(FP), CX
-	MOVQ    offs+16(FP), SI
-	MOVQ    x+24(FP), AX
-	MOVQ    b1+32(FP), R8
-	MOVQ    b2+40(FP), R9
-	MOVQ    b3+48(FP), R10
+	PATCHARGS
 	MOVQ    masks+56(FP), DX
 	VMOVDQU (DX), Y4
 	VMOVDQU 32(DX), Y5
 	VMOVDQU 64(DX), Y6
 	VMOVDQU 96(DX), Y7
 	MOVQ    stride+64(FP), DX
-	ADDQ    AX, R8
-	ADDQ    AX, R9
-	ADDQ    AX, R10
 	TESTQ   CX, CX
 	JLE     avx2done
 	// Panels in one run (the second mask all zero) or two (the third)
