@@ -13,33 +13,27 @@
 // at w[o0, kk] and w[o0+4, kk]; R10 is the stride of w's rows in bytes and
 // R13 three times it.
 #define CONV8X2 \
-	VBROADCASTSS (R8), Z2; \
-	VFMADD231PS  Z0, Z2, Z16; \
-	VFMADD231PS  Z1, Z2, Z17; \
-	VBROADCASTSS (R8)(R10*1), Z3; \
-	VFMADD231PS  Z0, Z3, Z18; \
-	VFMADD231PS  Z1, Z3, Z19; \
-	VBROADCASTSS (R8)(R10*2), Z4; \
-	VFMADD231PS  Z0, Z4, Z20; \
-	VFMADD231PS  Z1, Z4, Z21; \
-	VBROADCASTSS (R8)(R13*1), Z5; \
-	VFMADD231PS  Z0, Z5, Z22; \
-	VFMADD231PS  Z1, Z5, Z23; \
-	VBROADCASTSS (R9), Z2; \
-	VFMADD231PS  Z0, Z2, Z24; \
-	VFMADD231PS  Z1, Z2, Z25; \
-	VBROADCASTSS (R9)(R10*1), Z3; \
-	VFMADD231PS  Z0, Z3, Z26; \
-	VFMADD231PS  Z1, Z3, Z27; \
-	VBROADCASTSS (R9)(R10*2), Z4; \
-	VFMADD231PS  Z0, Z4, Z28; \
-	VFMADD231PS  Z1, Z4, Z29; \
-	VBROADCASTSS (R9)(R13*1), Z5; \
-	VFMADD231PS  Z0, Z5, Z30; \
-	VFMADD231PS  Z1, Z5, Z31; \
+	CONV4X2(R8, Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23); \
+	CONV4X2(R9, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31); \
 	ADDQ         $4, SI; \
 	ADDQ         $4, R8; \
 	ADDQ         $4, R9
+
+// CONV4X2 is CONV8X2's half for the four channels whose weights are at R,
+// R+R10, R+2·R10 and R+R13, into the accumulator pairs A0/A1 .. A6/A7.
+#define CONV4X2(R, A0, A1, A2, A3, A4, A5, A6, A7) \
+	VBROADCASTSS (R), Z2; \
+	VFMADD231PS  Z0, Z2, A0; \
+	VFMADD231PS  Z1, Z2, A1; \
+	VBROADCASTSS (R)(R10*1), Z3; \
+	VFMADD231PS  Z0, Z3, A2; \
+	VFMADD231PS  Z1, Z3, A3; \
+	VBROADCASTSS (R)(R10*2), Z4; \
+	VFMADD231PS  Z0, Z4, A4; \
+	VFMADD231PS  Z1, Z4, A5; \
+	VBROADCASTSS (R)(R13*1), Z5; \
+	VFMADD231PS  Z0, Z5, A6; \
+	VFMADD231PS  Z1, Z5, A7
 
 // WIDE2 loads the two vectors of sixteen consecutive input floats at the
 // offset of kk, at BX and DX, and adds them in.

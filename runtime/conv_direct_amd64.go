@@ -234,9 +234,7 @@ func (j *convJob) fillPadded(xp, xn []float32, d *convDirect) {
 				// two phases, shifted by the padding.
 				pa, pb := g.pw%2, (g.pw+1)%2
 				ia, ib := g.pw/2, (g.pw+1)/2
-				pairs := g.w / 2 / 8 * 8
-				deinterleave2AVX2(&row[pa*d.wph+ia], &row[pb*d.wph+ib], &src[0], pairs)
-				for z := 2 * pairs; z < g.w; z++ {
+				for z := deinterleavePairs(row[pa*d.wph+ia:], row[pb*d.wph+ib:], src); z < g.w; z++ {
 					zp := z + g.pw
 					row[zp%2*d.wph+zp/2] = src[z]
 				}

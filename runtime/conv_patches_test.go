@@ -117,11 +117,14 @@ func testConv2dPatchGemmWorkersAgree(t *testing.T) {
 	})
 }
 
-// TestConv2dPatchGemmAllocs checks that the patch GEMMs allocate nothing
-// once warm (a 3×3 stride-2 and a 1×1 convolution), for one image and a
-// batch (the least of three counts, as a worker parking after a
+// TestConv2dPatchGemmAllocs checks that the patch GEMMs (and, on the
+// portable tier, the paths that stand in for them) allocate nothing once
+// warm (a 3×3 stride-2 and a 1×1 convolution), on every tier, for one
+// image and a batch (the least of three counts, as a worker parking after a
 // collection may allocate).
-func TestConv2dPatchGemmAllocs(t *testing.T) {
+func TestConv2dPatchGemmAllocs(t *testing.T) { forEachISA(t, testConv2dPatchGemmAllocs) }
+
+func testConv2dPatchGemmAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("sync.Pool drops items under the race detector")
 	}
