@@ -5,6 +5,7 @@ package runtime
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -106,6 +107,10 @@ type PackedB struct {
 	// instead (see packBBlocks).
 	data   []float32
 	kblock int
+	// sweeps counts the m == 1 products that read this operand serially;
+	// every other one walks its panels from the last to the first (see
+	// gemvSweepBack).
+	sweeps atomic.Uint32
 }
 
 // packBBlocks packs the k×n matrix op(B) for a kernel of panel width nr

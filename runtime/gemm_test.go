@@ -634,3 +634,51 @@ func testGemvSplitAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestGemvSweepsBothWays checks that serial m == 1 products of a packed B
+// large enough to alternate their direction (gemvSweepBack) give the same
+// bits walking its panels either way, and the values of a reference loop:
+// n is not a multiple of the panel width, so one walk starts on the
+// partial panel.
+func TestGemvSweepsBothWays(t *testing.T) { forEachISA(t, testGemvSweepsBothWays) }
+
+func testGemvSweepsBothWays(t *testing.T) {
+	saved := Workers()
+	defer SetWorkers(saved)
+	SetWorkers(1)
+	rng := rand.New(rand.NewPCG(3, 7))
+	const k, n = 300, 250
+	if k*n < gemvSweepMin {
+		t.Fatalf("%d×%d is under gemvSweepMin", k, n)
+	}
+	x, bt, bias := randSlice(rng, k), randSlice(rng, n*k), randSlice(rng, n)
+	pb := PackB(true, k, n, bt, k)
+	var first []float32
+	for call := range 3 {
+		before := pb.sweeps.Load()
+		c := make([]float32, n)
+		SgemmPackedEpilogue(1, 1, x, k, pb, 0, c, n, bias, ActReLU)
+		if pb.kern.gemv != nil && pb.sweeps.Load() != before+1 {
+			t.Fatalf("call %d: sweeps went %d → %d, want one more", call, before, pb.sweeps.Load())
+		}
+		if first == nil {
+			first = c
+			for j := range n {
+				want := float64(bias[j])
+				for p := range k {
+					want += float64(x[p]) * float64(bt[j*k+p])
+				}
+				want = max(want, 0)
+				if math.Abs(float64(c[j])-want) > 1e-4*(1+math.Abs(want)) {
+					t.Fatalf("column %d: %v, want %v", j, c[j], want)
+				}
+			}
+			continue
+		}
+		for j := range n {
+			if math.Float32bits(c[j]) != math.Float32bits(first[j]) {
+				t.Fatalf("call %d, column %d: %v, first call %v", call, j, c[j], first[j])
+			}
+		}
+	}
+}
