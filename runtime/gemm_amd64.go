@@ -220,23 +220,6 @@ type gemvJob struct {
 
 var gemvTasks = taskPool(func(j *gemvJob, lo, hi int) { gemvCols(&j.g, j.x, lo*32, min(hi*32, j.g.n), false) })
 
-// gemvSweepMin is the size of a packed B (k·n floats, 256 KB) from which
-// serial m == 1 products alternate the direction they walk its panels in.
-const gemvSweepMin = 1 << 16
-
-// gemvSweepBack reports whether this m == 1 product walks B's panels from
-// the last to the first: every other product of a packed B of at least
-// gemvSweepMin floats does. A model whose weights slightly exceed the
-// cache (an MLP's 2.6 MB at batch 1 against a 2 MB L2) evicts, walking
-// them in one direction, each line just before it is read again; walking
-// back, it starts on the lines it read last, which are still cached.
-// Each panel's columns are computed as in either order, so the result does
-// not change (Xeon SPR, AVX-512, 1 worker, 784→512→512→10 at batch 1:
-// 67.6 → 53.4 µs).
-func gemvSweepBack(g *gemmCall) bool {
-	return g.pb != nil && g.k*g.n >= gemvSweepMin && g.pb.sweeps.Add(1)%2 == 0
-}
-
 // gemvCols computes columns [j0, j1) of the m == 1 product of x and B
 // (j0 a multiple of 32) with the kernel's gemvKernel, with the epilogue's
 // beta, bias and ReLU; back walks B's panels (packed or not) from the
