@@ -63,16 +63,18 @@ func winogradWeights(w []float32, o, c int) *[16]*PackedB {
 // winoKernels are a tier's Winograd transforms and the moves between
 // NCHW and blocks of eight channels, on float32 indices.
 type winoKernels struct {
-	// input stores, for tiles t < tiles, with d[i][j] the eight floats at
-	// xb[t*16+i*rowStride+j*8:], (Bᵀ d B)[a][b] at
-	// v[t*tileStride+(4a+b)*planeStride:].
-	input func(xb []float32, rowStride int, v []float32, tileStride, planeStride, tiles int)
-	// output stores, for tiles t < tiles, with m[a][b] the eight floats
-	// at m[t*tileStride+(4a+b)*planeStride:], y = Aᵀ m A + bias, then
-	// max(0, ·) keeping NaN when relu, as y[i][j] at
-	// ob[t*16+i*rowStride+j*8:]; it reports whether some stored value is
-	// an infinity or NaN.
-	output func(m []float32, planeStride, tileStride int, ob []float32, rowStride, tiles int, bias []float32, relu bool) (nonFinite bool)
+	// input stores, for tiles t < tiles and blocks c < blocks of eight
+	// channels, with d[i][j] the eight floats at
+	// xb[c*blockStride+t*16+i*rowStride+j*8:], (Bᵀ d B)[a][b] at
+	// v[c*8+t*tileStride+(4a+b)*planeStride:].
+	input func(xb []float32, rowStride int, v []float32, tileStride, planeStride, tiles, blocks, blockStride int)
+	// output stores, for tiles t < tiles and blocks c < blocks of eight
+	// channels, with m[a][b] the eight floats at
+	// m[c*8+t*tileStride+(4a+b)*planeStride:], y = Aᵀ m A + bias[c*8:],
+	// then max(0, ·) keeping NaN when relu, as y[i][j] at
+	// ob[c*blockStride+t*16+i*rowStride+j*8:]; it reports whether some
+	// stored value is an infinity or NaN.
+	output func(m []float32, planeStride, tileStride int, ob []float32, rowStride, tiles int, bias []float32, relu bool, blocks, blockStride int) (nonFinite bool)
 	// toBlocks sets dst[x*8+l] = src[l*plane+x] for x < n, l < 8, and
 	// fromBlocks dst[l*plane+x] = src[x*8+l].
 	toBlocks, fromBlocks func(dst, src []float32, plane, n int)
@@ -87,7 +89,14 @@ var winoGo = &winoKernels{
 }
 
 // winoInputGo is winoKernels.input.
-func winoInputGo(xb []float32, rowStride int, v []float32, tileStride, planeStride, tiles int) {
+func winoInputGo(xb []float32, rowStride int, v []float32, tileStride, planeStride, tiles, blocks, blockStride int) {
+	for c := range blocks {
+		winoInputBlock(xb[c*blockStride:], rowStride, v[c*8:], tileStride, planeStride, tiles)
+	}
+}
+
+// winoInputBlock is winoInputGo for one block of eight channels.
+func winoInputBlock(xb []float32, rowStride int, v []float32, tileStride, planeStride, tiles int) {
 	for t := 0; t < tiles; t++ {
 		for l := 0; l < 8; l++ {
 			var d, s [4][4]float32
@@ -110,7 +119,17 @@ func winoInputGo(xb []float32, rowStride int, v []float32, tileStride, planeStri
 }
 
 // winoOutputGo is winoKernels.output.
-func winoOutputGo(m []float32, planeStride, tileStride int, ob []float32, rowStride, tiles int, bias []float32, relu bool) (nonFinite bool) {
+func winoOutputGo(m []float32, planeStride, tileStride int, ob []float32, rowStride, tiles int, bias []float32, relu bool, blocks, blockStride int) (nonFinite bool) {
+	for c := range blocks {
+		if winoOutputBlock(m[c*8:], planeStride, tileStride, ob[c*blockStride:], rowStride, tiles, bias[c*8:], relu) {
+			nonFinite = true
+		}
+	}
+	return nonFinite
+}
+
+// winoOutputBlock is winoOutputGo for one block of eight channels.
+func winoOutputBlock(m []float32, planeStride, tileStride int, ob []float32, rowStride, tiles int, bias []float32, relu bool) (nonFinite bool) {
 	for t := 0; t < tiles; t++ {
 		for l := 0; l < 8; l++ {
 			at := func(a, b int) float32 { return m[t*tileStride+(4*a+b)*planeStride+l] }
@@ -272,12 +291,10 @@ func (j *winoJob) unitCount(phase int) int {
 	switch phase {
 	case winoPad:
 		per = j.g.c / 8 * j.w.hp
-	case winoTransform:
-		per = j.g.c / 8 * j.w.th
+	case winoTransform, winoInverse:
+		per = j.w.th
 	case winoProduct:
 		return 16
-	case winoInverse:
-		per = j.g.o / 8 * j.w.th
 	}
 	return j.images * per
 }
@@ -318,16 +335,17 @@ func (j *winoJob) imageUnits(n, u0, u1 int) {
 			j.k.toBlocks(row[g.pw*8:], x[(cb*8*g.h+y)*g.w:], plane, g.w)
 		}
 	case winoTransform:
-		for i := u0; i < u1; i++ {
-			cb, ty := i/w.th, i%w.th
-			j.k.input(xb[(cb*w.hp+2*ty)*w.wp*8:], w.wp*8, j.v[(t0+ty*w.tw)*g.c+cb*8:], g.c, w.vStride, w.tw)
+		// A unit is a tile row of every block, so that the transform
+		// fills whole lines of V (Xeon SPR, 1 worker, 64 channels at 56²,
+		// batch 8: see winoInputAVX2).
+		for ty := u0; ty < u1; ty++ {
+			j.k.input(xb[2*ty*w.wp*8:], w.wp*8, j.v[(t0+ty*w.tw)*g.c:], g.c, w.vStride, w.tw, g.c/8, w.hp*w.wp*8)
 		}
 	case winoInverse:
 		relu := j.act == ActReLU
-		for i := u0; i < u1; i++ {
-			kb, ty := i/w.th, i%w.th
-			ob := xb[(kb*2*w.th+2*ty)*2*w.tw*8:]
-			if j.k.output(j.m[(t0+ty*w.tw)*g.o+kb*8:], w.mStride, g.o, ob, 2*w.tw*8, w.tw, j.bias[kb*8:], relu) {
+		for ty := u0; ty < u1; ty++ {
+			ob := xb[2*ty*2*w.tw*8:]
+			if j.k.output(j.m[(t0+ty*w.tw)*g.o:], w.mStride, g.o, ob, 2*w.tw*8, w.tw, j.bias, relu, g.o/8, 2*w.th*2*w.tw*8) {
 				j.nonFinite.Store(true)
 			}
 		}
