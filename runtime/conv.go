@@ -100,6 +100,9 @@ type convJob struct {
 	filters         *ConvFilters // w prepared, or nil
 	res             []float32    // the residual added to the output, or nil (see Conv2dResidual)
 	resAct          Activation   // applied after res is added
+	// fuseRes has the direct kernels add res and apply resAct (ActNone or
+	// ActReLU) in their epilogue (see residualImages).
+	fuseRes bool
 }
 
 // imagesSerial convolves images [lo, hi), each on the calling goroutine
@@ -119,30 +122,59 @@ func (j *convJob) images(lo, hi int, parallel bool) {
 	j.convImages(lo, hi, parallel)
 }
 
+// convPath is the kernel that computes a convolution.
+type convPath int
+
+const (
+	pathDepthwise      convPath = iota // depthwiseImages
+	pathDepthwiseGo                    // depthwiseGoImages
+	pathWinograd                       // winogradImages
+	pathPatchGemm                      // patchGemmImages
+	pathPointwisePatch                 // pointwisePatchImages
+	pathDirect                         // paddedImages
+	pathIm2col                         // im2col and a GEMM (convImages)
+)
+
+// path returns the kernel that convolves n images of j.
+func (j *convJob) path(n int) convPath {
+	g := &j.g
+	switch {
+	case convDepthwiseOK(g, j.groups):
+		return pathDepthwise
+	case depthwiseGoOK(g, j.groups):
+		return pathDepthwiseGo
+	case j.filters != nil && convWinogradOK(g, j.groups) && winogradPays(g, n):
+		return pathWinograd
+	case j.filters != nil && convPatchGemmOK(g, j.groups):
+		return pathPatchGemm
+	case j.filters != nil && convPointwisePatchOK(g, j.groups):
+		return pathPointwisePatch
+	case convDirectOK(g, j.groups):
+		return pathDirect
+	}
+	return pathIm2col
+}
+
 // convImages is images without a residual.
 func (j *convJob) convImages(lo, hi int, parallel bool) {
 	g := &j.g
-	if convDepthwiseOK(g, j.groups) {
+	switch j.path(hi - lo) {
+	case pathDepthwise:
 		j.depthwiseImages(lo, hi, parallel)
 		return
-	}
-	if depthwiseGoOK(g, j.groups) {
+	case pathDepthwiseGo:
 		j.depthwiseGoImages(lo, hi, parallel)
 		return
-	}
-	if j.filters != nil && convWinogradOK(g, j.groups) && winogradPays(g, hi-lo) {
+	case pathWinograd:
 		j.winogradImages(lo, hi, parallel, j.filters.winograd())
 		return
-	}
-	if j.filters != nil && convPatchGemmOK(g, j.groups) {
+	case pathPatchGemm:
 		j.patchGemmImages(lo, hi, parallel, j.filters.patchFilters(g.p))
 		return
-	}
-	if j.filters != nil && convPointwisePatchOK(g, j.groups) {
+	case pathPointwisePatch:
 		j.pointwisePatchImages(lo, hi, parallel, j.filters.patchFilters(g.p*(hi-lo)))
 		return
-	}
-	if convDirectOK(g, j.groups) {
+	case pathDirect:
 		j.paddedImages(lo, hi, parallel)
 		return
 	}

@@ -60,6 +60,21 @@
 	VADDPS.BCST OFF(R12), ZA, ZA; \
 	VADDPS.BCST OFF(R12), ZB, ZB
 
+// CONV8RES adds to ZA and ZB the residual at R14 laid out as CONV8STORE
+// stores them (lanes outside the masks read as zero), through Z2, Z3 and
+// BX.
+#define CONV8RES(ZA, ZB) \
+	VMOVUPS.Z    (R14), K1, Y2; \
+	VMOVUPS.Z    (R14)(R11*1), K2, Y3; \
+	VINSERTF64X4 $1, Y3, Z2, Z2; \
+	VADDPS       Z2, ZA, ZA; \
+	LEAQ         (R14)(R13*1), BX; \
+	VMOVUPS.Z    (BX), K3, Y2; \
+	VMOVUPS.Z    (BX)(R11*1), K4, Y3; \
+	VINSERTF64X4 $1, Y3, Z2, Z2; \
+	VADDPS       Z2, ZB, ZB; \
+	ADDQ         R10, R14
+
 // CONV8RELU applies max(0, ·) to ZA and ZB, keeping NaN; Z2 is zero.
 #define CONV8RELU(ZA, ZB) \
 	VMAXPS ZA, Z2, ZA; \
@@ -77,7 +92,7 @@
 	VMOVUPS       Z3, K4, (R14)(R11*1)
 
 // func convBlock8x2AVX512(k int, offs *int32, x *float32, xhalf, xvec int, w *float32, wstride int,
-//	out *float32, ohalf, ovec, ldo, skip int, bias *float32, flags, masks int)
+//	out *float32, ohalf, ovec, ldo, skip int, bias *float32, flags, masks int, res *float32)
 //
 // For channels o < 8, vectors v < 2 and lanes l < 8 of their halves h
 // (vector v's half h at x + v·xvec + h·xhalf bytes, and likewise in out
@@ -85,12 +100,13 @@
 //
 //	y[o, v, h, l] = Σ_{kk<k} w[o*wstride/4 + kk] · x[v][h][offs[kk]/4 + l]
 //
-// plus bias[o] when flags&2, max(0, ·) keeping NaN when flags&4, stored at
+// plus bias[o] when flags&2, plus the residual laid out as the output
+// from res when flags&16, max(0, ·) keeping NaN when flags&4, stored at
 // out + o·ldo bytes for the channels o ≥ skip, in the lanes of masks: bits
 // 0–7 half 0 and 8–15 half 1 of vector 0, bits 16–31 likewise of vector 1.
 // With xhalf = 32 each vector's halves are adjacent. k ≥ 1; the sums run in
 // the order of kk, as convBlockAVX2's do.
-TEXT ·convBlock8x2AVX512(SB), NOSPLIT, $0-120
+TEXT ·convBlock8x2AVX512(SB), NOSPLIT, $0-128
 	MOVQ k+0(FP), CX
 	MOVQ offs+8(FP), SI
 	MOVQ x+16(FP), BX
@@ -150,6 +166,21 @@ pairs1:
 	PAIRS2
 
 epilogue:
+	MOVQ    masks+112(FP), AX
+	MOVBLZX AL, CX
+	KMOVW   CX, K1
+	SHRQ    $8, AX
+	MOVBLZX AL, CX
+	KMOVW   CX, K2
+	SHRQ    $8, AX
+	MOVBLZX AL, CX
+	KMOVW   CX, K3
+	SHRQ    $8, AX
+	MOVBLZX AL, CX
+	KMOVW   CX, K4
+	MOVQ    ohalf+64(FP), R11
+	MOVQ    ovec+72(FP), R13
+	MOVQ    ldo+80(FP), R10
 	MOVQ  bias+96(FP), R12
 	MOVQ  flags+104(FP), AX
 	TESTQ $2, AX
@@ -164,6 +195,19 @@ epilogue:
 	CONV8BIAS(28, Z30, Z31)
 
 nobias:
+	TESTQ $16, AX
+	JEQ   nores
+	MOVQ  res+120(FP), R14
+	CONV8RES(Z16, Z17)
+	CONV8RES(Z18, Z19)
+	CONV8RES(Z20, Z21)
+	CONV8RES(Z22, Z23)
+	CONV8RES(Z24, Z25)
+	CONV8RES(Z26, Z27)
+	CONV8RES(Z28, Z29)
+	CONV8RES(Z30, Z31)
+
+nores:
 	TESTQ $4, AX
 	JEQ   norelu
 	VPXORD Z2, Z2, Z2
@@ -177,22 +221,7 @@ nobias:
 	CONV8RELU(Z30, Z31)
 
 norelu:
-	MOVQ    masks+112(FP), AX
-	MOVBLZX AL, CX
-	KMOVW   CX, K1
-	SHRQ    $8, AX
-	MOVBLZX AL, CX
-	KMOVW   CX, K2
-	SHRQ    $8, AX
-	MOVBLZX AL, CX
-	KMOVW   CX, K3
-	SHRQ    $8, AX
-	MOVBLZX AL, CX
-	KMOVW   CX, K4
 	MOVQ  out+56(FP), DI
-	MOVQ  ohalf+64(FP), R11
-	MOVQ  ovec+72(FP), R13
-	MOVQ  ldo+80(FP), R10
 	MOVQ  skip+88(FP), CX
 	CMPQ CX, $0
 	JGT  s1

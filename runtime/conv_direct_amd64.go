@@ -17,7 +17,7 @@ import (
 //
 //go:noescape
 func convBlockAVX2(k int, offs *int32, x *float32, xstep2 int, w *float32, wstride int,
-	out *float32, ostep2, ldo, skip int, bias *float32, flags, cnt0, cnt1 int)
+	out *float32, ostep2, ldo, skip int, bias *float32, flags, cnt0, cnt1 int, res *float32)
 
 // convBlock8x2AVX512 computes eight output channels by two vectors of
 // sixteen output pixels (each sixteen pixels of a row, or eight of two
@@ -25,7 +25,7 @@ func convBlockAVX2(k int, offs *int32, x *float32, xstep2 int, w *float32, wstri
 //
 //go:noescape
 func convBlock8x2AVX512(k int, offs *int32, x *float32, xhalf, xvec int, w *float32, wstride int,
-	out *float32, ohalf, ovec, ldo, skip int, bias *float32, flags, masks int)
+	out *float32, ohalf, ovec, ldo, skip int, bias *float32, flags, masks int, res *float32)
 
 // deinterleave2AVX2 sets a[i] = src[2i] and b[i] = src[2i+1] for i < n, n
 // a multiple of 8; see deinterleave_avx2_amd64.s.
@@ -119,6 +119,7 @@ type convPaddedJob struct {
 	w     []float32
 	bias  []float32
 	out   []float32 // the image's output [O, OH, OW]
+	res   []float32 // the residual the kernels add (flags&flagResidual), laid out as out, or nil
 	flags int
 	act   Activation // applied to each unit's rows after its kernel calls when postAct
 }
@@ -134,11 +135,24 @@ func (j *convJob) paddedImages(lo, hi int, parallel bool) {
 	units := d.blocks * d.rows
 	scratch, xp, offs, _ := j.paddedScratch(&d, 0)
 	flags := j.kernelFlags()
+	if j.fuseRes {
+		// The residual is added to the accumulators (Xeon SPR, 1
+		// worker, ResNet-20's 16 channels at 32², batch 64, with ReLU:
+		// 2.28 → 2.13 ms on AVX-512 against a chunk of images at a
+		// time, then the add).
+		flags |= flagResidual
+		if j.resAct == ActReLU {
+			flags |= flagReLU
+		}
+	}
 	inSize, outSize := g.c*g.h*g.w, g.o*g.p
 	for n := lo; n < hi; n++ {
 		j.fillPadded(xp, j.x[n*inSize:(n+1)*inSize], &d)
 		job := convPaddedJob{g: *g, d: d, xp: xp, offs: offs, w: j.w, bias: j.bias,
 			out: j.out[n*outSize : (n+1)*outSize], flags: flags, act: j.act}
+		if j.fuseRes {
+			job.res = j.res[n*outSize : (n+1)*outSize]
+		}
 		if parallel && Workers() > 1 && units > 1 {
 			runPooled(convPaddedTasks, units, job)
 		} else {
@@ -297,8 +311,9 @@ func (j *convPaddedJob) directUnits(lo, hi int) {
 					cnt1 = cnt0
 				}
 			}
+			at := (o0*g.oh+i)*g.ow + jx
 			convBlockAVX2(k, &j.offs[0], &j.xp[i*g.sh*d.wrow+jx], xstep2, w, k*4,
-				&j.out[(o0*g.oh+i)*g.ow+jx], ostep2, ldo, skip, bias, j.flags, cnt0, cnt1)
+				&j.out[at], ostep2, ldo, skip, bias, j.flags, cnt0, cnt1, j.resAt(at))
 		}
 		j.postActUnit(i, o0+skip, o0+d.oc)
 	}
@@ -333,10 +348,20 @@ func (j *convPaddedJob) units8x2(i, o0, skip int, w, bias *float32) {
 				}
 			}
 		}
+		at := (o0*g.oh+i)*g.ow + jx
 		convBlock8x2AVX512(k, &j.offs[0], &j.xp[i*g.sh*d.wrow+jx], xhalf, xvec, w, k*4,
-			&j.out[(o0*g.oh+i)*g.ow+jx], ohalf, ovec, g.p*4, skip, bias, j.flags, masks)
+			&j.out[at], ohalf, ovec, g.p*4, skip, bias, j.flags, masks, j.resAt(at))
 	}
 	j.postActUnit(i, o0+skip, o0+d.oc)
+}
+
+// resAt returns the residual's element at out's index at, or nil when
+// the kernels add none.
+func (j *convPaddedJob) resAt(at int) *float32 {
+	if j.res == nil {
+		return nil
+	}
+	return &j.res[at]
 }
 
 // postActUnit applies a post-activation to the unit's rows from i of

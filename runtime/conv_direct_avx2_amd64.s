@@ -43,6 +43,16 @@
 	VADDPS       Y14, YA, YA; \
 	VADDPS       Y14, YB, YB
 
+// CONVRES adds to YA and YB the residual at R14 and R14+R11, under the
+// masks Y12 and Y13 (lanes outside them read as zero), then moves R14 on
+// by R10.
+#define CONVRES(YA, YB) \
+	VMASKMOVPS (R14), Y12, Y14; \
+	VADDPS     Y14, YA, YA; \
+	VMASKMOVPS (R14)(R11*1), Y13, Y14; \
+	VADDPS     Y14, YB, YB; \
+	ADDQ       R10, R14
+
 // CONVRELU applies max(0, ·) to YA and YB, keeping NaN (VMAXPS returns
 // its second source when either is NaN); Y15 is zero.
 #define CONVRELU(YA, YB) \
@@ -60,17 +70,18 @@
 	VMASKMOVPS YB, Y13, (DI)(R11*1)
 
 // func convBlockAVX2(k int, offs *int32, x *float32, xstep2 int, w *float32, wstride int,
-//	out *float32, ostep2, ldo, skip int, bias *float32, flags, cnt0, cnt1 int)
+//	out *float32, ostep2, ldo, skip int, bias *float32, flags, cnt0, cnt1 int, res *float32)
 //
 // For channels o < 6 and lanes l < 8 of the two halves h (0 at x and out,
 // 1 at x+xstep2 and out+ostep2 bytes):
 //
 //	v[o, h, l] = Σ_{kk<k} w[o*wstride/4 + kk] · x[h][offs[kk]/4 + l]
 //
-// plus bias[o] when flags&2, max(0, ·) keeping NaN when flags&4, stored at
+// plus bias[o] when flags&2, plus the residual laid out as the output
+// from res when flags&16, max(0, ·) keeping NaN when flags&4, stored at
 // out + o·ldo bytes (half h: + ostep2) for the channels o ≥ skip, in the
 // first cnt0 lanes of half 0 and cnt1 of half 1 (≤ 8 each). k ≥ 1.
-TEXT ·convBlockAVX2(SB), NOSPLIT, $0-112
+TEXT ·convBlockAVX2(SB), NOSPLIT, $0-120
 	MOVQ k+0(FP), CX
 	MOVQ offs+8(FP), SI
 	MOVQ x+16(FP), BX
@@ -122,6 +133,23 @@ epilogue:
 	CONVBIAS(20, Y10, Y11)
 
 nobias:
+	TESTQ $16, R13
+	JEQ   nores
+	MOVQ  cnt0+96(FP), CX
+	LANEMASK(CX, Y12, R8, R9)
+	MOVQ  cnt1+104(FP), CX
+	LANEMASK(CX, Y13, R8, R9)
+	MOVQ  res+112(FP), R14
+	MOVQ  ostep2+56(FP), R11
+	MOVQ  ldo+64(FP), R10
+	CONVRES(Y0, Y1)
+	CONVRES(Y2, Y3)
+	CONVRES(Y4, Y5)
+	CONVRES(Y6, Y7)
+	CONVRES(Y8, Y9)
+	CONVRES(Y10, Y11)
+
+nores:
 	TESTQ $4, R13
 	JEQ   norelu
 	VXORPS Y15, Y15, Y15

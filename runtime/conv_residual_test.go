@@ -69,3 +69,56 @@ func TestConv2dResidualPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestConv2dResidualDirect checks residual convolutions that the direct
+// kernels compute, the residual added (and the ReLU applied) in their
+// epilogue, against the unfused ops bit for bit, with every activation
+// (those past ReLU are added after the kernels), on 1–3 workers: channels
+// that fill the kernels' blocks and channels that end in a shifted block,
+// rows of 16 pixels and more and rows of fewer (two rows a vector), partial
+// column blocks, stride 2, and a NaN and infinities in the residual.
+func TestConv2dResidualDirect(t *testing.T) { forEachISA(t, testConv2dResidualDirect) }
+
+func testConv2dResidualDirect(t *testing.T) {
+	splitSmallWork(t)
+	defer SetWorkers(0)
+	r := rand.New(rand.NewPCG(51, 52))
+	for _, tc := range []struct{ n, c, o, hw, k, s, p int }{
+		{2, 16, 16, 32, 3, 1, 1},
+		{1, 16, 13, 19, 3, 1, 1},
+		{3, 8, 24, 9, 3, 1, 1},
+		{2, 16, 32, 21, 3, 2, 1},
+		{1, 3, 16, 23, 7, 2, 3},
+	} {
+		oh := (tc.hw+2*tc.p-tc.k)/tc.s + 1
+		x, b := randArray(r, tc.n, tc.c, tc.hw, tc.hw), randArray(r, tc.o)
+		res := randArray(r, tc.n, tc.o, oh, oh)
+		res.F32[3] = float32(math.NaN())
+		res.F32[len(res.F32)/2] = float32(math.Inf(1))
+		res.F32[len(res.F32)-1] = float32(math.Inf(-1))
+		stride, padding := []int{tc.s}, []int{tc.p}
+		f := PrepareConv2d(randArray(r, tc.o, tc.c, tc.k, tc.k), stride, padding, 1)
+		if hasAVX2FMA {
+			j := convJob{g: convGeom{n: tc.n, c: tc.c, h: tc.hw, w: tc.hw, o: tc.o, kh: tc.k, kw: tc.k,
+				sh: tc.s, sw: tc.s, ph: tc.p, pw: tc.p, oh: oh, ow: oh, p: oh * oh}, groups: 1, filters: f}
+			if path := j.path(tc.n); path != pathDirect {
+				t.Fatalf("%+v: path %d, want the direct kernels", tc, path)
+			}
+		}
+		shape := []int{tc.n, tc.o, oh, oh}
+		for act := Activation(ActNone); act <= ActSiLU; act++ {
+			want := NewArray(Float32, shape...)
+			Conv2dPrepared(want, x, f, b, stride, padding, 1)
+			sum := NewArray(Float32, shape...)
+			Add(sum, want, res)
+			want = actRef(sum, int(act))
+			what := fmt.Sprintf("%+v act %d", tc, act)
+			got := convOnWorkers(t, what, shape, func(_ int, out *Array) {
+				Conv2dResidualPrepared(out, x, f, b, res, stride, padding, 1, int(act))
+			})
+			if i := sameBits(got.F32, want.F32); i >= 0 {
+				t.Fatalf("%s: element %d is %v, unfused %v", what, i, got.F32[i], want.F32[i])
+			}
+		}
+	}
+}

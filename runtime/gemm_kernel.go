@@ -8,6 +8,7 @@ const (
 	flagBias                // bias[j] is added to column j
 	flagReLU                // max(0, x) is applied last
 	flagRowBias             // bias[i] is added to row i (bias is per row; not with flagBias)
+	flagResidual            // the direct convolution kernels add a residual before the ReLU
 )
 
 // gemmKernel describes one register-blocked micro-kernel and the cache
