@@ -234,15 +234,20 @@ func clearPadding(xp []float32, g *convGeom, d *convDirect) {
 // (zeros where nothing is copied), phase by phase.
 func (j *convJob) fillPadded(xp, xn []float32, d *convDirect) {
 	g := &j.g
+	if g.sw == 1 {
+		// One call a channel rather than a copy a row (Xeon SPR, 1
+		// worker, ResNet-20's 16 channels at 32², batch 64: the copies
+		// took 9 % of its direct convolutions' time).
+		for c := 0; c < g.c; c++ {
+			copyRows(xp[(c*d.hp+g.ph)*d.wrow+g.pw:], d.wrow, xn[c*g.h*g.w:], g.w, g.h, g.w)
+		}
+		return
+	}
 	for c := 0; c < g.c; c++ {
 		for y := 0; y < g.h; y++ {
 			yp := y + g.ph
 			src := xn[(c*g.h+y)*g.w : (c*g.h+y+1)*g.w]
 			row := xp[(c*d.hp+yp)*d.wrow : (c*d.hp+yp+1)*d.wrow]
-			if g.sw == 1 {
-				copy(row[g.pw:], src)
-				continue
-			}
 			if g.sw == 2 && g.w >= 16 {
 				// Input pairs (2i, 2i+1) land at the same index of the
 				// two phases, shifted by the padding.
