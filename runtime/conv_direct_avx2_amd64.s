@@ -37,6 +37,28 @@
 	ADDQ         $4, R8; \
 	ADDQ         $4, R9
 
+// CONVSTEP4 is CONVSTEP for channels 2..5 alone (Y4..Y11), the first two
+// left at zero: a block of four channels.
+#define CONVSTEP4 \
+	MOVLQSX      (SI), AX; \
+	VMOVUPS      (BX)(AX*1), Y12; \
+	VMOVUPS      (DX)(AX*1), Y13; \
+	VBROADCASTSS (R8)(R10*2), Y14; \
+	VFMADD231PS  Y12, Y14, Y4; \
+	VFMADD231PS  Y13, Y14, Y5; \
+	VBROADCASTSS (R9), Y15; \
+	VFMADD231PS  Y12, Y15, Y6; \
+	VFMADD231PS  Y13, Y15, Y7; \
+	VBROADCASTSS (R9)(R10*1), Y14; \
+	VFMADD231PS  Y12, Y14, Y8; \
+	VFMADD231PS  Y13, Y14, Y9; \
+	VBROADCASTSS (R9)(R10*2), Y15; \
+	VFMADD231PS  Y12, Y15, Y10; \
+	VFMADD231PS  Y13, Y15, Y11; \
+	ADDQ         $4, SI; \
+	ADDQ         $4, R8; \
+	ADDQ         $4, R9
+
 // CONVBIAS adds the bias of channel OFF/4 to YA and YB.
 #define CONVBIAS(OFF, YA, YB) \
 	VBROADCASTSS OFF(R12), Y14; \
@@ -80,7 +102,9 @@
 // plus bias[o] when flags&2, plus the residual laid out as the output
 // from res when flags&16, max(0, ·) keeping NaN when flags&4, stored at
 // out + o·ldo bytes (half h: + ostep2) for the channels o ≥ skip, in the
-// first cnt0 lanes of half 0 and cnt1 of half 1 (≤ 8 each). k ≥ 1.
+// first cnt0 lanes of half 0 and cnt1 of half 1 (≤ 8 each). k ≥ 1. With
+// flags&32 the sums of channels 0 and 1 are skipped (left at zero): the
+// caller passes skip ≥ 2, for a block of four channels.
 TEXT ·convBlockAVX2(SB), NOSPLIT, $0-120
 	MOVQ k+0(FP), CX
 	MOVQ offs+8(FP), SI
@@ -105,6 +129,10 @@ TEXT ·convBlockAVX2(SB), NOSPLIT, $0-120
 	VXORPS Y10, Y10, Y10
 	VXORPS Y11, Y11, Y11
 
+	MOVQ  flags+88(FP), AX
+	TESTQ $32, AX
+	JNE   four2
+
 	CMPQ CX, $2
 	JL   step1
 
@@ -119,6 +147,20 @@ step1:
 	TESTQ CX, CX
 	JEQ   epilogue
 	CONVSTEP
+	JMP   epilogue
+
+four2:
+	CMPQ CX, $2
+	JL   four1
+	CONVSTEP4
+	CONVSTEP4
+	SUBQ $2, CX
+	JMP  four2
+
+four1:
+	TESTQ CX, CX
+	JEQ   epilogue
+	CONVSTEP4
 
 epilogue:
 	MOVQ bias+80(FP), R12

@@ -9,6 +9,7 @@ const (
 	flagReLU                 // max(0, x) is applied last
 	flagRowBias              // bias[i] is added to row i (bias is per row; not with flagBias)
 	flagResidual             // the direct convolution kernels add a residual before the ReLU
+	flagFourChannels         // the AVX2 direct convolution kernel sums channels 2..5 of its six alone
 )
 
 // gemmKernel describes one register-blocked micro-kernel and the cache
