@@ -4,12 +4,12 @@ package runtime
 
 // Flags passed to a micro-kernel's tile function.
 const (
-	flagBeta     = 1 << iota // C is read: C = acc + beta·C
-	flagBias                 // bias[j] is added to column j
-	flagReLU                 // max(0, x) is applied last
-	flagRowBias              // bias[i] is added to row i (bias is per row; not with flagBias)
-	flagResidual             // the direct convolution kernels add a residual before the ReLU
-	flagFourChannels         // the AVX2 direct convolution kernel sums channels 2..5 of its six alone
+	flagBeta         = 1 << iota // C is read: C = acc + beta·C
+	flagBias                     // bias[j] is added to column j
+	flagReLU                     // max(0, x) is applied last
+	flagRowBias                  // bias[i] is added to row i (bias is per row; not with flagBias)
+	flagResidual                 // the direct convolution kernels add a residual before the ReLU
+	flagFourChannels             // the AVX2 direct convolution kernel sums channels 2..5 of its six alone
 )
 
 // gemmKernel describes one register-blocked micro-kernel and the cache
