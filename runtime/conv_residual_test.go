@@ -98,7 +98,7 @@ func testConv2dResidualDirect(t *testing.T) {
 		res.F32[len(res.F32)-1] = float32(math.Inf(-1))
 		stride, padding := []int{tc.s}, []int{tc.p}
 		f := PrepareConv2d(randArray(r, tc.o, tc.c, tc.k, tc.k), stride, padding, 1)
-		if hasAVX2FMA {
+		if CurrentISA() >= ISAAVX2 {
 			j := convJob{g: convGeom{n: tc.n, c: tc.c, h: tc.hw, w: tc.hw, o: tc.o, kh: tc.k, kw: tc.k,
 				sh: tc.s, sw: tc.s, ph: tc.p, pw: tc.p, oh: oh, ow: oh, p: oh * oh}, groups: 1, filters: f}
 			if path := j.path(tc.n); path != pathDirect {

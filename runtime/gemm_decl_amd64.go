@@ -415,6 +415,11 @@ func transpose16x16(src *float32, ld int, dst *float32, dstStride int, rows, col
 //go:noescape
 func packRows32(dst, src *float32, ldb, kb, full, tail int)
 
+// packRows16 packs kb rows of B (stride ldb) into full 16-column panels of kb·16 floats and a zero-padded panel of tail columns.
+//
+//go:noescape
+func packRows16(dst, src *float32, ldb, kb, full, tail int)
+
 var tiles512 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int){
 	nil, tile512x1, tile512x2, tile512x3, tile512x4, tile512x5, tile512x6, tile512x7, tile512x8, tile512x9, tile512x10, tile512x11, tile512x12, tile512x13, tile512x14,
 }

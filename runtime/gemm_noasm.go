@@ -27,6 +27,12 @@ const hasPackRows32 = false
 // packRows32 is never called in this build (hasPackRows32 is false).
 func packRows32(dst, src *float32, ldb, kb, full, tail int) { panic("unreachable") }
 
+// hasPackRows16 is hasPackRows32 for packRows16.
+const hasPackRows16 = false
+
+// packRows16 is never called in this build (hasPackRows16 is false).
+func packRows16(dst, src *float32, ldb, kb, full, tail int) { panic("unreachable") }
+
 // packPanel16T packs a 16-column panel of a transposed operand with
 // assembly where there is some; this build has none.
 func packPanel16T(dst, src []float32, ld, k int) bool { return false }

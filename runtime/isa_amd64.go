@@ -13,6 +13,8 @@ var (
 	hasAVX512  bool
 	// hasPackRows32 reports whether packB can use the AVX-512 packRows32.
 	hasPackRows32 bool
+	// hasPackRows16 reports whether packB can use the AVX2 packRows16.
+	hasPackRows16 bool
 )
 
 // cpuISA is the best tier the CPU can run.
@@ -31,6 +33,7 @@ func applyISA(isa ISA) {
 	hasAVX2FMA = isa >= ISAAVX2
 	hasAVX512 = isa >= ISAAVX512
 	hasPackRows32 = hasAVX512
+	hasPackRows16 = hasAVX2FMA
 	selectedKernel = bestKernel()
 	vec = bestVec()
 }

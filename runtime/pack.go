@@ -53,6 +53,15 @@ func packB(dst []float32, transB bool, b []float32, ldb, p0, kb, j0, nb, nr int)
 		packRows32(&dst[0], &b[p0*ldb+j0], ldb, kb, nb/nr, nb%nr)
 		return
 	}
+	if !transB && nr == 16 && hasPackRows16 {
+		// Xeon SPR, avx2, 1 worker: a 1×1 convolution of 144→24
+		// channels at 56², batch 8, spent 41 % of its time packing the
+		// image here a 64-byte copy at a time.
+		_ = b[(p0+kb-1)*ldb+j0+nb-1]
+		_ = dst[np*kb*nr-1]
+		packRows16(&dst[0], &b[p0*ldb+j0], ldb, kb, nb/nr, nb%nr)
+		return
+	}
 	if !transB {
 		// Read each row of B once, left to right (strided walks down the
 		// columns defeat the prefetchers and the TLB), and deal it out.

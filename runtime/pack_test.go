@@ -48,3 +48,47 @@ func testPackTransposeMatchesLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestPackBRowsMatchLayout checks packB of a B that is not transposed
+// (packRows16 and packRows32 on the vector tiers) against the panel layout
+// by definition, bit for bit: 16- and 32-column panels, 1 to 9 rows (groups
+// of four and single rows), widths with and without a partial last panel,
+// an offset block of a wider B, NaN payloads, zeros past the last column
+// and a guard after the panels that must stay.
+func TestPackBRowsMatchLayout(t *testing.T) { forEachISA(t, testPackBRowsMatchLayout) }
+
+func testPackBRowsMatchLayout(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 23))
+	const guard = float32(-12345)
+	for _, nr := range []int{16, 32} {
+		for kb := 1; kb <= 9; kb++ {
+			for _, nb := range []int{1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 64, 70} {
+				const p0, j0 = 2, 3
+				ldb := j0 + nb + 5
+				b := make([]float32, (p0+kb)*ldb)
+				for i := range b {
+					b[i] = math.Float32frombits(rng.Uint32())
+				}
+				np := (nb + nr - 1) / nr
+				got := make([]float32, np*kb*nr+4)
+				for i := range got {
+					got[i] = guard
+				}
+				packB(got, false, b, ldb, p0, kb, j0, nb, nr)
+				for i, v := range got {
+					want := guard
+					if i < np*kb*nr {
+						panel, p, jj := i/(kb*nr), i%(kb*nr)/nr, i%nr
+						want = 0
+						if j := panel*nr + jj; j < nb {
+							want = b[(p0+p)*ldb+j0+j]
+						}
+					}
+					if math.Float32bits(v) != math.Float32bits(want) {
+						t.Fatalf("nr %d, %d×%d: dst[%d] is %#x, want %#x", nr, kb, nb, i, math.Float32bits(v), math.Float32bits(want))
+					}
+				}
+			}
+		}
+	}
+}
