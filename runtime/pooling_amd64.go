@@ -33,6 +33,19 @@ func deinterleavePairs(a, b, src []float32) int {
 		return 0
 	}
 	_, _ = a[pairs-1], b[pairs-1]
-	deinterleave2AVX2(&a[0], &b[0], &src[0], pairs)
+	deinterleave2AVX2(&a[0], &b[0], &src[0], pairs, 1, 0, 0)
+	return 2 * pairs
+}
+
+// deinterleaveRowPairs is deinterleavePairs for rows rows of w floats of
+// src (srcStride apart) into a and b (dstStride apart), in one call; it
+// returns the floats of each row it split.
+func deinterleaveRowPairs(a, b []float32, dstStride int, src []float32, srcStride, rows, w int) int {
+	pairs := w / 2 &^ 7
+	if !hasAVX2FMA || pairs == 0 || rows <= 0 {
+		return 0
+	}
+	_, _, _ = a[(rows-1)*dstStride+pairs-1], b[(rows-1)*dstStride+pairs-1], src[(rows-1)*srcStride+2*pairs-1]
+	deinterleave2AVX2(&a[0], &b[0], &src[0], pairs, rows, dstStride*4, srcStride*4)
 	return 2 * pairs
 }

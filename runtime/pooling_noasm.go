@@ -9,3 +9,8 @@ func maxRows(dst, a, b []float32) { maxRowsGo(dst, a, b) }
 
 // deinterleavePairs splits nothing: the caller's loop does it all.
 func deinterleavePairs(a, b, src []float32) int { return 0 }
+
+// deinterleaveRowPairs splits nothing: the caller's loop does it all.
+func deinterleaveRowPairs(a, b []float32, dstStride int, src []float32, srcStride, rows, w int) int {
+	return 0
+}
