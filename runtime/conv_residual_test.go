@@ -84,7 +84,7 @@ func testConv2dResidualDirect(t *testing.T) {
 	defer SetWorkers(0)
 	r := rand.New(rand.NewPCG(51, 52))
 	for _, tc := range []struct{ n, c, o, hw, k, s, p int }{
-		{2, 16, 16, 32, 3, 1, 1},
+		{2, 12, 16, 32, 3, 1, 1},
 		{1, 16, 13, 19, 3, 1, 1},
 		{3, 8, 24, 9, 3, 1, 1},
 		{2, 16, 32, 21, 3, 2, 1},

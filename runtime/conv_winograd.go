@@ -159,14 +159,22 @@ func winoOutputBlock(m []float32, planeStride, tileStride int, ob []float32, row
 // convWinogradOK reports whether the Winograd kernel computes a
 // convolution of geometry g (on every tier): a 3×3 kernel with stride 1
 // and one group, with input and output channels in multiples of eight and
-// at least 32 input channels.
+// at least 32 input channels, or 16 on the AVX2 tier.
 //
 // Below 32 input channels the transforms cost what the products save
-// (Zen 3, avx2, 1 worker, 16→16 channels at 32²: 60–71 µs direct, 55–75
-// Winograd; 32→32 at 16²: 67 against 52).
+// where the direct kernel is fast (Xeon SPR, avx512, 1 worker, 16→16
+// channels at 32², batch 64: 2.03 ms direct, 3.02 Winograd), and on the
+// portable tier (Zen 3, 1 worker, 16→16 channels at 32²: 60–71 µs direct,
+// 55–75 Winograd); on the AVX2 tier 16 channels already pay (Xeon SPR,
+// avx2, 1 worker, benchstat n=6, 16→16 at 32²: batch 1 46.1 → 41.2 µs,
+// batch 8 365 → 333 µs, batch 64 3.06 → 2.83 ms).
 func convWinogradOK(g *convGeom, groups int) bool {
+	minC := 32
+	if CurrentISA() == ISAAVX2 {
+		minC = 16
+	}
 	return groups == 1 && g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 &&
-		g.c%8 == 0 && g.o%8 == 0 && g.c >= 32
+		g.c%8 == 0 && g.o%8 == 0 && g.c >= minC
 }
 
 // winogradPays reports whether Winograd is worth its transformed filters
