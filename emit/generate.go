@@ -158,6 +158,7 @@ func (e *gen) build() error {
 	if paramOnly == nil {
 		paramOnly = plan.ParamOnly(e.g)
 	}
+	e.emitFrame(plan.BatchChunk(e.g, paramOnly))
 	if err := e.mem.Verify(e.g, paramOnly); err != nil {
 		return fmt.Errorf("emit: the memory plan does not fit the graph: %v", err)
 	}
@@ -363,6 +364,29 @@ func (e *gen) emitInputs() error {
 		e.body = append(e.body, jen.If(jen.Id(p.Name).Op("!=").Add(lit)).Block(
 			jen.Panic(jen.Qual("fmt", "Sprintf").Call(jen.Lit(e.fnName+": "+p.Name+" = %v, but the model was traced with "+p.Name+" = %v; regenerate with -concrete "+p.Name+"=VALUE"), jen.Id(p.Name), lit))))
 	}
+	return nil
+}
+
+// emitFrame takes a frame for the call and sizes its workspace; before
+// that, when the graph may run a slice of its batch at a time (chunk
+// samples, plan.BatchChunk), a larger batch goes through Forward again a
+// slice at a time.
+func (e *gen) emitFrame(chunk int) {
+	if chunk > 0 {
+		ph := e.g.Placeholders()[0]
+		n := e.symVar[ph.Type().Shape[0].Sym]
+		part := e.names.name("part")
+		e.body = append(e.body,
+			jen.Comment(fmt.Sprintf("On one worker, a batch of more than %d samples goes through Forward %d at a time, each slice", chunk, chunk)),
+			jen.Comment("through every layer, so that a layer's output is still in cache when the next reads it"),
+			jen.Comment("(plan.BatchChunk); more workers share each layer of the whole batch instead."),
+			jen.If(jen.Id(n).Op(">").Lit(chunk).Op("&&").Qual(runtimePkg, "Workers").Call().Op("==").Lit(1)).Block(
+				jen.Return(jen.Qual(tensorPkg, "FromArray").Call(jen.Qual(runtimePkg, "SplitBatch").Call(
+					e.store[resultKey{ph, 0}], jen.Lit(chunk),
+					jen.Func().Params(jen.Id(part).Op("*").Qual(runtimePkg, "Array")).Op("*").Qual(runtimePkg, "Array").Block(
+						jen.Return(jen.Id(e.recv).Dot("Forward").Call(jen.Qual(tensorPkg, "FromArray").Call(jen.Id(part))).Dot("Array").Call()),
+					))))))
+	}
 	var symArgs []jen.Code
 	for _, s := range e.syms {
 		symArgs = append(symArgs, jen.Id(e.symVar[s]))
@@ -370,7 +394,6 @@ func (e *gen) emitInputs() error {
 	e.body = append(e.body,
 		jen.Id(e.frame).Op(":=").Id(e.recv).Dot("frames").Dot("Get").Call(),
 		jen.Id(e.frame).Dot("reserve").Call(symArgs...))
-	return nil
 }
 
 // literal returns the untyped Go constant of a concrete argument value, so

@@ -104,6 +104,14 @@ type Op struct {
 	// unsqueeze, squeeze): on a dense array it only changes the shape, so
 	// the memory plan may make it a view and it costs no arithmetic.
 	Reshape bool
+	// PerSample is set for an op that computes each index of its
+	// result's first dimension from that index of its input-dependent
+	// operands' first dimension alone, the same whatever the other
+	// indices hold (convolutions, pooling, batch norm in eval mode, linear
+	// layers), as pointwise ops and reshapes that keep the first
+	// dimension do too: a graph of such ops over a batch may run a slice
+	// of the batch at a time (plan.BatchChunk).
+	PerSample bool
 	// Go is the op's Go spelling in package tensor.
 	Go GoForm
 	// Module is the op's standard leaf module in package nn, if any; it

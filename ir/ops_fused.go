@@ -28,7 +28,8 @@ func init() {
 		return nil
 	}
 	RegisterOp(&Op{
-		Name: "linear_act",
+		Name:      "linear_act",
+		PerSample: true,
 		Doc: "linear_act(x, weight, bias, act) is act(linear(x, weight, bias)) in one kernel, " +
 			"act 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu (made by the fuse-activation pass).",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
@@ -43,7 +44,8 @@ func init() {
 		Prepared: &Prepared{Operand: 1, Prepare: runtime.PackLinear, Kernel: runtime.LinearActPacked},
 	})
 	RegisterOp(&Op{
-		Name: "linear_residual",
+		Name:      "linear_residual",
+		PerSample: true,
 		Doc: "linear_residual(x, weight, bias, residual) is residual + linear(x, weight, bias) in one kernel, " +
 			"the product accumulated into the residual (made by the fuse-residual pass).",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}, {"residual", TensorOperand}},
@@ -55,7 +57,8 @@ func init() {
 		Prepared: &Prepared{Operand: 1, Prepare: runtime.PackLinear, Kernel: runtime.LinearResidualPacked},
 	})
 	RegisterOp(&Op{
-		Name: "conv2d_act",
+		Name:      "conv2d_act",
+		PerSample: true,
 		Doc: "conv2d_act(x, weight, bias, stride, padding, groups, act) is act(conv2d(...)) in one kernel, " +
 			"act 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu (made by the fuse-activation pass).",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
@@ -70,7 +73,8 @@ func init() {
 		Prepared: &Prepared{Operand: 1, Prepare: runtime.PrepareConv2d, Kernel: runtime.Conv2dActPrepared},
 	})
 	RegisterOp(&Op{
-		Name: "conv2d_residual",
+		Name:      "conv2d_residual",
+		PerSample: true,
 		Doc: "conv2d_residual(x, weight, bias, residual, stride, padding, groups, act) is " +
 			"act(conv2d(x, weight, bias, stride, padding, groups) + residual) in one kernel, the residual added to each " +
 			"chunk of the output while it is in cache, act 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu (made by the fuse-residual pass).",

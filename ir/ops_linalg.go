@@ -10,12 +10,13 @@ import (
 
 func init() {
 	RegisterOp(&Op{
-		Name:     "linear",
-		Torch:    "F.linear",
-		Go:       GoForm{Function: "Linear", Returns: "input·weightᵀ + bias (bias may be nil); weight is [out, in]"},
-		Module:   &ModuleForm{Name: "Linear", Torch: "torch.nn.Linear", Params: []string{"weight", "bias"}, Hand: true},
-		Doc:      "linear(x, weight, bias) is x·weightᵀ + bias over the last dim; weight is [out, in].",
-		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
+		Name:      "linear",
+		PerSample: true,
+		Torch:     "F.linear",
+		Go:        GoForm{Function: "Linear", Returns: "input·weightᵀ + bias (bias may be nil); weight is [out, in]"},
+		Module:    &ModuleForm{Name: "Linear", Torch: "torch.nn.Linear", Params: []string{"weight", "bias"}, Hand: true},
+		Doc:       "linear(x, weight, bias) is x·weightᵀ + bias over the last dim; weight is [out, in].",
+		Operands:  []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
 		Infer: func(s *Sig) ([]Type, error) {
 			x, w := s.Args[0].Type, s.Args[1].Type
 			if err := wantFloat(x, w); err != nil {

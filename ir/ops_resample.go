@@ -15,8 +15,9 @@ func init() { registerTable(resampleOps) }
 var resampleOps = []*Op{
 	{
 		Name: "avg_pool2d", Torch: "F.avg_pool2d",
-		Go:     GoForm{Function: "AvgPool2d", Hand: true},
-		Module: &ModuleForm{Name: "AvgPool2d", Torch: "torch.nn.AvgPool2d", Hand: true},
+		PerSample: true,
+		Go:        GoForm{Function: "AvgPool2d", Hand: true},
+		Module:    &ModuleForm{Name: "AvgPool2d", Torch: "torch.nn.AvgPool2d", Hand: true},
 		Doc: "avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad) is the mean over each window " +
 			"of the last two dims of x [N,C,H,W] or [C,H,W]; stride defaults to kernel_size; count_include_pad counts " +
 			"the padding in the divisor; ceil_mode keeps a last partial window that starts inside the input or its left padding.",

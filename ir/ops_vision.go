@@ -11,10 +11,11 @@ import (
 
 func init() {
 	RegisterOp(&Op{
-		Name:   "conv2d",
-		Torch:  "F.conv2d",
-		Go:     GoForm{Function: "Conv2d", Returns: "the 2-D cross-correlation of input [N,C,H,W] with weight [O,C/groups,KH,KW] plus bias [O] (bias may be nil), with dilation 1; stride and padding hold one value for both spatial dims or two (height, width); padding is zeros"},
-		Module: &ModuleForm{Name: "Conv2d", Torch: "torch.nn.Conv2d", Params: []string{"weight", "bias"}, Hand: true},
+		Name:      "conv2d",
+		PerSample: true,
+		Torch:     "F.conv2d",
+		Go:        GoForm{Function: "Conv2d", Returns: "the 2-D cross-correlation of input [N,C,H,W] with weight [O,C/groups,KH,KW] plus bias [O] (bias may be nil), with dilation 1; stride and padding hold one value for both spatial dims or two (height, width); padding is zeros"},
+		Module:    &ModuleForm{Name: "Conv2d", Torch: "torch.nn.Conv2d", Params: []string{"weight", "bias"}, Hand: true},
 		Doc: "conv2d(x, weight, bias, stride, padding, groups) is the 2-D cross-correlation of x [N,C,H,W] " +
 			"with weight [O,C/groups,KH,KW] plus bias [O] (optional), zero padding, dilation 1: [N,O,OH,OW].",
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
@@ -54,10 +55,11 @@ func init() {
 		Prepared: &Prepared{Operand: 1, Prepare: runtime.PrepareConv2d, Kernel: runtime.Conv2dPrepared},
 	})
 	RegisterOp(&Op{
-		Name:   "batch_norm",
-		Torch:  "F.batch_norm",
-		Go:     GoForm{Function: "BatchNorm", Returns: "input [N,C,...] normalized per channel with running statistics (inference): (input - runningMean)/√(runningVar + eps)·weight + bias; weight and bias may be nil"},
-		Module: &ModuleForm{Name: "BatchNorm2d", Torch: "torch.nn.BatchNorm2d", Params: []string{"weight", "bias", "running_mean", "running_var"}, Hand: true},
+		Name:      "batch_norm",
+		PerSample: true,
+		Torch:     "F.batch_norm",
+		Go:        GoForm{Function: "BatchNorm", Returns: "input [N,C,...] normalized per channel with running statistics (inference): (input - runningMean)/√(runningVar + eps)·weight + bias; weight and bias may be nil"},
+		Module:    &ModuleForm{Name: "BatchNorm2d", Torch: "torch.nn.BatchNorm2d", Params: []string{"weight", "bias", "running_mean", "running_var"}, Hand: true},
 		Doc: "batch_norm(x, weight, bias, running_mean, running_var, eps) normalizes x [N,C,...] per channel " +
 			"with the running statistics (inference): (x - mean)/√(var + eps)·weight + bias; weight and bias are optional.",
 		Operands: []Operand{
@@ -90,10 +92,11 @@ func init() {
 		Kernel: runtime.BatchNorm,
 	})
 	RegisterOp(&Op{
-		Name:   "max_pool2d",
-		Torch:  "F.max_pool2d",
-		Go:     GoForm{Function: "MaxPool2d", Returns: "the maximum over each window of the last two dims of input [N,C,H,W] or [C,H,W]: kernelSize, stride and padding hold one value or two; an empty stride means kernelSize; padding is -inf and at most half the window"},
-		Module: &ModuleForm{Name: "MaxPool2d", Torch: "torch.nn.MaxPool2d", Hand: true},
+		Name:      "max_pool2d",
+		PerSample: true,
+		Torch:     "F.max_pool2d",
+		Go:        GoForm{Function: "MaxPool2d", Returns: "the maximum over each window of the last two dims of input [N,C,H,W] or [C,H,W]: kernelSize, stride and padding hold one value or two; an empty stride means kernelSize; padding is -inf and at most half the window"},
+		Module:    &ModuleForm{Name: "MaxPool2d", Torch: "torch.nn.MaxPool2d", Hand: true},
 		Doc: "max_pool2d(x, kernel_size, stride, padding) is the maximum over each window of the last two dims " +
 			"of x [N,C,H,W] or [C,H,W], padding read as -inf; stride defaults to kernel_size.",
 		Operands: []Operand{{"input", TensorOperand}},
@@ -106,10 +109,11 @@ func init() {
 		Kernel: runtime.MaxPool2d,
 	})
 	RegisterOp(&Op{
-		Name:   "adaptive_avg_pool2d",
-		Torch:  "F.adaptive_avg_pool2d",
-		Go:     GoForm{Function: "AdaptiveAvgPool2d", Returns: "the averages of the last two dims of input [N,C,H,W] or [C,H,W] over the windows of an outputSize grid (one value for a square, or two)"},
-		Module: &ModuleForm{Name: "AdaptiveAvgPool2d", Torch: "torch.nn.AdaptiveAvgPool2d", Hand: true},
+		Name:      "adaptive_avg_pool2d",
+		PerSample: true,
+		Torch:     "F.adaptive_avg_pool2d",
+		Go:        GoForm{Function: "AdaptiveAvgPool2d", Returns: "the averages of the last two dims of input [N,C,H,W] or [C,H,W] over the windows of an outputSize grid (one value for a square, or two)"},
+		Module:    &ModuleForm{Name: "AdaptiveAvgPool2d", Torch: "torch.nn.AdaptiveAvgPool2d", Hand: true},
 		Doc: "adaptive_avg_pool2d(x, output_size) averages the last two dims of x [N,C,H,W] or [C,H,W] " +
 			"over the windows of an output_size grid, as torch's adaptive pooling.",
 		Operands: []Operand{{"input", TensorOperand}},

@@ -36,6 +36,7 @@ var spec = resblocktest.Spec{
 func TestCompiledMatchesEager(t *testing.T)          { spec.CompiledMatchesEager(t) }
 func TestCompiledRejectsBadInput(t *testing.T)       { spec.CompiledRejectsBadInput(t) }
 func TestCompiledConcurrent(t *testing.T)            { spec.CompiledConcurrent(t) }
+func TestCompiledWorkersAgree(t *testing.T)          { spec.CompiledWorkersAgree(t) }
 func TestCompiledAllocs(t *testing.T)                { spec.CompiledAllocs(t) }
 func TestCompiledBuiltBeforeLoad(t *testing.T)       { spec.CompiledBuiltBeforeLoad(t) }
 func TestLoadsWithoutNumBatchesTracked(t *testing.T) { spec.LoadsWithoutNumBatchesTracked(t) }

@@ -1069,6 +1069,14 @@ func (c *ResNet20Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	xArr := x.Array()
 	runtime.CheckInput("ResNet20Compiled.Forward", "x", xArr, runtime.Float32, -1, 3, 32, 32)
 	N := xArr.Shape[0]
+	// On one worker, a batch of more than 8 samples goes through Forward 8 at a time, each slice
+	// through every layer, so that a layer's output is still in cache when the next reads it
+	// (plan.BatchChunk); more workers share each layer of the whole batch instead.
+	if N > 8 && runtime.Workers() == 1 {
+		return tensor.FromArray(runtime.SplitBatch(xArr, 8, func(part *runtime.Array) *runtime.Array {
+			return c.Forward(tensor.FromArray(part)).Array()
+		}))
+	}
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// resnet20.go:46: conv1 = call_function conv2d_act(x, conv1_folded_weight, conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)

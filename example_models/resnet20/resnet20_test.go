@@ -12,8 +12,9 @@ var spec = resblocktest.Spec{
 	Seed:    20,
 	Image:   32,
 	// Both run the same runtime kernels in the same order.
-	Tolerance:    1e-6,
-	TestBatches:  []int{1, 3},
+	Tolerance: 1e-6,
+	// 19 images run in slices of 7, 6 and 6 (plan.BatchChunk).
+	TestBatches:  []int{1, 3, 19},
 	BenchBatches: []int{1, 64},
 	// 19 convolutions + 2 downsample convolutions, 21 BatchNorms of 5
 	// tensors each, fc weight and bias: PyTorch's state dict has 128
@@ -31,6 +32,7 @@ var spec = resblocktest.Spec{
 func TestCompiledMatchesEager(t *testing.T)          { spec.CompiledMatchesEager(t) }
 func TestCompiledRejectsBadInput(t *testing.T)       { spec.CompiledRejectsBadInput(t) }
 func TestCompiledConcurrent(t *testing.T)            { spec.CompiledConcurrent(t) }
+func TestCompiledWorkersAgree(t *testing.T)          { spec.CompiledWorkersAgree(t) }
 func TestCompiledAllocs(t *testing.T)                { spec.CompiledAllocs(t) }
 func TestCompiledBuiltBeforeLoad(t *testing.T)       { spec.CompiledBuiltBeforeLoad(t) }
 func TestLoadsWithoutNumBatchesTracked(t *testing.T) { spec.LoadsWithoutNumBatchesTracked(t) }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -123,6 +124,28 @@ func (c *Compiled) Concurrent(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+}
+
+// WorkersAgreeEveryTier checks that the compiled model gives the same
+// bits on one worker as on two, for the largest of Batches, on every
+// kernel tier (the generic one where it is the CPU's only tier): a model
+// that runs its batch a slice at a time on one worker (plan.BatchChunk)
+// must compute what the whole batch does.
+func (c *Compiled) WorkersAgreeEveryTier(t *testing.T) {
+	ForEachISA(t, func(t *testing.T) {
+		if runtime.CurrentISA() == runtime.ISAGeneric && runtime.CPUISA() != runtime.ISAGeneric {
+			t.Skip("the generic tier runs in the -tags noasm build")
+		}
+		defer runtime.SetWorkers(0)
+		compiled := c.Compile(c.New())
+		in := c.Inputs(slices.Max(c.Batches), 3)
+		runtime.SetWorkers(1)
+		want := clone(compiled(in))
+		runtime.SetWorkers(2)
+		if err := identical(compiled(in), want); err != nil {
+			t.Errorf("N=%d, 2 workers against 1: %v", slices.Max(c.Batches), err)
+		}
+	})
 }
 
 // clone copies results so that later calls cannot change them.

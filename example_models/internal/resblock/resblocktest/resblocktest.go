@@ -78,6 +78,11 @@ func (s *Spec) compiled() *testutil.Compiled {
 // random images for each of TestBatches, on every kernel tier.
 func (s *Spec) CompiledMatchesEager(t *testing.T) { s.compiled().MatchesEagerEveryTier(t) }
 
+// CompiledWorkersAgree checks that the compiled model computes the same
+// bits on one worker (where ResNet-20 runs a large batch a slice at a
+// time) as on two, on every tier.
+func (s *Spec) CompiledWorkersAgree(t *testing.T) { s.compiled().WorkersAgreeEveryTier(t) }
+
 // CompiledConcurrent checks one compiled model shared by 8 goroutines.
 func (s *Spec) CompiledConcurrent(t *testing.T) { s.compiled().Concurrent(t) }
 
