@@ -12,52 +12,39 @@
 // R8 points at w[o0, kk] and R9 at w[o0+3, kk], R10 is the stride of w's
 // rows in bytes.
 #define CONVSTEP \
-	MOVLQSX      (SI), AX; \
-	VMOVUPS      (BX)(AX*1), Y12; \
-	VMOVUPS      (DX)(AX*1), Y13; \
-	VBROADCASTSS (R8), Y14; \
-	VFMADD231PS  Y12, Y14, Y0; \
-	VFMADD231PS  Y13, Y14, Y1; \
-	VBROADCASTSS (R8)(R10*1), Y15; \
-	VFMADD231PS  Y12, Y15, Y2; \
-	VFMADD231PS  Y13, Y15, Y3; \
-	VBROADCASTSS (R8)(R10*2), Y14; \
-	VFMADD231PS  Y12, Y14, Y4; \
-	VFMADD231PS  Y13, Y14, Y5; \
-	VBROADCASTSS (R9), Y15; \
-	VFMADD231PS  Y12, Y15, Y6; \
-	VFMADD231PS  Y13, Y15, Y7; \
-	VBROADCASTSS (R9)(R10*1), Y14; \
-	VFMADD231PS  Y12, Y14, Y8; \
-	VFMADD231PS  Y13, Y14, Y9; \
-	VBROADCASTSS (R9)(R10*2), Y15; \
-	VFMADD231PS  Y12, Y15, Y10; \
-	VFMADD231PS  Y13, Y15, Y11; \
-	ADDQ         $4, SI; \
-	ADDQ         $4, R8; \
-	ADDQ         $4, R9
+	CONVLOAD; \
+	CONVCH((R8), Y14, Y0, Y1); \
+	CONVCH((R8)(R10*1), Y15, Y2, Y3); \
+	CONVLAST4
 
 // CONVSTEP4 is CONVSTEP for channels 2..5 alone (Y4..Y11), the first two
 // left at zero: a block of four channels.
 #define CONVSTEP4 \
-	MOVLQSX      (SI), AX; \
-	VMOVUPS      (BX)(AX*1), Y12; \
-	VMOVUPS      (DX)(AX*1), Y13; \
-	VBROADCASTSS (R8)(R10*2), Y14; \
-	VFMADD231PS  Y12, Y14, Y4; \
-	VFMADD231PS  Y13, Y14, Y5; \
-	VBROADCASTSS (R9), Y15; \
-	VFMADD231PS  Y12, Y15, Y6; \
-	VFMADD231PS  Y13, Y15, Y7; \
-	VBROADCASTSS (R9)(R10*1), Y14; \
-	VFMADD231PS  Y12, Y14, Y8; \
-	VFMADD231PS  Y13, Y14, Y9; \
-	VBROADCASTSS (R9)(R10*2), Y15; \
-	VFMADD231PS  Y12, Y15, Y10; \
-	VFMADD231PS  Y13, Y15, Y11; \
-	ADDQ         $4, SI; \
-	ADDQ         $4, R8; \
-	ADDQ         $4, R9
+	CONVLOAD; \
+	CONVLAST4
+
+// CONVLOAD loads the two input vectors of the tap at SI into Y12 and Y13.
+#define CONVLOAD \
+	MOVLQSX (SI), AX; \
+	VMOVUPS (BX)(AX*1), Y12; \
+	VMOVUPS (DX)(AX*1), Y13
+
+// CONVCH adds the weight at W, broadcast into B, times Y12 and Y13 to YA
+// and YB.
+#define CONVCH(W, B, YA, YB) \
+	VBROADCASTSS W, B; \
+	VFMADD231PS  Y12, B, YA; \
+	VFMADD231PS  Y13, B, YB
+
+// CONVLAST4 is CONVSTEP's channels 2..5, then the move to the next tap.
+#define CONVLAST4 \
+	CONVCH((R8)(R10*2), Y14, Y4, Y5); \
+	CONVCH((R9), Y15, Y6, Y7); \
+	CONVCH((R9)(R10*1), Y14, Y8, Y9); \
+	CONVCH((R9)(R10*2), Y15, Y10, Y11); \
+	ADDQ $4, SI; \
+	ADDQ $4, R8; \
+	ADDQ $4, R9
 
 // CONVBIAS adds the bias of channel OFF/4 to YA and YB.
 #define CONVBIAS(OFF, YA, YB) \

@@ -111,6 +111,17 @@ L:; \
 	VMOVUPS Y10, (DI)(R8*1); \
 	VMOVUPS Y11, 32(DI)(R8*1)
 
+// WINOREWIND moves STRIDED back by N blocks of R14 bytes and PACKED by N
+// blocks of 32 bytes (eight floats), through R13 and AX: from the last
+// block of a pair of tiles to the first.
+#define WINOREWIND(N, STRIDED, PACKED) \
+	MOVQ  N, R13; \
+	MOVQ  R13, AX; \
+	IMULQ R14, AX; \
+	SUBQ  AX, STRIDED; \
+	SHLQ  $5, R13; \
+	SUBQ  R13, PACKED
+
 // func winoInputAVX2(xb *float32, rowStride int, v *float32, tileStride, planeStride, tiles, blocks, blockStride int)
 //
 // For tiles t < tiles and blocks c < blocks ≥ 1, with d[i][j] the eight
@@ -150,12 +161,7 @@ innext:
 	JNZ  inblock
 
 	// Back to the first block, two tiles on.
-	MOVQ  blocks+48(FP), R13
-	MOVQ  R13, AX
-	IMULQ R14, AX
-	SUBQ  AX, SI
-	SHLQ  $5, R13
-	SUBQ  R13, DI
+	WINOREWIND(blocks+48(FP), SI, DI)
 	ADDQ  $128, SI
 	LEAQ  (DI)(R10*2), DI
 	SUBQ  $2, CX
@@ -210,12 +216,7 @@ outnext:
 	JNZ  outblock
 
 	// Back to the first block, two tiles on.
-	MOVQ  blocks+64(FP), R13
-	MOVQ  R13, AX
-	IMULQ R14, AX
-	SUBQ  AX, DI
-	SHLQ  $5, R13
-	SUBQ  R13, SI
+	WINOREWIND(blocks+64(FP), DI, SI)
 	LEAQ  (SI)(R10*2), SI
 	ADDQ  $128, DI
 	SUBQ  $2, CX

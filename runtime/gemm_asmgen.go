@@ -813,104 +813,24 @@ func transpose16() {
 	out.WriteString("\n")
 }
 
-// packRows32 writes the packing of B (not transposed) into 32-column panels:
-// for p < kb, row p of src (stride ldb floats) is dealt out to panels
-// r < full at dst + r·kb·32 + p·32, and when tail > 0 its last tail columns
-// go, zero-padded to 32, to panel full. Four rows at a time, so each panel
-// receives 512 contiguous bytes per step.
+// packRows writes packRows32 (AVX-512) or packRows16 (AVX2), the packing
+// of B (not transposed) into panels of 32 or 16 columns, two vectors a
+// row: for p < kb, row p of src (stride ldb floats) is dealt out to panels
+// r < full at dst + r·kb·width + p·width, and when tail > 0 its last tail
+// columns go, zero-padded to width, to panel full. Four rows at a time, so
+// each panel receives four rows of contiguous bytes per step. The tail's
+// lanes come from k-masks K1, K2 (AVX-512) or, through tailMask
+// (activation_amd64.go), the VMASKMOVPS masks Y14, Y15 (AVX2).
 //
 // Registers: AX src row, BX dst row, CX rows left, DX panel stride in bytes,
 // SI ldb in bytes, R8 full, R9 panel counter, R10 src, R11 dst, R12 3·ldb.
-func packRows32() {
-	name := "packRows32"
-	fmt.Fprintf(&out, "// func %s(dst, src *float32, ldb, kb, full, tail int)\n", name)
-	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-48\n", name)
-	p("MOVQ dst+0(FP), BX")
-	p("MOVQ src+8(FP), AX")
-	p("MOVQ ldb+16(FP), SI")
-	p("SHLQ $2, SI")
-	p("LEAQ (SI)(SI*2), R12")
-	p("MOVQ kb+24(FP), CX")
-	p("MOVQ CX, DX")
-	p("SHLQ $7, DX")
-	p("MOVQ full+32(FP), R8")
-	// K1, K2: the tail's lanes in its first and second 16 columns.
-	p("MOVQ tail+40(FP), R9")
-	p("MOVQ R9, CX")
-	p("MOVQ $1, R10")
-	p("SHLQ CX, R10")
-	p("DECQ R10")
-	p("KMOVW R10, K1")
-	p("SHRQ $16, R10")
-	p("KMOVW R10, K2")
-	p("MOVQ kb+24(FP), CX")
-	// rows in groups of four
-	rows := func(n int, suffix string) {
-		p("MOVQ AX, R10")
-		p("MOVQ BX, R11")
-		p("MOVQ R8, R9")
-		p("TESTQ R9, R9")
-		p("JEQ %s_tail%s", name, suffix)
-		label(name + "_panels" + suffix)
-		for i := 0; i < n; i++ {
-			src := [...]string{"(R10)", "(R10)(SI*1)", "(R10)(SI*2)", "(R10)(R12*1)"}[i]
-			p("VMOVUPS %s, Z%d", src, 2*i)
-			p("VMOVUPS 64%s, Z%d", src, 2*i+1)
-		}
-		for i := 0; i < 2*n; i++ {
-			p("VMOVUPS Z%d, %d(R11)", i, 64*i)
-		}
-		p("ADDQ $128, R10")
-		p("ADDQ DX, R11")
-		p("DECQ R9")
-		p("JNE %s_panels%s", name, suffix)
-		label(name + "_tail" + suffix)
-		p("CMPQ tail+40(FP), $0")
-		p("JEQ %s_next%s", name, suffix)
-		for i := 0; i < n; i++ {
-			src := [...]string{"(R10)", "(R10)(SI*1)", "(R10)(SI*2)", "(R10)(R12*1)"}[i]
-			p("VMOVUPS.Z %s, K1, Z%d", src, 2*i)
-			p("VMOVUPS.Z 64%s, K2, Z%d", src, 2*i+1)
-		}
-		for i := 0; i < 2*n; i++ {
-			p("VMOVUPS Z%d, %d(R11)", i, 64*i)
-		}
-		label(name + "_next" + suffix)
+func packRows(width int) {
+	name := fmt.Sprintf("packRows%d", width)
+	vec, reg := width*2, "Z" // bytes a vector
+	if width == 16 {
+		reg = "Y"
 	}
-	p("CMPQ CX, $4")
-	p("JL %s_one", name)
-	label(name + "_four")
-	rows(4, "4")
-	p("LEAQ (AX)(SI*4), AX")
-	p("ADDQ $512, BX")
-	p("SUBQ $4, CX")
-	p("CMPQ CX, $4")
-	p("JGE %s_four", name)
-	label(name + "_one")
-	p("TESTQ CX, CX")
-	p("JEQ %s_done", name)
-	rows(1, "1")
-	p("ADDQ SI, AX")
-	p("ADDQ $128, BX")
-	p("DECQ CX")
-	p("JMP %s_one", name)
-	label(name + "_done")
-	p("VZEROUPPER")
-	p("RET")
-	out.WriteString("\n")
-}
-
-// packRows16 is packRows32 for the AVX2 tier's 16-column panels: for
-// p < kb, row p of src (stride ldb floats) goes to panels r < full at
-// dst + r·kb·16 + p·16, and its last tail columns, zero-padded to 16, to
-// panel full; four rows at a time, 256 contiguous bytes a panel a step.
-// The tail's lane masks come from tailMask (activation_amd64.go).
-//
-// Registers: AX src row, BX dst row, CX rows left, DX panel stride in bytes,
-// SI ldb in bytes, R8 full, R9 panel counter, R10 src, R11 dst, R12 3·ldb;
-// Y14 and Y15 the tail's masks.
-func packRows16() {
-	name := "packRows16"
+	row := 4 * width // bytes a panel row
 	fmt.Fprintf(&out, "// func %s(dst, src *float32, ldb, kb, full, tail int)\n", name)
 	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-48\n", name)
 	p("MOVQ dst+0(FP), BX")
@@ -920,26 +840,38 @@ func packRows16() {
 	p("LEAQ (SI)(SI*2), R12")
 	p("MOVQ kb+24(FP), CX")
 	p("MOVQ CX, DX")
-	p("SHLQ $6, DX")
+	p("SHLQ $%d, DX", map[int]int{32: 7, 16: 6}[width])
 	p("MOVQ full+32(FP), R8")
-	// Y14: lanes < min(tail, 8); Y15: lanes < tail-8.
 	p("MOVQ tail+40(FP), R9")
-	p("MOVQ $8, R10")
-	p("CMPQ R9, R10")
-	p("CMOVQLT R9, R10")
-	p("SHLQ $2, R10")
-	p("LEAQ ·tailMask+32(SB), R11")
-	p("SUBQ R10, R11")
-	p("VMOVDQU (R11), Y14")
-	p("MOVQ R9, R10")
-	p("SUBQ $8, R10")
-	p("XORQ R11, R11")
-	p("CMPQ R10, R11")
-	p("CMOVQLT R11, R10")
-	p("SHLQ $2, R10")
-	p("LEAQ ·tailMask+32(SB), R11")
-	p("SUBQ R10, R11")
-	p("VMOVDQU (R11), Y15")
+	if width == 32 {
+		// K1, K2: the tail's lanes in its first and second 16 columns.
+		p("MOVQ R9, CX")
+		p("MOVQ $1, R10")
+		p("SHLQ CX, R10")
+		p("DECQ R10")
+		p("KMOVW R10, K1")
+		p("SHRQ $16, R10")
+		p("KMOVW R10, K2")
+	} else {
+		// Y14: lanes < min(tail, 8); Y15: lanes < tail-8.
+		p("MOVQ $8, R10")
+		p("CMPQ R9, R10")
+		p("CMOVQLT R9, R10")
+		p("SHLQ $2, R10")
+		p("LEAQ ·tailMask+32(SB), R11")
+		p("SUBQ R10, R11")
+		p("VMOVDQU (R11), Y14")
+		p("MOVQ R9, R10")
+		p("SUBQ $8, R10")
+		p("XORQ R11, R11")
+		p("CMPQ R10, R11")
+		p("CMOVQLT R11, R10")
+		p("SHLQ $2, R10")
+		p("LEAQ ·tailMask+32(SB), R11")
+		p("SUBQ R10, R11")
+		p("VMOVDQU (R11), Y15")
+	}
+	p("MOVQ kb+24(FP), CX")
 	rows := func(n int, suffix string) {
 		srcs := [...]string{"(R10)", "(R10)(SI*1)", "(R10)(SI*2)", "(R10)(R12*1)"}
 		p("MOVQ AX, R10")
@@ -949,13 +881,13 @@ func packRows16() {
 		p("JEQ %s_tail%s", name, suffix)
 		label(name + "_panels" + suffix)
 		for i := 0; i < n; i++ {
-			p("VMOVUPS %s, Y%d", srcs[i], 2*i)
-			p("VMOVUPS 32%s, Y%d", srcs[i], 2*i+1)
+			p("VMOVUPS %s, %s%d", srcs[i], reg, 2*i)
+			p("VMOVUPS %d%s, %s%d", vec, srcs[i], reg, 2*i+1)
 		}
 		for i := 0; i < 2*n; i++ {
-			p("VMOVUPS Y%d, %d(R11)", i, 32*i)
+			p("VMOVUPS %s%d, %d(R11)", reg, i, vec*i)
 		}
-		p("ADDQ $64, R10")
+		p("ADDQ $%d, R10", row)
 		p("ADDQ DX, R11")
 		p("DECQ R9")
 		p("JNE %s_panels%s", name, suffix)
@@ -963,21 +895,25 @@ func packRows16() {
 		p("CMPQ tail+40(FP), $0")
 		p("JEQ %s_next%s", name, suffix)
 		for i := 0; i < n; i++ {
-			p("VMASKMOVPS %s, Y14, Y%d", srcs[i], 2*i)
-			p("VMASKMOVPS 32%s, Y15, Y%d", srcs[i], 2*i+1)
+			if width == 32 {
+				p("VMOVUPS.Z %s, K1, Z%d", srcs[i], 2*i)
+				p("VMOVUPS.Z %d%s, K2, Z%d", vec, srcs[i], 2*i+1)
+			} else {
+				p("VMASKMOVPS %s, Y14, Y%d", srcs[i], 2*i)
+				p("VMASKMOVPS %d%s, Y15, Y%d", vec, srcs[i], 2*i+1)
+			}
 		}
 		for i := 0; i < 2*n; i++ {
-			p("VMOVUPS Y%d, %d(R11)", i, 32*i)
+			p("VMOVUPS %s%d, %d(R11)", reg, i, vec*i)
 		}
 		label(name + "_next" + suffix)
 	}
-	p("MOVQ kb+24(FP), CX")
 	p("CMPQ CX, $4")
 	p("JL %s_one", name)
 	label(name + "_four")
 	rows(4, "4")
 	p("LEAQ (AX)(SI*4), AX")
-	p("ADDQ $256, BX")
+	p("ADDQ $%d, BX", 4*row)
 	p("SUBQ $4, CX")
 	p("CMPQ CX, $4")
 	p("JGE %s_four", name)
@@ -986,7 +922,7 @@ func packRows16() {
 	p("JEQ %s_done", name)
 	rows(1, "1")
 	p("ADDQ SI, AX")
-	p("ADDQ $64, BX")
+	p("ADDQ $%d, BX", row)
 	p("DECQ CX")
 	p("JMP %s_one", name)
 	label(name + "_done")
@@ -1027,8 +963,8 @@ func main() {
 	gemvRow512()
 	dot4x512()
 	transpose16()
-	packRows32()
-	packRows16()
+	packRows(32)
+	packRows(16)
 	write("gemm_amd64.s")
 	decls()
 	write("gemm_decl_amd64.go")
