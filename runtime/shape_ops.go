@@ -70,6 +70,9 @@ func permute(name string, out, x *Array, perm []int) {
 	for i, p := range perm {
 		ist[i] = xst[p]
 	}
+	if permuteChannels(out, x, perm) {
+		return
+	}
 	switch x.DType {
 	case Float32:
 		permuteT(out.F32, x.F32, want, ist)
