@@ -36,6 +36,8 @@ const (
 	OpConv2dAct = "conv2d_act"
 	// OpConv2dResidual is conv2d_residual(x, weight, bias, residual, stride, padding, groups, act) is act(conv2d(x, weight, bias, stride, padding, groups) + residual) in one kernel, the residual added to each chunk of the output while it is in cache, act 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu (made by the fuse-residual pass).
 	OpConv2dResidual = "conv2d_residual"
+	// OpDepthwiseConv2dNhwc is depthwise_conv2d_nhwc(x, weight, bias, stride, padding, act) is the depthwise convolution of the channels-last images x [N,H,W,C] with weight [C,1,KH,KW] plus bias [C] (optional), zero padding, then act (0 none, 1 relu, 2 gelu, 3 relu6, 4 silu): [N,OH,OW,C], conv2d with groups = C in NHWC (made by the channels-last pass).
+	OpDepthwiseConv2dNhwc = "depthwise_conv2d_nhwc"
 	// OpDiv is div(a, b) is a / b with broadcasting, always float32.
 	OpDiv = "div"
 	// OpDropout is dropout(x, p) is x (a copy): dropout at inference, the op of nn.Dropout.

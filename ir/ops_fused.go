@@ -19,14 +19,16 @@ const (
 	ActSiLU  = int(runtime.ActSiLU)
 )
 
+// checkActAttr checks the act attribute of a fused op.
+func checkActAttr(s *Sig) error {
+	if a := s.Int("act"); a < ActNone || a > ActSiLU {
+		return fmt.Errorf("act %d, want 0 (none), 1 (relu), 2 (gelu), 3 (relu6) or 4 (silu)", a)
+	}
+	return nil
+}
+
 func init() {
 	actAttr := Attr{Name: "act", Kind: IntAttr}
-	checkAct := func(s *Sig) error {
-		if a := s.Int("act"); a < ActNone || a > ActSiLU {
-			return fmt.Errorf("act %d, want 0 (none), 1 (relu), 2 (gelu), 3 (relu6) or 4 (silu)", a)
-		}
-		return nil
-	}
 	RegisterOp(&Op{
 		Name:      "linear_act",
 		PerSample: true,
@@ -35,7 +37,7 @@ func init() {
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
 		Attrs:    []Attr{actAttr},
 		Infer: func(s *Sig) ([]Type, error) {
-			if err := checkAct(s); err != nil {
+			if err := checkActAttr(s); err != nil {
 				return nil, err
 			}
 			return LookupOp("linear").Infer(s)
@@ -64,7 +66,7 @@ func init() {
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
 		Attrs:    append(convAttrs(), actAttr),
 		Infer: func(s *Sig) ([]Type, error) {
-			if err := checkAct(s); err != nil {
+			if err := checkActAttr(s); err != nil {
 				return nil, err
 			}
 			return LookupOp("conv2d").Infer(s)
@@ -81,7 +83,7 @@ func init() {
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}, {"residual", TensorOperand}},
 		Attrs:    append(convAttrs(), actAttr),
 		Infer: func(s *Sig) ([]Type, error) {
-			if err := checkAct(s); err != nil {
+			if err := checkActAttr(s); err != nil {
 				return nil, err
 			}
 			conv := *s // the attributes of conv2d, with the same names

@@ -95,7 +95,7 @@ func TestPreparedOperands(t *testing.T) {
 			t.Errorf("%s: %v", op.Name, err)
 		}
 	}
-	const wantOps = "conv2d conv2d_act conv2d_residual linear linear_act linear_residual"
+	const wantOps = "conv2d conv2d_act conv2d_residual depthwise_conv2d_nhwc linear linear_act linear_residual"
 	if got := strings.Join(have, " "); got != wantOps {
 		t.Errorf("ops with a prepared operand: got %q, want %q", got, wantOps)
 	}
@@ -111,12 +111,16 @@ func TestPreparedOperands(t *testing.T) {
 		{"linear", nil}, {"linear_act", []any{ActReLU}}, {"linear_act", []any{ActGELU}}, {"linear_residual", []any{randF32(r, 6, 5)}},
 		{"conv2d", conv}, {"conv2d_act", append(conv, ActReLU)}, {"conv2d_act", append(conv, ActGELU)},
 		{"conv2d_residual", append([]any{randF32(r, 2, 8, 7, 9)}, append(conv, ActReLU)...)},
+		{"depthwise_conv2d_nhwc", []any{[]int{2, 2}, []int{1, 1}, ActReLU6}},
 	} {
 		op := LookupOp(c.op)
 		x, w, b, shape, tol := lx, lw, lb, []int{6, 5}, float32(1e-5)
 		if strings.HasPrefix(c.op, "conv") {
 			// Sums of 288 products reach 16: a few float32 ulps apart.
 			x, w, b, shape, tol = cx, cw, cb, []int{2, 8, 7, 9}, 1e-4
+		}
+		if c.op == "depthwise_conv2d_nhwc" {
+			x, w, b, shape = randF32(r, 2, 7, 9, 16), randF32(r, 16, 1, 3, 3), randF32(r, 16), []int{2, 4, 5, 16}
 		}
 		want := runtime.NewArray(runtime.Float32, shape...)
 		got := runtime.NewArray(runtime.Float32, shape...)

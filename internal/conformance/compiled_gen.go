@@ -143,6 +143,14 @@ func init() {
 		c := NewConv2dResidual_2Compiled(m.(*Model4))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2], ins[3]) }
 	}
+	Compiled["DepthwiseConv2dNhwc_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewDepthwiseConv2dNhwc_0Compiled(m.(*Model3))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2]) }
+	}
+	Compiled["DepthwiseConv2dNhwc_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewDepthwiseConv2dNhwc_1Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
 	Compiled["Div_f32"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewDiv_f32Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
@@ -2529,6 +2537,124 @@ func (c1 *Conv2dResidual_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, 
 	runtime.Conv2dResidual(conv2d_residual, aArr, bArr, cArr, dArr, []int{1, 1}, []int{1, 1}, 8, runtime.ActReLU6)
 	c1.frames.Put(fr)
 	return tensor.FromArray(conv2d_residual)
+}
+
+// DepthwiseConv2dNhwc_0: depthwise_conv2d_nhwc
+
+// Regenerate this file if Model3.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model3).Forward
+
+// DepthwiseConv2dNhwc_0Compiled is Model3 compiled by fxgen: Forward runs the
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type DepthwiseConv2dNhwc_0Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[depthwiseConv2dNhwc_0CompiledFrame]
+}
+
+// depthwiseConv2dNhwc_0CompiledFrame is the state of one
+// DepthwiseConv2dNhwc_0Compiled.Forward call: the workspace and the arrays
+// bound to it.
+type depthwiseConv2dNhwc_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewDepthwiseConv2dNhwc_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewDepthwiseConv2dNhwc_0Compiled(m *Model3) *DepthwiseConv2dNhwc_0Compiled {
+	c1 := &DepthwiseConv2dNhwc_0Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *depthwiseConv2dNhwc_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model3.Forward for a f32[N,7,7,16], b f32[16,1,3,3], c f32[16].
+func (c1 *DepthwiseConv2dNhwc_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("DepthwiseConv2dNhwc_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 7, 7, 16)
+	bArr := b.Array()
+	runtime.CheckInput("DepthwiseConv2dNhwc_0Compiled.Forward", "b", bArr, runtime.Float32, 16, 1, 3, 3)
+	cArr := c.Array()
+	runtime.CheckInput("DepthwiseConv2dNhwc_0Compiled.Forward", "c", cArr, runtime.Float32, 16)
+	N := aArr.Shape[0]
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:81: depthwise_conv2d_nhwc = call_function depthwise_conv2d_nhwc(a, b, c, padding=[1, 1], act=3)
+	depthwise_conv2d_nhwc := runtime.NewArray(runtime.Float32, N, 7, 7, 16)
+	runtime.DepthwiseConv2dNHWC(depthwise_conv2d_nhwc, aArr, bArr, cArr, []int{1, 1}, []int{1, 1}, runtime.ActReLU6)
+	c1.frames.Put(fr)
+	return tensor.FromArray(depthwise_conv2d_nhwc)
+}
+
+// DepthwiseConv2dNhwc_1: depthwise_conv2d_nhwc
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// DepthwiseConv2dNhwc_1Compiled is Model2 compiled by fxgen: Forward runs the
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type DepthwiseConv2dNhwc_1Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[depthwiseConv2dNhwc_1CompiledFrame]
+}
+
+// depthwiseConv2dNhwc_1CompiledFrame is the state of one
+// DepthwiseConv2dNhwc_1Compiled.Forward call: the workspace and the arrays
+// bound to it.
+type depthwiseConv2dNhwc_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewDepthwiseConv2dNhwc_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewDepthwiseConv2dNhwc_1Compiled(m *Model2) *DepthwiseConv2dNhwc_1Compiled {
+	c := &DepthwiseConv2dNhwc_1Compiled{}
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *depthwiseConv2dNhwc_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a f32[N,9,6,13], b f32[13,1,3,3].
+func (c *DepthwiseConv2dNhwc_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("DepthwiseConv2dNhwc_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 9, 6, 13)
+	bArr := b.Array()
+	runtime.CheckInput("DepthwiseConv2dNhwc_1Compiled.Forward", "b", bArr, runtime.Float32, 13, 1, 3, 3)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:69: depthwise_conv2d_nhwc = call_function depthwise_conv2d_nhwc(a, b, nil, stride=[2, 2], padding=[1, 1], act=4)
+	depthwise_conv2d_nhwc := runtime.NewArray(runtime.Float32, N, 5, 3, 13)
+	runtime.DepthwiseConv2dNHWC(depthwise_conv2d_nhwc, aArr, bArr, nil, []int{2, 2}, []int{1, 1}, runtime.ActSiLU)
+	c.frames.Put(fr)
+	return tensor.FromArray(depthwise_conv2d_nhwc)
 }
 
 // Div_f32: div

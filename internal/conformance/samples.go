@@ -197,6 +197,12 @@ var specialSamples = map[string][]*Sample{
 		{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("padding", []int{1, 1}), kw("act", ir.ActSiLU)}, Inputs: []string{"f32[N,32,6,6]", "f32[8,32,3,3]", "f32[8]"}},
 		{Args: []any{Input(0), Input(1), nil}, Kwargs: []ir.Kwarg{kw("act", ir.ActGELU)}, Inputs: []string{"f32[N,4,5,5]", "f32[6,4,1,1]"}},
 	},
+	"depthwise_conv2d_nhwc": {
+		// 16 channels (two blocks of eight, the row kernel), stride 1,
+		// ReLU6; 13 channels (a tail), stride 2, no bias, SiLU.
+		{Args: []any{Input(0), Input(1), Input(2)}, Kwargs: []ir.Kwarg{kw("padding", []int{1, 1}), kw("act", ir.ActReLU6)}, Inputs: []string{"f32[N,7,7,16]", "f32[16,1,3,3]", "f32[16]"}, Positive: []int{0}},
+		{Args: []any{Input(0), Input(1), nil}, Kwargs: []ir.Kwarg{kw("stride", []int{2, 2}), kw("padding", []int{1, 1}), kw("act", ir.ActSiLU)}, Inputs: []string{"f32[N,9,6,13]", "f32[13,1,3,3]"}},
+	},
 	"conv2d_residual": {
 		{Args: []any{Input(0), Input(1), Input(2), Input(3)}, Kwargs: []ir.Kwarg{kw("padding", []int{1, 1}), kw("act", ir.ActReLU)}, Inputs: []string{"f32[N,3,5,5]", "f32[4,3,3,3]", "f32[4]", "f32[N,4,5,5]"}},
 		// No bias, stride 2, no activation; and ReLU6 after a depthwise
