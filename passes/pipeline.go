@@ -9,7 +9,7 @@ import (
 
 // All is the registry: every built-in pass, in the order of the default
 // pipeline, the analyses that run only when required included.
-var All = []*Pass{ParamOnly, LowerModules, CSE, FoldBatchNorm, FuseActivation, FuseResidual, FuseElementwise, FoldTranspose, DCE, PlanMemory}
+var All = []*Pass{ParamOnly, LowerModules, CSE, FoldBatchNorm, FuseActivation, FuseResidual, ChannelsLast, FuseElementwise, FoldTranspose, DCE, PlanMemory}
 
 // Default is the pipeline fxgen runs between tracing and emitting, in
 // order: the passes of All that are not Optional.

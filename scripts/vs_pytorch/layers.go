@@ -4,15 +4,32 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/fxgen/fxgen/internal/dwsep"
 	fxruntime "github.com/fxgen/fxgen/runtime"
+	"github.com/fxgen/fxgen/tensor"
 )
+
+// compiledBlocks are the depthwise-separable cells that the channels-last
+// pass rewrites: they run fxgen's compiled code (internal/dwsep), the
+// other cells the same kernels compiled code calls for them.
+var compiledBlocks = map[string]func() func(*tensor.Tensor) *tensor.Tensor{
+	"dwsep:160/7/960/160/1": func() func(*tensor.Tensor) *tensor.Tensor { return dwsep.NewBlock7Compiled(dwsep.NewBlock7()).Forward },
+	"dwsep:96/14/576/96/1": func() func(*tensor.Tensor) *tensor.Tensor {
+		return dwsep.NewBlock14Compiled(dwsep.NewBlock14()).Forward
+	},
+	"dwsep:96/14/576/160/2": func() func(*tensor.Tensor) *tensor.Tensor {
+		return dwsep.NewBlock14S2Compiled(dwsep.NewBlock14S2()).Forward
+	},
+}
 
 // convLayers are the convolution cells of -layers: the zoo's ResNet
 // layers and depthwise-separable blocks (1×1 expand and ReLU, 3×3
 // depthwise and ReLU, 1×1 project, as in MobileNetV2) at the resolutions
 // of a 224² network, with stride 1 and, as MobileNetV2 enters each
 // resolution, stride 2. Each runs the runtime's kernels directly on the Go
-// side, with filters prepared as compiled models prepare them, and the same layers (torch.nn.Conv2d, ReLU) through
+// side, with filters prepared as compiled models prepare them (the blocks
+// the channels-last pass rewrites run their compiled code:
+// compiledBlocks), and the same layers (torch.nn.Conv2d, ReLU) through
 // optimize_for_inference on the PyTorch side, whose worker parses the
 // name. Names: conv:C/H/O/K/S/P and dwsep:C/H/E/O/S.
 var convLayers = []zooModel{
@@ -66,6 +83,10 @@ func buildLayer(name string, n int) func() {
 	}
 	if _, err := fmt.Sscanf(name, "dwsep:%d/%d/%d/%d/%d", &c, &h, &e, &o, &s); err == nil {
 		x := rnd(n, c, h, h)
+		if compile := compiledBlocks[name]; compile != nil {
+			forward, xt := compile(), tensor.FromArray(x)
+			return func() { forward(xt) }
+		}
 		w1, b1 := rnd(e, c, 1, 1), rnd(e)
 		wd, bd := rnd(e, 1, 3, 3), rnd(e)
 		w2, b2 := rnd(o, e, 1, 1), rnd(o)
