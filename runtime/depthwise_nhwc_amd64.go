@@ -19,15 +19,7 @@ func dwPixelAsm(dst, x []float32, offs []int, wt []float32, taps []int, bias []f
 	for t, o := range offs {
 		_, _ = x[o+c-1], wt[taps[t]+c-1]
 	}
-	flags := 0
-	var bp *float32
-	if bias != nil {
-		_ = bias[c-1]
-		flags, bp = 1, &bias[0]
-	}
-	if relu {
-		flags |= 2
-	}
+	flags, bp := dwFlags(bias, c, relu)
 	dwPixelAVX2(&dst[0], &x[0], &offs[0], &wt[0], &taps[0], len(offs), c, bp, flags)
 	return c
 }
@@ -49,15 +41,7 @@ func dwRowAsm(dst, img, taps, bias []float32, c, y0, h, x0, wd, step int, relu b
 	if !hasAVX2FMA || n == 0 {
 		return false
 	}
-	flags := 0
-	var bp *float32
-	if bias != nil {
-		_ = bias[c-1]
-		flags, bp = 1, &bias[0]
-	}
-	if relu {
-		flags |= 2
-	}
+	flags, bp := dwFlags(bias, c, relu)
 	var rows [3]*float32
 	for p := range 3 {
 		iy := y0 + p
@@ -72,4 +56,20 @@ func dwRowAsm(dst, img, taps, bias []float32, c, y0, h, x0, wd, step int, relu b
 	_ = taps[9*c-1]
 	dwRow3x3AVX2(&dst[0], rows[0], rows[1], rows[2], &taps[0], c, n, step, bp, flags)
 	return true
+}
+
+// dwFlags returns the flags of the channels-last depthwise kernels (1:
+// bias, 2: ReLU) and the bias they read (nil for none), checking that it
+// holds c channels.
+func dwFlags(bias []float32, c int, relu bool) (int, *float32) {
+	flags := 0
+	var bp *float32
+	if bias != nil {
+		_ = bias[c-1]
+		flags, bp = 1, &bias[0]
+	}
+	if relu {
+		flags |= 2
+	}
+	return flags, bp
 }
