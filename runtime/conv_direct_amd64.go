@@ -39,10 +39,14 @@ func deinterleave2AVX2(a, b, src *float32, n, rows, dstStride, srcStride int)
 // AVX2 kernel beat im2col and the 14×32 GEMM tile: Xeon Sapphire Rapids,
 // 1 worker, compiled ResNet-20 at batch 64, 62.8 → 48.6 ms), with one
 // group and at least six output channels (the last block of six is shifted to end
-// at the last channel), and a kernel at least as large as its stride: a
-// 1×1 downsample reads a quarter of the image, and im2col gathers just
-// that (Zen 3, 1 worker, 64→128 channels at 56², 1×1 stride 2: 42
-// GFLOP/s through im2col, 27 direct).
+// at the last channel), and a kernel at least as large as its stride, or
+// at most 32 input channels: a 1×1 downsample reads a quarter of the
+// image, and im2col gathers just that (Zen 3, 1 worker, 64→128 channels
+// at 56², 1×1 stride 2: 42 GFLOP/s through im2col, 27 direct), but over
+// few channels the GEMM after it is too shallow (Xeon SPR, 1 worker,
+// batch 8, benchstat n=6, im2col against direct: 16→32 channels at 32²
+// 57.6 against 44.2 µs on AVX-512, 67.6 against 54.4 on AVX2; 32→64 at
+// 16² 40.0 against 38.0 and 45.2 against 41.4 µs).
 //
 // A 1×1 convolution with stride 1 and no padding stays a GEMM over the
 // image as it is (Zen 3, 1 worker, GFLOP/s GEMM against direct: 144→24
@@ -52,7 +56,7 @@ func deinterleave2AVX2(a, b, src *float32, n, rows, dstStride, srcStride int)
 // 16→96 at 112² 980 against 921 µs, p=0.22): the direct kernel would
 // first copy the image.
 func convDirectOK(g *convGeom, groups int) bool {
-	if !hasAVX2FMA || groups != 1 || g.o < 6 || g.kh < g.sh || g.kw < g.sw {
+	if !hasAVX2FMA || groups != 1 || g.o < 6 || ((g.kh < g.sh || g.kw < g.sw) && g.c > 32) {
 		return false
 	}
 	if g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0 {

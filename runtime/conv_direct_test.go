@@ -35,7 +35,8 @@ func testConv2dDirectAgainstReference(t *testing.T) {
 		{1, 4, 12, 11, 9, 4, 3, 1, 1, 2, 1, 1, true},    // even kernel, 11 wide
 		{1, 3, 45, 45, 8, 7, 7, 2, 2, 3, 3, 1, false},   // a ResNet stem
 		{2, 16, 32, 32, 32, 3, 3, 2, 2, 1, 1, 1, true},  // a downsampling 3×3
-		{1, 16, 32, 32, 32, 1, 1, 2, 2, 0, 0, 1, false}, // a 1×1 downsample (im2col)
+		{1, 16, 32, 32, 32, 1, 1, 2, 2, 0, 0, 1, false}, // a 1×1 downsample of few channels (direct)
+		{1, 40, 12, 12, 24, 1, 1, 2, 2, 0, 0, 1, true},  // a 1×1 downsample of more (im2col)
 		{1, 6, 15, 17, 7, 3, 3, 3, 2, 1, 2, 1, true},    // unequal strides
 		{1, 2, 5, 150, 6, 3, 3, 1, 1, 1, 2, 1, true},    // rows long enough to clear only their borders
 		{1, 2, 6, 141, 7, 3, 5, 2, 2, 2, 3, 1, false},   // the same with two phases
