@@ -385,7 +385,7 @@ func decodeArray(ja *jsonArray) (*runtime.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	size := map[DType]int{Float32: 4, Int64: 8, Bool: 1}[dt]
+	size := dt.Size()
 	if n > math.MaxInt/size || base64.StdEncoding.DecodedLen(len(ja.Data)) < n*size {
 		return nil, fmt.Errorf("data has about %d bytes, too few for %d elements of %v%v", base64.StdEncoding.DecodedLen(len(ja.Data)), n, dt, ja.Shape)
 	}

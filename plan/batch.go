@@ -3,7 +3,10 @@
 
 package plan
 
-import "github.com/fxgen/fxgen/ir"
+import (
+	"github.com/fxgen/fxgen/ir"
+	"github.com/fxgen/fxgen/runtime"
+)
 
 // batchChunkBytes is about how many bytes the largest value of a slice of
 // the batch may take, so that each layer's output is still in the core's
@@ -75,7 +78,7 @@ func BatchChunk(g *ir.Graph, paramOnly map[*ir.Node]bool) int {
 	params := 0
 	for _, p := range g.Params {
 		if c, ok := p.Type.Shape.Ints(); ok {
-			params += NumBytes(p.Type.DType, c)
+			params += p.Type.DType.Size() * runtime.NumElements(c)
 		}
 	}
 	if 4*params > chunk*sum {
@@ -105,20 +108,5 @@ func sampleBytes(t ir.Type, n string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	return NumBytes(t.DType, rest), true
-}
-
-// NumBytes returns the bytes of an array of dtype d and shape dims.
-func NumBytes(d ir.DType, dims []int) int {
-	size := 4
-	switch d {
-	case ir.Int64:
-		size = 8
-	case ir.Bool:
-		size = 1
-	}
-	for _, v := range dims {
-		size *= v
-	}
-	return size
+	return t.DType.Size() * runtime.NumElements(rest), true
 }

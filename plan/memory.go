@@ -323,17 +323,7 @@ func (m *Memory) WorkspaceBytes(g *ir.Graph, syms map[string]int) int {
 			if !ok {
 				continue
 			}
-			size := 1
-			for _, d := range dims {
-				size *= d
-			}
-			bytes := 1
-			switch t.DType {
-			case ir.Float32:
-				bytes = 4
-			case ir.Int64:
-				bytes = 8
-			}
+			size, bytes := runtime.NumElements(dims), t.DType.Size()
 			switch {
 			case m != nil && slots != nil && slots[r] >= 0:
 				s := slots[r]

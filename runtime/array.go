@@ -33,6 +33,19 @@ func (d DType) String() string {
 	return "invalid"
 }
 
+// Size returns the bytes of one element of d (0 for Invalid).
+func (d DType) Size() int {
+	switch d {
+	case Float32:
+		return 4
+	case Int64:
+		return 8
+	case Bool:
+		return 1
+	}
+	return 0
+}
+
 // ParseDType parses the short name of a DType (f32, i64, bool).
 func ParseDType(s string) (DType, error) {
 	switch s {
