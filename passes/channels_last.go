@@ -210,10 +210,7 @@ func dropReorderPairs(g *ir.Graph) error {
 			continue
 		}
 		x, _ := back.Args()[0].(*ir.Node)
-		if _, err := n.ReplaceAllUsesWith(x, nil); err != nil {
-			return err
-		}
-		if err := g.EraseNode(n); err != nil {
+		if err := absorb(n, x); err != nil {
 			return err
 		}
 		if len(back.Users()) == 0 {

@@ -57,17 +57,28 @@ func epilogue(u *ir.Node) (int, bool) {
 	return 0, false
 }
 
+// activationUser returns n's only user when it is an activation a fused
+// kernel can apply (epilogue) to n alone, and the activation's code; nil
+// otherwise.
+func activationUser(n *ir.Node) (*ir.Node, int) {
+	u := onlyUser(n)
+	if u == nil || (u.Op != ir.CallFunction && u.Op != ir.CallMethod) || len(u.Args()) != 1 || u.Args()[0] != n {
+		return nil, 0
+	}
+	act, ok := epilogue(u)
+	if !ok {
+		return nil, 0
+	}
+	return u, act
+}
+
 func fuseActivation(g *ir.Graph, _ map[*ir.Node]bool) error {
 	for _, n := range g.Nodes() {
 		if n.Graph() == nil || (n.Op != ir.CallFunction && n.Op != ir.CallMethod) || fusedOps[n.Target] == "" {
 			continue
 		}
-		u := onlyUser(n)
-		if u == nil || (u.Op != ir.CallFunction && u.Op != ir.CallMethod) {
-			continue
-		}
-		act, ok := epilogue(u)
-		if !ok || len(u.Args()) != 1 || u.Args()[0] != n {
+		u, act := activationUser(n)
+		if u == nil {
 			continue
 		}
 		kw := append(append([]ir.Kwarg{}, n.Kwargs()...), ir.Kwarg{Name: "act", Value: act})
@@ -75,11 +86,8 @@ func fuseActivation(g *ir.Graph, _ map[*ir.Node]bool) error {
 		if err != nil {
 			return fmt.Errorf("node %s: %v", n.Name, err)
 		}
-		if _, err := u.ReplaceAllUsesWith(fused, nil); err != nil {
-			return fmt.Errorf("node %s: %v", u.Name, err)
-		}
-		if err := g.EraseNode(u); err != nil {
-			return fmt.Errorf("node %s: %v", u.Name, err)
+		if err := absorb(u, fused); err != nil {
+			return err
 		}
 		if _, err := replaceNode(n, fused); err != nil {
 			return fmt.Errorf("node %s: %v", n.Name, err)

@@ -49,13 +49,8 @@ func fuseResidual(g *ir.Graph, paramOnly map[*ir.Node]bool) error {
 		op, kwargs := ir.OpLinearResidual, []ir.Kwarg(nil)
 		var act *ir.Node // the activation fused with a convolution
 		if isCall(prod, ir.OpConv2d) {
-			code := ir.ActNone
-			if u := onlyUser(n); u != nil && (u.Op == ir.CallFunction || u.Op == ir.CallMethod) &&
-				len(u.Args()) == 1 && u.Args()[0] == n && !paramOnly[u] {
-				if c, ok := epilogue(u); ok {
-					act, code = u, c
-				}
-			}
+			var code int
+			act, code = activationUser(n)
 			op = ir.OpConv2dResidual
 			kwargs = append(append(kwargs, prod.Kwargs()...), ir.Kwarg{Name: "act", Value: code})
 		}
@@ -64,22 +59,16 @@ func fuseResidual(g *ir.Graph, paramOnly map[*ir.Node]bool) error {
 			return fmt.Errorf("node %s: %v", n.Name, err)
 		}
 		if act != nil {
-			if _, err := act.ReplaceAllUsesWith(fused, nil); err != nil {
-				return fmt.Errorf("node %s: %v", act.Name, err)
-			}
-			if err := g.EraseNode(act); err != nil {
-				return fmt.Errorf("node %s: %v", act.Name, err)
+			if err := absorb(act, fused); err != nil {
+				return err
 			}
 		}
 		// A linear_residual reads as the add; a conv2d_residual as the
 		// convolution (layer1_0_conv2), as conv2d_act does.
 		stand := n
 		if op == ir.OpConv2dResidual {
-			if _, err := n.ReplaceAllUsesWith(fused, nil); err != nil {
-				return fmt.Errorf("node %s: %v", n.Name, err)
-			}
-			if err := g.EraseNode(n); err != nil {
-				return fmt.Errorf("node %s: %v", n.Name, err)
+			if err := absorb(n, fused); err != nil {
+				return err
 			}
 			stand = prod
 		}

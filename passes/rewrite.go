@@ -3,6 +3,8 @@
 package passes
 
 import (
+	"fmt"
+
 	"github.com/fxgen/fxgen/ir"
 )
 
@@ -37,6 +39,18 @@ func replaceNode(old, repl *ir.Node) (*ir.Node, error) {
 	}
 	named.Pos, named.Meta = pos, meta
 	return named, nil
+}
+
+// absorb makes every user of old use repl and erases old, which repl
+// now computes.
+func absorb(old, repl *ir.Node) error {
+	if _, err := old.ReplaceAllUsesWith(repl, nil); err != nil {
+		return fmt.Errorf("node %s: %v", old.Name, err)
+	}
+	if err := old.Graph().EraseNode(old); err != nil {
+		return fmt.Errorf("node %s: %v", old.Name, err)
+	}
+	return nil
 }
 
 // createBefore adds a call_function node of op before n, with n's source
