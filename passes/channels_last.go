@@ -87,14 +87,15 @@ func channelsLast(g *ir.Graph, paramOnly map[*ir.Node]bool) error {
 	return dropReorderPairs(g)
 }
 
-// channelsLastKind returns "linear" or "depthwise" for a convolution the
-// pass can rewrite, else "".
+// channelsLastKind returns "linear", "linear_residual" (a 1×1
+// conv2d_residual without an activation) or "depthwise" for a convolution
+// the pass can rewrite, else "".
 func channelsLastKind(n *ir.Node, paramOnly map[*ir.Node]bool) string {
 	residual := isCall(n, ir.OpConv2dResidual)
 	if paramOnly[n] || !(isCall(n, ir.OpConv2d) || isCall(n, ir.OpConv2dAct) || residual) || len(n.Types) != 1 {
 		return ""
 	}
-	if a, _ := n.Kwarg("act"); residual && a != nil && a.(int) != ir.ActNone {
+	if residual && kwarg(n, "act").(int) != ir.ActNone {
 		return "" // linear_residual has no activation
 	}
 	args := n.Args()
@@ -108,10 +109,10 @@ func channelsLastKind(n *ir.Node, paramOnly map[*ir.Node]bool) string {
 	if len(xs) != 4 || !constW || len(wd) != 4 || x.Type().DType != ir.Float32 {
 		return ""
 	}
-	c, isConst := xs[1], xs[1].IsConst()
+	c := xs[1]
 	stride, padding := kwarg(n, "stride").([]int), kwarg(n, "padding").([]int)
 	groups := kwarg(n, "groups").(int)
-	if !isConst || c.Coef < channelsLastMin {
+	if !c.IsConst() || c.Coef < channelsLastMin {
 		return ""
 	}
 	switch {
