@@ -8,8 +8,8 @@ import (
 )
 
 // TestPermuteChannels checks Permute between NCHW and NHWC ([0, 2, 3, 1]
-// and [0, 3, 1, 2], moved image by image in blocks of eight channels on
-// the vector tiers) against the general permutation loop, bit for bit
+// and [0, 3, 1, 2], a transpose of each image, in vector blocks on the
+// vector tiers) against the general permutation loop, bit for bit
 // (NaN, ±Inf and −0 among the values), on every tier: channel counts
 // under, at and past a block of eight, images of one pixel, fewer than
 // eight and many, and a round trip.
