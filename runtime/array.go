@@ -5,6 +5,7 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 )
@@ -252,5 +253,12 @@ func kernelPanic(kernel, format string, args ...any) {
 func checkDType(kernel, what string, a *Array, dt DType) {
 	if a.DType != dt {
 		kernelPanic(kernel, "%s: got dtype %v, want %v", what, a.DType, dt)
+	}
+}
+
+// checkShape panics unless a has the shape dims.
+func checkShape(kernel, what string, a *Array, dims ...int) {
+	if !slices.Equal(a.Shape, dims) {
+		kernelPanic(kernel, "%s: got shape %v, want %v", what, a.Shape, dims)
 	}
 }

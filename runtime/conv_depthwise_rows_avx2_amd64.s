@@ -97,7 +97,10 @@ L2:; \
 //
 // summed from +0 in the order of the taps, each input outside the plane
 // read as +0 (zeros holds wd floats of them, for the rows outside), then
-// the bias when flags&2, then max(0, ·) keeping NaN when flags&4. masks
+// the bias when flags&2, then max(0, ·) keeping NaN when flags&4; with
+// flags&64 (flagHaloRows) the rows y = −1 and y = h are read from memory
+// instead, before and after each plane of x, whose planes are then h + 2
+// rows apart (x points at the first plane's row 0). masks
 // holds the lane masks of all lanes, of lanes 1..7 (the block at column
 // 0, whose tap q = 0 of lane 0 is left of the row) and of lanes 0..6 (the
 // block at column wd−8, whose tap q = 2 of lane 7 is right of it). The
@@ -140,7 +143,12 @@ row:
 	LEAQ (SI)(AX*1), R14
 	MOVQ zeros+64(FP), R12
 	TESTQ R11, R11
+	JNE  above
+	MOVQ flags+56(FP), CX
+	TESTQ $64, CX
 	JEQ  top
+
+above:
 	LEAQ (R14), R12
 	SUBQ R10, R12
 
@@ -149,7 +157,12 @@ top:
 	MOVQ R11, CX
 	INCQ CX
 	CMPQ CX, h+24(FP)
-	JGE  bottom
+	JLT  below
+	MOVQ flags+56(FP), CX
+	TESTQ $64, CX
+	JEQ  bottom
+
+below:
 	LEAQ (R14)(R10*1), R15
 
 bottom:
@@ -204,11 +217,17 @@ rowdone:
 	INCQ R11
 	CMPQ R11, h+24(FP)
 	JLT  row
-	// The next channel.
+	// The next channel: h rows on, h + 2 in x with halo rows.
 	MOVQ R10, AX
 	IMULQ h+24(FP), AX
-	ADDQ AX, SI
 	ADDQ AX, DI
+	MOVQ flags+56(FP), CX
+	TESTQ $64, CX
+	JEQ  nohalo
+	LEAQ (AX)(R10*2), AX
+
+nohalo:
+	ADDQ AX, SI
 	ADDQ $36, R8
 	ADDQ $4, R13
 	DECQ BX

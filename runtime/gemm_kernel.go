@@ -10,6 +10,7 @@ const (
 	flagRowBias                  // bias[i] is added to row i (bias is per row; not with flagBias)
 	flagResidual                 // the direct convolution kernels add a residual before the ReLU
 	flagFourChannels             // the AVX2 direct convolution kernel sums channels 2..5 of its six alone
+	flagHaloRows                 // the AVX2 depthwise rows kernel reads the rows above and below each plane from memory
 )
 
 // gemmKernel describes one register-blocked micro-kernel and the cache

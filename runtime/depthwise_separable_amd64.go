@@ -1,0 +1,43 @@
+//go:build amd64 && !noasm
+
+package runtime
+
+// depthwiseBandAsm sets out (channels planes of rows × w floats) to the
+// 3×3 depthwise convolution with stride 1 of the bands in (each channel's
+// rows + 2 rows at stride floats from the last: the band's rows between
+// the rows around them), weights wk [9·channels] plus bias (nil for none),
+// then act, with the AVX2 rows kernel; it reports false, leaving out
+// alone, when it cannot (a CPU or tier without AVX2, rows narrower than
+// eight floats or wider than its row of zeros).
+func depthwiseBandAsm(out, in, wk, bias []float32, rows, w, channels, stride int, act Activation) bool {
+	if !hasAVX2FMA || w < 8 || w > len(dwZeros) {
+		return false
+	}
+	flags := flagHaloRows
+	var bias0 float32
+	b := &bias0
+	if bias != nil {
+		flags |= flagBias
+		b = &bias[0]
+	}
+	if act == ActReLU {
+		flags |= flagReLU
+	}
+	plane := rows * w
+	_, _, _ = out[channels*plane-1], in[(channels-1)*stride+(rows+2)*w-1], wk[9*channels-1]
+	if stride == (rows+2)*w {
+		depthwiseRowsAVX2(&in[w], &wk[0], &out[0], rows, w, channels, b, flags, &dwZeros[0], &dwRowMasks)
+	} else {
+		// A band shorter than the buffer's: a channel at a time.
+		for ch := range channels {
+			if bias != nil {
+				b = &bias[ch]
+			}
+			depthwiseRowsAVX2(&in[ch*stride+w], &wk[9*ch], &out[ch*plane], rows, w, 1, b, flags, &dwZeros[0], &dwRowMasks)
+		}
+	}
+	if postAct(act) {
+		actBlock(out[:channels*plane], act)
+	}
+	return true
+}
