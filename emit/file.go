@@ -109,15 +109,31 @@ func (e *gen) render() ([]byte, error) {
 	if len(snap) > 0 {
 		body = append(body, jen.Id(e.recv).Dot("snapshot").Dot("Check").Call(jen.Lit(e.fnName), jen.Lit("New"+C)))
 	}
-	body = append(body, e.body...)
-	body = append(body, jen.Id(e.recv).Dot("frames").Dot("Put").Call(jen.Id(fr)))
-	body = append(body, jen.Return(e.returns()...))
+	compute := e.body
+	if e.split != nil {
+		body = append(body, e.body[:e.split.head]...)
+		compute = e.body[e.split.head:]
+		body = append(body, e.splitBatch()...)
+	} else {
+		body = append(body, compute...)
+		body = append(body, jen.Id(e.recv).Dot("frames").Dot("Put").Call(jen.Id(fr)))
+		body = append(body, jen.Return(e.returns()...))
+	}
 	var specs []string
 	for _, ph := range e.g.Placeholders() {
 		specs = append(specs, ph.Name+" "+ph.Type().String())
 	}
 	f.Commentf("Forward computes %s.Forward for %s.", T, strings.Join(specs, ", "))
 	f.Func().Params(jen.Id(e.recv).Op("*").Id(C)).Id("Forward").Params(e.params_()...).Add(e.resultTypes()).Block(body...)
+	if e.split != nil {
+		ph := e.g.Placeholders()[0]
+		n := e.symVar[ph.Type().Shape[0].Sym]
+		x := e.store[resultKey{ph, 0}]
+		inner := append([]jen.Code{jen.Id(n).Op(":=").Add(x).Dot("Shape").Index(jen.Lit(0))}, compute...)
+		inner = append(inner, jen.Id(e.recv).Dot("frames").Dot("Put").Call(jen.Id(fr)))
+		f.Commentf("forward computes Forward's result for the batch %s into %s: the whole batch or a slice of it.", ph.Name, e.split.out)
+		f.Func().Params(jen.Id(e.recv).Op("*").Id(C)).Id("forward").Params(jen.List(jen.Id(e.split.out), x).Op("*").Qual(runtimePkg, "Array")).Block(inner...)
+	}
 
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
@@ -164,6 +180,30 @@ func (e *gen) resultTypes() jen.Code {
 		rs = append(rs, jen.Op("*").Qual(tensorPkg, "Tensor"))
 	}
 	return jen.Parens(jen.List(rs...))
+}
+
+// splitBatch ends a Forward that may run its batch a slice at a time: it
+// allocates the result and has forward compute it, on one worker a slice
+// of chunk samples at a time (runtime.SplitBatch), on more the whole batch
+// at once.
+func (e *gen) splitBatch() []jen.Code {
+	sp := e.split
+	ph := e.g.Placeholders()[0]
+	n := e.symVar[ph.Type().Shape[0].Sym]
+	x := e.store[resultKey{ph, 0}]
+	forward := jen.Id(e.recv).Dot("forward")
+	return []jen.Code{
+		sp.alloc,
+		jen.Comment(fmt.Sprintf("On one worker, a batch larger than %d goes through every layer in slices of %d, so", sp.chunk, sp.chunk)),
+		jen.Comment("that a layer's output is still in cache when the next reads it (plan.BatchChunk); more"),
+		jen.Comment("workers share each layer of the whole batch instead."),
+		jen.If(jen.Id(n).Op(">").Lit(sp.chunk).Op("&&").Qual(runtimePkg, "Workers").Call().Op("==").Lit(1)).Block(
+			jen.Qual(runtimePkg, "SplitBatch").Call(jen.Id(sp.out), x, jen.Lit(sp.chunk), forward),
+		).Else().Block(
+			jen.Add(forward.Clone()).Call(jen.Id(sp.out), x),
+		),
+		jen.Return(jen.Qual(tensorPkg, "FromArray").Call(jen.Id(sp.out))),
+	}
 }
 
 // returns wraps each output in a tensor: a fresh array, or the input

@@ -106,6 +106,21 @@ type gen struct {
 	// node order; planField names each one's frame field.
 	binds     []bindStmt
 	planField map[plan.Value]string
+	// split is set when Forward may run its batch a slice at a time
+	// (plan.BatchChunk): Forward then checks its input and allocates the
+	// result, and forward computes it, on a slice or the whole batch.
+	split *batchSplit
+}
+
+// batchSplit is how a graph whose batch may go a slice at a time splits
+// Forward in two: head are Forward's statements that check its input,
+// the rest of body becomes forward's, which writes the graph's one result
+// into out (allocated by alloc in Forward).
+type batchSplit struct {
+	chunk int
+	head  int
+	out   string
+	alloc jen.Code
 }
 
 // Generate returns the gofmt'd Go source of the compiled form of g.
@@ -367,25 +382,13 @@ func (e *gen) emitInputs() error {
 	return nil
 }
 
-// emitFrame takes a frame for the call and sizes its workspace; before
-// that, when the graph may run a slice of its batch at a time (chunk
-// samples, plan.BatchChunk), a larger batch goes through Forward again a
-// slice at a time.
+// emitFrame takes a frame for the call and sizes its workspace. When the
+// graph may run a slice of its batch at a time (chunk samples,
+// plan.BatchChunk), what follows goes into forward, which render writes
+// beside Forward.
 func (e *gen) emitFrame(chunk int) {
 	if chunk > 0 {
-		ph := e.g.Placeholders()[0]
-		n := e.symVar[ph.Type().Shape[0].Sym]
-		part := e.names.name("part")
-		e.body = append(e.body,
-			jen.Comment(fmt.Sprintf("On one worker, a batch of more than %d samples goes through Forward %d at a time, each slice", chunk, chunk)),
-			jen.Comment("through every layer, so that a layer's output is still in cache when the next reads it"),
-			jen.Comment("(plan.BatchChunk); more workers share each layer of the whole batch instead."),
-			jen.If(jen.Id(n).Op(">").Lit(chunk).Op("&&").Qual(runtimePkg, "Workers").Call().Op("==").Lit(1)).Block(
-				jen.Return(jen.Qual(tensorPkg, "FromArray").Call(jen.Qual(runtimePkg, "SplitBatch").Call(
-					e.store[resultKey{ph, 0}], jen.Lit(chunk),
-					jen.Func().Params(jen.Id(part).Op("*").Qual(runtimePkg, "Array")).Op("*").Qual(runtimePkg, "Array").Block(
-						jen.Return(jen.Id(e.recv).Dot("Forward").Call(jen.Qual(tensorPkg, "FromArray").Call(jen.Id(part))).Dot("Array").Call()),
-					))))))
+		e.split = &batchSplit{chunk: chunk, head: len(e.body)}
 	}
 	var symArgs []jen.Code
 	for _, s := range e.syms {

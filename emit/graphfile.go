@@ -139,7 +139,7 @@ func graphLine(n *ir.Node) string {
 // conv1d and conv2d).
 var productOps = map[string]bool{
 	ir.OpLinear: true, ir.OpLinearAct: true, ir.OpLinearResidual: true, ir.OpMatmul: true, ir.OpMatmulTransb: true,
-	ir.OpConv2d: true, ir.OpConv2dAct: true, ir.OpConv1d: true,
+	ir.OpConv2d: true, ir.OpConv2dAct: true, ir.OpConv2dResidual: true, ir.OpConv1d: true,
 }
 
 // nodeFLOPs estimates the floating-point operations of n with the symbols
@@ -179,6 +179,15 @@ func nodeFLOPs(g *ir.Graph, n *ir.Node, syms map[string]int) int {
 			if k, ok := a.Shape[len(a.Shape)-1:].Eval(syms); ok {
 				return 2 * out * k[0]
 			}
+		}
+		return 0
+	}
+	if target == ir.OpDepthwiseSeparable {
+		// Per output pixel, E expanded channels of C + 9 + O multiply-adds.
+		w1, ok1 := operandType(g, n, 1)
+		w2, ok2 := operandType(g, n, 5)
+		if e, ok := w1.Shape.Ints(); ok1 && ok2 && ok && len(e) == 4 && len(w2.Shape) == 4 && w2.Shape[0].IsConst() {
+			return 2 * out / w2.Shape[0].Coef * e[0] * (e[1] + 9 + w2.Shape[0].Coef)
 		}
 		return 0
 	}

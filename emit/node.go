@@ -135,7 +135,7 @@ func (e *gen) snapshotInputs(n *ir.Node) {
 }
 
 // results gives each result of n its storage: a fresh array for a graph
-// output, else a workspace field: bound by reserve to its plan-memory slot
+// output (forward's parameter out when the batch may go in slices), else a workspace field: bound by reserve to its plan-memory slot
 // of the workspace, or sized by reserve on its own when there is no plan.
 func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []jen.Code) {
 	slots := e.mem.Slots(n)
@@ -146,7 +146,12 @@ func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []je
 			v := e.names.name(name)
 			e.outVar[k] = v
 			e.store[k] = jen.Id(v)
-			allocs = append(allocs, jen.Id(v).Op(":=").Qual(runtimePkg, "NewArray").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...))
+			alloc := jen.Id(v).Op(":=").Qual(runtimePkg, "NewArray").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...)
+			if e.split != nil {
+				e.split.out, e.split.alloc = v, alloc
+			} else {
+				allocs = append(allocs, alloc)
+			}
 		} else if slots != nil && slots[i] >= 0 {
 			f := e.names.name(name)
 			e.frameFields = append(e.frameFields, field(f, jen.Qual(runtimePkg, "Array"), name+" "+t.String()))

@@ -38,6 +38,8 @@ const (
 	OpConv2dResidual = "conv2d_residual"
 	// OpDepthwiseConv2dNhwc is depthwise_conv2d_nhwc(x, weight, bias, stride, padding, act) is the depthwise convolution of the channels-last images x [N,H,W,C] with weight [C,1,KH,KW] plus bias [C] (optional), zero padding, then act (0 none, 1 relu, 2 gelu, 3 relu6, 4 silu): [N,OH,OW,C], conv2d with groups = C in NHWC (made by the channels-last pass).
 	OpDepthwiseConv2dNhwc = "depthwise_conv2d_nhwc"
+	// OpDepthwiseSeparable is depthwise_separable(x, expand_weight, expand_bias, depthwise_weight, depthwise_bias, project_weight, project_bias, residual, act1, act2) is conv2d(act2(conv2d(act1(conv2d(x, expand_weight, expand_bias)), depthwise_weight, depthwise_bias, padding 1, groups E)), project_weight, project_bias) + residual: a 1×1 expansion [E,C,1,1], a 3×3 depthwise convolution [E,1,3,3] with stride 1 and a 1×1 projection [O,E,1,1] of NCHW images [N,C,H,W], biases and residual [N,O,H,W] optional, act1 and act2 0 none, 1 relu, 2 gelu, 3 relu6, 4 silu; one kernel computes it a band of rows at a time (made by the fuse-depthwise-separable pass).
+	OpDepthwiseSeparable = "depthwise_separable"
 	// OpDiv is div(a, b) is a / b with broadcasting, always float32.
 	OpDiv = "div"
 	// OpDropout is dropout(x, p) is x (a copy): dropout at inference, the op of nn.Dropout.

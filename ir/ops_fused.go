@@ -144,3 +144,59 @@ func inferResidual(s *Sig, base *Op, sig *Sig) ([]Type, error) {
 	}
 	return ts, nil
 }
+
+func init() {
+	RegisterOp(&Op{
+		Name:      "depthwise_separable",
+		PerSample: true,
+		Doc: "depthwise_separable(x, expand_weight, expand_bias, depthwise_weight, depthwise_bias, project_weight, " +
+			"project_bias, residual, act1, act2) is conv2d(act2(conv2d(act1(conv2d(x, expand_weight, expand_bias)), " +
+			"depthwise_weight, depthwise_bias, padding 1, groups E)), project_weight, project_bias) + residual: a 1×1 " +
+			"expansion [E,C,1,1], a 3×3 depthwise convolution [E,1,3,3] with stride 1 and a 1×1 projection [O,E,1,1] " +
+			"of NCHW images [N,C,H,W], biases and residual [N,O,H,W] optional, act1 and act2 0 none, 1 relu, 2 gelu, " +
+			"3 relu6, 4 silu; one kernel computes it a band of rows at a time (made by the fuse-depthwise-separable pass).",
+		Operands: []Operand{{"input", TensorOperand}, {"expand_weight", TensorOperand}, {"expand_bias", OptionalOperand},
+			{"depthwise_weight", TensorOperand}, {"depthwise_bias", OptionalOperand},
+			{"project_weight", TensorOperand}, {"project_bias", OptionalOperand}, {"residual", OptionalOperand}},
+		Attrs:  []Attr{{Name: "act1", Kind: IntAttr}, {Name: "act2", Kind: IntAttr}},
+		Infer:  inferDepthwiseSeparable,
+		Kernel: runtime.DepthwiseSeparable,
+	})
+}
+
+// inferDepthwiseSeparable infers depthwise_separable's result [N,O,H,W].
+func inferDepthwiseSeparable(s *Sig) ([]Type, error) {
+	for _, a := range []string{"act1", "act2"} {
+		if v := s.Int(a); v < ActNone || v > ActSiLU {
+			return nil, fmt.Errorf("%s %d, want 0 (none), 1 (relu), 2 (gelu), 3 (relu6) or 4 (silu)", a, v)
+		}
+	}
+	x := s.Args[0].Type
+	if err := wantFloat(x, s.Args[1].Type, s.Args[3].Type, s.Args[5].Type); err != nil {
+		return nil, err
+	}
+	w1, ok1 := s.Args[1].Type.Shape.Ints()
+	wd, okd := s.Args[3].Type.Shape.Ints()
+	w2, ok2 := s.Args[5].Type.Shape.Ints()
+	if len(x.Shape) != 4 || !ok1 || !okd || !ok2 || len(w1) != 4 || len(wd) != 4 || len(w2) != 4 {
+		return nil, fmt.Errorf("got input %v and weights %v %v %v, want [N,C,H,W], [E,C,1,1], [E,1,3,3] and [O,E,1,1] of known sizes",
+			x.Shape, s.Args[1].Type.Shape, s.Args[3].Type.Shape, s.Args[5].Type.Shape)
+	}
+	e, o := w1[0], w2[0]
+	if x.Shape[1] != Const(w1[1]) || w1[2] != 1 || w1[3] != 1 || wd[0] != e || wd[1] != 1 || wd[2] != 3 || wd[3] != 3 ||
+		w2[1] != e || w2[2] != 1 || w2[3] != 1 {
+		return nil, fmt.Errorf("weights %v %v %v for input %v: want [E,C,1,1], [E,1,3,3] and [O,E,1,1] with C the input's channels",
+			w1, wd, w2, x.Shape)
+	}
+	for _, bias := range [][2]int{{2, e}, {4, e}, {6, o}} {
+		i, n := bias[0], bias[1]
+		if b := s.Args[i]; !b.Absent && (b.Type.DType != Float32 || !b.Type.Shape.Equal(ConstShape(n))) {
+			return nil, fmt.Errorf("%s %v, want f32[%d]", s.Op.Operands[i].Name, b.Type, n)
+		}
+	}
+	out := Type{DType: Float32, Shape: Shape{x.Shape[0], Const(o), x.Shape[2], x.Shape[3]}}
+	if r := s.Args[7]; !r.Absent && (r.Type.DType != Float32 || !r.Type.Shape.Equal(out.Shape)) {
+		return nil, fmt.Errorf("residual %v, want %v", r.Type, out)
+	}
+	return []Type{out}, nil
+}

@@ -9,7 +9,7 @@ import (
 
 // All is the registry: every built-in pass, in the order of the default
 // pipeline, the analyses that run only when required included.
-var All = []*Pass{ParamOnly, LowerModules, CSE, FoldBatchNorm, FuseActivation, FuseResidual, ChannelsLast, FuseElementwise, FoldTranspose, DCE, PlanMemory}
+var All = []*Pass{ParamOnly, LowerModules, CSE, FoldBatchNorm, FuseActivation, FuseResidual, ChannelsLast, FuseDepthwiseSeparable, FuseElementwise, FoldTranspose, DCE, PlanMemory}
 
 // Default is the pipeline fxgen runs between tracing and emitting, in
 // order: the passes of All that are not Optional.
@@ -51,6 +51,10 @@ var Constraints = []Constraint{
 	{"lower-modules", "plan-memory", "the plan must be the last change to the node list"},
 	{"cse", "plan-memory", "merging removes values; a plan made before would name nodes that are gone"},
 	{"fold-batchnorm", "plan-memory", "the plan must be the last change to the node list"},
+	{"fuse-activation", "fuse-depthwise-separable", "the block's activations join it from the conv2d_act nodes fuse-activation makes"},
+	{"fuse-residual", "fuse-depthwise-separable", "the block's residual joins it from the conv2d_residual fuse-residual makes of its projection"},
+	{"channels-last", "fuse-depthwise-separable", "wide blocks run channels last, where their 1×1 products are plain GEMMs; the fused kernel takes the narrow ones left in NCHW"},
+	{"fuse-depthwise-separable", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},
 }
 
 // Lookup returns the pass named name, or nil.

@@ -71,6 +71,11 @@ func BatchChunk(g *ir.Graph, paramOnly map[*ir.Node]bool) int {
 	if out == nil || len(out.Inputs()) != 1 {
 		return 0
 	}
+	// The result is computed into the caller's rows by an op of Forward,
+	// never the input itself or a value of the parameters alone.
+	if res := ResolveGetitem(out.Inputs()[0]).Node; res.Op == ir.Placeholder || paramOnly[res] {
+		return 0
+	}
 	if largest < batchChunkMinBytes {
 		return 0
 	}

@@ -1069,14 +1069,21 @@ func (c *ResNet20Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	xArr := x.Array()
 	runtime.CheckInput("ResNet20Compiled.Forward", "x", xArr, runtime.Float32, -1, 3, 32, 32)
 	N := xArr.Shape[0]
-	// On one worker, a batch of more than 8 samples goes through Forward 8 at a time, each slice
-	// through every layer, so that a layer's output is still in cache when the next reads it
-	// (plan.BatchChunk); more workers share each layer of the whole batch instead.
+	fc := runtime.NewArray(runtime.Float32, N, 10)
+	// On one worker, a batch larger than 8 goes through every layer in slices of 8, so
+	// that a layer's output is still in cache when the next reads it (plan.BatchChunk); more
+	// workers share each layer of the whole batch instead.
 	if N > 8 && runtime.Workers() == 1 {
-		return tensor.FromArray(runtime.SplitBatch(xArr, 8, func(part *runtime.Array) *runtime.Array {
-			return c.Forward(tensor.FromArray(part)).Array()
-		}))
+		runtime.SplitBatch(fc, xArr, 8, c.forward)
+	} else {
+		c.forward(fc, xArr)
 	}
+	return tensor.FromArray(fc)
+}
+
+// forward computes Forward's result for the batch x into fc: the whole batch or a slice of it.
+func (c *ResNet20Compiled) forward(fc, xArr *runtime.Array) {
+	N := xArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// resnet20.go:46: conv1 = call_function conv2d_act(x, conv1_folded_weight, conv1_folded_bias, stride=[1, 1], padding=[1, 1], groups=1, act=1)
@@ -1126,8 +1133,6 @@ func (c *ResNet20Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// resnet20.go:52: flatten = call_function flatten(avgpool, start_dim=1, end_dim=-1)
 	runtime.View(&fr.flatten, &fr.avgpool, N, 64)
 	// resnet20.go:53: fc = call_function linear(flatten, fc_weight, fc_bias)
-	fc := runtime.NewArray(runtime.Float32, N, 10)
 	runtime.LinearPacked(fc, &fr.flatten, c.fc_weight_prepared, c.fc_bias)
 	c.frames.Put(fr)
-	return tensor.FromArray(fc)
 }

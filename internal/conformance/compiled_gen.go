@@ -151,6 +151,14 @@ func init() {
 		c := NewDepthwiseConv2dNhwc_1Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
 	}
+	Compiled["DepthwiseSeparable_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewDepthwiseSeparable_0Compiled(m.(*Model5))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2], ins[3], ins[4]) }
+	}
+	Compiled["DepthwiseSeparable_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewDepthwiseSeparable_1Compiled(m.(*Model5))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2], ins[3], ins[4]) }
+	}
 	Compiled["Div_f32"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewDiv_f32Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
@@ -2655,6 +2663,135 @@ func (c *DepthwiseConv2dNhwc_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	runtime.DepthwiseConv2dNHWC(depthwise_conv2d_nhwc, aArr, bArr, nil, []int{2, 2}, []int{1, 1}, runtime.ActSiLU)
 	c.frames.Put(fr)
 	return tensor.FromArray(depthwise_conv2d_nhwc)
+}
+
+// DepthwiseSeparable_0: depthwise_separable
+
+// Regenerate this file if Model5.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model5, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model5).Forward
+
+// DepthwiseSeparable_0Compiled is Model5 compiled by fxgen: Forward runs the
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type DepthwiseSeparable_0Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[depthwiseSeparable_0CompiledFrame]
+}
+
+// depthwiseSeparable_0CompiledFrame is the state of one
+// DepthwiseSeparable_0Compiled.Forward call: the workspace and the arrays
+// bound to it.
+type depthwiseSeparable_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewDepthwiseSeparable_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewDepthwiseSeparable_0Compiled(m *Model5) *DepthwiseSeparable_0Compiled {
+	c1 := &DepthwiseSeparable_0Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *depthwiseSeparable_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model5.Forward for a f32[N,4,9,12], b f32[16,4,1,1], c f32[16], d f32[16,1,3,3], e f32[4,16,1,1].
+func (c1 *DepthwiseSeparable_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor, d *tensor.Tensor, e *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("DepthwiseSeparable_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 4, 9, 12)
+	bArr := b.Array()
+	runtime.CheckInput("DepthwiseSeparable_0Compiled.Forward", "b", bArr, runtime.Float32, 16, 4, 1, 1)
+	cArr := c.Array()
+	runtime.CheckInput("DepthwiseSeparable_0Compiled.Forward", "c", cArr, runtime.Float32, 16)
+	dArr := d.Array()
+	runtime.CheckInput("DepthwiseSeparable_0Compiled.Forward", "d", dArr, runtime.Float32, 16, 1, 3, 3)
+	eArr := e.Array()
+	runtime.CheckInput("DepthwiseSeparable_0Compiled.Forward", "e", eArr, runtime.Float32, 4, 16, 1, 1)
+	N := aArr.Shape[0]
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:105: depthwise_separable = call_function depthwise_separable(a, b, c, d, nil, e, nil, nil, act1=3, act2=1)
+	depthwise_separable := runtime.NewArray(runtime.Float32, N, 4, 9, 12)
+	runtime.DepthwiseSeparable(depthwise_separable, aArr, bArr, cArr, dArr, nil, eArr, nil, nil, 3, 1)
+	c1.frames.Put(fr)
+	return tensor.FromArray(depthwise_separable)
+}
+
+// DepthwiseSeparable_1: depthwise_separable
+
+// Regenerate this file if Model5.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model5, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model5).Forward
+
+// DepthwiseSeparable_1Compiled is Model5 compiled by fxgen: Forward runs the
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type DepthwiseSeparable_1Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[depthwiseSeparable_1CompiledFrame]
+}
+
+// depthwiseSeparable_1CompiledFrame is the state of one
+// DepthwiseSeparable_1Compiled.Forward call: the workspace and the arrays
+// bound to it.
+type depthwiseSeparable_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewDepthwiseSeparable_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewDepthwiseSeparable_1Compiled(m *Model5) *DepthwiseSeparable_1Compiled {
+	c1 := &DepthwiseSeparable_1Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *depthwiseSeparable_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model5.Forward for a f32[N,3,6,5], b f32[8,3,1,1], c f32[8,1,3,3], d f32[2,8,1,1], e f32[N,2,6,5].
+func (c1 *DepthwiseSeparable_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor, d *tensor.Tensor, e *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("DepthwiseSeparable_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 3, 6, 5)
+	bArr := b.Array()
+	runtime.CheckInput("DepthwiseSeparable_1Compiled.Forward", "b", bArr, runtime.Float32, 8, 3, 1, 1)
+	cArr := c.Array()
+	runtime.CheckInput("DepthwiseSeparable_1Compiled.Forward", "c", cArr, runtime.Float32, 8, 1, 3, 3)
+	dArr := d.Array()
+	runtime.CheckInput("DepthwiseSeparable_1Compiled.Forward", "d", dArr, runtime.Float32, 2, 8, 1, 1)
+	eArr := e.Array()
+	runtime.CheckInput("DepthwiseSeparable_1Compiled.Forward", "e", eArr, runtime.Float32, -1, 2, 6, 5)
+	N := aArr.Shape[0]
+	runtime.CheckDim("DepthwiseSeparable_1Compiled.Forward", "e", eArr, 0, N, "N")
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:105: depthwise_separable = call_function depthwise_separable(a, b, nil, c, nil, d, nil, e, act1=4, act2=0)
+	depthwise_separable := runtime.NewArray(runtime.Float32, N, 2, 6, 5)
+	runtime.DepthwiseSeparable(depthwise_separable, aArr, bArr, nil, cArr, nil, dArr, nil, eArr, 4, 0)
+	c1.frames.Put(fr)
+	return tensor.FromArray(depthwise_separable)
 }
 
 // Div_f32: div

@@ -211,8 +211,12 @@ func TestConformance(t *testing.T) {
 					if ref, ok := reference[k]; !ok {
 						reference[k] = want
 					} else {
+						tol := crossTierTol
+						if s.TierTol != 0 {
+							tol = s.TierTol
+						}
 						for i := range want {
-							if err := same(want[i], ref[i], crossTierTol); err != nil {
+							if err := same(want[i], ref[i], tol); err != nil {
 								t.Errorf("%s N=%d: result %d differs from tier %v: %v", s.Name, n, i, isas[0], err)
 							}
 						}

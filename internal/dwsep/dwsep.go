@@ -1,8 +1,9 @@
 // Package dwsep holds MobileNetV2-style depthwise-separable blocks (a 1×1
 // expansion, a depthwise 3×3 and a 1×1 projection, ReLU after the first
-// two) of the shapes the channels-last pass rewrites, compiled by fxgen:
-// the end-to-end check of that pass, and what scripts/vs_pytorch -layers
-// times for those shapes.
+// two) at the shapes of a 224² MobileNetV2, compiled by fxgen: an
+// end-to-end check of the channels-last pass (which rewrites the wide
+// ones) and of batch slices (the narrow ones at high resolution), and
+// what scripts/vs_pytorch -layers times.
 package dwsep
 
 import (
@@ -13,6 +14,12 @@ import (
 //go:generate go tool fxgen -type Block7 -input "x=f32[N,160,7,7]" -output block7_fx.go
 //go:generate go tool fxgen -type Block14 -input "x=f32[N,96,14,14]" -output block14_fx.go
 //go:generate go tool fxgen -type Block14S2 -input "x=f32[N,96,14,14]" -output block14s2_fx.go
+//go:generate go tool fxgen -type Block112 -input "x=f32[N,32,112,112]" -output block112_fx.go
+//go:generate go tool fxgen -type Block56 -input "x=f32[N,24,56,56]" -output block56_fx.go
+//go:generate go tool fxgen -type Block28 -input "x=f32[N,32,28,28]" -output block28_fx.go
+//go:generate go tool fxgen -type Block112S2 -input "x=f32[N,16,112,112]" -output block112s2_fx.go
+//go:generate go tool fxgen -type Block56S2 -input "x=f32[N,24,56,56]" -output block56s2_fx.go
+//go:generate go tool fxgen -type Block28S2 -input "x=f32[N,32,28,28]" -output block28s2_fx.go
 
 // Block is a depthwise-separable block of c input, e expanded and o
 // output channels, stride s in the depthwise convolution.
@@ -62,3 +69,57 @@ func NewBlock14S2() *Block14S2 { return &Block14S2{NewBlock(96, 576, 160, 2)} }
 
 // Forward computes the block.
 func (m *Block14S2) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
+
+// Block112 is the 32→96→24 block at 112².
+type Block112 struct{ B *Block }
+
+// NewBlock112 returns it with random parameters.
+func NewBlock112() *Block112 { return &Block112{NewBlock(32, 96, 24, 1)} }
+
+// Forward computes the block.
+func (m *Block112) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
+
+// Block56 is the 24→144→24 block at 56².
+type Block56 struct{ B *Block }
+
+// NewBlock56 returns it with random parameters.
+func NewBlock56() *Block56 { return &Block56{NewBlock(24, 144, 24, 1)} }
+
+// Forward computes the block.
+func (m *Block56) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
+
+// Block28 is the 32→192→32 block at 28².
+type Block28 struct{ B *Block }
+
+// NewBlock28 returns it with random parameters.
+func NewBlock28() *Block28 { return &Block28{NewBlock(32, 192, 32, 1)} }
+
+// Forward computes the block.
+func (m *Block28) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
+
+// Block112S2 is the 16→96→24 block at 112² with stride 2.
+type Block112S2 struct{ B *Block }
+
+// NewBlock112S2 returns it with random parameters.
+func NewBlock112S2() *Block112S2 { return &Block112S2{NewBlock(16, 96, 24, 2)} }
+
+// Forward computes the block.
+func (m *Block112S2) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
+
+// Block56S2 is the 24→144→32 block at 56² with stride 2.
+type Block56S2 struct{ B *Block }
+
+// NewBlock56S2 returns it with random parameters.
+func NewBlock56S2() *Block56S2 { return &Block56S2{NewBlock(24, 144, 32, 2)} }
+
+// Forward computes the block.
+func (m *Block56S2) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
+
+// Block28S2 is the 32→192→64 block at 28² with stride 2.
+type Block28S2 struct{ B *Block }
+
+// NewBlock28S2 returns it with random parameters.
+func NewBlock28S2() *Block28S2 { return &Block28S2{NewBlock(32, 192, 64, 2)} }
+
+// Forward computes the block.
+func (m *Block28S2) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }

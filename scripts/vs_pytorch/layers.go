@@ -9,18 +9,22 @@ import (
 	"github.com/fxgen/fxgen/tensor"
 )
 
-// compiledBlocks are the depthwise-separable cells that the channels-last
-// pass rewrites: they run fxgen's compiled code (internal/dwsep), the
-// other cells the same kernels compiled code calls for them.
-var compiledBlocks = map[string]func() func(*tensor.Tensor) *tensor.Tensor{
-	"dwsep:160/7/960/160/1": func() func(*tensor.Tensor) *tensor.Tensor { return dwsep.NewBlock7Compiled(dwsep.NewBlock7()).Forward },
-	"dwsep:96/14/576/96/1": func() func(*tensor.Tensor) *tensor.Tensor {
-		return dwsep.NewBlock14Compiled(dwsep.NewBlock14()).Forward
-	},
-	"dwsep:96/14/576/160/2": func() func(*tensor.Tensor) *tensor.Tensor {
-		return dwsep.NewBlock14S2Compiled(dwsep.NewBlock14S2()).Forward
-	},
+// compiledBlocks are the depthwise-separable cells: each runs fxgen's
+// compiled code (internal/dwsep), as a model built from such blocks would.
+var compiledBlocks = map[string]func() forward{
+	"dwsep:32/112/96/24/1":  func() forward { return dwsep.NewBlock112Compiled(dwsep.NewBlock112()).Forward },
+	"dwsep:24/56/144/24/1":  func() forward { return dwsep.NewBlock56Compiled(dwsep.NewBlock56()).Forward },
+	"dwsep:32/28/192/32/1":  func() forward { return dwsep.NewBlock28Compiled(dwsep.NewBlock28()).Forward },
+	"dwsep:96/14/576/96/1":  func() forward { return dwsep.NewBlock14Compiled(dwsep.NewBlock14()).Forward },
+	"dwsep:160/7/960/160/1": func() forward { return dwsep.NewBlock7Compiled(dwsep.NewBlock7()).Forward },
+	"dwsep:16/112/96/24/2":  func() forward { return dwsep.NewBlock112S2Compiled(dwsep.NewBlock112S2()).Forward },
+	"dwsep:24/56/144/32/2":  func() forward { return dwsep.NewBlock56S2Compiled(dwsep.NewBlock56S2()).Forward },
+	"dwsep:32/28/192/64/2":  func() forward { return dwsep.NewBlock28S2Compiled(dwsep.NewBlock28S2()).Forward },
+	"dwsep:96/14/576/160/2": func() forward { return dwsep.NewBlock14S2Compiled(dwsep.NewBlock14S2()).Forward },
 }
+
+// forward is a compiled Forward.
+type forward = func(*tensor.Tensor) *tensor.Tensor
 
 // convLayers are the convolution cells of -layers: the zoo's ResNet
 // layers and depthwise-separable blocks (1×1 expand and ReLU, 3×3
@@ -82,25 +86,12 @@ func buildLayer(name string, n int) func() {
 		return func() { fxruntime.Conv2dPrepared(out, x, pw, b, []int{s}, []int{p}, g) }
 	}
 	if _, err := fmt.Sscanf(name, "dwsep:%d/%d/%d/%d/%d", &c, &h, &e, &o, &s); err == nil {
-		x := rnd(n, c, h, h)
-		if compile := compiledBlocks[name]; compile != nil {
-			forward, xt := compile(), tensor.FromArray(x)
-			return func() { forward(xt) }
+		compile := compiledBlocks[name]
+		if compile == nil {
+			panic("vs_pytorch: no compiled block " + name + " in internal/dwsep")
 		}
-		w1, b1 := rnd(e, c, 1, 1), rnd(e)
-		wd, bd := rnd(e, 1, 3, 3), rnd(e)
-		w2, b2 := rnd(o, e, 1, 1), rnd(o)
-		oh := (h+2-3)/s + 1
-		y1 := fxruntime.NewArray(fxruntime.Float32, n, e, h, h)
-		y2 := fxruntime.NewArray(fxruntime.Float32, n, e, oh, oh)
-		out := fxruntime.NewArray(fxruntime.Float32, n, o, oh, oh)
-		one, zero, stride := []int{1}, []int{0}, []int{s}
-		p1, pd, p2 := fxruntime.PrepareConv2d(w1, one, zero, 1), fxruntime.PrepareConv2d(wd, stride, one, e), fxruntime.PrepareConv2d(w2, one, zero, 1)
-		return func() {
-			fxruntime.Conv2dActPrepared(y1, x, p1, b1, one, zero, 1, 1)
-			fxruntime.Conv2dActPrepared(y2, y1, pd, bd, stride, one, e, 1)
-			fxruntime.Conv2dPrepared(out, y2, p2, b2, one, zero, 1)
-		}
+		run, x := compile(), tensor.FromArray(rnd(n, c, h, h))
+		return func() { run(x) }
 	}
 	panic("vs_pytorch: bad layer name " + name)
 }
