@@ -34,6 +34,10 @@
 //	fuse-activation  linear/conv2d whose only user is relu (or gelu) → linear_act/conv2d_act
 //	fuse-residual    add(r, linear(x)) whose linear has no other user → linear_residual (product accumulated into r);
 //	                 add(r, conv2d(x)) likewise, with the activation after it → conv2d_residual
+//	channels-last    wide 1×1 → depthwise 3×3 → 1×1 convolution chains → linear and depthwise_conv2d_nhwc on
+//	                 channels-last images, between a permute at the chain's start and one at its end
+//	fuse-depthwise-separable
+//	                 narrow such chains (stride 1) on large images → depthwise_separable (a band of rows at a time)
 //	fuse-elementwise groups of float32 elementwise ops of one shape → fused_elementwise (one chunked pass over memory)
 //	fold-transpose   matmul(a, transpose(b, -2, -1)) whose transpose has no other user → matmul_transb(a, b)
 //	dce              erase nodes whose results are unused

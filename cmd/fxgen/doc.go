@@ -101,8 +101,8 @@
 //		the graph passes run between tracing and emitting: a comma-separated
 //		list of pass names run in that order, "none", or "default" (the
 //		default: lower-modules, cse, fold-batchnorm, fuse-activation,
-//		fuse-residual, channels-last, fuse-elementwise, fold-transpose, dce,
-//		plan-memory;
+//		fuse-residual, channels-last, fuse-depthwise-separable,
+//		fuse-elementwise, fold-transpose, dce, plan-memory;
 //		see package passes). A list other than the default is
 //		recorded in the generated file's header.
 //	-dump-after NAME
