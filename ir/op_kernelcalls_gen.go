@@ -18,9 +18,9 @@ func kernelCaller(k any) kernelCall {
 		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.arrays[2], a.arrays[3]) }
 	case func(*runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array):
 		return func(a *kernelArgs) { k(a.arrays[0], a.arrays[1], a.arrays[2], a.arrays[3], a.arrays[4]) }
-	case func(*runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, int, int):
+	case func(*runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, int, int, int):
 		return func(a *kernelArgs) {
-			k(a.arrays[0], a.arrays[1], a.arrays[2], a.arrays[3], a.arrays[4], a.arrays[5], a.arrays[6], a.arrays[7], a.arrays[8], a.attrs[0].(int), a.attrs[1].(int))
+			k(a.arrays[0], a.arrays[1], a.arrays[2], a.arrays[3], a.arrays[4], a.arrays[5], a.arrays[6], a.arrays[7], a.arrays[8], a.attrs[0].(int), a.attrs[1].(int), a.attrs[2].(int))
 		}
 	case func(*runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, float64):
 		return func(a *kernelArgs) {

@@ -150,15 +150,15 @@ func init() {
 		Name:      "depthwise_separable",
 		PerSample: true,
 		Doc: "depthwise_separable(x, expand_weight, expand_bias, depthwise_weight, depthwise_bias, project_weight, " +
-			"project_bias, residual, act1, act2) is conv2d(act2(conv2d(act1(conv2d(x, expand_weight, expand_bias)), " +
-			"depthwise_weight, depthwise_bias, padding 1, groups E)), project_weight, project_bias) + residual: a 1×1 " +
-			"expansion [E,C,1,1], a 3×3 depthwise convolution [E,1,3,3] with stride 1 and a 1×1 projection [O,E,1,1] " +
-			"of NCHW images [N,C,H,W], biases and residual [N,O,H,W] optional, act1 and act2 0 none, 1 relu, 2 gelu, " +
+			"project_bias, residual, stride, act1, act2) is conv2d(act2(conv2d(act1(conv2d(x, expand_weight, expand_bias)), " +
+			"depthwise_weight, depthwise_bias, stride, padding 1, groups E)), project_weight, project_bias) + residual: a 1×1 " +
+			"expansion [E,C,1,1], a 3×3 depthwise convolution [E,1,3,3] with stride 1 or 2 and a 1×1 projection [O,E,1,1] " +
+			"of NCHW images [N,C,H,W], biases and residual [N,O,OH,OW] optional, act1 and act2 0 none, 1 relu, 2 gelu, " +
 			"3 relu6, 4 silu; one kernel computes it a band of rows at a time (made by the fuse-depthwise-separable pass).",
 		Operands: []Operand{{"input", TensorOperand}, {"expand_weight", TensorOperand}, {"expand_bias", OptionalOperand},
 			{"depthwise_weight", TensorOperand}, {"depthwise_bias", OptionalOperand},
 			{"project_weight", TensorOperand}, {"project_bias", OptionalOperand}, {"residual", OptionalOperand}},
-		Attrs:  []Attr{{Name: "act1", Kind: IntAttr}, {Name: "act2", Kind: IntAttr}},
+		Attrs:  []Attr{{Name: "stride", Kind: IntAttr, Default: 1}, {Name: "act1", Kind: IntAttr}, {Name: "act2", Kind: IntAttr}},
 		Infer:  inferDepthwiseSeparable,
 		Kernel: runtime.DepthwiseSeparable,
 	})
@@ -195,6 +195,16 @@ func inferDepthwiseSeparable(s *Sig) ([]Type, error) {
 		}
 	}
 	out := Type{DType: Float32, Shape: Shape{x.Shape[0], Const(o), x.Shape[2], x.Shape[3]}}
+	switch st := s.Int("stride"); {
+	case st == 2:
+		hw, ok := x.Shape[2:].Ints()
+		if !ok || hw[0] == 0 || hw[1] == 0 {
+			return nil, fmt.Errorf("input %v: stride 2 wants a known, non-empty height and width", x.Shape)
+		}
+		out.Shape[2], out.Shape[3] = Const((hw[0]-1)/2+1), Const((hw[1]-1)/2+1)
+	case st != 1:
+		return nil, fmt.Errorf("stride %d, want 1 or 2", st)
+	}
 	if r := s.Args[7]; !r.Absent && (r.Type.DType != Float32 || !r.Type.Shape.Equal(out.Shape)) {
 		return nil, fmt.Errorf("residual %v, want %v", r.Type, out)
 	}

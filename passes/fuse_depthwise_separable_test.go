@@ -5,9 +5,9 @@ import "testing"
 // TestFuseDepthwiseSeparable checks the pass on depthwise-separable
 // blocks, running each graph before and after the default pipeline: a
 // narrow block at 56² (an expanded image of 1.8 MB) becomes one
-// depthwise_separable node, its residual included, and so does one at 40²
-// without a residual (0.9 MB: under the threshold, left alone); a stride-2
-// block, a block at 28² and a wide block (channels last) keep their
+// depthwise_separable node, its residual included, and so do one without
+// a residual and a stride-2 one; blocks at 40² (0.9 MB: under
+// the threshold) and a wide block (channels last) keep their
 // convolutions.
 func TestFuseDepthwiseSeparable(t *testing.T) {
 	for _, tc := range []struct {
@@ -22,7 +22,8 @@ func TestFuseDepthwiseSeparable(t *testing.T) {
 		{"56², residual", newDwsepBlock(24, 144, 24, 1), "x=f32[N,24,56,56]", 1, 0, true, false},
 		{"56², no residual", newDwsepBlock(24, 144, 32, 1), "x=f32[N,24,56,56]", 1, 0, false, false},
 		{"40²", newDwsepBlock(24, 144, 24, 1), "x=f32[N,24,40,40]", 0, 3, false, false},
-		{"stride 2", newDwsepBlock(24, 144, 32, 2), "x=f32[N,24,56,56]", 0, 3, false, false},
+		{"stride 2", newDwsepBlock(24, 144, 32, 2), "x=f32[N,24,56,56]", 1, 0, false, false},
+		{"stride 2, 40²", newDwsepBlock(24, 144, 32, 2), "x=f32[N,24,40,40]", 0, 3, false, false},
 		{"wide", newDwsepBlock(64, 384, 64, 1), "x=f32[N,64,56,56]", 0, 0, false, true},
 	} {
 		g := trace(t, tc.block, tc.input)
@@ -42,6 +43,9 @@ func TestFuseDepthwiseSeparable(t *testing.T) {
 				}
 				if a1, _ := n.Kwarg("act1"); a1 != 3 {
 					t.Errorf("%s: act1 %v, want 3 (relu6)", tc.name, a1)
+				}
+				if st, _ := n.Kwarg("stride"); st != tc.block.Depthwise.Stride {
+					t.Errorf("%s: stride %v, want %d", tc.name, st, tc.block.Depthwise.Stride)
 				}
 			}
 		}

@@ -46,10 +46,14 @@
 
 // DWR2ROWS points RE and RO at the even and odd columns of input row R
 // (AX) of the phases at SI and DI (CX bytes a row), or at the zero row
-// when R is outside [0, h).
-#define DWR2ROWS(RE, RO, skip, done) \
+// when R is outside [0, h); with flags&64 (flagHaloRows) the row before
+// the first is read from memory too.
+#define DWR2ROWS(RE, RO, above, skip, done) \
 	TESTQ AX, AX; \
-	JLT   skip; \
+	JGE   above; \
+	TESTQ $64, flags+64(FP); \
+	JEQ   skip; \
+above:; \
 	CMPQ  AX, h+32(FP); \
 	JGE   skip; \
 	IMULQ CX, AX; \
@@ -248,7 +252,9 @@ done:
 //
 // summed from +0 in the order of the taps, each input outside the plane
 // read as +0 (zeros holds ow of them), then the bias (bias[0]) when
-// flags&2, then max(0, ·) keeping NaN when flags&4. The first block of a
+// flags&2, then max(0, ·) keeping NaN when flags&4. With flags&64
+// (flagHaloRows) the row y = −1 is read from memory instead, the row
+// before e's and o's first. The first block of a
 // row reads its tap q = 0 under masks[1]; the last block of a row is
 // shifted back to end at the row's end.
 TEXT ·depthwiseRows2AVX2(SB), NOSPLIT, $0-88
@@ -280,11 +286,11 @@ nobias2:
 
 row2:
 	LEAQ -1(BX)(BX*1), AX
-	DWR2ROWS(R9, R10, skip0, done0)
+	DWR2ROWS(R9, R10, above0, skip0, done0)
 	LEAQ (BX)(BX*1), AX
-	DWR2ROWS(R11, R12, skip1, done1)
+	DWR2ROWS(R11, R12, above1, skip1, done1)
 	LEAQ 1(BX)(BX*1), AX
-	DWR2ROWS(R13, R14, skip2, done2)
+	DWR2ROWS(R13, R14, above2, skip2, done2)
 	MOVQ BX, AX
 	IMULQ CX, AX
 	LEAQ (R8)(AX*1), R15 // the output row

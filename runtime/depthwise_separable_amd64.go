@@ -41,3 +41,18 @@ func depthwiseBandAsm(out, in, wk, bias []float32, rows, w, channels, stride int
 	}
 	return true
 }
+
+// depthwiseRows2OK reports whether the AVX2 phase kernel takes a band of
+// rows w floats wide: stride 2 splits them into two phases of w/2, at
+// least eight floats and at most its row of zeros.
+func depthwiseRows2OK(w int) bool {
+	return hasAVX2FMA && w%2 == 0 && w/2 >= 8 && w/2 <= len(dwZeros)
+}
+
+// depthwiseRows2Asm runs depthwiseRows2AVX2 on one channel's phases e and
+// o (h rows of ow floats, the row before each read too with
+// flagHaloRows) into out (oh rows of ow).
+func depthwiseRows2Asm(e, o, wk, out []float32, h, oh, ow int, bias *float32, flags int) {
+	_, _, _, _ = e[h*ow-1], o[h*ow-1], wk[8], out[oh*ow-1]
+	depthwiseRows2AVX2(&e[0], &o[0], &wk[0], &out[0], h, oh, ow, bias, flags, &dwZeros[0], &dwRowMasks)
+}

@@ -159,6 +159,14 @@ func init() {
 		c := NewDepthwiseSeparable_1Compiled(m.(*Model5))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2], ins[3], ins[4]) }
 	}
+	Compiled["DepthwiseSeparable_2"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewDepthwiseSeparable_2Compiled(m.(*Model5))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2], ins[3], ins[4]) }
+	}
+	Compiled["DepthwiseSeparable_3"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewDepthwiseSeparable_3Compiled(m.(*Model5))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2], ins[3], ins[4]) }
+	}
 	Compiled["Div_f32"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewDiv_f32Compiled(m.(*Model2))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
@@ -2724,7 +2732,7 @@ func (c1 *DepthwiseSeparable_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	fr.reserve(N)
 	// models.go:105: depthwise_separable = call_function depthwise_separable(a, b, c, d, nil, e, nil, nil, act1=3, act2=1)
 	depthwise_separable := runtime.NewArray(runtime.Float32, N, 4, 9, 12)
-	runtime.DepthwiseSeparable(depthwise_separable, aArr, bArr, cArr, dArr, nil, eArr, nil, nil, 3, 1)
+	runtime.DepthwiseSeparable(depthwise_separable, aArr, bArr, cArr, dArr, nil, eArr, nil, nil, 1, 3, 1)
 	c1.frames.Put(fr)
 	return tensor.FromArray(depthwise_separable)
 }
@@ -2789,7 +2797,136 @@ func (c1 *DepthwiseSeparable_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	fr.reserve(N)
 	// models.go:105: depthwise_separable = call_function depthwise_separable(a, b, nil, c, nil, d, nil, e, act1=4, act2=0)
 	depthwise_separable := runtime.NewArray(runtime.Float32, N, 2, 6, 5)
-	runtime.DepthwiseSeparable(depthwise_separable, aArr, bArr, nil, cArr, nil, dArr, nil, eArr, 4, 0)
+	runtime.DepthwiseSeparable(depthwise_separable, aArr, bArr, nil, cArr, nil, dArr, nil, eArr, 1, 4, 0)
+	c1.frames.Put(fr)
+	return tensor.FromArray(depthwise_separable)
+}
+
+// DepthwiseSeparable_2: depthwise_separable
+
+// Regenerate this file if Model5.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model5, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model5).Forward
+
+// DepthwiseSeparable_2Compiled is Model5 compiled by fxgen: Forward runs the
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type DepthwiseSeparable_2Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[depthwiseSeparable_2CompiledFrame]
+}
+
+// depthwiseSeparable_2CompiledFrame is the state of one
+// DepthwiseSeparable_2Compiled.Forward call: the workspace and the arrays
+// bound to it.
+type depthwiseSeparable_2CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewDepthwiseSeparable_2Compiled compiles m, checking that its parameters have the traced shapes.
+func NewDepthwiseSeparable_2Compiled(m *Model5) *DepthwiseSeparable_2Compiled {
+	c1 := &DepthwiseSeparable_2Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *depthwiseSeparable_2CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model5.Forward for a f32[N,4,7,16], b f32[12,4,1,1], c f32[12], d f32[12,1,3,3], e f32[5,12,1,1].
+func (c1 *DepthwiseSeparable_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor, d *tensor.Tensor, e *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("DepthwiseSeparable_2Compiled.Forward", "a", aArr, runtime.Float32, -1, 4, 7, 16)
+	bArr := b.Array()
+	runtime.CheckInput("DepthwiseSeparable_2Compiled.Forward", "b", bArr, runtime.Float32, 12, 4, 1, 1)
+	cArr := c.Array()
+	runtime.CheckInput("DepthwiseSeparable_2Compiled.Forward", "c", cArr, runtime.Float32, 12)
+	dArr := d.Array()
+	runtime.CheckInput("DepthwiseSeparable_2Compiled.Forward", "d", dArr, runtime.Float32, 12, 1, 3, 3)
+	eArr := e.Array()
+	runtime.CheckInput("DepthwiseSeparable_2Compiled.Forward", "e", eArr, runtime.Float32, 5, 12, 1, 1)
+	N := aArr.Shape[0]
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:105: depthwise_separable = call_function depthwise_separable(a, b, c, d, nil, e, nil, nil, stride=2, act1=1, act2=3)
+	depthwise_separable := runtime.NewArray(runtime.Float32, N, 5, 4, 8)
+	runtime.DepthwiseSeparable(depthwise_separable, aArr, bArr, cArr, dArr, nil, eArr, nil, nil, 2, 1, 3)
+	c1.frames.Put(fr)
+	return tensor.FromArray(depthwise_separable)
+}
+
+// DepthwiseSeparable_3: depthwise_separable
+
+// Regenerate this file if Model5.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model5, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model5).Forward
+
+// DepthwiseSeparable_3Compiled is Model5 compiled by fxgen: Forward runs the
+// traced graph with direct kernel calls. It is safe for concurrent use: each
+// call takes a workspace of its own from a free list and returns it, so any
+// number of goroutines may call Forward at once, each with its own batch size,
+// and a warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type DepthwiseSeparable_3Compiled struct {
+	// the free per-call workspaces
+	frames runtime.Frames[depthwiseSeparable_3CompiledFrame]
+}
+
+// depthwiseSeparable_3CompiledFrame is the state of one
+// DepthwiseSeparable_3Compiled.Forward call: the workspace and the arrays
+// bound to it.
+type depthwiseSeparable_3CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewDepthwiseSeparable_3Compiled compiles m, checking that its parameters have the traced shapes.
+func NewDepthwiseSeparable_3Compiled(m *Model5) *DepthwiseSeparable_3Compiled {
+	c1 := &DepthwiseSeparable_3Compiled{}
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *depthwiseSeparable_3CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model5.Forward for a f32[N,3,8,9], b f32[8,3,1,1], c f32[8,1,3,3], d f32[2,8,1,1], e f32[N,2,4,5].
+func (c1 *DepthwiseSeparable_3Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor, d *tensor.Tensor, e *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("DepthwiseSeparable_3Compiled.Forward", "a", aArr, runtime.Float32, -1, 3, 8, 9)
+	bArr := b.Array()
+	runtime.CheckInput("DepthwiseSeparable_3Compiled.Forward", "b", bArr, runtime.Float32, 8, 3, 1, 1)
+	cArr := c.Array()
+	runtime.CheckInput("DepthwiseSeparable_3Compiled.Forward", "c", cArr, runtime.Float32, 8, 1, 3, 3)
+	dArr := d.Array()
+	runtime.CheckInput("DepthwiseSeparable_3Compiled.Forward", "d", dArr, runtime.Float32, 2, 8, 1, 1)
+	eArr := e.Array()
+	runtime.CheckInput("DepthwiseSeparable_3Compiled.Forward", "e", eArr, runtime.Float32, -1, 2, 4, 5)
+	N := aArr.Shape[0]
+	runtime.CheckDim("DepthwiseSeparable_3Compiled.Forward", "e", eArr, 0, N, "N")
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:105: depthwise_separable = call_function depthwise_separable(a, b, nil, c, nil, d, nil, e, stride=2, act1=3, act2=0)
+	depthwise_separable := runtime.NewArray(runtime.Float32, N, 2, 4, 5)
+	runtime.DepthwiseSeparable(depthwise_separable, aArr, bArr, nil, cArr, nil, dArr, nil, eArr, 2, 3, 0)
 	c1.frames.Put(fr)
 	return tensor.FromArray(depthwise_separable)
 }

@@ -217,6 +217,12 @@ var specialSamples = map[string][]*Sample{
 			Inputs: []string{"f32[N,4,9,12]", "f32[16,4,1,1]", "f32[16]", "f32[16,1,3,3]", "f32[4,16,1,1]"}, TierTol: 1e-4},
 		{Args: []any{Input(0), Input(1), nil, Input(2), nil, Input(3), nil, Input(4)}, Kwargs: []ir.Kwarg{kw("act1", ir.ActSiLU), kw("act2", ir.ActNone)},
 			Inputs: []string{"f32[N,3,6,5]", "f32[8,3,1,1]", "f32[8,1,3,3]", "f32[2,8,1,1]", "f32[N,2,6,5]"}, TierTol: 1e-4},
+		// Stride 2 on rows of 16 (the AVX2 phase kernel), then of 9 (the
+		// Go loop).
+		{Args: []any{Input(0), Input(1), Input(2), Input(3), nil, Input(4), nil, nil}, Kwargs: []ir.Kwarg{kw("stride", 2), kw("act1", ir.ActReLU), kw("act2", ir.ActReLU6)},
+			Inputs: []string{"f32[N,4,7,16]", "f32[12,4,1,1]", "f32[12]", "f32[12,1,3,3]", "f32[5,12,1,1]"}, TierTol: 1e-4},
+		{Args: []any{Input(0), Input(1), nil, Input(2), nil, Input(3), nil, Input(4)}, Kwargs: []ir.Kwarg{kw("stride", 2), kw("act1", ir.ActReLU6), kw("act2", ir.ActNone)},
+			Inputs: []string{"f32[N,3,8,9]", "f32[8,3,1,1]", "f32[8,1,3,3]", "f32[2,8,1,1]", "f32[N,2,4,5]"}, TierTol: 1e-4},
 	},
 	"conv2d_residual": {
 		{Args: []any{Input(0), Input(1), Input(2), Input(3)}, Kwargs: []ir.Kwarg{kw("padding", []int{1, 1}), kw("act", ir.ActReLU)}, Inputs: []string{"f32[N,3,5,5]", "f32[4,3,3,3]", "f32[4]", "f32[N,4,5,5]"}},

@@ -93,7 +93,7 @@ func (c *Block112Compiled) forward(b_project, xArr *runtime.Array) {
 	N := xArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// dwsep.go:43: b_project = call_function depthwise_separable(x, b_expand_weight, b_expand_bias, b_depthwise_weight, b_depthwise_bias, b_project_weight, b_project_bias, nil, act1=1, act2=1)
-	runtime.DepthwiseSeparable(b_project, xArr, c.b_expand_weight, c.b_expand_bias, c.b_depthwise_weight, c.b_depthwise_bias, c.b_project_weight, c.b_project_bias, nil, 1, 1)
+	// dwsep.go:43: b_project = call_function depthwise_separable(x, b_expand_weight, b_expand_bias, b_depthwise_weight, b_depthwise_bias, b_project_weight, b_project_bias, nil, stride=1, act1=1, act2=1)
+	runtime.DepthwiseSeparable(b_project, xArr, c.b_expand_weight, c.b_expand_bias, c.b_depthwise_weight, c.b_depthwise_bias, c.b_project_weight, c.b_project_bias, nil, 1, 1, 1)
 	c.frames.Put(fr)
 }

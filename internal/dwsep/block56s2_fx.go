@@ -16,26 +16,21 @@ var _ func(*Block56S2, *tensor.Tensor) *tensor.Tensor = (*Block56S2).Forward
 // takes a workspace of its own from a free list and returns it, so any number
 // of goroutines may call Forward at once, each with its own batch size, and a
 // warmed-up workspace is reused without allocating. It reads the model's
-// parameters in place, but what NewBlock56S2Compiled computes from them
-// (folded batch norms, packed weights) is computed once: after a load changes
-// one of those parameters, Forward panics saying to build a new
-// Block56S2Compiled, rather than mix old and new weights. Forward returns
-// fresh tensors.
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
 type Block56S2Compiled struct {
 	// b.depthwise.bias f32[144]
 	b_depthwise_bias *runtime.Array
+	// b.depthwise.weight f32[144,1,3,3]
+	b_depthwise_weight *runtime.Array
 	// b.expand.bias f32[144]
 	b_expand_bias *runtime.Array
+	// b.expand.weight f32[144,24,1,1]
+	b_expand_weight *runtime.Array
 	// b.project.bias f32[32]
 	b_project_bias *runtime.Array
-	// b.expand.weight prepared by PrepareConv2d, computed by the constructor
-	b_expand_weight_prepared *runtime.ConvFilters
-	// b.depthwise.weight prepared by PrepareConv2d, computed by the constructor
-	b_depthwise_weight_prepared *runtime.ConvFilters
-	// b.project.weight prepared by PrepareConv2d, computed by the constructor
-	b_project_weight_prepared *runtime.ConvFilters
-	// versions of the parameters the constructor computed from
-	snapshot runtime.Snapshot
+	// b.project.weight f32[32,144,1,1]
+	b_project_weight *runtime.Array
 	// the free per-call workspaces
 	frames runtime.Frames[block56S2CompiledFrame]
 }
@@ -43,42 +38,27 @@ type Block56S2Compiled struct {
 // block56S2CompiledFrame is the state of one Block56S2Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type block56S2CompiledFrame struct {
-	// b_expand f32[N,144,56,56]
-	b_expand runtime.Array
-	// b_depthwise f32[N,144,28,28]
-	b_depthwise runtime.Array
-	// storage of the values of the memory plan
-	workspace runtime.Workspace
 	// the size N the workspace is sized for
 	dimN int
 	// whether the workspace is allocated
 	ready bool
 }
 
-// NewBlock56S2Compiled compiles m, checking that its parameters have the
-// traced shapes. Build it after loading m's weights: it computes from some of
-// them once (those it records in its snapshot), and Forward panics if a load
-// changes them later.
+// NewBlock56S2Compiled compiles m, checking that its parameters have the traced shapes.
 func NewBlock56S2Compiled(m *Block56S2) *Block56S2Compiled {
 	c := &Block56S2Compiled{}
 	c.b_depthwise_bias = m.B.Depthwise.Bias.Array()
 	runtime.CheckInput("NewBlock56S2Compiled", "b.depthwise.bias", c.b_depthwise_bias, runtime.Float32, 144)
-	b_depthwise_weight := m.B.Depthwise.Weight.Array()
-	runtime.CheckInput("NewBlock56S2Compiled", "b.depthwise.weight", b_depthwise_weight, runtime.Float32, 144, 1, 3, 3)
+	c.b_depthwise_weight = m.B.Depthwise.Weight.Array()
+	runtime.CheckInput("NewBlock56S2Compiled", "b.depthwise.weight", c.b_depthwise_weight, runtime.Float32, 144, 1, 3, 3)
 	c.b_expand_bias = m.B.Expand.Bias.Array()
 	runtime.CheckInput("NewBlock56S2Compiled", "b.expand.bias", c.b_expand_bias, runtime.Float32, 144)
-	b_expand_weight := m.B.Expand.Weight.Array()
-	runtime.CheckInput("NewBlock56S2Compiled", "b.expand.weight", b_expand_weight, runtime.Float32, 144, 24, 1, 1)
+	c.b_expand_weight = m.B.Expand.Weight.Array()
+	runtime.CheckInput("NewBlock56S2Compiled", "b.expand.weight", c.b_expand_weight, runtime.Float32, 144, 24, 1, 1)
 	c.b_project_bias = m.B.Project.Bias.Array()
 	runtime.CheckInput("NewBlock56S2Compiled", "b.project.bias", c.b_project_bias, runtime.Float32, 32)
-	b_project_weight := m.B.Project.Weight.Array()
-	runtime.CheckInput("NewBlock56S2Compiled", "b.project.weight", b_project_weight, runtime.Float32, 32, 144, 1, 1)
-	c.snapshot.Record("b.depthwise.weight", b_depthwise_weight)
-	c.snapshot.Record("b.expand.weight", b_expand_weight)
-	c.snapshot.Record("b.project.weight", b_project_weight)
-	c.b_expand_weight_prepared = runtime.PrepareConv2d(b_expand_weight, []int{1, 1}, []int{0, 0}, 1)
-	c.b_depthwise_weight_prepared = runtime.PrepareConv2d(b_depthwise_weight, []int{2, 2}, []int{1, 1}, 144)
-	c.b_project_weight_prepared = runtime.PrepareConv2d(b_project_weight, []int{1, 1}, []int{0, 0}, 1)
+	c.b_project_weight = m.B.Project.Weight.Array()
+	runtime.CheckInput("NewBlock56S2Compiled", "b.project.weight", c.b_project_weight, runtime.Float32, 32, 144, 1, 1)
 	return c
 }
 
@@ -87,18 +67,12 @@ func (fr *block56S2CompiledFrame) reserve(N int) {
 	if fr.ready && fr.dimN == N {
 		return
 	}
-	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
-	var layout runtime.WorkspaceLayout
-	layout.Own(&fr.b_expand, runtime.Float32, N, 144, 56, 56)
-	layout.Own(&fr.b_depthwise, runtime.Float32, N, 144, 28, 28)
-	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
 }
 
 // Forward computes Block56S2.Forward for x f32[N,24,56,56].
 func (c *Block56S2Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
-	c.snapshot.Check("Block56S2Compiled.Forward", "NewBlock56S2Compiled")
 	xArr := x.Array()
 	runtime.CheckInput("Block56S2Compiled.Forward", "x", xArr, runtime.Float32, -1, 24, 56, 56)
 	N := xArr.Shape[0]
@@ -119,11 +93,7 @@ func (c *Block56S2Compiled) forward(b_project, xArr *runtime.Array) {
 	N := xArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// dwsep.go:41: b_expand = call_function conv2d_act(x, b_expand_weight, b_expand_bias, stride=[1, 1], padding=[0, 0], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.b_expand, xArr, c.b_expand_weight_prepared, c.b_expand_bias, []int{1, 1}, []int{0, 0}, 1, runtime.ActReLU)
-	// dwsep.go:42: b_depthwise = call_function conv2d_act(b_expand, b_depthwise_weight, b_depthwise_bias, stride=[2, 2], padding=[1, 1], groups=144, act=1)
-	runtime.Conv2dActPrepared(&fr.b_depthwise, &fr.b_expand, c.b_depthwise_weight_prepared, c.b_depthwise_bias, []int{2, 2}, []int{1, 1}, 144, runtime.ActReLU)
-	// dwsep.go:43: b_project = call_function conv2d(b_depthwise, b_project_weight, b_project_bias, stride=[1, 1], padding=[0, 0], groups=1)
-	runtime.Conv2dPrepared(b_project, &fr.b_depthwise, c.b_project_weight_prepared, c.b_project_bias, []int{1, 1}, []int{0, 0}, 1)
+	// dwsep.go:43: b_project = call_function depthwise_separable(x, b_expand_weight, b_expand_bias, b_depthwise_weight, b_depthwise_bias, b_project_weight, b_project_bias, nil, stride=2, act1=1, act2=1)
+	runtime.DepthwiseSeparable(b_project, xArr, c.b_expand_weight, c.b_expand_bias, c.b_depthwise_weight, c.b_depthwise_bias, c.b_project_weight, c.b_project_bias, nil, 2, 1, 1)
 	c.frames.Put(fr)
 }
