@@ -14,8 +14,9 @@ var avx512Kernel = &gemmKernel{
 	name: "avx512-14x32", mr: 14, nr: 32,
 	kc: 256, kcLargeC: 512, mc: 14 * 12, nc: 2048,
 	tile: tileAVX512, direct: tileDirectAVX512, directPack: tileDirectPackAVX512,
-	rowBias: true,
-	gemv:    &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512},
+	directPackB: tileDirectPackBAVX512,
+	rowBias:     true,
+	gemv:        &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512},
 }
 
 // avx2Kernel is the 6×16 AVX2 FMA micro-kernel (12 ymm accumulators).
@@ -159,6 +160,16 @@ func tileDirectPackBAVX2(rows, k int, a []float32, lda int, b []float32, ldb int
 	_ = pb[k*16-1]
 	_ = c[(rows-1)*ldc+15]
 	tileDirectPackB256(rows, k, &a[0], lda, &b[0], ldb, &pb[0], &c[0], ldc, alpha, beta, tileBias(bias, rows, 16, flags), flags)
+}
+
+// tileDirectPackBAVX512 runs the AVX-512 micro-kernel that reads A and B
+// in place and packs B; see gemmKernel.directPackB.
+func tileDirectPackBAVX512(rows, k int, a []float32, lda int, b []float32, ldb int, pb, c []float32, ldc int, alpha, beta float32, bias []float32, flags int) {
+	_ = a[(rows-1)*lda+k-1]
+	_ = b[(k-1)*ldb+31]
+	_ = pb[k*32-1]
+	_ = c[(rows-1)*ldc+31]
+	tileDirectPackB512(rows, k, &a[0], lda, &b[0], ldb, &pb[0], &c[0], ldc, alpha, beta, tileBias(bias, rows, 32, flags), flags, 1<<32-1)
 }
 
 // tileBias returns the bias a tile of rows×cols reads: its columns'

@@ -257,6 +257,80 @@ func tileDirectPackB256(mr int) {
 	epilogueFlags(name, mr, v, "beta+68(FP)", "bias+72(FP)")
 }
 
+// tileDirectPackB512 writes the AVX-512 kernel for mr rows of a 14×32
+// tile that reads both A and B in place (B a k×32 block of a row-major
+// matrix with row stride ldb) and stores the rows of B it reads to the
+// packed panel pb, as tileDirectPackB256 does for AVX2; the epilogue takes
+// a column mask like tileDirect512's (the Go side passes all 32 columns).
+// Registers as in tileDirect; R14 is ldb in bytes, DX walks pb, and the
+// kernel prefetches the row of B 8 steps ahead ((BX)(R14*8)): R8..R12
+// address the rows of A.
+func tileDirectPackB512(mr int) {
+	v := avx512Regs
+	r := v.r
+	name := fmt.Sprintf("tileDirectPackB512x%d", mr)
+	fmt.Fprintf(&out, "// func %s(%s)\n", name, directPackB512Args)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-92\n", name)
+	p("MOVQ k+0(FP), CX")
+	p("MOVQ a+8(FP), AX")
+	p("MOVQ lda+16(FP), R8")
+	p("SHLQ $2, R8")
+	p("LEAQ (R8)(R8*2), R9")
+	p("LEAQ (R8)(R8*4), R10")
+	p("LEAQ (R9)(R8*4), R11")
+	p("LEAQ (AX)(R8*8), R12")
+	p("MOVQ b+24(FP), BX")
+	p("MOVQ ldb+32(FP), R14")
+	p("SHLQ $2, R14")
+	p("MOVQ pb+40(FP), DX")
+	p("MOVQ c+48(FP), DI")
+	p("MOVQ ldc+56(FP), SI")
+	p("SHLQ $2, SI")
+	prefetchCSetup(name, mr, "R13", v)
+	for i := 0; i < 2*mr; i++ {
+		p("%s %s%d, %s%d, %s%d", v.zeroOp, r, i, r, i, r, i)
+	}
+	step := func(u int) {
+		p("VMOVUPS (BX), %s%d", r, v.b)
+		p("VMOVUPS %d(BX), %s%d", v.width, r, v.b+1)
+		p("PREFETCHT0 (BX)(R14*8)")
+		p("VMOVUPS %s%d, %d(DX)", r, v.b, u*v.nr*4)
+		p("VMOVUPS %s%d, %d(DX)", r, v.b+1, u*v.nr*4+v.width)
+		p("ADDQ R14, BX")
+		for i := 0; i < mr; i++ {
+			x := v.bcast + i%2
+			p("VBROADCASTSS %s, %s%d", directRow(i, 4*u), r, x)
+			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b, r, x, r, 2*i)
+			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b+1, r, x, r, 2*i+1)
+		}
+	}
+	p("CMPQ CX, $%d", unroll)
+	p("JL %s_tail", name)
+	label(name + "_loop")
+	prefetchCLoop(name, mr, "R13", v)
+	for u := 0; u < unroll; u++ {
+		step(u)
+	}
+	p("ADDQ $%d, AX", unroll*4)
+	p("ADDQ $%d, R12", unroll*4)
+	p("ADDQ $%d, DX", unroll*v.nr*4)
+	p("SUBQ $%d, CX", unroll)
+	p("CMPQ CX, $%d", unroll)
+	p("JGE %s_loop", name)
+	label(name + "_tail")
+	p("TESTQ CX, CX")
+	p("JEQ %s_epi", name)
+	label(name + "_tail1")
+	step(0)
+	p("ADDQ $4, AX")
+	p("ADDQ $4, R12")
+	p("ADDQ $%d, DX", v.nr*4)
+	p("DECQ CX")
+	p("JNE %s_tail1", name)
+	label(name + "_epi")
+	epilogue512(name, mr, "alpha+64(FP)", "beta+68(FP)", "bias+72(FP)", "flags+80(FP)", "mask+88(FP)")
+}
+
 // tileDirectNarrow256 writes the AVX2 kernel for mr ≤ 12 rows (two tiles
 // high) and the first 8 columns of a 16-column B panel, reading A in place:
 // c[i*ldc+j] = alpha·Σp a[i*lda+p]·b[p*16+j] for j < 8, with no epilogue
@@ -334,6 +408,10 @@ func tileDirectNarrow256(mr int) {
 
 // directNarrow256Args are the parameters of tileDirectNarrow256.
 const directNarrow256Args = "k int, a *float32, lda int, b, c *float32, ldc int, alpha float32"
+
+// directPackB512Args are the parameters of the AVX-512 kernels that read
+// A and B in place and pack B.
+const directPackB512Args = "k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32"
 
 // directPackB256Args are the parameters of the AVX2 kernels that read A and
 // B in place and pack B.
@@ -945,6 +1023,9 @@ func main() {
 	for mr := 1; mr <= mr512; mr++ {
 		tileDirect(avx512Regs, mr, true)
 	}
+	for mr := 1; mr <= mr512; mr++ {
+		tileDirectPackB512(mr)
+	}
 	for mr := 1; mr <= mr256; mr++ {
 		tile256(mr)
 	}
@@ -986,6 +1067,10 @@ func decls() {
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, "// tileDirectPack512x%d is tileDirect512x%d also storing the A it reads to the packed panel pa.\n//\n//go:noescape\n", mr, mr)
 		fmt.Fprintf(&out, "func tileDirectPack512x%d(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)\n\n", mr)
+	}
+	for mr := 1; mr <= mr512; mr++ {
+		fmt.Fprintf(&out, "// tileDirectPackB512x%d is tileDirect512x%d reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.\n//\n//go:noescape\n", mr, mr)
+		fmt.Fprintf(&out, "func tileDirectPackB512x%d(%s)\n\n", mr, directPackB512Args)
 	}
 	for mr := 1; mr <= mr256; mr++ {
 		fmt.Fprintf(&out, "// tile256x%d is the AVX2 micro-kernel for %d row(s) of a 6×16 tile.\n//\n//go:noescape\n", mr, mr)
@@ -1056,6 +1141,12 @@ func decls() {
 		fmt.Fprintf(&out, "\tcase %d:\n\t\ttileDirectNarrow256x%d(k, a, lda, b, c, ldc, alpha)\n", mr, mr)
 	}
 	out.WriteString("\tdefault:\n\t\tpanic(\"runtime: narrow AVX2 tile with more than 12 rows\")\n\t}\n}\n")
+	out.WriteString("\n// tileDirectPackB512 runs the AVX-512 kernel tileDirectPackB512xN for rows rows.\n")
+	fmt.Fprintf(&out, "func tileDirectPackB512(rows int, %s) {\n\tswitch rows {\n", directPackB512Args)
+	for mr := 1; mr <= mr512; mr++ {
+		fmt.Fprintf(&out, "\tcase %d:\n\t\ttileDirectPackB512x%d(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)\n", mr, mr)
+	}
+	out.WriteString("\tdefault:\n\t\tpanic(\"runtime: AVX-512 tile with more than 14 rows\")\n\t}\n}\n")
 	out.WriteString("\n// tileDirectPackB256 runs the AVX2 kernel tileDirectPackB256xN for rows rows.\n")
 	fmt.Fprintf(&out, "func tileDirectPackB256(rows int, %s) {\n\tswitch rows {\n", directPackB256Args)
 	for mr := 1; mr <= mr256; mr++ {

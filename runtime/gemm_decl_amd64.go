@@ -215,6 +215,76 @@ func tileDirectPack512x13(k int, a *float32, lda int, b, c *float32, ldc int, al
 //go:noescape
 func tileDirectPack512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
 
+// tileDirectPackB512x1 is tileDirect512x1 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x1(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectPackB512x2 is tileDirect512x2 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x2(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectPackB512x3 is tileDirect512x3 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x3(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectPackB512x4 is tileDirect512x4 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x4(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectPackB512x5 is tileDirect512x5 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x5(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectPackB512x6 is tileDirect512x6 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x6(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectPackB512x7 is tileDirect512x7 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x7(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectPackB512x8 is tileDirect512x8 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x8(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectPackB512x9 is tileDirect512x9 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x9(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectPackB512x10 is tileDirect512x10 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x10(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectPackB512x11 is tileDirect512x11 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x11(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectPackB512x12 is tileDirect512x12 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x12(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectPackB512x13 is tileDirect512x13 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x13(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectPackB512x14 is tileDirect512x14 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
+//
+//go:noescape
+func tileDirectPackB512x14(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
 // tile256x1 is the AVX2 micro-kernel for 1 row(s) of a 6×16 tile.
 //
 //go:noescape
@@ -521,6 +591,42 @@ func tileDirectNarrow256(rows int, k int, a *float32, lda int, b, c *float32, ld
 		tileDirectNarrow256x12(k, a, lda, b, c, ldc, alpha)
 	default:
 		panic("runtime: narrow AVX2 tile with more than 12 rows")
+	}
+}
+
+// tileDirectPackB512 runs the AVX-512 kernel tileDirectPackB512xN for rows rows.
+func tileDirectPackB512(rows int, k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32) {
+	switch rows {
+	case 1:
+		tileDirectPackB512x1(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	case 2:
+		tileDirectPackB512x2(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	case 3:
+		tileDirectPackB512x3(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	case 4:
+		tileDirectPackB512x4(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	case 5:
+		tileDirectPackB512x5(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	case 6:
+		tileDirectPackB512x6(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	case 7:
+		tileDirectPackB512x7(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	case 8:
+		tileDirectPackB512x8(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	case 9:
+		tileDirectPackB512x9(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	case 10:
+		tileDirectPackB512x10(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	case 11:
+		tileDirectPackB512x11(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	case 12:
+		tileDirectPackB512x12(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	case 13:
+		tileDirectPackB512x13(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	case 14:
+		tileDirectPackB512x14(k, a, lda, b, ldb, pb, c, ldc, alpha, beta, bias, flags, mask)
+	default:
+		panic("runtime: AVX-512 tile with more than 14 rows")
 	}
 }
 
