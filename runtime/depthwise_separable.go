@@ -244,17 +244,16 @@ func (j *dwsepJob) expand(buf *dwsepBuffers, x []float32, i, from, to int) {
 	}
 	h := w / 2
 	ph := buf.phases
+	n := (to - from) * h
 	for c := range j.c {
-		for r := from; r < to; r++ {
-			src := x[c*hw+r*w : c*hw+(r+1)*w]
-			ev := ph[c*ld+(i+r-from)*h:][:h]
-			od := ph[c*ld+(j.span+i+r-from)*h:][:h]
-			for z := deinterleavePairs(ev, od, src); z < w; z += 2 {
-				ev[z/2], od[z/2] = src[z], src[z+1]
-			}
+		// The rows are whole pairs (w is even): the even floats of the
+		// block of rows are its rows' even columns, row after row.
+		src := x[c*hw+from*w : c*hw+to*w]
+		ev, od := ph[c*ld+i*h:][:n], ph[c*ld+(j.span+i)*h:][:n]
+		for z := deinterleavePairs(ev, od, src); z < len(src); z += 2 {
+			ev[z/2], od[z/2] = src[z], src[z+1]
 		}
 	}
-	n := (to - from) * h
 	dwsepGemm(j.e, n, j.c, j.w1, ph[i*h:], ld, buf.expanded[i*h:], ld, j.b1, j.act1, nil)
 	dwsepGemm(j.e, n, j.c, j.w1, ph[(j.span+i)*h:], ld, buf.expanded[(j.span+i)*h:], ld, j.b1, j.act1, nil)
 }
