@@ -252,8 +252,18 @@ func (p *ElementwiseProgram) RunSoftmax(out *Array, inputs []*Array) {
 // convParallelFlops).
 var elementwiseParallelMin = 1 << 16
 
+// runSerial is run on the calling goroutine alone.
+func (p *ElementwiseProgram) runSerial(name string, out *Array, inputs []*Array, row int) {
+	p.runOn(name, out, inputs, row, true)
+}
+
 // run is Run, with a softmax over rows of row elements when row > 0.
 func (p *ElementwiseProgram) run(name string, out *Array, inputs []*Array, row int) {
+	p.runOn(name, out, inputs, row, false)
+}
+
+// runOn is run, on the calling goroutine alone when serial.
+func (p *ElementwiseProgram) runOn(name string, out *Array, inputs []*Array, row int, serial bool) {
 	checkDType(name, "out", out, Float32)
 	if len(inputs) != p.inputs {
 		kernelPanic(name, "%d inputs, want %d", len(inputs), p.inputs)
@@ -286,7 +296,7 @@ func (p *ElementwiseProgram) run(name string, out *Array, inputs []*Array, row i
 		return
 	}
 	blocks := (n + j.grain - 1) / j.grain
-	if n < elementwiseParallelMin {
+	if n < elementwiseParallelMin || serial {
 		j.blocks(0, blocks)
 		return
 	}

@@ -1,0 +1,174 @@
+// This file holds Attention, multi-head attention computed one sample and
+// head at a time with its scores in cache, reading the heads where they
+// lie in their projections.
+
+package runtime
+
+// Attention sets out [N, L, H·D] to multi-head attention over the heads of
+// q [N, L, Cq], k [N, S, Ck] and v [N, S, Cv]: head h of q is its columns
+// qCol + h·D … qCol + (h+1)·D − 1 (of k and v likewise, from kCol and
+// vCol), and for each sample n and head h
+//
+//	scores = q[n, :, head h] · k[n, :, head h]ᵀ                [L, S]
+//	p      = softmax over the last dim of program(scores, extras...)
+//	out[n, :, h·D:(h+1)·D] = p · v[n, :, head h]
+//
+// where program is an ElementwiseProgram of 1 + len(extras) inputs whose
+// first is the scores; each extra broadcasts to [N, H, L, S] as
+// ElementwiseProgram.Run's inputs do (all of it, one element, or trailing
+// dims: each sample and head reads its [L, S] block of a full extra, or of
+// an [H, L, S] one its head's). It computes what the graph's transposes,
+// batched matmul, fused softmax and batched matmul would, but a sample and
+// head at a time, its scores and probabilities in a buffer that stays in
+// cache, and without copying the heads out of q, k and v or the result
+// back into out's layout: the attention of a transformer whose q, k and v
+// come from one projection (columns 0, H·D and 2·H·D of it). The result is
+// the same for any number of workers.
+func Attention(out, q, k, v *Array, program *ElementwiseProgram, extras []*Array, heads, qCol, kCol, vCol int) {
+	const name = "Attention"
+	for _, a := range []struct {
+		what string
+		a    *Array
+	}{{"out", out}, {"q", q}, {"k", k}, {"v", v}} {
+		checkDType(name, a.what, a.a, Float32)
+		if len(a.a.Shape) != 3 {
+			kernelPanic(name, "%s shape %v, want 3 dims", a.what, a.a.Shape)
+		}
+	}
+	if program == nil || program.inputs != 1+len(extras) {
+		kernelPanic(name, "program for %d inputs, want the scores and %d extras", programInputs(program), len(extras))
+	}
+	n, l, s := q.Shape[0], q.Shape[1], k.Shape[1]
+	if heads < 1 || out.Shape[2]%heads != 0 {
+		kernelPanic(name, "%d heads for out %v: want a divisor of its last dim", heads, out.Shape)
+	}
+	d := out.Shape[2] / heads
+	checkShape(name, "out", out, n, l, heads*d)
+	if k.Shape[0] != n || v.Shape[0] != n || v.Shape[1] != s {
+		kernelPanic(name, "q %v, k %v, v %v: want [N, L, ·], [N, S, ·], [N, S, ·]", q.Shape, k.Shape, v.Shape)
+	}
+	for _, c := range []struct {
+		what string
+		a    *Array
+		col  int
+	}{{"q", q, qCol}, {"k", k, kCol}, {"v", v, vCol}} {
+		if c.col < 0 || c.col+heads*d > c.a.Shape[2] {
+			kernelPanic(name, "%s %v: heads at columns %d … %d are not all in it", c.what, c.a.Shape, c.col, c.col+heads*d-1)
+		}
+	}
+	for _, x := range []*Array{q, k, v} {
+		if overlaps(out, x) {
+			kernelPanic(name, "out shares memory with an operand")
+		}
+	}
+	j := attentionJob{out: out.F32, q: q.F32, k: k.F32, v: v.F32, program: program,
+		n: n, l: l, s: s, d: d, heads: heads, cq: q.Shape[2], ck: k.Shape[2], cv: v.Shape[2],
+		qCol: qCol, kCol: kCol, vCol: vCol, extras: make([]attentionExtra, len(extras))}
+	for i, x := range extras {
+		j.extras[i] = newAttentionExtra(name, x, n, heads, l, s)
+	}
+	if n == 0 || l == 0 || d == 0 {
+		return
+	}
+	units := n * heads
+	flops := 4 * float64(units) * float64(l) * float64(s) * float64(d)
+	if flops < convParallelFlops || Workers() == 1 || units == 1 {
+		j.units(0, units)
+		return
+	}
+	runPooled(attentionTasks, units, j)
+}
+
+func programInputs(p *ElementwiseProgram) int {
+	if p == nil {
+		return 0
+	}
+	return p.inputs
+}
+
+var attentionTasks = taskPool((*attentionJob).units)
+
+// attentionJob is one Attention call.
+type attentionJob struct {
+	out, q, k, v      []float32
+	program           *ElementwiseProgram
+	extras            []attentionExtra
+	n, l, s, d, heads int
+	cq, ck, cv        int
+	qCol, kCol, vCol  int
+}
+
+// attentionExtra is an extra input of the score program and how a sample
+// and head find their part of it.
+type attentionExtra struct {
+	a *Array
+	// per is the elements of a sample (0 when shared), perHead of a
+	// head (0 when shared).
+	per, perHead int
+	block        []int // the shape of one sample and head's part
+}
+
+// newAttentionExtra checks that x broadcasts to [n, heads, l, s] and
+// describes its parts.
+func newAttentionExtra(kernel string, x *Array, n, heads, l, s int) attentionExtra {
+	dims := x.Shape
+	for len(dims) > 0 && dims[0] == 1 && len(dims) > 2 {
+		dims = dims[1:] // leading 1s broadcast
+	}
+	e := attentionExtra{a: x, block: dims}
+	switch {
+	case len(dims) == 4 && dims[0] == n && dims[1] == heads && dims[2] == l && dims[3] == s:
+		e.per, e.perHead, e.block = heads*l*s, l*s, []int{l, s}
+	case len(dims) == 3 && dims[0] == heads && dims[1] == l && dims[2] == s:
+		e.perHead, e.block = l*s, []int{l, s}
+	case len(dims) <= 2 && suffixOf(dims, []int{l, s}) || x.Len() == 1:
+	default:
+		kernelPanic(kernel, "extra %v does not broadcast to [N, H, L, S] = %v as a whole, per head or by trailing dims", x.Shape, []int{n, heads, l, s})
+	}
+	return e
+}
+
+// part returns a view of the extra's part for sample i and head h.
+func (e *attentionExtra) part(i, h int) *Array {
+	if e.per == 0 && e.perHead == 0 {
+		return e.a
+	}
+	lo := i*e.per + h*e.perHead
+	v := &Array{DType: e.a.DType, Shape: e.block}
+	size := NumElements(e.block)
+	switch e.a.DType {
+	case Float32:
+		v.F32 = e.a.F32[lo : lo+size]
+	case Bool:
+		v.B = e.a.B[lo : lo+size]
+	}
+	return v
+}
+
+// units computes units [lo, hi): unit u is head u % heads of sample
+// u / heads.
+func (j *attentionJob) units(lo, hi int) {
+	ls := j.l * j.s
+	scratch := getConvScratch(2 * ls)
+	defer convScratch.Put(scratch)
+	scores := &Array{DType: Float32, Shape: []int{j.l, j.s}, F32: (*scratch)[:ls]}
+	probs := &Array{DType: Float32, Shape: []int{j.l, j.s}, F32: (*scratch)[ls : 2*ls]}
+	inputs := make([]*Array, 1+len(j.extras))
+	inputs[0] = scores
+	hd := j.heads * j.d
+	for u := lo; u < hi; u++ {
+		i, h := u/j.heads, u%j.heads
+		g := gemmCall{transB: true, m: j.l, n: j.s, k: j.d, alpha: 1,
+			a: j.q[i*j.l*j.cq+j.qCol+h*j.d:], lda: j.cq, b: j.k[i*j.s*j.ck+j.kCol+h*j.d:], ldb: j.ck,
+			c: scores.F32, ldc: j.s, kern: selectedKernel, serial: true}
+		g.run()
+		for x := range j.extras {
+			inputs[1+x] = j.extras[x].part(i, h)
+		}
+		j.program.runSerial("Attention", probs, inputs, j.s)
+		g = gemmCall{m: j.l, n: j.d, k: j.s, alpha: 1, a: probs.F32, lda: j.s,
+			b: j.v[i*j.s*j.cv+j.vCol+h*j.d:], ldb: j.cv,
+			c: j.out[i*j.l*hd+h*j.d:], ldc: hd, kern: selectedKernel, serial: true}
+		g.run()
+	}
+}

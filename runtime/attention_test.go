@@ -1,0 +1,168 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// attentionCase is one Attention test: n samples of l queries over s keys,
+// heads of d, the heads at column offsets of q, k and v (c columns each),
+// and the score program's extra inputs.
+type attentionCase struct {
+	n, l, s, heads, d int
+	cq, ck, cv        int // columns of q, k and v
+	qCol, kCol, vCol  int
+	extras            [][]int // shapes; a 2-dim one is a bool mask
+}
+
+func (c attentionCase) String() string {
+	return fmt.Sprintf("n %d l %d s %d heads %d×%d cols %d/%d %d/%d %d/%d extras %v", c.n, c.l, c.s, c.heads, c.d, c.qCol, c.cq, c.kCol, c.ck, c.vCol, c.cv, c.extras)
+}
+
+// attentionArgs are a case's random operands and score program: scores
+// divided by 8, plus each float extra, the bool extra masking with −Inf.
+type attentionArgs struct {
+	q, k, v *Array
+	extras  []*Array
+	program *ElementwiseProgram
+}
+
+func newAttentionArgs(r *rand.Rand, c attentionCase) attentionArgs {
+	a := attentionArgs{q: randArray(r, c.n, c.l, c.cq), k: randArray(r, c.n, c.s, c.ck), v: randArray(r, c.n, c.s, c.cv)}
+	steps := []ElementwiseStep{{Op: ElemDivScalar, A: 0, C: 8}}
+	last := 1 + len(c.extras) // the first step's register
+	for i, shape := range c.extras {
+		if len(shape) == 2 {
+			m := NewArray(Bool, shape...)
+			for j := range m.B {
+				m.B[j] = j%shape[1] > j/shape[1] // causal: keys after the query
+			}
+			a.extras = append(a.extras, m)
+			steps = append(steps, ElementwiseStep{Op: ElemMaskedFill, A: last, B: 1 + i, C: float32(math.Inf(-1))})
+		} else {
+			a.extras = append(a.extras, randArray(r, shape...))
+			steps = append(steps, ElementwiseStep{Op: ElemAdd, A: last, B: 1 + i})
+		}
+		last++
+	}
+	a.program = NewElementwiseProgram(1+len(c.extras), steps)
+	return a
+}
+
+// ref computes the case with reference loops for the products and the
+// program's RunSoftmax on the whole [N, H, L, S] scores.
+func (a attentionArgs) ref(c attentionCase) *Array {
+	scores := NewArray(Float32, c.n, c.heads, c.l, c.s)
+	for i := range c.n {
+		for h := range c.heads {
+			for x := range c.l {
+				for y := range c.s {
+					var sum float64
+					for t := range c.d {
+						sum += float64(a.q.F32[(i*c.l+x)*c.cq+c.qCol+h*c.d+t]) * float64(a.k.F32[(i*c.s+y)*c.ck+c.kCol+h*c.d+t])
+					}
+					scores.F32[((i*c.heads+h)*c.l+x)*c.s+y] = float32(sum)
+				}
+			}
+		}
+	}
+	probs := NewArray(Float32, scores.Shape...)
+	a.program.RunSoftmax(probs, append([]*Array{scores}, a.extras...))
+	out := NewArray(Float32, c.n, c.l, c.heads*c.d)
+	for i := range c.n {
+		for h := range c.heads {
+			for x := range c.l {
+				for t := range c.d {
+					var sum float64
+					for y := range c.s {
+						sum += float64(probs.F32[((i*c.heads+h)*c.l+x)*c.s+y]) * float64(a.v.F32[(i*c.s+y)*c.cv+c.vCol+h*c.d+t])
+					}
+					out.F32[(i*c.l+x)*c.heads*c.d+h*c.d+t] = float32(sum)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (a attentionArgs) run(out *Array, c attentionCase) {
+	Attention(out, a.q, a.k, a.v, a.program, a.extras, c.heads, c.qCol, c.kCol, c.vCol)
+}
+
+// attentionCases: one projection holding q, k and v (the transformer's,
+// causal mask); separate arrays at offsets; keys unlike queries in number;
+// extras per sample and head, per head, with leading 1s, and a scalar.
+var attentionCases = []attentionCase{
+	{2, 16, 16, 4, 8, 96, 96, 96, 0, 32, 64, [][]int{{16, 16}}},
+	{1, 7, 7, 1, 16, 16, 16, 16, 0, 0, 0, nil},
+	{3, 5, 9, 2, 8, 20, 17, 24, 3, 1, 8, [][]int{{3, 2, 5, 9}, {2, 5, 9}}},
+	{2, 33, 33, 3, 5, 15, 15, 15, 0, 0, 0, [][]int{{1, 1, 33, 33}, {1}, {33, 33}}},
+	{1, 1, 4, 2, 4, 8, 8, 8, 0, 0, 0, [][]int{{4}}},
+}
+
+// TestAttentionAgainstReference checks Attention against reference loops
+// (and the program's RunSoftmax over the whole scores), every element of
+// out written (it starts as NaN), and the rows a causal mask leaves whole.
+func TestAttentionAgainstReference(t *testing.T) { forEachISA(t, testAttentionAgainstReference) }
+
+func testAttentionAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, c := range attentionCases {
+		a := newAttentionArgs(r, c)
+		want := a.ref(c)
+		got := nanArray(want.Shape...)
+		a.run(got, c)
+		if err := closeArrays(got, want, 1e-5); err != nil {
+			t.Fatalf("%v: %v", c, err)
+		}
+	}
+}
+
+// TestAttentionWorkersAgree checks that 1, 2 and 3 workers give the same
+// bits, the samples and heads spread over them.
+func TestAttentionWorkersAgree(t *testing.T) { forEachISA(t, testAttentionWorkersAgree) }
+
+func testAttentionWorkersAgree(t *testing.T) {
+	splitSmallWork(t)
+	defer SetWorkers(0)
+	r := rand.New(rand.NewPCG(23, 24))
+	c := attentionCases[0]
+	a := newAttentionArgs(r, c)
+	first := convOnWorkers(t, c.String(), []int{c.n, c.l, c.heads * c.d}, func(_ int, out *Array) { a.run(out, c) })
+	if err := closeArrays(first, a.ref(c), 1e-5); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAttentionPanics checks the checks of shapes, columns and the program.
+func TestAttentionPanics(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	c := attentionCases[0]
+	a := newAttentionArgs(r, c)
+	out := NewArray(Float32, c.n, c.l, c.heads*c.d)
+	for _, tc := range []struct {
+		what string
+		call func()
+	}{
+		{"heads at columns 65 … 96", func() { Attention(out, a.q, a.k, a.v, a.program, a.extras, c.heads, 65, 32, 64) }},
+		{"want a divisor", func() { Attention(out, a.q, a.k, a.v, a.program, a.extras, 5, 0, 32, 64) }},
+		{"program for 2 inputs", func() { Attention(out, a.q, a.k, a.v, a.program, nil, c.heads, 0, 32, 64) }},
+		{"does not broadcast", func() {
+			Attention(out, a.q, a.k, a.v, a.program, []*Array{NewArray(Bool, 16, 15)}, c.heads, 0, 32, 64)
+		}},
+		{"shares memory", func() { Attention(a.q, a.q, a.k, a.v, a.program, a.extras, c.heads, 0, 0, 0) }},
+		{"want [N, L, ·], [N, S, ·]", func() { Attention(out, a.q, a.k, randArray(r, 2, 15, 96), a.program, a.extras, c.heads, 0, 32, 64) }},
+	} {
+		func() {
+			defer func() {
+				if msg := fmt.Sprint(recover()); !strings.Contains(msg, tc.what) {
+					t.Errorf("panic %q, want one saying %q", msg, tc.what)
+				}
+			}()
+			tc.call()
+		}()
+	}
+}
