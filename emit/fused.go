@@ -1,5 +1,5 @@
-// This file emits fused_elementwise nodes: the program built once by the
-// constructor, one call in Forward.
+// This file emits fused_elementwise and attention nodes: the program built
+// once by the constructor, one call in Forward.
 
 package emit
 
@@ -29,28 +29,108 @@ var elemConsts = map[runtime.ElementwiseOp]string{
 // or RunSoftmax when the node ends in a softmax).
 func (e *gen) emitFused(n *ir.Node, outputs map[resultKey]bool) error {
 	list, _ := n.Args()[0].([]ir.Arg)
-	code, _ := n.Kwarg("program")
-	ints, _ := code.([]int)
-	prog, err := runtime.DecodeElementwiseProgram(len(list), ints)
-	if err != nil {
-		return fmt.Errorf("node %s: %v", n.Name, err)
-	}
-	var descr []string
-	if e.cfg.Plan != nil {
-		descr = e.cfg.Plan.Fused[n]
-	}
-	steps := prog.Steps()
 	sm, _ := n.Kwarg("softmax")
 	softmax, _ := sm.(bool)
 	run, what := "Run", "fused elementwise ops"
 	if softmax {
 		run, what = "RunSoftmax", "fused elementwise ops and a softmax over the last dim"
 	}
+	pv, steps, err := e.program(n, len(list))
+	if err != nil {
+		return err
+	}
+	inputs, err := e.operandList(list)
+	if err != nil {
+		return err
+	}
+	outs, allocs := e.results(n, outputs)
+	e.body = append(e.body, jen.Comment(fmt.Sprintf("%s%s = %d %s (%s):", posPrefix(n), n.Name, steps, what, pv.name)))
+	e.body = append(e.body, e.fusedComments(n)...)
+	e.body = append(e.body, allocs...)
+	e.body = append(e.body, e.fwdRef(pv).Dot(run).Call(outs[0], jen.Index().Op("*").Qual(runtimePkg, "Array").Values(inputs...)))
+	return nil
+}
+
+// emitAttention emits an attention node computed by Forward: the
+// constructor builds its score program as emitFused does, and Forward
+// calls runtime.Attention with it.
+func (e *gen) emitAttention(n *ir.Node, outputs map[resultKey]bool) error {
+	args := n.Args()
+	list, _ := args[3].([]ir.Arg)
+	pv, steps, err := e.program(n, 1+len(list))
+	if err != nil {
+		return err
+	}
+	ops, err := e.operandList(append([]ir.Arg{args[0], args[1], args[2]}, list...))
+	if err != nil {
+		return err
+	}
+	call := append([]jen.Code{}, ops[:3]...)
+	call = append(call, e.fwdRef(pv), jen.Index().Op("*").Qual(runtimePkg, "Array").Values(ops[3:]...))
+	for _, a := range []string{"heads", "q_col", "k_col", "v_col"} {
+		call = append(call, jen.Lit(kwargInt(n, a)))
+	}
+	outs, allocs := e.results(n, outputs)
+	e.body = append(e.body, jen.Comment(fmt.Sprintf("%s%s = attention of %d heads of %d, scores through %d ops and a softmax (%s):",
+		posPrefix(n), n.Name, kwargInt(n, "heads"), kwargInt(n, "head_dim"), steps, pv.name)))
+	e.body = append(e.body, e.fusedComments(n)...)
+	e.body = append(e.body, allocs...)
+	e.body = append(e.body, jen.Qual(runtimePkg, "Attention").Call(append([]jen.Code{outs[0]}, call...)...))
+	return nil
+}
+
+// kwargInt returns n's int attribute name (0 when absent).
+func kwargInt(n *ir.Node, name string) int {
+	v, _ := n.Kwarg(name)
+	i, _ := v.(int)
+	return i
+}
+
+// fusedComments returns the comments naming the ops fused into n's
+// program, one a line, when the plan has them.
+func (e *gen) fusedComments(n *ir.Node) []jen.Code {
+	var out []jen.Code
+	if e.cfg.Plan != nil {
+		for _, d := range e.cfg.Plan.Fused[n] {
+			out = append(out, jen.Comment(d))
+		}
+	}
+	return out
+}
+
+// operandList returns the Forward operands of args.
+func (e *gen) operandList(args []ir.Arg) ([]jen.Code, error) {
+	var out []jen.Code
+	for _, a := range args {
+		c, err := e.operand(a, false)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// program adds to the constructor the runtime.ElementwiseProgram of n's
+// program attribute over inputs inputs, one step a line under the comment
+// of the op it was, and returns its value and number of steps.
+func (e *gen) program(n *ir.Node, inputs int) (*ctorValue, int, error) {
+	code, _ := n.Kwarg("program")
+	ints, _ := code.([]int)
+	prog, err := runtime.DecodeElementwiseProgram(inputs, ints)
+	if err != nil {
+		return nil, 0, fmt.Errorf("node %s: %v", n.Name, err)
+	}
+	var descr []string
+	if e.cfg.Plan != nil {
+		descr = e.cfg.Plan.Fused[n]
+	}
+	steps := prog.Steps()
 	var items []jen.Code
 	for j, st := range steps {
 		name, ok := elemConsts[st.Op]
 		if !ok {
-			return fmt.Errorf("node %s: no Go name for %v", n.Name, st.Op)
+			return nil, 0, fmt.Errorf("node %s: no Go name for %v", n.Name, st.Op)
 		}
 		fields := []jen.Code{jen.Id("Op").Op(":").Qual(runtimePkg, name), jen.Id("A").Op(":").Lit(st.A)}
 		if st.Op.Operands() == 2 {
@@ -59,7 +139,7 @@ func (e *gen) emitFused(n *ir.Node, outputs map[resultKey]bool) error {
 		if st.C != 0 || scalarOp(st.Op) {
 			c, err := float32Literal(st.C)
 			if err != nil {
-				return err
+				return nil, 0, err
 			}
 			fields = append(fields, jen.Id("C").Op(":").Add(c))
 		}
@@ -70,27 +150,11 @@ func (e *gen) emitFused(n *ir.Node, outputs map[resultKey]bool) error {
 		items = append(items, item)
 	}
 	pv := e.newCtorValue(n.Name+"_program", jen.Op("*").Qual(runtimePkg, "ElementwiseProgram"), fmt.Sprintf("the %d ops fused into %s", len(steps), n.Name))
-	f := pv.name
 	e.ctor = append(e.ctor, e.define(pv).Qual(runtimePkg, "NewElementwiseProgram").Call(
-		jen.Lit(len(list)),
+		jen.Lit(inputs),
 		jen.Index().Qual(runtimePkg, "ElementwiseStep").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...),
 	))
-	var inputs []jen.Code
-	for _, a := range list {
-		c, err := e.operand(a, false)
-		if err != nil {
-			return err
-		}
-		inputs = append(inputs, c)
-	}
-	outs, allocs := e.results(n, outputs)
-	e.body = append(e.body, jen.Comment(fmt.Sprintf("%s%s = %d %s (%s):", posPrefix(n), n.Name, len(steps), what, f)))
-	for _, d := range descr {
-		e.body = append(e.body, jen.Comment(d))
-	}
-	e.body = append(e.body, allocs...)
-	e.body = append(e.body, e.fwdRef(pv).Dot(run).Call(outs[0], jen.Index().Op("*").Qual(runtimePkg, "Array").Values(inputs...)))
-	return nil
+	return pv, len(steps), nil
 }
 
 // scalarOp reports whether op reads its scalar C.

@@ -84,8 +84,11 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 	if op == nil || op.Kernel == nil {
 		return fmt.Errorf("op %q has no kernel to call", n.Target)
 	}
-	if n.Target == "fused_elementwise" && n.Op != ir.CallModule && !hoisted {
+	if n.Target == ir.OpFusedElementwise && n.Op != ir.CallModule && !hoisted {
 		return e.emitFused(n, outputs)
+	}
+	if n.Target == ir.OpAttention && n.Op != ir.CallModule && !hoisted {
+		return e.emitAttention(n, outputs)
 	}
 	if hoisted {
 		e.snapshot = true

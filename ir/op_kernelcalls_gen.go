@@ -30,6 +30,10 @@ func kernelCaller(k any) kernelCall {
 		return func(a *kernelArgs) {
 			k(a.arrays[0], a.arrays[1], a.arrays[2], a.arrays[3], a.arrays[4], a.attrs[0].([]int), a.attrs[1].([]int), a.attrs[2].(int), a.attrs[3].(int))
 		}
+	case func(*runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, []*runtime.Array, []int, int, int, int, int, int):
+		return func(a *kernelArgs) {
+			k(a.arrays[0], a.arrays[1], a.arrays[2], a.arrays[3], a.lists[0], a.attrs[0].([]int), a.attrs[1].(int), a.attrs[2].(int), a.attrs[3].(int), a.attrs[4].(int), a.attrs[5].(int))
+		}
 	case func(*runtime.Array, *runtime.Array, *runtime.Array, *runtime.Array, []int, []int, int):
 		return func(a *kernelArgs) {
 			k(a.arrays[0], a.arrays[1], a.arrays[2], a.arrays[3], a.attrs[0].([]int), a.attrs[1].([]int), a.attrs[2].(int))

@@ -18,6 +18,8 @@ const (
 	OpArgmax = "argmax"
 	// OpArgmin is argmin(x, dim, keepdim) is the int64 position of the smallest entry along dim (the first NaN, else the first minimum).
 	OpArgmin = "argmin"
+	// OpAttention is attention(q, k, v, extras, program, heads, q_col, k_col, v_col) is multi-head attention over q [N,L,Cq], k [N,S,Ck] and v [N,S,Cv], whose head h is D = out's last dim / heads columns from q_col + h·D (k_col, v_col): for each sample and head, softmax over the last dim of program(q_h·k_hᵀ, extras...) times v_h, into columns h·D of the result [N,L,heads·D] (runtime.Attention; program as fused_elementwise's, the scores its first input, each extra broadcasting to [N,heads,L,S]; made by the fuse-attention pass).
+	OpAttention = "attention"
 	// OpAvgPool2d is avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad) is the mean over each window of the last two dims of x [N,C,H,W] or [C,H,W]; stride defaults to kernel_size; count_include_pad counts the padding in the divisor; ceil_mode keeps a last partial window that starts inside the input or its left padding.
 	OpAvgPool2d = "avg_pool2d"
 	// OpBatchNorm is batch_norm(x, weight, bias, running_mean, running_var, eps) normalizes x [N,C,...] per channel with the running statistics (inference): (x - mean)/√(var + eps)·weight + bias; weight and bias are optional.

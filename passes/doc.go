@@ -40,6 +40,8 @@
 //	                 narrow such chains (stride 1) on large images → depthwise_separable (a band of rows at a time)
 //	fuse-elementwise groups of float32 elementwise ops of one shape → fused_elementwise (one chunked pass over memory)
 //	fold-transpose   matmul(a, transpose(b, -2, -1)) whose transpose has no other user → matmul_transb(a, b)
+//	fuse-attention   heads split by reshape and transpose, matmul_transb, a fused softmax, matmul, heads joined
+//	                 → attention (a sample and head at a time, q, k and v read where they lie)
 //	dce              erase nodes whose results are unused
 //	plan-memory      (analysis) give each workspace value a storage slot, shared when lifetimes do not overlap;
 //	                 reshapes become views of their input; a linear_residual may take its dying residual's slot

@@ -9,7 +9,7 @@ import (
 
 // All is the registry: every built-in pass, in the order of the default
 // pipeline, the analyses that run only when required included.
-var All = []*Pass{ParamOnly, LowerModules, CSE, FoldBatchNorm, FuseActivation, FuseResidual, ChannelsLast, FuseDepthwiseSeparable, FuseElementwise, FoldTranspose, DCE, PlanMemory}
+var All = []*Pass{ParamOnly, LowerModules, CSE, FoldBatchNorm, FuseActivation, FuseResidual, ChannelsLast, FuseDepthwiseSeparable, FuseElementwise, FoldTranspose, FuseAttention, DCE, PlanMemory}
 
 // Default is the pipeline fxgen runs between tracing and emitting, in
 // order: the passes of All that are not Optional.
@@ -55,6 +55,10 @@ var Constraints = []Constraint{
 	{"fuse-residual", "fuse-depthwise-separable", "the block's residual joins it from the conv2d_residual fuse-residual makes of its projection"},
 	{"channels-last", "fuse-depthwise-separable", "wide blocks run channels last, where their 1×1 products are plain GEMMs; the fused kernel takes the narrow ones left in NCHW"},
 	{"fuse-depthwise-separable", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},
+	{"fuse-elementwise", "fuse-attention", "the attention's score program and softmax come from the fused_elementwise node fuse-elementwise makes"},
+	{"fold-transpose", "fuse-attention", "the attention's scores come from the matmul_transb fold-transpose makes of matmul(q, transpose(k))"},
+	{"fuse-attention", "dce", "fusing leaves the split of q, k and v unused; dce then sweeps it"},
+	{"fuse-attention", "plan-memory", "fusing removes values; a plan made before would name nodes that are gone"},
 }
 
 // Lookup returns the pass named name, or nil.

@@ -172,3 +172,19 @@ func (j *attentionJob) units(lo, hi int) {
 		g.run()
 	}
 }
+
+// AttentionCode is Attention with the score program given as its code
+// (DecodeElementwiseProgram's, for 1 + len(extras) inputs) and decoded on
+// each call, and the heads' width headDim: the kernel of the attention
+// op, which generated code calls with the program the compiled model's
+// constructor decodes once.
+func AttentionCode(out, q, k, v *Array, extras []*Array, code []int, heads, headDim, qCol, kCol, vCol int) {
+	p, err := DecodeElementwiseProgram(1+len(extras), code)
+	if err != nil {
+		kernelPanic("Attention", "%v", err)
+	}
+	if len(out.Shape) != 3 || out.Shape[2] != heads*headDim {
+		kernelPanic("Attention", "out %v for %d heads of %d", out.Shape, heads, headDim)
+	}
+	Attention(out, q, k, v, p, extras, heads, qCol, kCol, vCol)
+}

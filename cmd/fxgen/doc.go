@@ -102,7 +102,7 @@
 //		list of pass names run in that order, "none", or "default" (the
 //		default: lower-modules, cse, fold-batchnorm, fuse-activation,
 //		fuse-residual, channels-last, fuse-depthwise-separable,
-//		fuse-elementwise, fold-transpose, dce, plan-memory;
+//		fuse-elementwise, fold-transpose, fuse-attention, dce, plan-memory;
 //		see package passes). A list other than the default is
 //		recorded in the generated file's header.
 //	-dump-after NAME

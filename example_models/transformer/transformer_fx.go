@@ -101,8 +101,8 @@ type TransformerCompiled struct {
 	gt *runtime.Array
 	// blocks.0.attn.qkv.weight prepared by PackLinear, computed by the constructor
 	blocks_0_attn_qkv_weight_prepared *runtime.PackedB
-	// the 2 ops fused into softmax
-	softmax_program *runtime.ElementwiseProgram
+	// the 2 ops fused into reshape_5
+	reshape_5_program *runtime.ElementwiseProgram
 	// blocks.0.attn.proj.weight prepared by PackLinear, computed by the constructor
 	blocks_0_attn_proj_weight_prepared *runtime.PackedB
 	// blocks.0.mlp.fc1.weight prepared by PackLinear, computed by the constructor
@@ -111,8 +111,8 @@ type TransformerCompiled struct {
 	blocks_0_mlp_fc2_weight_prepared *runtime.PackedB
 	// blocks.1.attn.qkv.weight prepared by PackLinear, computed by the constructor
 	blocks_1_attn_qkv_weight_prepared *runtime.PackedB
-	// the 2 ops fused into softmax_1
-	softmax_1_program *runtime.ElementwiseProgram
+	// the 2 ops fused into reshape_9
+	reshape_9_program *runtime.ElementwiseProgram
 	// blocks.1.attn.proj.weight prepared by PackLinear, computed by the constructor
 	blocks_1_attn_proj_weight_prepared *runtime.PackedB
 	// blocks.1.mlp.fc1.weight prepared by PackLinear, computed by the constructor
@@ -121,8 +121,8 @@ type TransformerCompiled struct {
 	blocks_1_mlp_fc2_weight_prepared *runtime.PackedB
 	// blocks.2.attn.qkv.weight prepared by PackLinear, computed by the constructor
 	blocks_2_attn_qkv_weight_prepared *runtime.PackedB
-	// the 2 ops fused into softmax_2
-	softmax_2_program *runtime.ElementwiseProgram
+	// the 2 ops fused into reshape_13
+	reshape_13_program *runtime.ElementwiseProgram
 	// blocks.2.attn.proj.weight prepared by PackLinear, computed by the constructor
 	blocks_2_attn_proj_weight_prepared *runtime.PackedB
 	// blocks.2.mlp.fc1.weight prepared by PackLinear, computed by the constructor
@@ -131,8 +131,8 @@ type TransformerCompiled struct {
 	blocks_2_mlp_fc2_weight_prepared *runtime.PackedB
 	// blocks.3.attn.qkv.weight prepared by PackLinear, computed by the constructor
 	blocks_3_attn_qkv_weight_prepared *runtime.PackedB
-	// the 2 ops fused into softmax_3
-	softmax_3_program *runtime.ElementwiseProgram
+	// the 2 ops fused into reshape_17
+	reshape_17_program *runtime.ElementwiseProgram
 	// blocks.3.attn.proj.weight prepared by PackLinear, computed by the constructor
 	blocks_3_attn_proj_weight_prepared *runtime.PackedB
 	// blocks.3.mlp.fc1.weight prepared by PackLinear, computed by the constructor
@@ -158,33 +158,7 @@ type transformerCompiledFrame struct {
 	blocks_0_ln1 runtime.Array
 	// blocks_0_attn_qkv f32[N,128,768]
 	blocks_0_attn_qkv runtime.Array
-	// split_r0 f32[N,128,256]
-	split_r0 runtime.Array
-	// split_r1 f32[N,128,256]
-	split_r1 runtime.Array
-	// split_r2 f32[N,128,256]
-	split_r2 runtime.Array
-	// reshape_2 f32[N,128,4,64], a view of getitem
-	reshape_2 runtime.Array
-	// transpose f32[N,4,128,64]
-	transpose runtime.Array
-	// reshape_3 f32[N,128,4,64], a view of getitem_1
-	reshape_3 runtime.Array
-	// transpose_1 f32[N,4,128,64]
-	transpose_1 runtime.Array
-	// reshape_4 f32[N,128,4,64], a view of getitem_2
-	reshape_4 runtime.Array
-	// transpose_2 f32[N,4,128,64]
-	transpose_2 runtime.Array
-	// matmul f32[N,4,128,128]
-	matmul runtime.Array
-	// softmax f32[N,4,128,128]
-	softmax runtime.Array
-	// matmul_1 f32[N,4,128,64]
-	matmul_1 runtime.Array
-	// transpose_4 f32[N,128,4,64]
-	transpose_4 runtime.Array
-	// reshape_5 f32[N,128,256], a view of transpose_4
+	// reshape_5 f32[N,128,256]
 	reshape_5 runtime.Array
 	// add_1 f32[N,128,256]
 	add_1 runtime.Array
@@ -198,33 +172,7 @@ type transformerCompiledFrame struct {
 	blocks_1_ln1 runtime.Array
 	// blocks_1_attn_qkv f32[N,128,768]
 	blocks_1_attn_qkv runtime.Array
-	// split_1_r0 f32[N,128,256]
-	split_1_r0 runtime.Array
-	// split_1_r1 f32[N,128,256]
-	split_1_r1 runtime.Array
-	// split_1_r2 f32[N,128,256]
-	split_1_r2 runtime.Array
-	// reshape_6 f32[N,128,4,64], a view of getitem_3
-	reshape_6 runtime.Array
-	// transpose_5 f32[N,4,128,64]
-	transpose_5 runtime.Array
-	// reshape_7 f32[N,128,4,64], a view of getitem_4
-	reshape_7 runtime.Array
-	// transpose_6 f32[N,4,128,64]
-	transpose_6 runtime.Array
-	// reshape_8 f32[N,128,4,64], a view of getitem_5
-	reshape_8 runtime.Array
-	// transpose_7 f32[N,4,128,64]
-	transpose_7 runtime.Array
-	// matmul_2 f32[N,4,128,128]
-	matmul_2 runtime.Array
-	// softmax_1 f32[N,4,128,128]
-	softmax_1 runtime.Array
-	// matmul_3 f32[N,4,128,64]
-	matmul_3 runtime.Array
-	// transpose_9 f32[N,128,4,64]
-	transpose_9 runtime.Array
-	// reshape_9 f32[N,128,256], a view of transpose_9
+	// reshape_9 f32[N,128,256]
 	reshape_9 runtime.Array
 	// add_3 f32[N,128,256]
 	add_3 runtime.Array
@@ -238,33 +186,7 @@ type transformerCompiledFrame struct {
 	blocks_2_ln1 runtime.Array
 	// blocks_2_attn_qkv f32[N,128,768]
 	blocks_2_attn_qkv runtime.Array
-	// split_2_r0 f32[N,128,256]
-	split_2_r0 runtime.Array
-	// split_2_r1 f32[N,128,256]
-	split_2_r1 runtime.Array
-	// split_2_r2 f32[N,128,256]
-	split_2_r2 runtime.Array
-	// reshape_10 f32[N,128,4,64], a view of getitem_6
-	reshape_10 runtime.Array
-	// transpose_10 f32[N,4,128,64]
-	transpose_10 runtime.Array
-	// reshape_11 f32[N,128,4,64], a view of getitem_7
-	reshape_11 runtime.Array
-	// transpose_11 f32[N,4,128,64]
-	transpose_11 runtime.Array
-	// reshape_12 f32[N,128,4,64], a view of getitem_8
-	reshape_12 runtime.Array
-	// transpose_12 f32[N,4,128,64]
-	transpose_12 runtime.Array
-	// matmul_4 f32[N,4,128,128]
-	matmul_4 runtime.Array
-	// softmax_2 f32[N,4,128,128]
-	softmax_2 runtime.Array
-	// matmul_5 f32[N,4,128,64]
-	matmul_5 runtime.Array
-	// transpose_14 f32[N,128,4,64]
-	transpose_14 runtime.Array
-	// reshape_13 f32[N,128,256], a view of transpose_14
+	// reshape_13 f32[N,128,256]
 	reshape_13 runtime.Array
 	// add_5 f32[N,128,256]
 	add_5 runtime.Array
@@ -278,33 +200,7 @@ type transformerCompiledFrame struct {
 	blocks_3_ln1 runtime.Array
 	// blocks_3_attn_qkv f32[N,128,768]
 	blocks_3_attn_qkv runtime.Array
-	// split_3_r0 f32[N,128,256]
-	split_3_r0 runtime.Array
-	// split_3_r1 f32[N,128,256]
-	split_3_r1 runtime.Array
-	// split_3_r2 f32[N,128,256]
-	split_3_r2 runtime.Array
-	// reshape_14 f32[N,128,4,64], a view of getitem_9
-	reshape_14 runtime.Array
-	// transpose_15 f32[N,4,128,64]
-	transpose_15 runtime.Array
-	// reshape_15 f32[N,128,4,64], a view of getitem_10
-	reshape_15 runtime.Array
-	// transpose_16 f32[N,4,128,64]
-	transpose_16 runtime.Array
-	// reshape_16 f32[N,128,4,64], a view of getitem_11
-	reshape_16 runtime.Array
-	// transpose_17 f32[N,4,128,64]
-	transpose_17 runtime.Array
-	// matmul_6 f32[N,4,128,128]
-	matmul_6 runtime.Array
-	// softmax_3 f32[N,4,128,128]
-	softmax_3 runtime.Array
-	// matmul_7 f32[N,4,128,64]
-	matmul_7 runtime.Array
-	// transpose_19 f32[N,128,4,64]
-	transpose_19 runtime.Array
-	// reshape_17 f32[N,128,256], a view of transpose_19
+	// reshape_17 f32[N,128,256]
 	reshape_17 runtime.Array
 	// add_7 f32[N,128,256]
 	add_7 runtime.Array
@@ -468,7 +364,7 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	c.gt = runtime.NewArray(runtime.Bool, 128, 128)
 	runtime.Gt(c.gt, reshape, reshape_1)
 	c.blocks_0_attn_qkv_weight_prepared = runtime.PackLinear(blocks_0_attn_qkv_weight)
-	c.softmax_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+	c.reshape_5_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// transformer.go:99: r2 = div(matmul, 8.0)
 		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
 		// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
@@ -478,7 +374,7 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	c.blocks_0_mlp_fc1_weight_prepared = runtime.PackLinear(blocks_0_mlp_fc1_weight)
 	c.blocks_0_mlp_fc2_weight_prepared = runtime.PackLinear(blocks_0_mlp_fc2_weight)
 	c.blocks_1_attn_qkv_weight_prepared = runtime.PackLinear(blocks_1_attn_qkv_weight)
-	c.softmax_1_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+	c.reshape_9_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// transformer.go:99: r2 = div(matmul_2, 8.0)
 		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
 		// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
@@ -488,7 +384,7 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	c.blocks_1_mlp_fc1_weight_prepared = runtime.PackLinear(blocks_1_mlp_fc1_weight)
 	c.blocks_1_mlp_fc2_weight_prepared = runtime.PackLinear(blocks_1_mlp_fc2_weight)
 	c.blocks_2_attn_qkv_weight_prepared = runtime.PackLinear(blocks_2_attn_qkv_weight)
-	c.softmax_2_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+	c.reshape_13_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// transformer.go:99: r2 = div(matmul_4, 8.0)
 		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
 		// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
@@ -498,7 +394,7 @@ func NewTransformerCompiled(m *Transformer) *TransformerCompiled {
 	c.blocks_2_mlp_fc1_weight_prepared = runtime.PackLinear(blocks_2_mlp_fc1_weight)
 	c.blocks_2_mlp_fc2_weight_prepared = runtime.PackLinear(blocks_2_mlp_fc2_weight)
 	c.blocks_3_attn_qkv_weight_prepared = runtime.PackLinear(blocks_3_attn_qkv_weight)
-	c.softmax_3_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+	c.reshape_17_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
 		// transformer.go:99: r2 = div(matmul_6, 8.0)
 		{Op: runtime.ElemDivScalar, A: 0, C: 8.0},
 		// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
@@ -522,67 +418,31 @@ func (fr *transformerCompiledFrame) reserve(N int) {
 	layout.Own(&fr.add, runtime.Float32, N, 128, 256)
 	layout.Reuse(&fr.blocks_0_ln1, &fr.tok_emb, runtime.Float32, N, 128, 256)
 	layout.Own(&fr.blocks_0_attn_qkv, runtime.Float32, N, 128, 768)
-	layout.Reuse(&fr.split_r0, &fr.blocks_0_ln1, runtime.Float32, N, 128, 256)
-	layout.Own(&fr.split_r1, runtime.Float32, N, 128, 256)
-	layout.Own(&fr.split_r2, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.transpose, &fr.blocks_0_attn_qkv, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.transpose_1, &fr.split_r0, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.transpose_2, &fr.split_r1, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.matmul, &fr.split_r2, runtime.Float32, N, 4, 128, 128)
-	layout.Reuse(&fr.softmax, &fr.transpose, runtime.Float32, N, 4, 128, 128)
-	layout.Reuse(&fr.matmul_1, &fr.transpose_1, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.transpose_4, &fr.transpose_2, runtime.Float32, N, 128, 4, 64)
+	layout.Reuse(&fr.reshape_5, &fr.blocks_0_ln1, runtime.Float32, N, 128, 256)
 	layout.Reuse(&fr.add_1, &fr.add, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.blocks_0_ln2, &fr.matmul_1, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.blocks_0_mlp_fc1, &fr.softmax, runtime.Float32, N, 128, 1024)
+	layout.Reuse(&fr.blocks_0_ln2, &fr.reshape_5, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_0_mlp_fc1, &fr.blocks_0_attn_qkv, runtime.Float32, N, 128, 1024)
 	layout.Reuse(&fr.add_2, &fr.add_1, runtime.Float32, N, 128, 256)
 	layout.Reuse(&fr.blocks_1_ln1, &fr.blocks_0_ln2, runtime.Float32, N, 128, 256)
 	layout.Reuse(&fr.blocks_1_attn_qkv, &fr.blocks_0_mlp_fc1, runtime.Float32, N, 128, 768)
-	layout.Reuse(&fr.split_1_r0, &fr.blocks_1_ln1, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.split_1_r1, &fr.transpose_4, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.split_1_r2, &fr.matmul, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.transpose_5, &fr.blocks_1_attn_qkv, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.transpose_6, &fr.split_1_r0, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.transpose_7, &fr.split_1_r1, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.matmul_2, &fr.split_1_r2, runtime.Float32, N, 4, 128, 128)
-	layout.Reuse(&fr.softmax_1, &fr.transpose_5, runtime.Float32, N, 4, 128, 128)
-	layout.Reuse(&fr.matmul_3, &fr.transpose_6, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.transpose_9, &fr.transpose_7, runtime.Float32, N, 128, 4, 64)
+	layout.Reuse(&fr.reshape_9, &fr.blocks_1_ln1, runtime.Float32, N, 128, 256)
 	layout.Reuse(&fr.add_3, &fr.add_2, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.blocks_1_ln2, &fr.matmul_3, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.blocks_1_mlp_fc1, &fr.softmax_1, runtime.Float32, N, 128, 1024)
+	layout.Reuse(&fr.blocks_1_ln2, &fr.reshape_9, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_1_mlp_fc1, &fr.blocks_1_attn_qkv, runtime.Float32, N, 128, 1024)
 	layout.Reuse(&fr.add_4, &fr.add_3, runtime.Float32, N, 128, 256)
 	layout.Reuse(&fr.blocks_2_ln1, &fr.blocks_1_ln2, runtime.Float32, N, 128, 256)
 	layout.Reuse(&fr.blocks_2_attn_qkv, &fr.blocks_1_mlp_fc1, runtime.Float32, N, 128, 768)
-	layout.Reuse(&fr.split_2_r0, &fr.blocks_2_ln1, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.split_2_r1, &fr.transpose_9, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.split_2_r2, &fr.matmul_2, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.transpose_10, &fr.blocks_2_attn_qkv, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.transpose_11, &fr.split_2_r0, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.transpose_12, &fr.split_2_r1, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.matmul_4, &fr.split_2_r2, runtime.Float32, N, 4, 128, 128)
-	layout.Reuse(&fr.softmax_2, &fr.transpose_10, runtime.Float32, N, 4, 128, 128)
-	layout.Reuse(&fr.matmul_5, &fr.transpose_11, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.transpose_14, &fr.transpose_12, runtime.Float32, N, 128, 4, 64)
+	layout.Reuse(&fr.reshape_13, &fr.blocks_2_ln1, runtime.Float32, N, 128, 256)
 	layout.Reuse(&fr.add_5, &fr.add_4, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.blocks_2_ln2, &fr.matmul_5, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.blocks_2_mlp_fc1, &fr.softmax_2, runtime.Float32, N, 128, 1024)
+	layout.Reuse(&fr.blocks_2_ln2, &fr.reshape_13, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_2_mlp_fc1, &fr.blocks_2_attn_qkv, runtime.Float32, N, 128, 1024)
 	layout.Reuse(&fr.add_6, &fr.add_5, runtime.Float32, N, 128, 256)
 	layout.Reuse(&fr.blocks_3_ln1, &fr.blocks_2_ln2, runtime.Float32, N, 128, 256)
 	layout.Reuse(&fr.blocks_3_attn_qkv, &fr.blocks_2_mlp_fc1, runtime.Float32, N, 128, 768)
-	layout.Reuse(&fr.split_3_r0, &fr.blocks_3_ln1, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.split_3_r1, &fr.transpose_14, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.split_3_r2, &fr.matmul_4, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.transpose_15, &fr.blocks_3_attn_qkv, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.transpose_16, &fr.split_3_r0, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.transpose_17, &fr.split_3_r1, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.matmul_6, &fr.split_3_r2, runtime.Float32, N, 4, 128, 128)
-	layout.Reuse(&fr.softmax_3, &fr.transpose_15, runtime.Float32, N, 4, 128, 128)
-	layout.Reuse(&fr.matmul_7, &fr.transpose_16, runtime.Float32, N, 4, 128, 64)
-	layout.Reuse(&fr.transpose_19, &fr.transpose_17, runtime.Float32, N, 128, 4, 64)
+	layout.Reuse(&fr.reshape_17, &fr.blocks_3_ln1, runtime.Float32, N, 128, 256)
 	layout.Reuse(&fr.add_7, &fr.add_6, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.blocks_3_ln2, &fr.matmul_7, runtime.Float32, N, 128, 256)
-	layout.Reuse(&fr.blocks_3_mlp_fc1, &fr.softmax_3, runtime.Float32, N, 128, 1024)
+	layout.Reuse(&fr.blocks_3_ln2, &fr.reshape_17, runtime.Float32, N, 128, 256)
+	layout.Reuse(&fr.blocks_3_mlp_fc1, &fr.blocks_3_attn_qkv, runtime.Float32, N, 128, 1024)
 	layout.Reuse(&fr.add_8, &fr.add_7, runtime.Float32, N, 128, 256)
 	layout.Reuse(&fr.ln_f, &fr.blocks_3_ln2, runtime.Float32, N, 128, 256)
 	layout.Bind(&fr.workspace)
@@ -606,33 +466,11 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.LayerNorm(&fr.blocks_0_ln1, &fr.add, c.blocks_0_ln1_weight, c.blocks_0_ln1_bias, []int{256}, 1e-05)
 	// transformer.go:95: blocks_0_attn_qkv = call_function linear(blocks_0_ln1, blocks_0_attn_qkv_weight, blocks_0_attn_qkv_bias)
 	runtime.LinearPacked(&fr.blocks_0_attn_qkv, &fr.blocks_0_ln1, c.blocks_0_attn_qkv_weight_prepared, c.blocks_0_attn_qkv_bias)
-	// transformer.go:95: split = call_method split(blocks_0_attn_qkv, split_size_or_sections=[256], dim=2)
-	runtime.Split([]*runtime.Array{&fr.split_r0, &fr.split_r1, &fr.split_r2}, &fr.blocks_0_attn_qkv, 2)
-	// transformer.go:96: reshape_2 = call_method reshape(getitem, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_2, &fr.split_r0, N, 128, 4, 64)
-	// transformer.go:96: transpose = call_method transpose(reshape_2, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose, &fr.reshape_2, 1, 2)
-	// transformer.go:97: reshape_3 = call_method reshape(getitem_1, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_3, &fr.split_r1, N, 128, 4, 64)
-	// transformer.go:97: transpose_1 = call_method transpose(reshape_3, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_1, &fr.reshape_3, 1, 2)
-	// transformer.go:98: reshape_4 = call_method reshape(getitem_2, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_4, &fr.split_r2, N, 128, 4, 64)
-	// transformer.go:98: transpose_2 = call_method transpose(reshape_4, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_2, &fr.reshape_4, 1, 2)
-	// transformer.go:99: matmul = call_function matmul_transb(transpose, transpose_1)
-	runtime.MatmulTransB(&fr.matmul, &fr.transpose, &fr.transpose_1)
-	// transformer.go:100: softmax = 2 fused elementwise ops and a softmax over the last dim (softmax_program):
+	// transformer.go:101: reshape_5 = attention of 4 heads of 64, scores through 2 ops and a softmax (reshape_5_program):
 	// transformer.go:99: r2 = div(matmul, 8.0)
 	// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
 	// transformer.go:100: softmax = softmax(r3, dim=-1)
-	c.softmax_program.RunSoftmax(&fr.softmax, []*runtime.Array{&fr.matmul, c.gt})
-	// transformer.go:101: matmul_1 = call_function matmul(softmax, transpose_2)
-	runtime.Matmul(&fr.matmul_1, &fr.softmax, &fr.transpose_2)
-	// transformer.go:101: transpose_4 = call_method transpose(matmul_1, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_4, &fr.matmul_1, 1, 2)
-	// transformer.go:101: reshape_5 = call_method reshape(transpose_4, shape=[-1, 128, 256])
-	runtime.View(&fr.reshape_5, &fr.transpose_4, N, 128, 256)
+	runtime.Attention(&fr.reshape_5, &fr.blocks_0_attn_qkv, &fr.blocks_0_attn_qkv, &fr.blocks_0_attn_qkv, c.reshape_5_program, []*runtime.Array{c.gt}, 4, 0, 256, 512)
 	// transformer.go:89: add_1 = call_function linear_residual(reshape_5, blocks_0_attn_proj_weight, blocks_0_attn_proj_bias, add)
 	runtime.LinearResidualPacked(&fr.add_1, &fr.reshape_5, c.blocks_0_attn_proj_weight_prepared, c.blocks_0_attn_proj_bias, &fr.add)
 	// transformer.go:90: blocks_0_ln2 = call_function layer_norm(add_1, blocks_0_ln2_weight, blocks_0_ln2_bias, normalized_shape=[256], eps=1e-05)
@@ -645,33 +483,11 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.LayerNorm(&fr.blocks_1_ln1, &fr.add_2, c.blocks_1_ln1_weight, c.blocks_1_ln1_bias, []int{256}, 1e-05)
 	// transformer.go:95: blocks_1_attn_qkv = call_function linear(blocks_1_ln1, blocks_1_attn_qkv_weight, blocks_1_attn_qkv_bias)
 	runtime.LinearPacked(&fr.blocks_1_attn_qkv, &fr.blocks_1_ln1, c.blocks_1_attn_qkv_weight_prepared, c.blocks_1_attn_qkv_bias)
-	// transformer.go:95: split_1 = call_method split(blocks_1_attn_qkv, split_size_or_sections=[256], dim=2)
-	runtime.Split([]*runtime.Array{&fr.split_1_r0, &fr.split_1_r1, &fr.split_1_r2}, &fr.blocks_1_attn_qkv, 2)
-	// transformer.go:96: reshape_6 = call_method reshape(getitem_3, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_6, &fr.split_1_r0, N, 128, 4, 64)
-	// transformer.go:96: transpose_5 = call_method transpose(reshape_6, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_5, &fr.reshape_6, 1, 2)
-	// transformer.go:97: reshape_7 = call_method reshape(getitem_4, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_7, &fr.split_1_r1, N, 128, 4, 64)
-	// transformer.go:97: transpose_6 = call_method transpose(reshape_7, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_6, &fr.reshape_7, 1, 2)
-	// transformer.go:98: reshape_8 = call_method reshape(getitem_5, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_8, &fr.split_1_r2, N, 128, 4, 64)
-	// transformer.go:98: transpose_7 = call_method transpose(reshape_8, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_7, &fr.reshape_8, 1, 2)
-	// transformer.go:99: matmul_2 = call_function matmul_transb(transpose_5, transpose_6)
-	runtime.MatmulTransB(&fr.matmul_2, &fr.transpose_5, &fr.transpose_6)
-	// transformer.go:100: softmax_1 = 2 fused elementwise ops and a softmax over the last dim (softmax_1_program):
+	// transformer.go:101: reshape_9 = attention of 4 heads of 64, scores through 2 ops and a softmax (reshape_9_program):
 	// transformer.go:99: r2 = div(matmul_2, 8.0)
 	// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
 	// transformer.go:100: softmax_1 = softmax(r3, dim=-1)
-	c.softmax_1_program.RunSoftmax(&fr.softmax_1, []*runtime.Array{&fr.matmul_2, c.gt})
-	// transformer.go:101: matmul_3 = call_function matmul(softmax_1, transpose_7)
-	runtime.Matmul(&fr.matmul_3, &fr.softmax_1, &fr.transpose_7)
-	// transformer.go:101: transpose_9 = call_method transpose(matmul_3, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_9, &fr.matmul_3, 1, 2)
-	// transformer.go:101: reshape_9 = call_method reshape(transpose_9, shape=[-1, 128, 256])
-	runtime.View(&fr.reshape_9, &fr.transpose_9, N, 128, 256)
+	runtime.Attention(&fr.reshape_9, &fr.blocks_1_attn_qkv, &fr.blocks_1_attn_qkv, &fr.blocks_1_attn_qkv, c.reshape_9_program, []*runtime.Array{c.gt}, 4, 0, 256, 512)
 	// transformer.go:89: add_3 = call_function linear_residual(reshape_9, blocks_1_attn_proj_weight, blocks_1_attn_proj_bias, add_2)
 	runtime.LinearResidualPacked(&fr.add_3, &fr.reshape_9, c.blocks_1_attn_proj_weight_prepared, c.blocks_1_attn_proj_bias, &fr.add_2)
 	// transformer.go:90: blocks_1_ln2 = call_function layer_norm(add_3, blocks_1_ln2_weight, blocks_1_ln2_bias, normalized_shape=[256], eps=1e-05)
@@ -684,33 +500,11 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.LayerNorm(&fr.blocks_2_ln1, &fr.add_4, c.blocks_2_ln1_weight, c.blocks_2_ln1_bias, []int{256}, 1e-05)
 	// transformer.go:95: blocks_2_attn_qkv = call_function linear(blocks_2_ln1, blocks_2_attn_qkv_weight, blocks_2_attn_qkv_bias)
 	runtime.LinearPacked(&fr.blocks_2_attn_qkv, &fr.blocks_2_ln1, c.blocks_2_attn_qkv_weight_prepared, c.blocks_2_attn_qkv_bias)
-	// transformer.go:95: split_2 = call_method split(blocks_2_attn_qkv, split_size_or_sections=[256], dim=2)
-	runtime.Split([]*runtime.Array{&fr.split_2_r0, &fr.split_2_r1, &fr.split_2_r2}, &fr.blocks_2_attn_qkv, 2)
-	// transformer.go:96: reshape_10 = call_method reshape(getitem_6, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_10, &fr.split_2_r0, N, 128, 4, 64)
-	// transformer.go:96: transpose_10 = call_method transpose(reshape_10, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_10, &fr.reshape_10, 1, 2)
-	// transformer.go:97: reshape_11 = call_method reshape(getitem_7, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_11, &fr.split_2_r1, N, 128, 4, 64)
-	// transformer.go:97: transpose_11 = call_method transpose(reshape_11, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_11, &fr.reshape_11, 1, 2)
-	// transformer.go:98: reshape_12 = call_method reshape(getitem_8, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_12, &fr.split_2_r2, N, 128, 4, 64)
-	// transformer.go:98: transpose_12 = call_method transpose(reshape_12, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_12, &fr.reshape_12, 1, 2)
-	// transformer.go:99: matmul_4 = call_function matmul_transb(transpose_10, transpose_11)
-	runtime.MatmulTransB(&fr.matmul_4, &fr.transpose_10, &fr.transpose_11)
-	// transformer.go:100: softmax_2 = 2 fused elementwise ops and a softmax over the last dim (softmax_2_program):
+	// transformer.go:101: reshape_13 = attention of 4 heads of 64, scores through 2 ops and a softmax (reshape_13_program):
 	// transformer.go:99: r2 = div(matmul_4, 8.0)
 	// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
 	// transformer.go:100: softmax_2 = softmax(r3, dim=-1)
-	c.softmax_2_program.RunSoftmax(&fr.softmax_2, []*runtime.Array{&fr.matmul_4, c.gt})
-	// transformer.go:101: matmul_5 = call_function matmul(softmax_2, transpose_12)
-	runtime.Matmul(&fr.matmul_5, &fr.softmax_2, &fr.transpose_12)
-	// transformer.go:101: transpose_14 = call_method transpose(matmul_5, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_14, &fr.matmul_5, 1, 2)
-	// transformer.go:101: reshape_13 = call_method reshape(transpose_14, shape=[-1, 128, 256])
-	runtime.View(&fr.reshape_13, &fr.transpose_14, N, 128, 256)
+	runtime.Attention(&fr.reshape_13, &fr.blocks_2_attn_qkv, &fr.blocks_2_attn_qkv, &fr.blocks_2_attn_qkv, c.reshape_13_program, []*runtime.Array{c.gt}, 4, 0, 256, 512)
 	// transformer.go:89: add_5 = call_function linear_residual(reshape_13, blocks_2_attn_proj_weight, blocks_2_attn_proj_bias, add_4)
 	runtime.LinearResidualPacked(&fr.add_5, &fr.reshape_13, c.blocks_2_attn_proj_weight_prepared, c.blocks_2_attn_proj_bias, &fr.add_4)
 	// transformer.go:90: blocks_2_ln2 = call_function layer_norm(add_5, blocks_2_ln2_weight, blocks_2_ln2_bias, normalized_shape=[256], eps=1e-05)
@@ -723,33 +517,11 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	runtime.LayerNorm(&fr.blocks_3_ln1, &fr.add_6, c.blocks_3_ln1_weight, c.blocks_3_ln1_bias, []int{256}, 1e-05)
 	// transformer.go:95: blocks_3_attn_qkv = call_function linear(blocks_3_ln1, blocks_3_attn_qkv_weight, blocks_3_attn_qkv_bias)
 	runtime.LinearPacked(&fr.blocks_3_attn_qkv, &fr.blocks_3_ln1, c.blocks_3_attn_qkv_weight_prepared, c.blocks_3_attn_qkv_bias)
-	// transformer.go:95: split_3 = call_method split(blocks_3_attn_qkv, split_size_or_sections=[256], dim=2)
-	runtime.Split([]*runtime.Array{&fr.split_3_r0, &fr.split_3_r1, &fr.split_3_r2}, &fr.blocks_3_attn_qkv, 2)
-	// transformer.go:96: reshape_14 = call_method reshape(getitem_9, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_14, &fr.split_3_r0, N, 128, 4, 64)
-	// transformer.go:96: transpose_15 = call_method transpose(reshape_14, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_15, &fr.reshape_14, 1, 2)
-	// transformer.go:97: reshape_15 = call_method reshape(getitem_10, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_15, &fr.split_3_r1, N, 128, 4, 64)
-	// transformer.go:97: transpose_16 = call_method transpose(reshape_15, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_16, &fr.reshape_15, 1, 2)
-	// transformer.go:98: reshape_16 = call_method reshape(getitem_11, shape=[-1, 128, 4, 64])
-	runtime.View(&fr.reshape_16, &fr.split_3_r2, N, 128, 4, 64)
-	// transformer.go:98: transpose_17 = call_method transpose(reshape_16, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_17, &fr.reshape_16, 1, 2)
-	// transformer.go:99: matmul_6 = call_function matmul_transb(transpose_15, transpose_16)
-	runtime.MatmulTransB(&fr.matmul_6, &fr.transpose_15, &fr.transpose_16)
-	// transformer.go:100: softmax_3 = 2 fused elementwise ops and a softmax over the last dim (softmax_3_program):
+	// transformer.go:101: reshape_17 = attention of 4 heads of 64, scores through 2 ops and a softmax (reshape_17_program):
 	// transformer.go:99: r2 = div(matmul_6, 8.0)
 	// transformer.go:100: r3 = masked_fill(r2, gt, value=-Inf)
 	// transformer.go:100: softmax_3 = softmax(r3, dim=-1)
-	c.softmax_3_program.RunSoftmax(&fr.softmax_3, []*runtime.Array{&fr.matmul_6, c.gt})
-	// transformer.go:101: matmul_7 = call_function matmul(softmax_3, transpose_17)
-	runtime.Matmul(&fr.matmul_7, &fr.softmax_3, &fr.transpose_17)
-	// transformer.go:101: transpose_19 = call_method transpose(matmul_7, dim0=1, dim1=2)
-	runtime.Transpose(&fr.transpose_19, &fr.matmul_7, 1, 2)
-	// transformer.go:101: reshape_17 = call_method reshape(transpose_19, shape=[-1, 128, 256])
-	runtime.View(&fr.reshape_17, &fr.transpose_19, N, 128, 256)
+	runtime.Attention(&fr.reshape_17, &fr.blocks_3_attn_qkv, &fr.blocks_3_attn_qkv, &fr.blocks_3_attn_qkv, c.reshape_17_program, []*runtime.Array{c.gt}, 4, 0, 256, 512)
 	// transformer.go:89: add_7 = call_function linear_residual(reshape_17, blocks_3_attn_proj_weight, blocks_3_attn_proj_bias, add_6)
 	runtime.LinearResidualPacked(&fr.add_7, &fr.reshape_17, c.blocks_3_attn_proj_weight_prepared, c.blocks_3_attn_proj_bias, &fr.add_6)
 	// transformer.go:90: blocks_3_ln2 = call_function layer_norm(add_7, blocks_3_ln2_weight, blocks_3_ln2_bias, normalized_shape=[256], eps=1e-05)

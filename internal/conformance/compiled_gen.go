@@ -59,6 +59,14 @@ func init() {
 		c := NewArgmin_0Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
 	}
+	Compiled["Attention_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewAttention_0Compiled(m.(*Model2))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1]) }
+	}
+	Compiled["Attention_1"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewAttention_1Compiled(m.(*Model3))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2]) }
+	}
 	Compiled["AvgPool2d_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewAvgPool2d_0Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
@@ -1328,6 +1336,135 @@ func (c *Argmin_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	runtime.ArgMin(argmin, aArr, -1, false)
 	c.frames.Put(fr)
 	return tensor.FromArray(argmin)
+}
+
+// Attention_0: attention
+
+// Regenerate this file if Model2.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model2, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model2).Forward
+
+// Attention_0Compiled is Model2 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Attention_0Compiled struct {
+	// the 2 ops fused into attention
+	attention_program *runtime.ElementwiseProgram
+	// the free per-call workspaces
+	frames runtime.Frames[attention_0CompiledFrame]
+}
+
+// attention_0CompiledFrame is the state of one Attention_0Compiled.Forward
+// call: the workspace and the arrays bound to it.
+type attention_0CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewAttention_0Compiled compiles m, checking that its parameters have the traced shapes.
+func NewAttention_0Compiled(m *Model2) *Attention_0Compiled {
+	c := &Attention_0Compiled{}
+	c.attention_program = runtime.NewElementwiseProgram(2, []runtime.ElementwiseStep{
+		{Op: runtime.ElemDivScalar, A: 0, C: 2.0},
+		{Op: runtime.ElemMaskedFill, A: 2, B: 1, C: -1e+09},
+	})
+	return c
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *attention_0CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model2.Forward for a f32[N,5,24], b bool[5,5].
+func (c *Attention_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Attention_0Compiled.Forward", "a", aArr, runtime.Float32, -1, 5, 24)
+	bArr := b.Array()
+	runtime.CheckInput("Attention_0Compiled.Forward", "b", bArr, runtime.Bool, 5, 5)
+	N := aArr.Shape[0]
+	fr := c.frames.Get()
+	fr.reserve(N)
+	// models.go:69: attention = attention of 2 heads of 4, scores through 2 ops and a softmax (attention_program):
+	attention := runtime.NewArray(runtime.Float32, N, 5, 8)
+	runtime.Attention(attention, aArr, aArr, aArr, c.attention_program, []*runtime.Array{bArr}, 2, 0, 8, 16)
+	c.frames.Put(fr)
+	return tensor.FromArray(attention)
+}
+
+// Attention_1: attention
+
+// Regenerate this file if Model3.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model3).Forward
+
+// Attention_1Compiled is Model3 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Attention_1Compiled struct {
+	// the 1 ops fused into attention
+	attention_program *runtime.ElementwiseProgram
+	// the free per-call workspaces
+	frames runtime.Frames[attention_1CompiledFrame]
+}
+
+// attention_1CompiledFrame is the state of one Attention_1Compiled.Forward
+// call: the workspace and the arrays bound to it.
+type attention_1CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewAttention_1Compiled compiles m, checking that its parameters have the traced shapes.
+func NewAttention_1Compiled(m *Model3) *Attention_1Compiled {
+	c1 := &Attention_1Compiled{}
+	c1.attention_program = runtime.NewElementwiseProgram(1, []runtime.ElementwiseStep{
+		{Op: runtime.ElemMulScalar, A: 0, C: 0.5},
+	})
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *attention_1CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model3.Forward for a f32[N,3,6], b f32[N,7,6], c f32[N,7,9].
+func (c1 *Attention_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Attention_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 3, 6)
+	bArr := b.Array()
+	runtime.CheckInput("Attention_1Compiled.Forward", "b", bArr, runtime.Float32, -1, 7, 6)
+	cArr := c.Array()
+	runtime.CheckInput("Attention_1Compiled.Forward", "c", cArr, runtime.Float32, -1, 7, 9)
+	N := aArr.Shape[0]
+	runtime.CheckDim("Attention_1Compiled.Forward", "b", bArr, 0, N, "N")
+	runtime.CheckDim("Attention_1Compiled.Forward", "c", cArr, 0, N, "N")
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:81: attention = attention of 1 heads of 6, scores through 1 ops and a softmax (attention_program):
+	attention := runtime.NewArray(runtime.Float32, N, 3, 6)
+	runtime.Attention(attention, aArr, bArr, cArr, c1.attention_program, []*runtime.Array{}, 1, 0, 0, 3)
+	c1.frames.Put(fr)
+	return tensor.FromArray(attention)
 }
 
 // AvgPool2d_0: avg_pool2d

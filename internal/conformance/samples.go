@@ -318,6 +318,19 @@ var specialSamples = map[string][]*Sample{
 	"expand":       {{Args: []any{Input(0), []any{-1, 3, 4}}, Inputs: []string{"f32[N,1,4]"}}, {Args: []any{Input(0), []any{2, -1, -1}}, Inputs: []string{"i64[N,4]"}}},
 	"expand_as":    {{Args: []any{Input(0), Input(1)}, Inputs: []string{"f32[N,1,4]", "f32[N,3,4]"}}},
 	"full":         {{Args: []any{[]any{2, 3}}, Kwargs: []ir.Kwarg{kw("fill_value", 1.5)}, NoCompile: true}},
+	"attention": {
+		// One projection holding q, k and v (columns 0, 8 and 16), two
+		// heads of 4, scores scaled and masked by a bool extra.
+		{Args: []any{Input(0), Input(0), Input(0), []Input{1}}, Inputs: []string{"f32[N,5,24]", "bool[5,5]"},
+			Kwargs: []ir.Kwarg{kw("program", program(
+				runtime.ElementwiseStep{Op: runtime.ElemDivScalar, A: 0, C: 2},
+				runtime.ElementwiseStep{Op: runtime.ElemMaskedFill, A: 2, B: 1, C: -1e9},
+			)), kw("heads", 2), kw("head_dim", 4), kw("k_col", 8), kw("v_col", 16)}},
+		// Separate q, k, v of other lengths, one head, no extra.
+		{Args: []any{Input(0), Input(1), Input(2), []Input{}}, Inputs: []string{"f32[N,3,6]", "f32[N,7,6]", "f32[N,7,9]"},
+			Kwargs: []ir.Kwarg{kw("program", program(runtime.ElementwiseStep{Op: runtime.ElemMulScalar, A: 0, C: 0.5})),
+				kw("heads", 1), kw("head_dim", 6), kw("v_col", 3)}},
+	},
 	"fused_elementwise": {{
 		Args: []any{[]Input{0, 1}}, Inputs: []string{"f32[N,4]", "f32[4]"},
 		Kwargs: []ir.Kwarg{kw("program", program(
