@@ -178,33 +178,47 @@ func tileDirect(v vecRegs, mr int, pack bool) {
 	epilogueFlags(name, mr, v, "beta+52(FP)", "bias+56(FP)")
 }
 
-// tileDirectPackB256 writes the AVX2 kernel for mr rows of a 6×16 tile that
-// reads both A and B in place (B a k×16 block of a row-major matrix with
-// row stride ldb) and stores the rows of B it reads to the packed panel pb
-// (row p at pb[p*16:]), so that the tiles below can read the panel: B
-// packed on the fly by the top tile of each column. Registers as in
-// tileDirect; R12 is ldb in bytes, DX walks pb, and the kernel prefetches
-// the row of B 32 steps ahead (R11 = 32·ldb), some 200 cycles, well past
-// an L3 hit (about 50 cycles on Zen 3); 8 steps ahead was level within the
-// noise of a shared machine except on 128x1152x784 (0.92 of OpenBLAS
-// against 1.00, means of 3 paired runs).
-func tileDirectPackB256(mr int) {
-	v := avx2Regs
+// tileDirectPackB writes the kernel for mr rows of a tile of the flavour v
+// (AVX-512 14×32 or AVX2 6×16) that reads both A and B in place (B a
+// k×nr block of a row-major matrix with row stride ldb) and stores the
+// rows of B it reads to the packed panel pb (row p at pb[p*nr:]), so that
+// the tiles below can read the panel: B packed on the fly by the top tile
+// of each column. Registers as in tileDirect; DX walks pb. The AVX2
+// kernel keeps ldb in bytes in R12 and prefetches the row of B 32 steps
+// ahead (R11 = 32·ldb), some 200 cycles, well past an L3 hit (about 50
+// cycles on Zen 3; 8 steps ahead was level within the noise of a shared
+// machine except on 128x1152x784: 0.92 of OpenBLAS against 1.00, means of
+// 3 paired runs). The AVX-512 kernel, whose rows of A take R8..R12, keeps
+// ldb in R14 and prefetches 8 steps ahead ((BX)(R14*8)); its epilogue
+// takes a column mask like tileDirect's (the Go side passes all 32
+// columns).
+func tileDirectPackB(v vecRegs, mr int) {
 	r := v.r
-	name := fmt.Sprintf("tileDirectPackB256x%d", mr)
-	fmt.Fprintf(&out, "// func %s(%s)\n", name, directPackB256Args)
-	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-88\n", name)
+	wide := v.mask[0] != "" // AVX-512: 14 rows, masked stores
+	name := fmt.Sprintf("tileDirectPackB%dx%d", v.width*8, mr)
+	args, size, ldb, ahead := directPackB256Args, 88, "R12", "(BX)(R11*1)"
+	if wide {
+		args, size, ldb, ahead = directPackB512Args, 92, "R14", "(BX)(R14*8)"
+	}
+	fmt.Fprintf(&out, "// func %s(%s)\n", name, args)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, size)
 	p("MOVQ k+0(FP), CX")
 	p("MOVQ a+8(FP), AX")
 	p("MOVQ lda+16(FP), R8")
 	p("SHLQ $2, R8")
 	p("LEAQ (R8)(R8*2), R9")
 	p("LEAQ (R8)(R8*4), R10")
+	if wide {
+		p("LEAQ (R9)(R8*4), R11")
+		p("LEAQ (AX)(R8*8), R12")
+	}
 	p("MOVQ b+24(FP), BX")
-	p("MOVQ ldb+32(FP), R12")
-	p("SHLQ $2, R12")
-	p("MOVQ R12, R11")
-	p("SHLQ $5, R11")
+	p("MOVQ ldb+32(FP), %s", ldb)
+	p("SHLQ $2, %s", ldb)
+	if !wide {
+		p("MOVQ R12, R11")
+		p("SHLQ $5, R11")
+	}
 	p("MOVQ pb+40(FP), DX")
 	p("MOVQ c+48(FP), DI")
 	p("MOVQ ldc+56(FP), SI")
@@ -216,10 +230,10 @@ func tileDirectPackB256(mr int) {
 	step := func(u int) {
 		p("VMOVUPS (BX), %s%d", r, v.b)
 		p("VMOVUPS %d(BX), %s%d", v.width, r, v.b+1)
-		p("PREFETCHT0 (BX)(R11*1)")
+		p("PREFETCHT0 %s", ahead)
 		p("VMOVUPS %s%d, %d(DX)", r, v.b, u*v.nr*4)
 		p("VMOVUPS %s%d, %d(DX)", r, v.b+1, u*v.nr*4+v.width)
-		p("ADDQ R12, BX")
+		p("ADDQ %s, BX", ldb)
 		for i := 0; i < mr; i++ {
 			x := v.bcast + i%2
 			p("VBROADCASTSS %s, %s%d", directRow(i, 4*u), r, x)
@@ -235,6 +249,9 @@ func tileDirectPackB256(mr int) {
 		step(u)
 	}
 	p("ADDQ $%d, AX", unroll*4)
+	if wide {
+		p("ADDQ $%d, R12", unroll*4)
+	}
 	p("ADDQ $%d, DX", unroll*v.nr*4)
 	p("SUBQ $%d, CX", unroll)
 	p("CMPQ CX, $%d", unroll)
@@ -245,90 +262,23 @@ func tileDirectPackB256(mr int) {
 	label(name + "_tail1")
 	step(0)
 	p("ADDQ $4, AX")
+	if wide {
+		p("ADDQ $4, R12")
+	}
 	p("ADDQ $%d, DX", v.nr*4)
 	p("DECQ CX")
 	p("JNE %s_tail1", name)
 	label(name + "_epi")
+	if wide {
+		epilogue512(name, mr, "alpha+64(FP)", "beta+68(FP)", "bias+72(FP)", "flags+80(FP)", "mask+88(FP)")
+		return
+	}
 	p("VBROADCASTSS alpha+64(FP), %s%d", r, v.bcast)
 	for i := 0; i < 2*mr; i++ {
 		p("VMULPS %s%d, %s%d, %s%d", r, v.bcast, r, i, r, i)
 	}
 	p("MOVQ flags+80(FP), R10")
 	epilogueFlags(name, mr, v, "beta+68(FP)", "bias+72(FP)")
-}
-
-// tileDirectPackB512 writes the AVX-512 kernel for mr rows of a 14×32
-// tile that reads both A and B in place (B a k×32 block of a row-major
-// matrix with row stride ldb) and stores the rows of B it reads to the
-// packed panel pb, as tileDirectPackB256 does for AVX2; the epilogue takes
-// a column mask like tileDirect512's (the Go side passes all 32 columns).
-// Registers as in tileDirect; R14 is ldb in bytes, DX walks pb, and the
-// kernel prefetches the row of B 8 steps ahead ((BX)(R14*8)): R8..R12
-// address the rows of A.
-func tileDirectPackB512(mr int) {
-	v := avx512Regs
-	r := v.r
-	name := fmt.Sprintf("tileDirectPackB512x%d", mr)
-	fmt.Fprintf(&out, "// func %s(%s)\n", name, directPackB512Args)
-	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-92\n", name)
-	p("MOVQ k+0(FP), CX")
-	p("MOVQ a+8(FP), AX")
-	p("MOVQ lda+16(FP), R8")
-	p("SHLQ $2, R8")
-	p("LEAQ (R8)(R8*2), R9")
-	p("LEAQ (R8)(R8*4), R10")
-	p("LEAQ (R9)(R8*4), R11")
-	p("LEAQ (AX)(R8*8), R12")
-	p("MOVQ b+24(FP), BX")
-	p("MOVQ ldb+32(FP), R14")
-	p("SHLQ $2, R14")
-	p("MOVQ pb+40(FP), DX")
-	p("MOVQ c+48(FP), DI")
-	p("MOVQ ldc+56(FP), SI")
-	p("SHLQ $2, SI")
-	prefetchCSetup(name, mr, "R13", v)
-	for i := 0; i < 2*mr; i++ {
-		p("%s %s%d, %s%d, %s%d", v.zeroOp, r, i, r, i, r, i)
-	}
-	step := func(u int) {
-		p("VMOVUPS (BX), %s%d", r, v.b)
-		p("VMOVUPS %d(BX), %s%d", v.width, r, v.b+1)
-		p("PREFETCHT0 (BX)(R14*8)")
-		p("VMOVUPS %s%d, %d(DX)", r, v.b, u*v.nr*4)
-		p("VMOVUPS %s%d, %d(DX)", r, v.b+1, u*v.nr*4+v.width)
-		p("ADDQ R14, BX")
-		for i := 0; i < mr; i++ {
-			x := v.bcast + i%2
-			p("VBROADCASTSS %s, %s%d", directRow(i, 4*u), r, x)
-			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b, r, x, r, 2*i)
-			p("VFMADD231PS %s%d, %s%d, %s%d", r, v.b+1, r, x, r, 2*i+1)
-		}
-	}
-	p("CMPQ CX, $%d", unroll)
-	p("JL %s_tail", name)
-	label(name + "_loop")
-	prefetchCLoop(name, mr, "R13", v)
-	for u := 0; u < unroll; u++ {
-		step(u)
-	}
-	p("ADDQ $%d, AX", unroll*4)
-	p("ADDQ $%d, R12", unroll*4)
-	p("ADDQ $%d, DX", unroll*v.nr*4)
-	p("SUBQ $%d, CX", unroll)
-	p("CMPQ CX, $%d", unroll)
-	p("JGE %s_loop", name)
-	label(name + "_tail")
-	p("TESTQ CX, CX")
-	p("JEQ %s_epi", name)
-	label(name + "_tail1")
-	step(0)
-	p("ADDQ $4, AX")
-	p("ADDQ $4, R12")
-	p("ADDQ $%d, DX", v.nr*4)
-	p("DECQ CX")
-	p("JNE %s_tail1", name)
-	label(name + "_epi")
-	epilogue512(name, mr, "alpha+64(FP)", "beta+68(FP)", "bias+72(FP)", "flags+80(FP)", "mask+88(FP)")
 }
 
 // tileDirectNarrow256 writes the AVX2 kernel for mr ≤ 12 rows (two tiles
@@ -1024,7 +974,7 @@ func main() {
 		tileDirect(avx512Regs, mr, true)
 	}
 	for mr := 1; mr <= mr512; mr++ {
-		tileDirectPackB512(mr)
+		tileDirectPackB(avx512Regs, mr)
 	}
 	for mr := 1; mr <= mr256; mr++ {
 		tile256(mr)
@@ -1036,7 +986,7 @@ func main() {
 		tileDirect(avx2Regs, mr, true)
 	}
 	for mr := 1; mr <= mr256; mr++ {
-		tileDirectPackB256(mr)
+		tileDirectPackB(avx2Regs, mr)
 	}
 	for mr := 1; mr <= 2*mr256; mr++ {
 		tileDirectNarrow256(mr)
