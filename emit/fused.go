@@ -39,7 +39,7 @@ func (e *gen) emitFused(n *ir.Node, outputs map[resultKey]bool) error {
 	if err != nil {
 		return err
 	}
-	inputs, err := e.operandList(list)
+	inputs, err := e.operand(n.Args()[0], false)
 	if err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ func (e *gen) emitFused(n *ir.Node, outputs map[resultKey]bool) error {
 	e.body = append(e.body, jen.Comment(fmt.Sprintf("%s%s = %d %s (%s):", posPrefix(n), n.Name, steps, what, pv.name)))
 	e.body = append(e.body, e.fusedComments(n)...)
 	e.body = append(e.body, allocs...)
-	e.body = append(e.body, e.fwdRef(pv).Dot(run).Call(outs[0], jen.Index().Op("*").Qual(runtimePkg, "Array").Values(inputs...)))
+	e.body = append(e.body, e.fwdRef(pv).Dot(run).Call(outs[0], inputs))
 	return nil
 }
 
@@ -61,12 +61,17 @@ func (e *gen) emitAttention(n *ir.Node, outputs map[resultKey]bool) error {
 	if err != nil {
 		return err
 	}
-	ops, err := e.operandList(append([]ir.Arg{args[0], args[1], args[2]}, list...))
-	if err != nil {
-		return err
+	var call []jen.Code
+	for i, a := range args[:4] {
+		c, err := e.operand(a, false)
+		if err != nil {
+			return err
+		}
+		if i == 3 {
+			call = append(call, e.fwdRef(pv)) // the program comes before the extras
+		}
+		call = append(call, c)
 	}
-	call := append([]jen.Code{}, ops[:3]...)
-	call = append(call, e.fwdRef(pv), jen.Index().Op("*").Qual(runtimePkg, "Array").Values(ops[3:]...))
 	for _, a := range []string{"heads", "q_col", "k_col", "v_col"} {
 		call = append(call, jen.Lit(kwargInt(n, a)))
 	}
@@ -96,19 +101,6 @@ func (e *gen) fusedComments(n *ir.Node) []jen.Code {
 		}
 	}
 	return out
-}
-
-// operandList returns the Forward operands of args.
-func (e *gen) operandList(args []ir.Arg) ([]jen.Code, error) {
-	var out []jen.Code
-	for _, a := range args {
-		c, err := e.operand(a, false)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
 }
 
 // program adds to the constructor the runtime.ElementwiseProgram of n's
