@@ -70,6 +70,10 @@ func Attention(out, q, k, v *Array, program *ElementwiseProgram, extras []*Array
 	if n == 0 || l == 0 || d == 0 {
 		return
 	}
+	if s == 0 {
+		clear(out.F32) // no keys: each head's product is empty
+		return
+	}
 	units := n * heads
 	flops := 4 * float64(units) * float64(l) * float64(s) * float64(d)
 	if flops < convParallelFlops || Workers() == 1 || units == 1 {

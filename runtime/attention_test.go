@@ -94,13 +94,15 @@ func (a attentionArgs) run(out *Array, c attentionCase) {
 
 // attentionCases: one projection holding q, k and v (the transformer's,
 // causal mask); separate arrays at offsets; keys unlike queries in number;
-// extras per sample and head, per head, with leading 1s, and a scalar.
+// extras per sample and head, per head, with leading 1s, and a scalar; no
+// keys at all.
 var attentionCases = []attentionCase{
 	{2, 16, 16, 4, 8, 96, 96, 96, 0, 32, 64, [][]int{{16, 16}}},
 	{1, 7, 7, 1, 16, 16, 16, 16, 0, 0, 0, nil},
 	{3, 5, 9, 2, 8, 20, 17, 24, 3, 1, 8, [][]int{{3, 2, 5, 9}, {2, 5, 9}}},
 	{2, 33, 33, 3, 5, 15, 15, 15, 0, 0, 0, [][]int{{1, 1, 33, 33}, {1}, {33, 33}}},
 	{1, 1, 4, 2, 4, 8, 8, 8, 0, 0, 0, [][]int{{4}}},
+	{2, 3, 0, 2, 4, 8, 8, 8, 0, 0, 0, nil}, // no keys: zeros, as PyTorch
 }
 
 // TestAttentionAgainstReference checks Attention against reference loops

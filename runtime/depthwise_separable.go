@@ -65,6 +65,11 @@ func DepthwiseSeparable(out, x, w1, b1, wd, bd, w2, b2, residual *Array, stride,
 	if j.n == 0 || j.oh == 0 {
 		return
 	}
+	if j.c == 0 || j.e == 0 {
+		// No product to band: the three convolutions' own kernels.
+		dwsepUnfused(out, x, w1, b1, wd, bd, w2, b2, residual, j)
+		return
+	}
 	// A band of output rows reads span expanded rows: its own and the
 	// two around them, or with stride 2 twice its own and the one above.
 	rowBytes := 4 * j.e * j.w
@@ -93,9 +98,10 @@ func DepthwiseSeparable(out, x, w1, b1, wd, bd, w2, b2, residual *Array, stride,
 
 // dwsepBandBytes is about how many bytes the expanded rows of a band's
 // own output rows take (a band of stride 2 reads twice as many): a band
-// is as tall as fits, at least two rows with stride 1, one with stride 2. Xeon SPR, AVX2 tier, 1 worker, 24→144→24 channels
-// at 56², batch 8: bands of 2, 4, 8 and 16 rows (64 KB to 512 KB) 7.10,
-// 6.23, 6.14 and 6.17 ms. (A variable for tests.)
+// is as tall as fits, at least two rows with stride 1, one with stride 2.
+// Xeon SPR, AVX2 tier, 1 worker, 24→144→24 channels at 56², batch 8:
+// bands of 2, 4, 8 and 16 rows (64 KB to 512 KB) 7.10, 6.23, 6.14 and
+// 6.17 ms. (A variable for tests.)
 var dwsepBandBytes = 256 << 10
 
 var dwsepTasks = taskPool((*dwsepJob).units)
@@ -112,6 +118,23 @@ type dwsepJob struct {
 	span             int  // expanded rows a band reads
 	parts            int  // parts an image's output rows split into, each a unit
 	split            bool // stride 2 through the AVX2 phase kernel (see splitBand)
+}
+
+// dwsepUnfused computes a block without input or expanded channels with
+// the convolutions' own kernels, which handle empty sums.
+func dwsepUnfused(out, x, w1, b1, wd, bd, w2, b2, residual *Array, j dwsepJob) {
+	one, zero, pad := []int{1}, []int{0}, []int{1}
+	d := NewArray(Float32, j.n, j.e, j.oh, j.ow)
+	if j.e > 0 {
+		e := NewArray(Float32, j.n, j.e, j.h, j.w)
+		conv2d(e, x, w1, b1, one, zero, 1, j.act1)
+		conv2d(d, e, wd, bd, []int{j.stride}, pad, j.e, j.act2)
+	}
+	if residual != nil {
+		Conv2dResidual(out, d, w2, b2, residual, one, zero, 1, int(ActNone))
+		return
+	}
+	conv2d(out, d, w2, b2, one, zero, 1, ActNone)
 }
 
 // dwsepBias returns b's floats, checking that it holds n, or nil for a

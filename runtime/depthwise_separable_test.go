@@ -40,8 +40,11 @@ func newDwsepArgs(r *rand.Rand, k dwsepCase) dwsepArgs {
 
 // ref is the block as three reference convolutions.
 func (a dwsepArgs) ref(k dwsepCase) *Array {
-	e := actRef(convRef(a.x, a.w1, a.b1, 1, 1, 0, 0, 1), int(k.act1))
-	d := actRef(convRef(e, a.wd, a.bd, k.stride, k.stride, 1, 1, k.e), int(k.act2))
+	d := NewArray(Float32, k.n, k.e, (k.h-1)/k.stride+1, (k.w-1)/k.stride+1)
+	if k.e > 0 { // groups = E
+		e := actRef(convRef(a.x, a.w1, a.b1, 1, 1, 0, 0, 1), int(k.act1))
+		d = actRef(convRef(e, a.wd, a.bd, k.stride, k.stride, 1, 1, k.e), int(k.act2))
+	}
 	out := convRef(d, a.w2, a.b2, 1, 1, 0, 0, 1)
 	if a.res != nil {
 		for i, v := range a.res.F32 {
@@ -76,6 +79,10 @@ var dwsepCases = []dwsepCase{
 	{2, 4, 12, 4, 10, 9, 2, ActSiLU, ActReLU6, true, false, 12 * 9 * 4 * 4},
 	{1, 4, 12, 4, 11, 14, 2, ActReLU, ActNone, true, true, 0},
 	{1, 4, 8, 4, 1, 32, 2, ActReLU, ActReLU, true, false, 0},
+	// No input channels; no expanded channels (the convolutions' own
+	// kernels).
+	{2, 0, 8, 3, 5, 9, 1, ActReLU, ActSiLU, true, true, 0},
+	{1, 4, 0, 3, 6, 8, 2, ActReLU, ActReLU, true, true, 0},
 }
 
 func withDwsepBand(bytes int, f func()) {
