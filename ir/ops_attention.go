@@ -62,9 +62,32 @@ func inferAttention(s *Sig) ([]Type, error) {
 		if t.DType != Float32 && t.DType != Bool {
 			return nil, fmt.Errorf("extra %d is %v, want f32 (or a bool mask)", i, t)
 		}
-		if b, err := BroadcastShapes(scores, t.Shape); err != nil || !b.Equal(scores) {
-			return nil, fmt.Errorf("extra %d %v does not broadcast to the scores %v", i, t.Shape, scores)
+		if !AttentionExtraFits(t.Shape, scores) {
+			return nil, fmt.Errorf("extra %d %v does not broadcast to the scores %v as a whole, per head or by its last dims", i, t.Shape, scores)
 		}
 	}
 	return []Type{{DType: Float32, Shape: Shape{q.Shape[0], q.Shape[1], Const(heads * d)}}}, nil
+}
+
+// AttentionExtraFits reports whether an extra input of shape extra
+// broadcasts to the attention scores [N, H, L, S] the way
+// runtime.Attention reads it: leading 1s aside, all of the scores, one
+// head's [H, L, S], trailing dims of one [L, S] block, or one element.
+func AttentionExtraFits(extra, scores Shape) bool {
+	for len(extra) > 2 && extra[0] == Const(1) {
+		extra = extra[1:]
+	}
+	switch {
+	case len(extra) == 4:
+		return extra.Equal(scores)
+	case len(extra) == 3:
+		return extra.Equal(scores[1:])
+	}
+	if n, ok := extra.Ints(); ok && runtime.NumElements(n) == 1 {
+		return true
+	}
+	for len(extra) > 0 && extra[0] == Const(1) {
+		extra = extra[1:]
+	}
+	return extra.Equal(scores[4-len(extra):])
 }

@@ -151,6 +151,13 @@ func matchAttention(n *ir.Node) (m attentionMatch, ok bool) {
 	if q4 == k4 || q4 == v4 || k4 == v4 {
 		return m, false
 	}
+	scores := s.Type().Shape
+	for _, a := range list[1:] {
+		x, ok := a.(*ir.Node)
+		if !ok || len(x.Types) != 1 || !ir.AttentionExtraFits(x.Type().Shape, scores) {
+			return m, false
+		}
+	}
 	code, _ := p.Kwarg("program")
 	m.program, _ = code.([]int)
 	m.extras, m.scores = list[1:], p
