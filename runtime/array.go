@@ -256,9 +256,10 @@ func checkDType(kernel, what string, a *Array, dt DType) {
 	}
 }
 
-// checkShape panics unless a has the shape dims.
+// checkShape panics unless a has the shape dims. (dims does not escape:
+// the message gets a copy, so a call allocates nothing.)
 func checkShape(kernel, what string, a *Array, dims ...int) {
 	if !slices.Equal(a.Shape, dims) {
-		kernelPanic(kernel, "%s: got shape %v, want %v", what, a.Shape, dims)
+		kernelPanic(kernel, "%s: got shape %v, want %v", what, a.Shape, slices.Clone(dims))
 	}
 }

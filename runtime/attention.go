@@ -4,6 +4,8 @@
 
 package runtime
 
+import "sync"
+
 // Attention sets out [N, L, H·D] to multi-head attention over the heads of
 // q [N, L, Cq], k [N, S, Ck] and v [N, S, Cv]: head h of q is its columns
 // qCol + h·D … qCol + (h+1)·D − 1 (of k and v likewise, from kCol and
@@ -35,7 +37,7 @@ func Attention(out, q, k, v *Array, program *ElementwiseProgram, extras []*Array
 			kernelPanic(name, "%s shape %v, want 3 dims", a.what, a.a.Shape)
 		}
 	}
-	if program == nil || program.inputs != 1+len(extras) {
+	if program == nil || program.inputs != 1+len(extras) || len(extras) >= MaxElementwiseInputs {
 		kernelPanic(name, "program for %d inputs, want the scores and %d extras", programInputs(program), len(extras))
 	}
 	n, l, s := q.Shape[0], q.Shape[1], k.Shape[1]
@@ -63,7 +65,7 @@ func Attention(out, q, k, v *Array, program *ElementwiseProgram, extras []*Array
 	}
 	j := attentionJob{out: out.F32, q: q.F32, k: k.F32, v: v.F32, program: program,
 		n: n, l: l, s: s, d: d, heads: heads, cq: q.Shape[2], ck: k.Shape[2], cv: v.Shape[2],
-		qCol: qCol, kCol: kCol, vCol: vCol, extras: make([]attentionExtra, len(extras))}
+		qCol: qCol, kCol: kCol, vCol: vCol, nExtras: len(extras)}
 	for i, x := range extras {
 		j.extras[i] = newAttentionExtra(name, x, n, heads, l, s)
 	}
@@ -96,7 +98,8 @@ var attentionTasks = taskPool((*attentionJob).units)
 type attentionJob struct {
 	out, q, k, v      []float32
 	program           *ElementwiseProgram
-	extras            []attentionExtra
+	extras            [MaxElementwiseInputs - 1]attentionExtra // the first nExtras
+	nExtras           int
 	n, l, s, d, heads int
 	cq, ck, cv        int
 	qCol, kCol, vCol  int
@@ -109,7 +112,7 @@ type attentionExtra struct {
 	// per is the elements of a sample (0 when shared), perHead of a
 	// head (0 when shared).
 	per, perHead int
-	block        []int // the shape of one sample and head's part
+	block        [2]int // the shape of one sample and head's part, [L, S]
 }
 
 // newAttentionExtra checks that x broadcasts to [n, heads, l, s] and
@@ -119,12 +122,12 @@ func newAttentionExtra(kernel string, x *Array, n, heads, l, s int) attentionExt
 	for len(dims) > 0 && dims[0] == 1 && len(dims) > 2 {
 		dims = dims[1:] // leading 1s broadcast
 	}
-	e := attentionExtra{a: x, block: dims}
+	e := attentionExtra{a: x, block: [2]int{l, s}}
 	switch {
 	case len(dims) == 4 && dims[0] == n && dims[1] == heads && dims[2] == l && dims[3] == s:
-		e.per, e.perHead, e.block = heads*l*s, l*s, []int{l, s}
+		e.per, e.perHead = heads*l*s, l*s
 	case len(dims) == 3 && dims[0] == heads && dims[1] == l && dims[2] == s:
-		e.perHead, e.block = l*s, []int{l, s}
+		e.perHead = l * s
 	case len(dims) <= 2 && suffixOf(dims, []int{l, s}) || x.Len() == 1:
 	default:
 		kernelPanic(kernel, "extra %v does not broadcast to [N, H, L, S] = %v as a whole, per head or by trailing dims", x.Shape, []int{n, heads, l, s})
@@ -132,21 +135,25 @@ func newAttentionExtra(kernel string, x *Array, n, heads, l, s int) attentionExt
 	return e
 }
 
-// part returns a view of the extra's part for sample i and head h.
-func (e *attentionExtra) part(i, h int) *Array {
+// part returns the extra's part for sample i and head h: the extra
+// itself when all share it, else view (with its shape in shape) pointed
+// at the part; view and shape are the calling worker's, so nothing is
+// allocated.
+func (e *attentionExtra) part(view *Array, shape *[2]int, i, h int) *Array {
 	if e.per == 0 && e.perHead == 0 {
 		return e.a
 	}
 	lo := i*e.per + h*e.perHead
-	v := &Array{DType: e.a.DType, Shape: e.block}
-	size := NumElements(e.block)
+	size := e.block[0] * e.block[1]
+	*shape = e.block
+	*view = Array{DType: e.a.DType, Shape: shape[:]}
 	switch e.a.DType {
 	case Float32:
-		v.F32 = e.a.F32[lo : lo+size]
+		view.F32 = e.a.F32[lo : lo+size]
 	case Bool:
-		v.B = e.a.B[lo : lo+size]
+		view.B = e.a.B[lo : lo+size]
 	}
-	return v
+	return view
 }
 
 // units computes units [lo, hi): unit u is head u % heads of sample
@@ -155,40 +162,44 @@ func (j *attentionJob) units(lo, hi int) {
 	ls := j.l * j.s
 	scratch := getConvScratch(2 * ls)
 	defer convScratch.Put(scratch)
-	scores := &Array{DType: Float32, Shape: []int{j.l, j.s}, F32: (*scratch)[:ls]}
-	probs := &Array{DType: Float32, Shape: []int{j.l, j.s}, F32: (*scratch)[ls : 2*ls]}
-	inputs := make([]*Array, 1+len(j.extras))
-	inputs[0] = scores
+	w := attentionWorkspaces.Get().(*attentionWorkspace)
+	defer attentionWorkspaces.Put(w)
+	w.shape = [2]int{j.l, j.s}
+	w.scores = Array{DType: Float32, Shape: w.shape[:], F32: (*scratch)[:ls]}
+	w.probs = Array{DType: Float32, Shape: w.shape[:], F32: (*scratch)[ls : 2*ls]}
+	inputs := w.inputs[:1+j.nExtras]
+	inputs[0] = &w.scores
 	hd := j.heads * j.d
 	for u := lo; u < hi; u++ {
 		i, h := u/j.heads, u%j.heads
 		g := gemmCall{transB: true, m: j.l, n: j.s, k: j.d, alpha: 1,
 			a: j.q[i*j.l*j.cq+j.qCol+h*j.d:], lda: j.cq, b: j.k[i*j.s*j.ck+j.kCol+h*j.d:], ldb: j.ck,
-			c: scores.F32, ldc: j.s, kern: selectedKernel, serial: true}
+			c: w.scores.F32, ldc: j.s, kern: selectedKernel, serial: true}
 		g.run()
-		for x := range j.extras {
-			inputs[1+x] = j.extras[x].part(i, h)
+		for x := range j.nExtras {
+			inputs[1+x] = j.extras[x].part(&w.views[x], &w.viewShapes[x], i, h)
 		}
-		j.program.runSerial("Attention", probs, inputs, j.s)
-		g = gemmCall{m: j.l, n: j.d, k: j.s, alpha: 1, a: probs.F32, lda: j.s,
+		j.program.runSerial("Attention", &w.probs, inputs, j.s)
+		g = gemmCall{m: j.l, n: j.d, k: j.s, alpha: 1, a: w.probs.F32, lda: j.s,
 			b: j.v[i*j.s*j.cv+j.vCol+h*j.d:], ldb: j.cv,
 			c: j.out[i*j.l*hd+h*j.d:], ldc: hd, kern: selectedKernel, serial: true}
 		g.run()
 	}
+	// Drop the references to the caller's arrays before the pool keeps w.
+	clear(w.inputs[:])
+	clear(w.views[:])
+	w.scores, w.probs = Array{}, Array{}
 }
 
-// AttentionCode is Attention with the score program given as its code
-// (DecodeElementwiseProgram's, for 1 + len(extras) inputs) and decoded on
-// each call, and the heads' width headDim: the kernel of the attention
-// op, which generated code calls with the program the compiled model's
-// constructor decodes once.
-func AttentionCode(out, q, k, v *Array, extras []*Array, code []int, heads, headDim, qCol, kCol, vCol int) {
-	p, err := DecodeElementwiseProgram(1+len(extras), code)
-	if err != nil {
-		kernelPanic("Attention", "%v", err)
-	}
-	if len(out.Shape) != 3 || out.Shape[2] != heads*headDim {
-		kernelPanic("Attention", "out %v for %d heads of %d", out.Shape, heads, headDim)
-	}
-	Attention(out, q, k, v, p, extras, heads, qCol, kCol, vCol)
+// attentionWorkspace is a worker's arrays for Attention's units: the
+// scores and probabilities (over pooled scratch) and the program's inputs,
+// kept in a pool so that a call allocates nothing.
+type attentionWorkspace struct {
+	shape         [2]int
+	scores, probs Array
+	inputs        [MaxElementwiseInputs]*Array
+	views         [MaxElementwiseInputs - 1]Array
+	viewShapes    [MaxElementwiseInputs - 1][2]int
 }
+
+var attentionWorkspaces = sync.Pool{New: func() any { return new(attentionWorkspace) }}

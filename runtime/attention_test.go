@@ -168,3 +168,27 @@ func TestAttentionPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestAttentionAllocs checks that a call allocates nothing once the pools
+// are warm, on one worker and split over two.
+func TestAttentionAllocs(t *testing.T) { forEachISA(t, testAttentionAllocs) }
+
+func testAttentionAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items under the race detector")
+	}
+	splitSmallWork(t)
+	defer SetWorkers(0)
+	r := rand.New(rand.NewPCG(29, 30))
+	for _, workers := range []int{1, 2} {
+		SetWorkers(workers)
+		for _, c := range attentionCases {
+			a := newAttentionArgs(r, c)
+			out := NewArray(Float32, c.n, c.l, c.heads*c.d)
+			a.run(out, c) // warm up the pools
+			if n := testing.AllocsPerRun(10, func() { a.run(out, c) }); n != 0 {
+				t.Errorf("%v, %d workers: %v allocations a call, want 0", c, workers, n)
+			}
+		}
+	}
+}

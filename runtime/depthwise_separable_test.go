@@ -233,3 +233,32 @@ func BenchmarkDepthwiseSeparable(b *testing.B) {
 		})
 	}
 }
+
+// TestDepthwiseSeparableAllocs checks that a call allocates nothing once
+// the pools are warm, on one worker and split over two.
+func TestDepthwiseSeparableAllocs(t *testing.T) { forEachISA(t, testDepthwiseSeparableAllocs) }
+
+func testDepthwiseSeparableAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items under the race detector")
+	}
+	splitSmallWork(t)
+	defer SetWorkers(0)
+	r := rand.New(rand.NewPCG(27, 28))
+	for _, workers := range []int{1, 2} {
+		SetWorkers(workers)
+		for _, k := range dwsepCases {
+			if k.c == 0 || k.e == 0 {
+				continue // the convolutions' own kernels, intermediates allocated
+			}
+			a := newDwsepArgs(r, k)
+			out := NewArray(Float32, k.n, k.o, (k.h-1)/k.stride+1, (k.w-1)/k.stride+1)
+			withDwsepBand(k.band, func() {
+				a.run(out, k) // warm up the pools
+				if n := testing.AllocsPerRun(10, func() { a.run(out, k) }); n != 0 {
+					t.Errorf("%v, %d workers: %v allocations a call, want 0", k, workers, n)
+				}
+			})
+		}
+	}
+}
