@@ -1,5 +1,6 @@
-// This file emits fused_elementwise and attention nodes: the program built
-// once by the constructor, one call in Forward.
+// This file emits the programs of ops with a program attribute
+// (ir.Op.Program: fused_elementwise, attention): the constructor builds
+// each once, one step a line, and Forward's call takes it.
 
 package emit
 
@@ -23,74 +24,6 @@ var elemConsts = map[runtime.ElementwiseOp]string{
 	runtime.ElemTanh: "ElemTanh", runtime.ElemGelu: "ElemGelu", runtime.ElemMaskedFill: "ElemMaskedFill",
 }
 
-// emitFused emits a fused_elementwise node computed by Forward: the
-// constructor builds its runtime.ElementwiseProgram, one step a line under
-// the comment of the op it was, and Forward runs it over the inputs (Run,
-// or RunSoftmax when the node ends in a softmax).
-func (e *gen) emitFused(n *ir.Node, outputs map[resultKey]bool) error {
-	list, _ := n.Args()[0].([]ir.Arg)
-	sm, _ := n.Kwarg("softmax")
-	softmax, _ := sm.(bool)
-	run, what := "Run", "fused elementwise ops"
-	if softmax {
-		run, what = "RunSoftmax", "fused elementwise ops and a softmax over the last dim"
-	}
-	pv, steps, err := e.program(n, len(list))
-	if err != nil {
-		return err
-	}
-	inputs, err := e.operand(n.Args()[0], false)
-	if err != nil {
-		return err
-	}
-	outs, allocs := e.results(n, outputs)
-	e.body = append(e.body, jen.Comment(fmt.Sprintf("%s%s = %d %s (%s):", posPrefix(n), n.Name, steps, what, pv.name)))
-	e.body = append(e.body, e.fusedComments(n)...)
-	e.body = append(e.body, allocs...)
-	e.body = append(e.body, e.fwdRef(pv).Dot(run).Call(outs[0], inputs))
-	return nil
-}
-
-// emitAttention emits an attention node computed by Forward: the
-// constructor builds its score program as emitFused does, and Forward
-// calls runtime.Attention with it.
-func (e *gen) emitAttention(n *ir.Node, outputs map[resultKey]bool) error {
-	args := n.Args()
-	list, _ := args[3].([]ir.Arg)
-	pv, steps, err := e.program(n, 1+len(list))
-	if err != nil {
-		return err
-	}
-	var call []jen.Code
-	for i, a := range args[:4] {
-		c, err := e.operand(a, false)
-		if err != nil {
-			return err
-		}
-		if i == 3 {
-			call = append(call, e.fwdRef(pv)) // the program comes before the extras
-		}
-		call = append(call, c)
-	}
-	for _, a := range []string{"heads", "q_col", "k_col", "v_col"} {
-		call = append(call, jen.Lit(kwargInt(n, a)))
-	}
-	outs, allocs := e.results(n, outputs)
-	e.body = append(e.body, jen.Comment(fmt.Sprintf("%s%s = attention of %d heads of %d, scores through %d ops and a softmax (%s):",
-		posPrefix(n), n.Name, kwargInt(n, "heads"), kwargInt(n, "head_dim"), steps, pv.name)))
-	e.body = append(e.body, e.fusedComments(n)...)
-	e.body = append(e.body, allocs...)
-	e.body = append(e.body, jen.Qual(runtimePkg, "Attention").Call(append([]jen.Code{outs[0]}, call...)...))
-	return nil
-}
-
-// kwargInt returns n's int attribute name (0 when absent).
-func kwargInt(n *ir.Node, name string) int {
-	v, _ := n.Kwarg(name)
-	i, _ := v.(int)
-	return i
-}
-
 // fusedComments returns the comments naming the ops fused into n's
 // program, one a line, when the plan has them.
 func (e *gen) fusedComments(n *ir.Node) []jen.Code {
@@ -105,13 +38,13 @@ func (e *gen) fusedComments(n *ir.Node) []jen.Code {
 
 // program adds to the constructor the runtime.ElementwiseProgram of n's
 // program attribute over inputs inputs, one step a line under the comment
-// of the op it was, and returns its value and number of steps.
-func (e *gen) program(n *ir.Node, inputs int) (*ctorValue, int, error) {
+// of the op it was, and returns its value.
+func (e *gen) program(n *ir.Node, inputs int) (*ctorValue, error) {
 	code, _ := n.Kwarg("program")
 	ints, _ := code.([]int)
 	prog, err := runtime.DecodeElementwiseProgram(inputs, ints)
 	if err != nil {
-		return nil, 0, fmt.Errorf("node %s: %v", n.Name, err)
+		return nil, fmt.Errorf("node %s: %v", n.Name, err)
 	}
 	var descr []string
 	if e.cfg.Plan != nil {
@@ -122,7 +55,7 @@ func (e *gen) program(n *ir.Node, inputs int) (*ctorValue, int, error) {
 	for j, st := range steps {
 		name, ok := elemConsts[st.Op]
 		if !ok {
-			return nil, 0, fmt.Errorf("node %s: no Go name for %v", n.Name, st.Op)
+			return nil, fmt.Errorf("node %s: no Go name for %v", n.Name, st.Op)
 		}
 		fields := []jen.Code{jen.Id("Op").Op(":").Qual(runtimePkg, name), jen.Id("A").Op(":").Lit(st.A)}
 		if st.Op.Operands() == 2 {
@@ -131,7 +64,7 @@ func (e *gen) program(n *ir.Node, inputs int) (*ctorValue, int, error) {
 		if st.C != 0 || scalarOp(st.Op) {
 			c, err := float32Literal(st.C)
 			if err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 			fields = append(fields, jen.Id("C").Op(":").Add(c))
 		}
@@ -146,7 +79,7 @@ func (e *gen) program(n *ir.Node, inputs int) (*ctorValue, int, error) {
 		jen.Lit(inputs),
 		jen.Index().Qual(runtimePkg, "ElementwiseStep").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...),
 	))
-	return pv, len(steps), nil
+	return pv, nil
 }
 
 // scalarOp reports whether op reads its scalar C.

@@ -30,7 +30,7 @@ func TestFusedElementwiseCode(t *testing.T) {
 			t.Errorf("the program lacks %q:\n%s", want, ctor)
 		}
 	}
-	if !strings.Contains(fwd, "c.relu_program.Run(relu, []*runtime.Array{xArr, c.mask})") || strings.Contains(fwd, "runtime.Sigmoid(") {
+	if !strings.Contains(fwd, "runtime.RunElementwiseProgram(relu, []*runtime.Array{xArr, c.mask}, c.relu_program, false)") || strings.Contains(fwd, "runtime.Sigmoid(") {
 		t.Errorf("Forward does not run the one program:\n%s", fwd)
 	}
 	if got := strings.Count(fwd, "// fused_test.go:"); got != 7 {

@@ -474,7 +474,7 @@ func describe(n *ir.Node) string {
 		args = append(args, ir.FormatArg(a, ""))
 	}
 	for _, kw := range n.Kwargs() {
-		args = append(args, kw.Name+"="+ir.FormatArg(kw.Value, ""))
+		args = append(args, formatKwarg(kw))
 	}
 	return fmt.Sprintf("%s = %s %s(%s)", n.Name, n.Op, n.Target, strings.Join(args, ", "))
 }

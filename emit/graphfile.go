@@ -102,15 +102,7 @@ func graphLine(n *ir.Node) string {
 	}
 	var kws []string
 	for _, kw := range n.Kwargs() {
-		v := ir.FormatArg(kw.Value, "")
-		if kw.Name == "program" {
-			// A fused program's code is long and says little; its steps
-			// are in the generated code's comments.
-			if code, ok := kw.Value.([]int); ok {
-				v = fmt.Sprintf("<%d steps>", len(code)/4)
-			}
-		}
-		kws = append(kws, kw.Name+"="+v)
+		kws = append(kws, formatKwarg(kw))
 	}
 	in := strings.Join(args, ", ")
 	if len(kws) > 0 {
@@ -140,6 +132,16 @@ func graphLine(n *ir.Node) string {
 var productOps = map[string]bool{
 	ir.OpLinear: true, ir.OpLinearAct: true, ir.OpLinearResidual: true, ir.OpMatmul: true, ir.OpMatmulTransb: true,
 	ir.OpConv2d: true, ir.OpConv2dAct: true, ir.OpConv2dResidual: true, ir.OpConv1d: true,
+}
+
+// formatKwarg prints an attribute as name=value, a program (an
+// elementwise program's code, long and saying little) as the number of
+// its steps, which the generated code's comments list.
+func formatKwarg(kw ir.Kwarg) string {
+	if code, ok := kw.Value.([]int); ok && kw.Name == "program" {
+		return fmt.Sprintf("program=<%d steps>", len(code)/4)
+	}
+	return kw.Name + "=" + ir.FormatArg(kw.Value, "")
 }
 
 // nodeFLOPs estimates the floating-point operations of n with the symbols

@@ -84,12 +84,6 @@ func (e *gen) emitNode(n *ir.Node, outputs map[resultKey]bool) error {
 	if op == nil || op.Kernel == nil {
 		return fmt.Errorf("op %q has no kernel to call", n.Target)
 	}
-	if n.Target == ir.OpFusedElementwise && n.Op != ir.CallModule && !hoisted {
-		return e.emitFused(n, outputs)
-	}
-	if n.Target == ir.OpAttention && n.Op != ir.CallModule && !hoisted {
-		return e.emitAttention(n, outputs)
-	}
 	if hoisted {
 		e.snapshot = true
 		e.snapshotInputs(n)
@@ -241,11 +235,25 @@ func (e *gen) kernelCall(n *ir.Node, op *ir.Op, comment jen.Code, outs, allocs, 
 			_, _, pkg, fn = op.PreparedNames()
 		}
 	}
+	var steps []jen.Code // the comments of a program's steps
+	if op.Program != nil && body == &e.body && n.Op != ir.CallModule {
+		// The constructor builds the program once; the kernel takes it
+		// in place of its code.
+		pv, err := e.program(n, op.Program.Inputs(n.Args()))
+		if err != nil {
+			return err
+		}
+		attrArgs = append([]jen.Code{}, attrArgs...)
+		attrArgs[op.ProgramAttr()] = e.fwdRef(pv)
+		pkg, fn = op.ProgramKernelName()
+		steps = e.fusedComments(n)
+	}
 	if op.ListResults() {
 		outs = []jen.Code{jen.Index().Op("*").Qual(runtimePkg, "Array").Values(outs...)}
 	}
 	args := append(append(append([]jen.Code{}, outs...), operands...), attrArgs...)
 	*body = append(*body, comment)
+	*body = append(*body, steps...)
 	*body = append(*body, allocs...)
 	*body = append(*body, jen.Qual(pkg, fn).Call(args...))
 	return nil

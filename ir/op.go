@@ -131,6 +131,10 @@ type Op struct {
 	// its value depends on no input, into a form an alternative kernel
 	// takes instead (a linear layer's weight packed for the GEMM).
 	Prepared *Prepared
+	// Program, if set, says that the op's program attribute (the code of
+	// a runtime.ElementwiseProgram) is built once by compiled code's
+	// constructor, and what it then calls instead of Kernel.
+	Program *Program
 
 	// call calls Kernel: directly, or through reflection when reflective
 	// is set (a kernel of a signature the table does not have).

@@ -39,6 +39,9 @@ func RegisterOp(op *Op) {
 	if err := op.CheckPrepared(); err != nil {
 		panic("ir: RegisterOp: " + op.Name + ": " + err.Error())
 	}
+	if err := op.CheckProgram(); err != nil {
+		panic("ir: RegisterOp: " + op.Name + ": " + err.Error())
+	}
 	opTable[op.Name] = op
 	if m := op.Module; m != nil {
 		RegisterModuleKind(&ModuleKind{Name: m.Name, Op: op.Name, Params: m.Params})

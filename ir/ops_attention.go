@@ -24,6 +24,10 @@ func init() {
 			{Name: "q_col", Kind: IntAttr, Default: 0}, {Name: "k_col", Kind: IntAttr, Default: 0}, {Name: "v_col", Kind: IntAttr, Default: 0}},
 		Infer:  inferAttention,
 		Kernel: runtime.AttentionCode,
+		Program: &Program{Kernel: runtime.Attention, Inputs: func(args []Arg) int {
+			extras, _ := args[3].([]Arg)
+			return 1 + len(extras) // the scores, then the extras
+		}},
 	})
 }
 

@@ -1,6 +1,10 @@
 package ir
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fxgen/fxgen/runtime"
+)
 
 // TestAttentionExtraFits checks which extra inputs attention takes, as
 // runtime.Attention reads them, against scores [N, 4, 8, 8].
@@ -26,6 +30,23 @@ func TestAttentionExtraFits(t *testing.T) {
 	} {
 		if got := AttentionExtraFits(c.extra, scores); got != c.fits {
 			t.Errorf("%v: %v, want %v", c.extra, got, c.fits)
+		}
+	}
+}
+
+// TestCheckProgram checks Op.CheckProgram: the ops with programs pass, and
+// a program kernel whose program parameter or arity is wrong fails.
+func TestCheckProgram(t *testing.T) {
+	for _, name := range []string{OpFusedElementwise, OpAttention} {
+		if err := LookupOp(name).CheckProgram(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	op := *LookupOp(OpFusedElementwise)
+	for _, bad := range []any{runtime.FusedElementwise, func(*runtime.Array, []*runtime.Array, *runtime.ElementwiseProgram) {}} {
+		op.Program = &Program{Kernel: bad, Inputs: func([]Arg) int { return 1 }}
+		if err := op.CheckProgram(); err == nil {
+			t.Errorf("program kernel %T: no error", bad)
 		}
 	}
 }

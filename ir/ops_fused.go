@@ -128,6 +128,10 @@ func init() {
 			return []Type{{DType: Float32, Shape: shape}}, nil
 		},
 		Kernel: runtime.FusedElementwise,
+		Program: &Program{Kernel: runtime.RunElementwiseProgram, Inputs: func(args []Arg) int {
+			list, _ := args[0].([]Arg)
+			return len(list)
+		}},
 	})
 }
 

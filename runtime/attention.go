@@ -6,9 +6,9 @@ package runtime
 
 import "sync"
 
-// Attention sets out [N, L, H·D] to multi-head attention over the heads of
-// q [N, L, Cq], k [N, S, Ck] and v [N, S, Cv]: head h of q is its columns
-// qCol + h·D … qCol + (h+1)·D − 1 (of k and v likewise, from kCol and
+// Attention sets out [N, L, H·D] to multi-head attention over the H heads
+// (heads) of D floats (headDim) of q [N, L, Cq], k [N, S, Ck] and
+// v [N, S, Cv]: head h of q is its columns qCol + h·D … qCol + (h+1)·D − 1 (of k and v likewise, from kCol and
 // vCol), and for each sample n and head h
 //
 //	scores = q[n, :, head h] · k[n, :, head h]ᵀ                [L, S]
@@ -26,7 +26,7 @@ import "sync"
 // back into out's layout: the attention of a transformer whose q, k and v
 // come from one projection (columns 0, H·D and 2·H·D of it). The result is
 // the same for any number of workers.
-func Attention(out, q, k, v *Array, program *ElementwiseProgram, extras []*Array, heads, qCol, kCol, vCol int) {
+func Attention(out, q, k, v *Array, extras []*Array, program *ElementwiseProgram, heads, headDim, qCol, kCol, vCol int) {
 	const name = "Attention"
 	for _, a := range []struct {
 		what string
@@ -41,10 +41,10 @@ func Attention(out, q, k, v *Array, program *ElementwiseProgram, extras []*Array
 		kernelPanic(name, "program for %d inputs, want the scores and %d extras", programInputs(program), len(extras))
 	}
 	n, l, s := q.Shape[0], q.Shape[1], k.Shape[1]
-	if heads < 1 || out.Shape[2]%heads != 0 {
-		kernelPanic(name, "%d heads for out %v: want a divisor of its last dim", heads, out.Shape)
+	if heads < 1 || headDim < 0 || out.Shape[2] != heads*headDim {
+		kernelPanic(name, "%d heads of %d for out %v: want its last dim heads·headDim", heads, headDim, out.Shape)
 	}
-	d := out.Shape[2] / heads
+	d := headDim
 	checkShape(name, "out", out, n, l, heads*d)
 	if k.Shape[0] != n || v.Shape[0] != n || v.Shape[1] != s {
 		kernelPanic(name, "q %v, k %v, v %v: want [N, L, ·], [N, S, ·], [N, S, ·]", q.Shape, k.Shape, v.Shape)
@@ -203,3 +203,15 @@ type attentionWorkspace struct {
 }
 
 var attentionWorkspaces = sync.Pool{New: func() any { return new(attentionWorkspace) }}
+
+// AttentionCode is Attention with the score program given as its code
+// (DecodeElementwiseProgram's, for 1 + len(extras) inputs) and decoded on
+// each call: the kernel of the attention op, whose compiled code calls
+// Attention with the program its constructor decodes once (ir.Program).
+func AttentionCode(out, q, k, v *Array, extras []*Array, code []int, heads, headDim, qCol, kCol, vCol int) {
+	p, err := DecodeElementwiseProgram(1+len(extras), code)
+	if err != nil {
+		kernelPanic("Attention", "%v", err)
+	}
+	Attention(out, q, k, v, extras, p, heads, headDim, qCol, kCol, vCol)
+}

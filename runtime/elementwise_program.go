@@ -167,6 +167,13 @@ func FusedElementwise(out *Array, inputs []*Array, code []int, softmax bool) {
 	if err != nil {
 		kernelPanic("FusedElementwise", "%v", err)
 	}
+	RunElementwiseProgram(out, inputs, p, softmax)
+}
+
+// RunElementwiseProgram runs p over inputs into out: p.RunSoftmax when
+// softmax, else p.Run. It is FusedElementwise with the program decoded
+// ahead, which compiled code's constructor does once.
+func RunElementwiseProgram(out *Array, inputs []*Array, p *ElementwiseProgram, softmax bool) {
 	if softmax {
 		p.RunSoftmax(out, inputs)
 		return

@@ -1394,9 +1394,9 @@ func (c *Attention_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:69: attention = attention of 2 heads of 4, scores through 2 ops and a softmax (attention_program):
+	// models.go:69: attention = call_function attention(a, a, a, [b], program=<2 steps>, heads=2, head_dim=4, k_col=8, v_col=16)
 	attention := runtime.NewArray(runtime.Float32, N, 5, 8)
-	runtime.Attention(attention, aArr, aArr, aArr, c.attention_program, []*runtime.Array{bArr}, 2, 0, 8, 16)
+	runtime.Attention(attention, aArr, aArr, aArr, []*runtime.Array{bArr}, c.attention_program, 2, 4, 0, 8, 16)
 	c.frames.Put(fr)
 	return tensor.FromArray(attention)
 }
@@ -1460,9 +1460,9 @@ func (c1 *Attention_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	runtime.CheckDim("Attention_1Compiled.Forward", "c", cArr, 0, N, "N")
 	fr := c1.frames.Get()
 	fr.reserve(N)
-	// models.go:81: attention = attention of 1 heads of 6, scores through 1 ops and a softmax (attention_program):
+	// models.go:81: attention = call_function attention(a, b, c, [], program=<1 steps>, heads=1, head_dim=6, v_col=3)
 	attention := runtime.NewArray(runtime.Float32, N, 3, 6)
-	runtime.Attention(attention, aArr, bArr, cArr, c1.attention_program, []*runtime.Array{}, 1, 0, 0, 3)
+	runtime.Attention(attention, aArr, bArr, cArr, []*runtime.Array{}, c1.attention_program, 1, 6, 0, 0, 3)
 	c1.frames.Put(fr)
 	return tensor.FromArray(attention)
 }
@@ -4280,9 +4280,9 @@ func (c *FusedElementwise_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor)
 	N := aArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// models.go:69: fused_elementwise = 3 fused elementwise ops (fused_elementwise_program):
+	// models.go:69: fused_elementwise = call_function fused_elementwise([a, b], program=<3 steps>)
 	fused_elementwise := runtime.NewArray(runtime.Float32, N, 4)
-	c.fused_elementwise_program.Run(fused_elementwise, []*runtime.Array{aArr, bArr})
+	runtime.RunElementwiseProgram(fused_elementwise, []*runtime.Array{aArr, bArr}, c.fused_elementwise_program, false)
 	c.frames.Put(fr)
 	return tensor.FromArray(fused_elementwise)
 }

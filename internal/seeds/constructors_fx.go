@@ -91,10 +91,10 @@ func (c *ConstructorsCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	N := xArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// seeds.go:84: add_2 = 2 fused elementwise ops (add_2_program):
+	// seeds.go:84: add_2 = call_function fused_elementwise([x, add, rand], program=<2 steps>)
 	// seeds.go:84: r3 = add(x, add)
 	// seeds.go:84: add_2 = add(r3, rand)
-	c.add_2_program.Run(&fr.add_2, []*runtime.Array{xArr, c.add, c.rand})
+	runtime.RunElementwiseProgram(&fr.add_2, []*runtime.Array{xArr, c.add, c.rand}, c.add_2_program, false)
 	// seeds.go:84: add_3 = call_method add(add_2, arange)
 	add_3 := runtime.NewArray(runtime.Float32, N, 4)
 	runtime.Add(add_3, &fr.add_2, c.arange)
