@@ -5,6 +5,8 @@ package passes
 
 import (
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/fxgen/fxgen/ir"
 )
@@ -92,40 +94,26 @@ func channelsLast(g *ir.Graph, paramOnly map[*ir.Node]bool) error {
 // the pass can rewrite, else "".
 func channelsLastKind(n *ir.Node, paramOnly map[*ir.Node]bool) string {
 	residual := isCall(n, ir.OpConv2dResidual)
-	if paramOnly[n] || !(isCall(n, ir.OpConv2d) || isCall(n, ir.OpConv2dAct) || residual) || len(n.Types) != 1 {
+	if paramOnly[n] || residual && convAct(n) != ir.ActNone { // linear_residual has no activation
 		return ""
 	}
-	if residual && kwarg(n, "act").(int) != ir.ActNone {
-		return "" // linear_residual has no activation
-	}
-	args := n.Args()
-	x, ok := args[0].(*ir.Node)
-	w, wok := args[1].(*ir.Node)
-	if !ok || !wok || !paramOnly[w] || len(x.Types) != 1 {
+	pointwise := isConvKind(n, 1, 0, 1, paramOnly)
+	depthwise := !residual && (isConvKind(n, 3, 1, math.MaxInt, paramOnly) || isConvKind(n, 3, 0, math.MaxInt, paramOnly))
+	if !pointwise && !depthwise {
 		return ""
 	}
-	xs, ws := x.Type().Shape, w.Type().Shape
-	wd, constW := ws.Ints()
-	if len(xs) != 4 || !constW || len(wd) != 4 || x.Type().DType != ir.Float32 {
-		return ""
-	}
-	c := xs[1]
-	stride, padding := kwarg(n, "stride").([]int), kwarg(n, "padding").([]int)
+	// isConvKind saw the channels and the weight's dims known.
+	c := n.Args()[0].(*ir.Node).Type().Shape[1].Coef
+	wd, _ := n.Args()[1].(*ir.Node).Type().Shape.Ints()
 	groups := kwarg(n, "groups").(int)
-	if !c.IsConst() || c.Coef < channelsLastMin {
-		return ""
-	}
 	switch {
-	case wd[2] == 1 && wd[3] == 1 && groups == 1 && wd[0] >= channelsLastMin &&
-		allEqual(stride, 1) && allEqual(padding, 0):
-		if residual {
-			return "linear_residual"
-		}
-		return "linear"
-	case residual:
+	case c < channelsLastMin:
 		return ""
-	case wd[2] == 3 && wd[3] == 3 && wd[1] == 1 && groups == c.Coef && wd[0] == c.Coef &&
-		allAtMost(padding, 1):
+	case pointwise && groups == 1 && wd[0] >= channelsLastMin && residual:
+		return "linear_residual"
+	case pointwise && groups == 1 && wd[0] >= channelsLastMin:
+		return "linear"
+	case depthwise && wd[1] == 1 && groups == c && wd[0] == c:
 		return "depthwise"
 	}
 	return ""
@@ -135,15 +123,8 @@ func channelsLastKind(n *ir.Node, paramOnly map[*ir.Node]bool) string {
 // form between two permutes.
 func toChannelsLastNode(n *ir.Node, kind string) error {
 	args := n.Args()
-	var bias ir.Arg
-	if len(args) > 2 {
-		bias = args[2]
-	}
-	act := ir.ActNone
-	if a, ok := n.Kwarg("act"); ok {
-		act = a.(int)
-	}
-	in, err := createNamedBefore(n, n.Name+"_in", ir.OpPermute, []ir.Arg{args[0]}, ir.Kwarg{Name: "dims", Value: toChannelsLast})
+	bias, act := optionalArg(args, 2), convAct(n)
+	in, err := createNamedBefore(n, n.Name+"_in", ir.OpPermute, []ir.Arg{args[0]}, ir.Kwarg{Name: "dims", Value: slices.Clone(toChannelsLast)})
 	if err != nil {
 		return err
 	}
@@ -180,7 +161,7 @@ func toChannelsLastNode(n *ir.Node, kind string) error {
 			return err
 		}
 	}
-	out, err := createBefore(n, ir.OpPermute, []ir.Arg{body}, ir.Kwarg{Name: "dims", Value: toChannelsFirst})
+	out, err := createBefore(n, ir.OpPermute, []ir.Arg{body}, ir.Kwarg{Name: "dims", Value: slices.Clone(toChannelsFirst)})
 	if err != nil {
 		return err
 	}
@@ -196,7 +177,7 @@ func channelsLastOf(n, x *ir.Node) (*ir.Node, error) {
 			return u, nil
 		}
 	}
-	return createBefore(n, ir.OpPermute, []ir.Arg{x}, ir.Kwarg{Name: "dims", Value: toChannelsLast})
+	return createBefore(n, ir.OpPermute, []ir.Arg{x}, ir.Kwarg{Name: "dims", Value: slices.Clone(toChannelsLast)})
 }
 
 // dropReorderPairs makes every user of permute(permute(x, [0,3,1,2]),
@@ -239,29 +220,12 @@ func isPermute(n *ir.Node, dims []int) bool {
 		return false
 	}
 	d, _ := kwarg(n, "dims").([]int)
-	if len(d) != len(dims) {
-		return false
-	}
-	for i := range d {
-		if d[i] != dims[i] {
-			return false
-		}
-	}
-	return true
+	return slices.Equal(d, dims)
 }
 
 func allEqual(v []int, want int) bool {
 	for _, x := range v {
 		if x != want {
-			return false
-		}
-	}
-	return true
-}
-
-func allAtMost(v []int, most int) bool {
-	for _, x := range v {
-		if x > most {
 			return false
 		}
 	}

@@ -44,7 +44,7 @@ func convRef(x, w, bias *Array, sh, sw, ph, pw, groups int) *Array {
 
 // closeArrays returns an error naming the first element of got that differs
 // from want: floats by more than tol·max(1, |want|) (NaN only matching
-// NaN), integers and bools at all.
+// NaN, an infinity only the same infinity), integers and bools at all.
 func closeArrays(got, want *Array, tol float64) error {
 	if got.DType != want.DType || !equalInts(got.Shape, want.Shape) {
 		return fmt.Errorf("got %v%v, want %v%v", got.DType, got.Shape, want.DType, want.Shape)
@@ -53,7 +53,7 @@ func closeArrays(got, want *Array, tol float64) error {
 		switch want.DType {
 		case Float32:
 			g, w := float64(got.F32[i]), float64(want.F32[i])
-			if math.IsNaN(g) != math.IsNaN(w) || math.Abs(g-w) > tol*math.Max(1, math.Abs(w)) {
+			if math.IsNaN(g) != math.IsNaN(w) || math.IsInf(w, 0) && g != w || math.Abs(g-w) > tol*math.Max(1, math.Abs(w)) {
 				return fmt.Errorf("element %d (index %v): got %v, want %v", i, unravel(i, want.Shape), g, w)
 			}
 		case Int64:

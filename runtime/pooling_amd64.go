@@ -28,13 +28,7 @@ func maxRows(dst, a, b []float32) {
 // pairs the AVX2 kernel takes (a multiple of 8 of them, none below the
 // AVX2 tier) and returns the number of floats of src it split.
 func deinterleavePairs(a, b, src []float32) int {
-	pairs := len(src) / 2 &^ 7
-	if !hasAVX2FMA || pairs == 0 {
-		return 0
-	}
-	_, _ = a[pairs-1], b[pairs-1]
-	deinterleave2AVX2(&a[0], &b[0], &src[0], pairs, 1, 0, 0)
-	return 2 * pairs
+	return deinterleaveRowPairs(a, b, 0, src, 0, 1, len(src))
 }
 
 // deinterleaveRowPairs is deinterleavePairs for rows rows of w floats of
