@@ -49,7 +49,7 @@ func (op *Op) CheckPrepared() error {
 		return fmt.Errorf("prepare function %T, want func(*runtime.Array, attrs...) P for a pointer type P", pr.Prepare)
 	}
 	prepared := pt.Out(0)
-	kt, at := reflect.TypeOf(op.Kernel), reflect.TypeOf(pr.Kernel)
+	kt := reflect.TypeOf(op.Kernel)
 	firstAttr := kt.NumIn() - len(op.KernelAttrs())
 	if pt.NumIn()-1 > len(op.KernelAttrs()) {
 		return fmt.Errorf("prepare function %T takes %d attributes, the kernel %d", pr.Prepare, pt.NumIn()-1, len(op.KernelAttrs()))
@@ -59,17 +59,24 @@ func (op *Op) CheckPrepared() error {
 			return fmt.Errorf("prepare function %T: parameter %d is %v, want the kernel's attribute parameter %v", pr.Prepare, i, pt.In(i), want)
 		}
 	}
-	if at == nil || at.Kind() != reflect.Func || at.NumOut() != 0 || at.NumIn() != kt.NumIn() {
-		return fmt.Errorf("prepared kernel %T, want the parameters of %v with %v for operand %d", pr.Kernel, kt, prepared, pr.Operand)
+	return kernelVariant("prepared kernel", pr.Kernel, kt, op.KernelResults()+pr.Operand, prepared)
+}
+
+// kernelVariant checks that fn is a func of kt's parameters but the
+// type with in place of parameter i (a prepared kernel's, a program
+// kernel's); what names it in the error.
+func kernelVariant(what string, fn any, kt reflect.Type, i int, with reflect.Type) error {
+	ft := reflect.TypeOf(fn)
+	if ft == nil || ft.Kind() != reflect.Func || ft.NumOut() != 0 || ft.NumIn() != kt.NumIn() {
+		return fmt.Errorf("%s %T, want the parameters of %v with %v for parameter %d", what, fn, kt, with, i)
 	}
-	at0 := op.KernelResults() + pr.Operand
-	for i := 0; i < kt.NumIn(); i++ {
-		want := kt.In(i)
-		if i == at0 {
-			want = prepared
+	for p := 0; p < kt.NumIn(); p++ {
+		want := kt.In(p)
+		if p == i {
+			want = with
 		}
-		if at.In(i) != want {
-			return fmt.Errorf("prepared kernel %v: parameter %d is %v, want %v", at, i, at.In(i), want)
+		if ft.In(p) != want {
+			return fmt.Errorf("%s %v: parameter %d is %v, want %v", what, ft, p, ft.In(p), want)
 		}
 	}
 	return nil

@@ -39,21 +39,8 @@ func (op *Op) CheckProgram() error {
 	if at < 0 {
 		return fmt.Errorf("program: the op has no ints attribute named program")
 	}
-	kt, pt := reflect.TypeOf(op.Kernel), reflect.TypeOf(pr.Kernel)
-	if pt == nil || pt.Kind() != reflect.Func || pt.NumOut() != 0 || pt.NumIn() != kt.NumIn() {
-		return fmt.Errorf("program kernel %T, want the parameters of %v with %v for the program", pr.Kernel, kt, programType)
-	}
-	at += kt.NumIn() - len(op.KernelAttrs())
-	for i := 0; i < kt.NumIn(); i++ {
-		want := kt.In(i)
-		if i == at {
-			want = programType
-		}
-		if pt.In(i) != want {
-			return fmt.Errorf("program kernel %v: parameter %d is %v, want %v", pt, i, pt.In(i), want)
-		}
-	}
-	return nil
+	kt := reflect.TypeOf(op.Kernel)
+	return kernelVariant("program kernel", pr.Kernel, kt, kt.NumIn()-len(op.KernelAttrs())+at, programType)
 }
 
 // ProgramAttr returns the index among the kernel's attributes of the
