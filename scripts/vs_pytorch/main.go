@@ -10,7 +10,7 @@
 // A Python worker (torch_worker.py, Debian's python3-torch: apt-get install
 // -y python3-torch) is started once and kept alive next to the compiled
 // models in this process. For each pass and each cell (model, batch N,
-// threads) both sides run the cell for -time, in an order that alternates
+// threads) both sides run the cell for -time and at least -calls calls, in an order that alternates
 // between passes; the ratio PyTorch time / fxgen time (above 1: fxgen is
 // faster) is taken per pass and the table shows medians, so that a machine
 // whose speed drifts between quiet and busy spells still gives comparable
@@ -56,6 +56,7 @@ func main() {
 	models := flag.String("models", "", "comma-separated models (default: the whole zoo)")
 	threadList := flag.String("threads", "1,2", "comma-separated thread counts")
 	target := flag.Duration("time", 300*time.Millisecond, "time per side, cell and pass")
+	minCalls := flag.Int("calls", 10, "fewest timed calls per side, cell and pass, however long they take")
 	python := flag.String("python", "/usr/bin/python3", "Python with torch (Debian's python3-torch)")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
 	layers := flag.Bool("layers", false, "time convolution layers and depthwise-separable blocks instead of the zoo's models")
@@ -100,7 +101,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "\rpass %d/%d, cell %d/%d: %s N=%d %d thread(s)      ", pass+1, *passes, i+1, len(cells), c.model.name, c.n, c.threads)
 			var fx, pt float64
 			timeTorch := func() {
-				r, err := w.time(c.model.name, c.n, c.threads, *target)
+				r, err := w.time(c.model.name, c.n, c.threads, *target, *minCalls)
 				if err != nil {
 					fmt.Fprintf(os.Stderr, "\nvs_pytorch: %s N=%d: %v\n", c.model.name, c.n, err)
 					os.Exit(1)
@@ -108,7 +109,7 @@ func main() {
 				pt = r.NS
 				c.torchOn = fmt.Sprintf("%s, %.1f cores busy", r.Path, r.CPU)
 			}
-			timeGo := func() { fx = c.timeGo(*target) }
+			timeGo := func() { fx = c.timeGo(*target, *minCalls) }
 			if (pass+i)%2 == 0 {
 				timeGo()
 				timeTorch()
@@ -162,15 +163,19 @@ func makeCells(zoo []zooModel, models, threadList string) ([]*cell, error) {
 	return cells, nil
 }
 
-// timeGo runs the compiled Forward for at least target on the cell's
-// thread count and returns the mean time per call in ns. GOMAXPROCS is set
+// timeGo runs the compiled Forward for at least target and at least
+// minCalls calls on the cell's thread count and returns the mean time per
+// call in ns. The fewest calls keep a slow cell from being timed on its
+// first calls after the other side ran, which find the caches cold
+// (transformer at batch 8, AVX2 tier, 1 thread: 86.8 ms a call over 300 ms,
+// about 3 calls, against 77.5 ms over 1 s). GOMAXPROCS is set
 // to it too: Parallel's goroutines beyond GOMAXPROCS would not run at once,
 // and at 1 thread the collector gets no second core that PyTorch lacks.
 // The heap is collected first, so that a cell does not pay for the
 // garbage of the cells before it (fxdoc at batch 1024, 1 thread, after
 // ResNet-18's cells: 282 µs a call, 88 µs with the collection; the Python
 // worker collects too).
-func (c *cell) timeGo(target time.Duration) float64 {
+func (c *cell) timeGo(target time.Duration, minCalls int) float64 {
 	goruntime.GOMAXPROCS(c.threads)
 	fxruntime.SetWorkers(c.threads)
 	goruntime.GC()
@@ -179,7 +184,7 @@ func (c *cell) timeGo(target time.Duration) float64 {
 	for {
 		c.forward()
 		calls++
-		if time.Since(start) >= target {
+		if calls >= minCalls && time.Since(start) >= target {
 			break
 		}
 	}

@@ -4,7 +4,7 @@ coordinator. It reads one JSON request a line on stdin and answers one JSON
 line on stdout:
 
     {"op": "info"}                                  -> versions, BLAS library and core
-    {"op": "time", "model": "mlp", "n": 256, "threads": 1, "target_ms": 300}
+    {"op": "time", "model": "mlp", "n": 256, "threads": 1, "target_ms": 300, "min_calls": 10}
                                                     -> {"ns": ..., "calls": ..., "path": ...}
 
 A model is a name of the zoo or a layer cell of layers.go
@@ -120,6 +120,7 @@ def time_cell(req):
         openblas.openblas_set_num_threads(req["threads"])
     fn, args, path = build(req["model"], req["n"])
     target = req["target_ms"] / 1000.0
+    min_calls = req.get("min_calls", 1)
     gc.collect()  # as the Go side collects before each cell
     with torch.no_grad():
         fn(*args)  # warm: the thread count may have changed
@@ -129,7 +130,7 @@ def time_cell(req):
             fn(*args)
             calls += 1
             elapsed = time.perf_counter() - start
-            if elapsed >= target:
+            if calls >= min_calls and elapsed >= target:
                 break
         cpu = time.process_time() - cpu
     # cpu: the cores kept busy on average (at most threads if they hold).

@@ -98,10 +98,11 @@ func (w *worker) info() (map[string]any, error) {
 	return info, err
 }
 
-// time asks for the PyTorch time of one cell.
-func (w *worker) time(model string, n, threads int, target time.Duration) (timing, error) {
+// time asks for the PyTorch time of one cell, over at least target and
+// minCalls calls.
+func (w *worker) time(model string, n, threads int, target time.Duration, minCalls int) (timing, error) {
 	var t timing
-	err := w.call(map[string]any{"op": "time", "model": model, "n": n, "threads": threads, "target_ms": target.Milliseconds()}, &t)
+	err := w.call(map[string]any{"op": "time", "model": model, "n": n, "threads": threads, "target_ms": target.Milliseconds(), "min_calls": minCalls}, &t)
 	if err == nil && t.Error != "" {
 		err = fmt.Errorf("python worker: %s", t.Error)
 	}
