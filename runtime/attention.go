@@ -76,6 +76,10 @@ func Attention(out, q, k, v *Array, extras []*Array, program *ElementwiseProgram
 		clear(out.F32) // no keys: each head's product is empty
 		return
 	}
+	if m := maskedKeys(&j); m != nil {
+		j.skip = m
+		defer maskedKeysPool.Put(m)
+	}
 	units := n * heads
 	flops := 4 * float64(units) * float64(l) * float64(s) * float64(d)
 	if flops < convParallelFlops || Workers() == 1 || units == 1 {
@@ -103,6 +107,7 @@ type attentionJob struct {
 	n, l, s, d, heads int
 	cq, ck, cv        int
 	qCol, kCol, vCol  int
+	skip              *maskedKeyBlocks // nil: every query row attends every key
 }
 
 // attentionExtra is an extra input of the score program and how a sample
@@ -160,7 +165,7 @@ func (e *attentionExtra) part(view *Array, shape *[2]int, i, h int) *Array {
 // u / heads.
 func (j *attentionJob) units(lo, hi int) {
 	ls := j.l * j.s
-	scratch := getConvScratch(2 * ls)
+	scratch := getConvScratch(2*ls + j.s + j.d)
 	defer convScratch.Put(scratch)
 	w := attentionWorkspaces.Get().(*attentionWorkspace)
 	defer attentionWorkspaces.Put(w)
@@ -168,10 +173,13 @@ func (j *attentionJob) units(lo, hi int) {
 	w.scores = Array{DType: Float32, Shape: w.shape[:], F32: (*scratch)[:ls]}
 	w.probs = Array{DType: Float32, Shape: w.shape[:], F32: (*scratch)[ls : 2*ls]}
 	inputs := w.inputs[:1+j.nExtras]
-	inputs[0] = &w.scores
 	hd := j.heads * j.d
 	for u := lo; u < hi; u++ {
 		i, h := u/j.heads, u%j.heads
+		if j.skip != nil && j.unitSkips(w, *scratch, i, h) {
+			continue
+		}
+		inputs[0] = &w.scores
 		g := gemmCall{transB: true, m: j.l, n: j.s, k: j.d, alpha: 1,
 			a: j.q[i*j.l*j.cq+j.qCol+h*j.d:], lda: j.cq, b: j.k[i*j.s*j.ck+j.kCol+h*j.d:], ldb: j.ck,
 			c: w.scores.F32, ldc: j.s, kern: selectedKernel, serial: true}
@@ -188,7 +196,8 @@ func (j *attentionJob) units(lo, hi int) {
 	// Drop the references to the caller's arrays before the pool keeps w.
 	clear(w.inputs[:])
 	clear(w.views[:])
-	w.scores, w.probs = Array{}, Array{}
+	w.scores, w.probs, w.blockScores, w.blockProbs = Array{}, Array{}, Array{}, Array{}
+	w.keyPanels = PackedB{}
 }
 
 // attentionWorkspace is a worker's arrays for Attention's units: the
@@ -197,9 +206,14 @@ func (j *attentionJob) units(lo, hi int) {
 type attentionWorkspace struct {
 	shape         [2]int
 	scores, probs Array
-	inputs        [MaxElementwiseInputs]*Array
-	views         [MaxElementwiseInputs - 1]Array
-	viewShapes    [MaxElementwiseInputs - 1][2]int
+	// blockShape, blockScores and blockProbs are a block's (unitSkips).
+	blockShape              [2]int
+	blockScores, blockProbs Array
+	keys                    []float32 // a head's keys packed (unitSkips)
+	keyPanels               PackedB   // the panels of a block's keys
+	inputs                  [MaxElementwiseInputs]*Array
+	views                   [MaxElementwiseInputs - 1]Array
+	viewShapes              [MaxElementwiseInputs - 1][2]int
 }
 
 var attentionWorkspaces = sync.Pool{New: func() any { return new(attentionWorkspace) }}

@@ -482,10 +482,6 @@ func elemStep(st ElementwiseStep, dst []float32, x, y *reg, tmp []float32) {
 			}
 			return
 		}
-		for i, m := range y.m[:len(dst)] {
-			if m {
-				dst[i] = st.C
-			}
-		}
+		fillWhereF32(dst, y.m[:len(dst)], st.C)
 	}
 }

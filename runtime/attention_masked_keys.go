@@ -1,0 +1,225 @@
+// This file holds how Attention skips the keys a mask cuts: a causal
+// mask's query rows attend only the keys up to their own, so a block of
+// rows computes its scores, softmax and product over those keys alone.
+
+package runtime
+
+import (
+	"math"
+	"sync"
+)
+
+// The blocks of query rows that skip masked keys.
+const (
+	// maskedKeyRows is about the query rows of a block (rounded up to a
+	// multiple of the micro-kernel's rows): fewer rows skip more keys but
+	// make more, smaller products, each packing its keys again.
+	maskedKeyRows = 24
+	// maskedKeyMax is the largest share of the whole [L, S] scores the
+	// blocks may cover for the skip to be taken.
+	maskedKeyMax = 0.85
+)
+
+// maskedKeyBlocks describes one Attention call's blocks of query rows and
+// the keys each attends, and holds the parts of the program's extras each
+// block reads.
+type maskedKeyBlocks struct {
+	rows    int   // query rows of a block; the last may have fewer
+	cols    []int // per block: its rows attend keys [0, cols[b])
+	offs    []int // per block: the offset of its part in an extra's copy
+	minCols int   // the fewest keys any block attends
+	maxCols int   // the most keys any block attends
+	// extraOff[x] is the offset in f32 or b of extra x's copy, each block's
+	// rows × cols part after the other, or -1 for an extra of one element.
+	extraOff [MaxElementwiseInputs - 1]int
+	f32      []float32
+	b        []bool
+}
+
+var maskedKeysPool = sync.Pool{New: func() any { return new(maskedKeyBlocks) }}
+
+// maskedKeys returns the blocks in which j's units skip masked keys, or
+// nil when they compute every score. It skips when the score program's
+// last step sets -Inf where a mask is true (masked_fill(mask, -Inf)), so
+// that those scores and their probabilities (exactly 0 after the softmax)
+// do not depend on the products; when every extra is shared by all samples
+// and heads and is either one element or a whole [L, S]; when no query row
+// is masked whole (its softmax is NaN, as PyTorch's); and when the blocks
+// cover at most maskedKeyMax of the scores. Each block's results are those
+// of the whole computation but for the rounding of a product over more
+// keys than a k-block holds (units still check v: see unitSkips).
+func maskedKeys(j *attentionJob) *maskedKeyBlocks {
+	steps := j.program.steps
+	if len(steps) == 0 {
+		return nil
+	}
+	last := steps[len(steps)-1]
+	if last.Op != ElemMaskedFill || !math.IsInf(float64(last.C), -1) || last.B < 1 {
+		return nil
+	}
+	l, s := j.l, j.s
+	for x := range j.nExtras {
+		e := &j.extras[x]
+		if e.per != 0 || e.perHead != 0 || e.a.Len() != 1 && e.a.Len() != l*s {
+			return nil
+		}
+	}
+	mask := j.extras[last.B-1].a
+	if mask.Len() != l*s {
+		return nil
+	}
+	mr := selectedKernel.mr
+	m := maskedKeysPool.Get().(*maskedKeyBlocks)
+	m.rows = (maskedKeyRows + mr - 1) / mr * mr
+	m.cols, m.offs = m.cols[:0], m.offs[:0]
+	total := 0
+	m.minCols, m.maxCols = s, 0
+	for r0 := 0; r0 < l; r0 += m.rows {
+		cols := 0
+		for r := r0; r < min(l, r0+m.rows); r++ {
+			kept := keptKeys(mask.B[r*s : (r+1)*s])
+			if kept == 0 {
+				maskedKeysPool.Put(m)
+				return nil
+			}
+			cols = max(cols, kept)
+		}
+		m.cols = append(m.cols, cols)
+		m.offs = append(m.offs, total)
+		m.minCols = min(m.minCols, cols)
+		m.maxCols = max(m.maxCols, cols)
+		total += (min(l, r0+m.rows) - r0) * cols
+	}
+	if float64(total) > maskedKeyMax*float64(l*s) {
+		maskedKeysPool.Put(m)
+		return nil
+	}
+	nf, nb := 0, 0
+	for x := range j.nExtras {
+		a := j.extras[x].a
+		switch {
+		case a.Len() == 1:
+			m.extraOff[x] = -1
+		case a.DType == Bool:
+			m.extraOff[x], nb = nb, nb+total
+		default:
+			m.extraOff[x], nf = nf, nf+total
+		}
+	}
+	m.f32 = resized(m.f32, nf)
+	m.b = resized(m.b, nb)
+	for x := range j.nExtras {
+		a := j.extras[x].a
+		if m.extraOff[x] < 0 {
+			continue
+		}
+		for b, cols := range m.cols {
+			r0 := b * m.rows
+			for r := r0; r < min(l, r0+m.rows); r++ {
+				at := m.extraOff[x] + m.offs[b] + (r-r0)*cols
+				if a.DType == Bool {
+					copy(m.b[at:at+cols], a.B[r*s:])
+				} else {
+					copy(m.f32[at:at+cols], a.F32[r*s:])
+				}
+			}
+		}
+	}
+	return m
+}
+
+// resized returns buf with length n, reallocated when its capacity is short.
+func resized[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	return buf[:n]
+}
+
+// keptKeys returns the keys a query row's mask leaves it, the index of its
+// last false element plus 1.
+func keptKeys(row []bool) int {
+	n := len(row)
+	for n >= 8 && boolWord(row[n-8:n]) == allTrueWord {
+		n -= 8
+	}
+	for n > 0 && row[n-1] {
+		n--
+	}
+	return n
+}
+
+// extra returns the input the program reads for extra x (a) in block b:
+// a itself when it is one element, else view pointed at the block's part
+// of its copy, with shape, the block's [rows, cols].
+func (m *maskedKeyBlocks) extra(view *Array, shape *[2]int, a *Array, x, b int) *Array {
+	if m.extraOff[x] < 0 {
+		return a
+	}
+	at := m.extraOff[x] + m.offs[b]
+	size := shape[0] * shape[1]
+	*view = Array{DType: a.DType, Shape: shape[:]}
+	if a.DType == Bool {
+		view.B = m.b[at : at+size]
+	} else {
+		view.F32 = m.f32[at : at+size]
+	}
+	return view
+}
+
+// unitSkips computes unit (sample i, head h) of j a block of query rows at
+// a time, each over the keys j.skip leaves it, and reports true; buf is
+// the worker's scratch of 2·L·S + S + D floats. A skipped key's
+// probability is 0, and 0·v is 0 only where v is finite: when any element
+// of the head's v past the fewest keys a block attends is infinite or NaN
+// (found as the NaNs of a product of zeros and those rows), it computes
+// nothing and reports false, so that the unit is computed whole and gives
+// the NaNs the whole product would.
+func (j *attentionJob) unitSkips(w *attentionWorkspace, buf []float32, i, h int) bool {
+	m := j.skip
+	ls := j.l * j.s
+	vBase := i*j.s*j.cv + j.vCol + h*j.d
+	if first := m.minCols; first < j.s {
+		zeros, z := buf[2*ls:2*ls+j.s-first], buf[2*ls+j.s:2*ls+j.s+j.d]
+		clear(zeros)
+		g := gemmCall{m: 1, n: j.d, k: j.s - first, alpha: 1, a: zeros, lda: j.s - first,
+			b: j.v[vBase+first*j.cv:], ldb: j.cv, c: z, ldc: j.d, kern: selectedKernel, serial: true}
+		g.run()
+		for _, x := range z {
+			if x != x {
+				return false
+			}
+		}
+	}
+	// The head's keys, packed once for all the blocks' score products,
+	// each of which reads the panels of its first cols keys.
+	nr := selectedKernel.nr
+	pn := (m.maxCols + nr - 1) / nr
+	w.keys = gemmGrow(w.keys, pn*nr*j.d)
+	packB(w.keys, true, j.k[i*j.s*j.ck+j.kCol+h*j.d:], j.ck, 0, j.d, 0, m.maxCols, nr)
+	hd := j.heads * j.d
+	inputs := w.inputs[:1+j.nExtras]
+	inputs[0] = &w.blockScores
+	for b, cols := range m.cols {
+		r0 := b * m.rows
+		rows := min(m.rows, j.l-r0)
+		size := rows * cols
+		w.blockShape = [2]int{rows, cols}
+		w.blockScores = Array{DType: Float32, Shape: w.blockShape[:], F32: buf[:size]}
+		w.blockProbs = Array{DType: Float32, Shape: w.blockShape[:], F32: buf[ls : ls+size]}
+		w.keyPanels = PackedB{k: j.d, n: cols, kern: selectedKernel, data: w.keys[:(cols+nr-1)/nr*nr*j.d]}
+		g := gemmCall{m: rows, n: cols, k: j.d, alpha: 1,
+			a: j.q[(i*j.l+r0)*j.cq+j.qCol+h*j.d:], lda: j.cq, pb: &w.keyPanels,
+			c: w.blockScores.F32, ldc: cols, kern: selectedKernel, serial: true}
+		g.run()
+		for x := range j.nExtras {
+			inputs[1+x] = m.extra(&w.views[x], &w.blockShape, j.extras[x].a, x, b)
+		}
+		j.program.runSerial("Attention", &w.blockProbs, inputs, cols)
+		g = gemmCall{m: rows, n: j.d, k: cols, alpha: 1, a: w.blockProbs.F32, lda: cols,
+			b: j.v[vBase:], ldb: j.cv,
+			c: j.out[(i*j.l+r0)*hd+h*j.d:], ldc: hd, kern: selectedKernel, serial: true}
+		g.run()
+	}
+	return true
+}

@@ -1,0 +1,121 @@
+package runtime
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// maskedKeysCase is an Attention case whose score program ends in
+// masked_fill(mask, -Inf), with the mask made by masked(query, key).
+type maskedKeysCase struct {
+	name     string
+	c        attentionCase
+	masked   func(i, j int) bool
+	bias     bool // a shared [L, S] float extra and a scalar one before the mask
+	poison   bool // infinities and NaNs in v at keys the mask cuts
+	maskLast bool // the masked_fill is the last step (else an add follows)
+	skips    bool // whether the units skip keys
+}
+
+func (mc maskedKeysCase) args(r *rand.Rand) attentionArgs {
+	c := mc.c
+	a := attentionArgs{q: randArray(r, c.n, c.l, c.cq), k: randArray(r, c.n, c.s, c.ck), v: randArray(r, c.n, c.s, c.cv)}
+	steps := []ElementwiseStep{{Op: ElemDivScalar, A: 0, C: 8}}
+	last := 0
+	if mc.bias {
+		a.extras = append(a.extras, randArray(r, c.l, c.s), randArray(r, 1))
+	}
+	mask := NewArray(Bool, c.l, c.s)
+	for i := range c.l {
+		for j := range c.s {
+			mask.B[i*c.s+j] = mc.masked(i, j)
+		}
+	}
+	a.extras = append(a.extras, mask)
+	inputs := 1 + len(a.extras)
+	last = inputs // the first step's register
+	if mc.bias {
+		steps = append(steps, ElementwiseStep{Op: ElemAdd, A: last, B: 1}, ElementwiseStep{Op: ElemMul, A: last + 1, B: 2})
+		last += 2
+	}
+	steps = append(steps, ElementwiseStep{Op: ElemMaskedFill, A: last, B: inputs - 1, C: float32(math.Inf(-1))})
+	if !mc.maskLast {
+		steps = append(steps, ElementwiseStep{Op: ElemAddScalar, A: last + 1, C: 0.5})
+	}
+	a.program = NewElementwiseProgram(inputs, steps)
+	if mc.poison {
+		// Keys past every query's last: the causal blocks never read them.
+		a.v.F32[(1*c.s+c.s-1)*c.cv+c.vCol+3] = float32(math.Inf(1))
+		a.v.F32[(0*c.s+c.s-2)*c.cv+c.vCol+c.d+5] = float32(math.NaN())
+	}
+	return a
+}
+
+var maskedKeysCases = []maskedKeysCase{
+	{name: "causal", c: attentionCase{2, 70, 70, 2, 8, 48, 48, 48, 0, 16, 32, nil},
+		masked: func(i, j int) bool { return j > i }, maskLast: true, skips: true},
+	{name: "causal, infinities and NaNs in v", c: attentionCase{2, 70, 70, 2, 8, 48, 48, 48, 0, 16, 32, nil},
+		masked: func(i, j int) bool { return j > i }, poison: true, maskLast: true, skips: true},
+	{name: "window with holes, more keys, bias", c: attentionCase{2, 50, 80, 3, 8, 24, 24, 24, 0, 0, 0, nil},
+		masked: func(i, j int) bool { return j > i+30 || i%2 == 0 && j%7 == 3 }, bias: true, maskLast: true, skips: true},
+	{name: "a row masked whole", c: attentionCase{1, 70, 70, 1, 8, 8, 8, 8, 0, 0, 0, nil},
+		masked: func(i, j int) bool { return j > i || i == 5 }, maskLast: true},
+	{name: "mask not last", c: attentionCase{1, 70, 70, 1, 8, 8, 8, 8, 0, 0, 0, nil},
+		masked: func(i, j int) bool { return j > i }},
+	{name: "nothing masked", c: attentionCase{1, 70, 70, 1, 8, 8, 8, 8, 0, 0, 0, nil},
+		masked: func(i, j int) bool { return false }, maskLast: true},
+}
+
+// TestAttentionMaskedKeys checks Attention against the reference loops
+// where its units skip the keys a mask cuts (a causal mask; a window with
+// holes inside it and more keys than queries; infinities and NaNs in v at
+// cut keys, which make NaNs) and where they must not (a query row masked
+// whole, the mask not the program's last step, nothing masked), and that
+// they skip exactly where they should.
+func TestAttentionMaskedKeys(t *testing.T) { forEachISA(t, testAttentionMaskedKeys) }
+
+func testAttentionMaskedKeys(t *testing.T) {
+	splitSmallWork(t)
+	defer SetWorkers(0)
+	r := rand.New(rand.NewPCG(41, 42))
+	for _, mc := range maskedKeysCases {
+		c := mc.c
+		a := mc.args(r)
+		j := attentionJob{program: a.program, l: c.l, s: c.s, nExtras: len(a.extras)}
+		for x, e := range a.extras {
+			j.extras[x] = newAttentionExtra("test", e, c.n, c.heads, c.l, c.s)
+		}
+		if m := maskedKeys(&j); (m != nil) != mc.skips {
+			t.Errorf("%s: skips keys %v, want %v", mc.name, m != nil, mc.skips)
+		}
+		want := a.ref(c)
+		for _, workers := range []int{1, 2} {
+			SetWorkers(workers)
+			got := nanArray(want.Shape...)
+			a.run(got, c)
+			if err := closeArrays(got, want, 1e-5); err != nil {
+				t.Errorf("%s, %d workers: %v", mc.name, workers, err)
+			}
+		}
+	}
+}
+
+// TestKeptKeys checks keptKeys against a loop, for rows of every length
+// up to 20 with the last false element anywhere.
+func TestKeptKeys(t *testing.T) {
+	for n := range 21 {
+		for last := -1; last < n; last++ {
+			row := make([]bool, n)
+			for i := range row {
+				row[i] = i > last || i%3 == 0
+			}
+			if last >= 0 {
+				row[last] = false
+			}
+			if got := keptKeys(row); got != last+1 {
+				t.Errorf("row %v: %d, want %d", row, got, last+1)
+			}
+		}
+	}
+}
