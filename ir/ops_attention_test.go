@@ -23,7 +23,13 @@ func TestAttentionExtraFits(t *testing.T) {
 		{Shape{Const(8)}, true},
 		{Shape{Const(1)}, true},
 		{Shape{}, true},
-		{Shape{Sym("N"), Const(1), Const(8), Const(8)}, false}, // per sample, heads broadcast
+		{Shape{Sym("N"), Const(1), Const(8), Const(8)}, true}, // per sample, heads broadcast
+		{Shape{Sym("N"), Const(1), Const(1), Const(8)}, true}, // a padding mask
+		{Shape{Sym("N"), Const(4), Const(1), Const(8)}, true},
+		{Shape{Const(1), Const(1), Const(1), Const(1), Const(8), Const(8)}, true},
+		{Shape{Sym("N"), Const(1), Const(8), Const(1)}, false}, // keys broadcast
+		{Shape{Const(2), Const(1), Const(1), Const(8)}, false},
+		{Shape{Const(2), Const(1), Const(1), Const(1), Const(8)}, false},
 		{Shape{Const(8), Const(1)}, false},
 		{Shape{Const(2), Const(8), Const(8)}, false},
 		{Shape{Const(7)}, false},

@@ -2,6 +2,7 @@ package passes
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/fxgen/fxgen/ir"
@@ -17,7 +18,8 @@ type attnBlock struct {
 	c, l, heads  int
 	fusedQKV     bool
 	causal       bool
-	noSoftmax    bool // scores used as they are: nothing to fuse
+	noSoftmax    bool           // scores used as they are: nothing to fuse
+	padding      *tensor.Tensor // a padding mask applied after the causal one, while tracing paddedAttnBlock
 }
 
 func newAttnBlock(c, l, heads int, fusedQKV, causal bool) *attnBlock {
@@ -45,10 +47,23 @@ func (m *attnBlock) Forward(x *tensor.Tensor) *tensor.Tensor {
 		i := tensor.Arange(m.l)
 		att = att.MaskedFill(i.Reshape(1, m.l).Gt(i.Reshape(m.l, 1)), math.Inf(-1))
 	}
+	if m.padding != nil {
+		att = att.MaskedFill(m.padding, math.Inf(-1))
+	}
 	if !m.noSoftmax {
 		att = tensor.Softmax(att, -1)
 	}
 	return tensor.Matmul(att, heads(v)).Transpose(1, 2).Reshape(-1, m.l, c)
+}
+
+// paddedAttnBlock is attnBlock with a padding mask [N, 1, 1, L] (true
+// where a key is padding) applied after its causal mask.
+type paddedAttnBlock struct{ *attnBlock }
+
+func (m paddedAttnBlock) Forward(x, mask *tensor.Tensor) *tensor.Tensor {
+	m.padding = mask
+	defer func() { m.padding = nil }()
+	return m.attnBlock.Forward(x)
 }
 
 // TestFuseAttention checks the pass on self-attention blocks, running each
@@ -60,16 +75,17 @@ func (m *attnBlock) Forward(x *tensor.Tensor) *tensor.Tensor {
 func TestFuseAttention(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		block  *attnBlock
+		block  any
 		input  string
 		cols   []int
 		extras int
 	}{
 		{"fused qkv, causal", newAttnBlock(32, 6, 4, true, true), "x=f32[N,6,32]", []int{0, 32, 64}, 1},
 		{"three projections", newAttnBlock(24, 5, 3, false, false), "x=f32[N,5,24]", []int{0, 0, 0}, 0},
+		{"padding mask [N,1,1,L]", paddedAttnBlock{newAttnBlock(32, 6, 4, true, true)}, "x=f32[N,6,32] mask=bool[N,1,1,6]", []int{0, 32, 64}, 2},
 		{"no softmax", &attnBlock{Qkv: nn.NewLinear(16, 48), c: 16, l: 4, heads: 2, fusedQKV: true, noSoftmax: true}, "x=f32[N,4,16]", nil, 0},
 	} {
-		g := trace(t, tc.block, tc.input)
+		g := trace(t, tc.block, strings.Fields(tc.input)...)
 		randomize(g, 31)
 		after, _ := applyAndCompare(t, g, 1e-4, Default...)
 		left := count(after, "split") + count(after, "transpose") + count(after, "matmul") + count(after, "matmul_transb") + count(after, "fused_elementwise")

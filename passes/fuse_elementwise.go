@@ -21,8 +21,9 @@ import (
 // node. A group grows from its last op (the root) through operands of the
 // root's shape whose every user is in the group, so that its inner values
 // are needed nowhere else; what the group reads from outside are its
-// inputs, each of the root's shape, a single element, or a suffix of the
-// root's shape (a bias, a mask), at most runtime.MaxElementwiseInputs of
+// inputs, each of the root's shape, a single element, or one that
+// broadcasts to it along one run of dims and the leading ones (a bias, a
+// mask, a padding mask [N, 1, 1, S], a per-channel scale), at most runtime.MaxElementwiseInputs of
 // them, and it has at most runtime.MaxElementwiseSteps ops. The runtime
 // evaluates the group a chunk at a time, so the inner values never go to
 // memory, with the same kernels and hence the same bits as the ops one by
@@ -97,12 +98,34 @@ func fusable(n *ir.Node, paramOnly map[*ir.Node]bool) bool {
 
 // broadcastLayout reports whether an input of shape in can be read by the
 // fused kernel for a result of shape out: the same shape, one element, or
-// a suffix of out (leading 1s of in ignored).
+// (leading 1s of in ignored) out's trailing dims with one run of them 1
+// (a suffix of out, a padding mask [N, 1, 1, S], a per-channel [C, 1, 1]),
+// as runtime.ElementwiseProgram reads its inputs.
 func broadcastLayout(in, out ir.Shape) bool {
+	if n, ok := in.Ints(); ok && runtime.NumElements(n) == 1 {
+		return true
+	}
 	for len(in) > 0 && in[0] == ir.Const(1) {
 		in = in[1:]
 	}
-	return len(in) <= len(out) && in.Equal(out[len(out)-len(in):])
+	if len(in) > len(out) {
+		return false
+	}
+	out = out[len(out)-len(in):]
+	part := 0 // 0: dims as out's, 1: the run of 1s, 2: dims as out's before it
+	for i := len(in) - 1; i >= 0; i-- {
+		switch {
+		case in[i] == out[i]:
+			if part == 1 {
+				part = 2
+			}
+		case in[i] == ir.Const(1) && part < 2:
+			part = 1
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func fuseElementwise(g *ir.Graph, paramOnly map[*ir.Node]bool) (plan.FusedSteps, error) {

@@ -13,8 +13,8 @@ import (
 
 // cellNet is an LSTM cell's gate arithmetic, an attention score's scale
 // and mask, numbers on both sides, an op whose value is used outside its
-// group, and a broadcast the fused kernel cannot read ([N, 1] against
-// [N, 4]).
+// group, and a broadcast the fused kernel cannot read ([N, 1, 2, 1]
+// against [N, 2, 2, 4]: two runs of broadcast dims).
 type cellNet struct{ Mask, Bias *tensor.Tensor }
 
 func (m *cellNet) Forward(g, c, col *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor, *tensor.Tensor) {
@@ -25,7 +25,7 @@ func (m *cellNet) Forward(g, c, col *tensor.Tensor) (*tensor.Tensor, *tensor.Ten
 	s := c2.DivScalar(8).MaskedFill(m.Mask, -1e9).Add(m.Bias)
 	s = tensor.Apply(ir.CallFunction, "sub", []any{1.0, s})[0]
 	s = tensor.Apply(ir.CallFunction, "div", []any{2.0, tensor.Gelu(s).Relu().Neg().AddScalar(3)})[0]
-	b := tensor.Add(h.Relu(), col).Neg() // col is [N, 1]: add and neg stay
+	b := tensor.Add(g.Relu().Reshape(-1, 2, 2, 4), col).Neg() // col is [N, 1, 2, 1]: add and neg stay
 	return h, s, b
 }
 
@@ -34,7 +34,7 @@ func newCellNet() *cellNet {
 }
 
 func TestFuseElementwise(t *testing.T) {
-	g := trace(t, newCellNet(), "g=f32[N,16]", "c=f32[N,4]", "col=f32[N,1]")
+	g := trace(t, newCellNet(), "g=f32[N,16]", "c=f32[N,4]", "col=f32[N,1,2,1]")
 	randomize(g, 13)
 	after, p := applyAndCompare(t, g, 0, FuseElementwise)
 	var fused []string
@@ -44,13 +44,13 @@ func TestFuseElementwise(t *testing.T) {
 		}
 	}
 	// c2 (6 ops), h (3), s (9 ops: div, masked_fill, add, sub, gelu,
-	// relu, neg, add, div); b's relu, add and neg stay, as the add reads
-	// col [N, 1], which the fused kernel cannot broadcast.
+	// relu, neg, add, div); b's add and neg stay, as the add reads col
+	// [N, 1, 2, 1], which the fused kernel cannot broadcast.
 	if got, want := strings.Join(fused, " "), "add:6 mul_2:3 div_1:9"; got != want {
 		t.Errorf("fused groups (root:ops): got %q, want %q\n%s", got, want, after)
 	}
-	if got := targets(after); !strings.Contains(got, "relu add neg") {
-		t.Errorf("the [N, 1] broadcast was fused: %s", got)
+	if got := targets(after); !strings.Contains(got, "reshape add neg") {
+		t.Errorf("the [N, 1, 2, 1] broadcast was fused: %s", got)
 	}
 	for _, n := range after.Nodes() {
 		if isCall(n, "fused_elementwise") {
@@ -64,7 +64,7 @@ func TestFuseElementwise(t *testing.T) {
 }
 
 func TestFuseElementwiseDefaultPipeline(t *testing.T) {
-	g := trace(t, newCellNet(), "g=f32[N,16]", "c=f32[N,4]", "col=f32[N,1]")
+	g := trace(t, newCellNet(), "g=f32[N,16]", "c=f32[N,4]", "col=f32[N,1,2,1]")
 	randomize(g, 14)
 	after, p := applyAndCompare(t, g, 0, Default...)
 	if err := p.Memory.Verify(after, plan.ParamOnly(after)); err != nil {

@@ -58,6 +58,9 @@ func inputs(t *testing.T, g *ir.Graph, syms map[string]int, seed uint64) []*runt
 		for i := range a.F32 {
 			a.F32[i] = 2*r.Float32() - 1
 		}
+		for i := range a.B {
+			a.B[i] = r.IntN(4) == 0
+		}
 		out = append(out, a)
 	}
 	return out

@@ -16,10 +16,10 @@ import "sync"
 //	out[n, :, h·D:(h+1)·D] = p · v[n, :, head h]
 //
 // where program is an ElementwiseProgram of 1 + len(extras) inputs whose
-// first is the scores; each extra broadcasts to [N, H, L, S] as
-// ElementwiseProgram.Run's inputs do (all of it, one element, or trailing
-// dims: each sample and head reads its [L, S] block of a full extra, or of
-// an [H, L, S] one its head's). It computes what the graph's transposes,
+// first is the scores; each extra is one element or broadcasts to
+// [N, H, L, S] from [N|1, H|1, L|1, S] (leading 1s aside): each sample and
+// head reads its [L, S] block of it, or its [S] row where the query dim is
+// 1 (a padding mask [N, 1, 1, S]). It computes what the graph's transposes,
 // batched matmul, fused softmax and batched matmul would, but a sample and
 // head at a time, its scores and probabilities in a buffer that stays in
 // cache, and without copying the heads out of q, k and v or the result
@@ -114,28 +114,51 @@ type attentionJob struct {
 // and head find their part of it.
 type attentionExtra struct {
 	a *Array
-	// per is the elements of a sample (0 when shared), perHead of a
-	// head (0 when shared).
+	// per is the elements of a sample (0 when the samples share them),
+	// perHead of a head (0 when the heads share them).
 	per, perHead int
-	block        [2]int // the shape of one sample and head's part, [L, S]
+	// block is the shape of one sample and head's part: [L, S], or [S]
+	// (rank 1) for an extra whose query dim is 1, which the program
+	// broadcasts over the query rows.
+	block [2]int
+	rank  int
 }
 
 // newAttentionExtra checks that x broadcasts to [n, heads, l, s] and
-// describes its parts.
+// describes its parts: x is one element, or (after leading 1s) [N|1,
+// H|1, L|1, S], each of its first three dims the scores' or 1.
 func newAttentionExtra(kernel string, x *Array, n, heads, l, s int) attentionExtra {
-	dims := x.Shape
-	for len(dims) > 0 && dims[0] == 1 && len(dims) > 2 {
-		dims = dims[1:] // leading 1s broadcast
+	e := attentionExtra{a: x, block: [2]int{l, s}, rank: 2}
+	if x.Len() == 1 {
+		return e
 	}
-	e := attentionExtra{a: x, block: [2]int{l, s}}
-	switch {
-	case len(dims) == 4 && dims[0] == n && dims[1] == heads && dims[2] == l && dims[3] == s:
-		e.per, e.perHead = heads*l*s, l*s
-	case len(dims) == 3 && dims[0] == heads && dims[1] == l && dims[2] == s:
-		e.perHead = l * s
-	case len(dims) <= 2 && suffixOf(dims, []int{l, s}) || x.Len() == 1:
-	default:
-		kernelPanic(kernel, "extra %v does not broadcast to [N, H, L, S] = %v as a whole, per head or by trailing dims", x.Shape, []int{n, heads, l, s})
+	dims := x.Shape
+	for len(dims) > 4 && dims[0] == 1 {
+		dims = dims[1:]
+	}
+	var d [4]int
+	ok := len(dims) <= 4 && len(dims) > 0
+	if ok {
+		d = [4]int{1, 1, 1, 1}
+		copy(d[4-len(dims):], dims)
+	}
+	for i, want := range [4]int{n, heads, l, s} {
+		if ok && d[i] != want && (d[i] != 1 || i == 3) {
+			ok = false
+		}
+	}
+	if !ok {
+		kernelPanic(kernel, "extra %v does not broadcast to [N, H, L, S] = %v: want one element or [N|1, H|1, L|1, S]", x.Shape, []int{n, heads, l, s})
+	}
+	part := d[2] * s
+	if d[2] != l || l == 1 {
+		e.block, e.rank = [2]int{s}, 1
+	}
+	if d[1] == heads && heads > 1 {
+		e.perHead = part
+	}
+	if d[0] == n && n > 1 {
+		e.per = d[1] * part
 	}
 	return e
 }
@@ -149,9 +172,9 @@ func (e *attentionExtra) part(view *Array, shape *[2]int, i, h int) *Array {
 		return e.a
 	}
 	lo := i*e.per + h*e.perHead
-	size := e.block[0] * e.block[1]
 	*shape = e.block
-	*view = Array{DType: e.a.DType, Shape: shape[:]}
+	*view = Array{DType: e.a.DType, Shape: shape[:e.rank]}
+	size := view.Len()
 	switch e.a.DType {
 	case Float32:
 		view.F32 = e.a.F32[lo : lo+size]

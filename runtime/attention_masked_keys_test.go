@@ -53,17 +53,17 @@ func (mc maskedKeysCase) args(r *rand.Rand) attentionArgs {
 }
 
 var maskedKeysCases = []maskedKeysCase{
-	{name: "causal", c: attentionCase{2, 70, 70, 2, 8, 48, 48, 48, 0, 16, 32, nil},
+	{name: "causal", c: attentionCase{2, 70, 70, 2, 8, 48, 48, 48, 0, 16, 32, nil, false},
 		masked: func(i, j int) bool { return j > i }, maskLast: true, skips: true},
-	{name: "causal, infinities and NaNs in v", c: attentionCase{2, 70, 70, 2, 8, 48, 48, 48, 0, 16, 32, nil},
+	{name: "causal, infinities and NaNs in v", c: attentionCase{2, 70, 70, 2, 8, 48, 48, 48, 0, 16, 32, nil, false},
 		masked: func(i, j int) bool { return j > i }, poison: true, maskLast: true, skips: true},
-	{name: "window with holes, more keys, bias", c: attentionCase{2, 50, 80, 3, 8, 24, 24, 24, 0, 0, 0, nil},
+	{name: "window with holes, more keys, bias", c: attentionCase{2, 50, 80, 3, 8, 24, 24, 24, 0, 0, 0, nil, false},
 		masked: func(i, j int) bool { return j > i+30 || i%2 == 0 && j%7 == 3 }, bias: true, maskLast: true, skips: true},
-	{name: "a row masked whole", c: attentionCase{1, 70, 70, 1, 8, 8, 8, 8, 0, 0, 0, nil},
+	{name: "a row masked whole", c: attentionCase{1, 70, 70, 1, 8, 8, 8, 8, 0, 0, 0, nil, false},
 		masked: func(i, j int) bool { return j > i || i == 5 }, maskLast: true},
-	{name: "mask not last", c: attentionCase{1, 70, 70, 1, 8, 8, 8, 8, 0, 0, 0, nil},
+	{name: "mask not last", c: attentionCase{1, 70, 70, 1, 8, 8, 8, 8, 0, 0, 0, nil, false},
 		masked: func(i, j int) bool { return j > i }},
-	{name: "nothing masked", c: attentionCase{1, 70, 70, 1, 8, 8, 8, 8, 0, 0, 0, nil},
+	{name: "nothing masked", c: attentionCase{1, 70, 70, 1, 8, 8, 8, 8, 0, 0, 0, nil, false},
 		masked: func(i, j int) bool { return false }, maskLast: true},
 }
 

@@ -16,6 +16,7 @@ type attentionCase struct {
 	cq, ck, cv        int // columns of q, k and v
 	qCol, kCol, vCol  int
 	extras            [][]int // shapes; a 2-dim one is a bool mask
+	padding           bool    // a last bool extra [N, 1, 1, S] masking each sample's last keys
 }
 
 func (c attentionCase) String() string {
@@ -33,7 +34,11 @@ type attentionArgs struct {
 func newAttentionArgs(r *rand.Rand, c attentionCase) attentionArgs {
 	a := attentionArgs{q: randArray(r, c.n, c.l, c.cq), k: randArray(r, c.n, c.s, c.ck), v: randArray(r, c.n, c.s, c.cv)}
 	steps := []ElementwiseStep{{Op: ElemDivScalar, A: 0, C: 8}}
-	last := 1 + len(c.extras) // the first step's register
+	inputs := 1 + len(c.extras)
+	if c.padding {
+		inputs++
+	}
+	last := inputs // the first step's register
 	for i, shape := range c.extras {
 		if len(shape) == 2 {
 			m := NewArray(Bool, shape...)
@@ -48,7 +53,17 @@ func newAttentionArgs(r *rand.Rand, c attentionCase) attentionArgs {
 		}
 		last++
 	}
-	a.program = NewElementwiseProgram(1+len(c.extras), steps)
+	if c.padding {
+		m := NewArray(Bool, c.n, 1, 1, c.s)
+		for i := range c.n {
+			for j := range c.s {
+				m.B[i*c.s+j] = j >= c.s-1-i%3 && j > 0 // each sample keeps key 0
+			}
+		}
+		a.extras = append(a.extras, m)
+		steps = append(steps, ElementwiseStep{Op: ElemMaskedFill, A: last, B: inputs - 1, C: float32(math.Inf(-1))})
+	}
+	a.program = NewElementwiseProgram(inputs, steps)
 	return a
 }
 
@@ -70,7 +85,13 @@ func (a attentionArgs) ref(c attentionCase) *Array {
 		}
 	}
 	probs := NewArray(Float32, scores.Shape...)
-	a.program.RunSoftmax(probs, append([]*Array{scores}, a.extras...))
+	inputs := []*Array{scores}
+	for _, x := range a.extras {
+		full := NewArray(x.DType, scores.Shape...)
+		ExpandAs(full, withRank(x, 4), scores)
+		inputs = append(inputs, full)
+	}
+	a.program.RunSoftmax(probs, inputs)
 	out := NewArray(Float32, c.n, c.l, c.heads*c.d)
 	for i := range c.n {
 		for h := range c.heads {
@@ -97,12 +118,16 @@ func (a attentionArgs) run(out *Array, c attentionCase) {
 // extras per sample and head, per head, with leading 1s, and a scalar; no
 // keys at all.
 var attentionCases = []attentionCase{
-	{2, 16, 16, 4, 8, 96, 96, 96, 0, 32, 64, [][]int{{16, 16}}},
-	{1, 7, 7, 1, 16, 16, 16, 16, 0, 0, 0, nil},
-	{3, 5, 9, 2, 8, 20, 17, 24, 3, 1, 8, [][]int{{3, 2, 5, 9}, {2, 5, 9}}},
-	{2, 33, 33, 3, 5, 15, 15, 15, 0, 0, 0, [][]int{{1, 1, 33, 33}, {1}, {33, 33}}},
-	{1, 1, 4, 2, 4, 8, 8, 8, 0, 0, 0, [][]int{{4}}},
-	{2, 3, 0, 2, 4, 8, 8, 8, 0, 0, 0, nil}, // no keys: zeros, as PyTorch
+	{2, 16, 16, 4, 8, 96, 96, 96, 0, 32, 64, [][]int{{16, 16}}, false},
+	{1, 7, 7, 1, 16, 16, 16, 16, 0, 0, 0, nil, false},
+	{3, 5, 9, 2, 8, 20, 17, 24, 3, 1, 8, [][]int{{3, 2, 5, 9}, {2, 5, 9}}, false},
+	{2, 33, 33, 3, 5, 15, 15, 15, 0, 0, 0, [][]int{{1, 1, 33, 33}, {1}, {33, 33}}, false},
+	{1, 1, 4, 2, 4, 8, 8, 8, 0, 0, 0, [][]int{{4}}, false},
+	{2, 3, 0, 2, 4, 8, 8, 8, 0, 0, 0, nil, false}, // no keys: zeros, as PyTorch
+	// Extras per sample broadcast over heads, per sample and head over
+	// queries, and a padding mask.
+	{3, 6, 7, 2, 8, 16, 16, 16, 0, 0, 0, [][]int{{3, 1, 6, 7}, {1, 3, 2, 1, 7}}, true},
+	{1, 5, 5, 3, 4, 12, 12, 12, 0, 0, 0, [][]int{{1, 3, 1, 5}}, true},
 }
 
 // TestAttentionAgainstReference checks Attention against reference loops
@@ -194,4 +219,15 @@ func testAttentionAllocs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// withRank returns x with its leading 1s dropped down to rank dims (a view
+// of the same elements), for kernels that take no more dims than their
+// result has.
+func withRank(x *Array, rank int) *Array {
+	shape := x.Shape
+	for len(shape) > rank && shape[0] == 1 {
+		shape = shape[1:]
+	}
+	return &Array{DType: x.DType, Shape: shape, F32: x.F32, I64: x.I64, B: x.B}
 }

@@ -190,7 +190,7 @@ func (p *ElementwiseProgram) Steps() []ElementwiseStep {
 const (
 	inFull   = iota // as many elements as out: read in place
 	inScalar        // one element, repeated
-	inSuffix        // a suffix of out's shape, repeated along the leading dims
+	inRepeat        // broadcast along one run of dims and the leading ones (see repeatLayout)
 )
 
 // elemInput is one input of a run: its elements and its layout.
@@ -198,6 +198,87 @@ type elemInput struct {
 	f32    []float32
 	b      []bool
 	layout int
+	rep    repeat // inRepeat's
+}
+
+// repeat describes an input x broadcast to out along one run of dims and
+// along out's leading dims: out is [lead..., outer..., rep..., inner...]
+// and x [outer..., 1..., inner...], so that element i of out is
+// x[((i / (rep·inner)) % outer)·inner + i % inner]. A suffix of out's
+// shape has rep 1; a per-sample padding mask [N, 1, 1, S] against
+// [N, H, L, S] has outer N, rep H·L and inner S; a per-channel scale
+// [C, 1, 1] against [N, C, H, W] outer C, rep H·W and inner 1.
+type repeat struct{ outer, rep, inner int }
+
+// repeatLayout returns how x (shape in) broadcasts to out as a repeat, or
+// false when it does not (a second run of broadcast dims, or a dim that is
+// neither out's nor 1).
+func repeatLayout(in, out []int) (repeat, bool) {
+	for len(in) > 0 && in[0] == 1 {
+		in = in[1:]
+	}
+	if len(in) > len(out) {
+		return repeat{}, false
+	}
+	out = out[len(out)-len(in):]
+	r := repeat{1, 1, 1}
+	part := 0 // 0: inner dims, 1: broadcast dims, 2: outer dims
+	for i := len(in) - 1; i >= 0; i-- {
+		switch {
+		case in[i] == out[i]:
+			if part == 1 {
+				part = 2
+			}
+			if part == 0 {
+				r.inner *= in[i]
+			} else {
+				r.outer *= in[i]
+			}
+		case in[i] == 1 && part < 2:
+			part = 1
+			r.rep *= out[i]
+		default:
+			return repeat{}, false
+		}
+	}
+	return r, true
+}
+
+// repeated returns x's elements for positions [a, a+len(buf)) of the
+// array that r repeats x into: a slice of x when they lie in one run of
+// it, else gathered into buf.
+func repeated[T float32 | bool](buf, x []T, a int, r repeat) []T {
+	block := r.rep * r.inner
+	o, w := a/block%r.outer, a%block
+	j := w % r.inner
+	if j+len(buf) <= r.inner {
+		return x[o*r.inner+j : o*r.inner+j+len(buf)]
+	}
+	for i := 0; i < len(buf); {
+		row := x[o*r.inner : (o+1)*r.inner]
+		if r.inner == 1 {
+			// A run of one value: fill it.
+			c := min(len(buf)-i, block-w)
+			v := row[0]
+			for k := range buf[i : i+c] {
+				buf[i+k] = v
+			}
+			i += c
+			w += c
+		} else {
+			c := copy(buf[i:], row[j:])
+			i += c
+			w += c
+			j = 0
+		}
+		if w == block {
+			w = 0
+			if o++; o == r.outer {
+				o = 0
+			}
+		}
+	}
+	return buf
 }
 
 // elemJob is one Run or RunSoftmax call.
@@ -229,8 +310,10 @@ var elemScratches = sync.Pool{New: func() any { return new(elemScratch) }}
 
 // Run sets out to the program's result over inputs. Every input must be a
 // float32 array (a bool array where a masked_fill step reads it as its
-// mask) with as many elements as out, one element, or the shape of trailing
-// dims of out (ignoring leading 1s), repeated along the leading dims. out
+// mask) with as many elements as out, one element, or a shape that
+// broadcasts to out's along one run of dims and the leading ones (leading
+// 1s ignored): a suffix of out's shape, [N, 1, 1, S] against [N, H, L, S],
+// [C, 1, 1] against [N, C, H, W] (see repeat). out
 // must not share memory with an input. The work is split over the worker
 // pool; the result is the same for any number of workers.
 func (p *ElementwiseProgram) Run(out *Array, inputs []*Array) {
@@ -292,10 +375,12 @@ func (p *ElementwiseProgram) runOn(name string, out *Array, inputs []*Array, row
 			in.layout = inFull
 		case x.Len() == 1:
 			in.layout = inScalar
-		case suffixOf(x.Shape, out.Shape):
-			in.layout = inSuffix
 		default:
-			kernelPanic(name, "input %d: shape %v does not broadcast to out %v as a whole, a scalar or a suffix", i, x.Shape, out.Shape)
+			r, ok := repeatLayout(x.Shape, out.Shape)
+			if !ok {
+				kernelPanic(name, "input %d: shape %v does not broadcast to out %v as a whole, a scalar or along one run of dims", i, x.Shape, out.Shape)
+			}
+			in.layout, in.rep = inRepeat, r
 		}
 		j.in[i] = in
 	}
@@ -349,7 +434,7 @@ func (j *elemJob) chunk(s *elemScratch, a, b int) {
 			case inScalar:
 				r.mScalar, r.mScalarV = true, in.b[0]
 			default:
-				r.m = wrapped(s.mask[i][:n], in.b, a)
+				r.m = repeated(s.mask[i][:n], in.b, a, in.rep)
 			}
 			continue
 		}
@@ -359,7 +444,7 @@ func (j *elemJob) chunk(s *elemScratch, a, b int) {
 		case inScalar:
 			r.scalar, r.s = true, in.f32[0]
 		default:
-			r.v = wrapped(s.regs[i][:n], in.f32, a)
+			r.v = repeated(s.regs[i][:n], in.f32, a, in.rep)
 		}
 	}
 	for k, st := range p.steps {
@@ -371,21 +456,6 @@ func (j *elemJob) chunk(s *elemScratch, a, b int) {
 		regs[d] = reg{v: dst}
 		elemStep(st, dst, &regs[st.A], &regs[st.B], s.regs[d][:n])
 	}
-}
-
-// wrapped returns x's elements for positions [a, a+len(buf)) of an array
-// that repeats x: a slice of x when they do not wrap, else copied into buf.
-func wrapped[T float32 | bool](buf, x []T, a int) []T {
-	off := a % len(x)
-	if off+len(buf) <= len(x) {
-		return x[off : off+len(buf)]
-	}
-	for i := 0; i < len(buf); {
-		c := copy(buf[i:], x[off:])
-		i += c
-		off = 0
-	}
-	return buf
 }
 
 // vec returns r's values over the chunk: its slice, or its scalar

@@ -189,7 +189,11 @@ func TestElementwiseProgramRejects(t *testing.T) {
 		"no steps": func() { NewElementwiseProgram(1, nil) },
 		"bad broadcast": func() {
 			p := NewElementwiseProgram(2, []ElementwiseStep{{Op: ElemAdd, A: 0, B: 1}})
-			p.Run(NewArray(Float32, 4, 3), []*Array{NewArray(Float32, 4, 3), NewArray(Float32, 4, 1)})
+			p.Run(NewArray(Float32, 4, 3), []*Array{NewArray(Float32, 4, 3), NewArray(Float32, 2, 3)})
+		},
+		"two broadcast runs": func() {
+			p := NewElementwiseProgram(2, []ElementwiseStep{{Op: ElemAdd, A: 0, B: 1}})
+			p.Run(NewArray(Float32, 4, 2, 3, 5), []*Array{NewArray(Float32, 4, 2, 3, 5), NewArray(Float32, 4, 1, 3, 1)})
 		},
 		"bad code": func() {
 			FusedElementwise(NewArray(Float32, 2), []*Array{NewArray(Float32, 2)}, []int{99, 0, 0, 0}, false)
@@ -247,6 +251,76 @@ func testElementwiseProgramSoftmax(t *testing.T) {
 			if i := sameBits(got.F32, want.F32); i >= 0 {
 				t.Fatalf("%v, %d workers: element %d: got %v, want %v", shape, w, i, got.F32[i], want.F32[i])
 			}
+		}
+	}
+}
+
+// TestElementwiseProgramRepeat checks inputs that broadcast along one run
+// of dims and the leading ones (a suffix, [N, 1, 1, S] padding masks,
+// per-channel [C, 1, 1] scales, [N, C, 1, 1] ones, with leading dims
+// repeated too) against ExpandAs and loops, on shapes whose runs cross the
+// chunks of the program, on 1 and 2 workers.
+func TestElementwiseProgramRepeat(t *testing.T) {
+	defer SetWorkers(0)
+	saved := elementwiseParallelMin
+	elementwiseParallelMin = 1
+	defer func() { elementwiseParallelMin = saved }()
+	r := rand.New(rand.NewPCG(51, 52))
+	// out = masked_fill(x + y, mask, -7)
+	p := NewElementwiseProgram(3, []ElementwiseStep{{Op: ElemAdd, A: 0, B: 1}, {Op: ElemMaskedFill, A: 3, B: 2, C: -7}})
+	for _, c := range []struct{ out, y, mask []int }{
+		{[]int{3, 4, 5, 37}, []int{3, 1, 1, 37}, []int{3, 1, 1, 37}},
+		{[]int{2, 6, 9, 11}, []int{6, 1, 1}, []int{1, 6, 9, 1}},
+		{[]int{2, 6, 9, 11}, []int{2, 6, 1, 1}, []int{9, 11}},
+		{[]int{5, 3, 100}, []int{3, 100}, []int{5, 1, 100}},
+		{[]int{4, 700}, []int{4, 1}, []int{1, 700}},
+		{[]int{2, 3, 4, 5, 6}, []int{1, 1, 3, 1, 1, 6}, []int{2, 3, 1, 1, 1}},
+	} {
+		x, y := randArray(r, c.out...), randArray(r, c.y...)
+		mask := NewArray(Bool, c.mask...)
+		for i := range mask.B {
+			mask.B[i] = r.IntN(3) == 0
+		}
+		yy, mm := NewArray(Float32, c.out...), NewArray(Bool, c.out...)
+		ExpandAs(yy, withRank(y, len(c.out)), x)
+		ExpandAs(mm, mask, x)
+		want := NewArray(Float32, c.out...)
+		for i := range want.F32 {
+			want.F32[i] = x.F32[i] + yy.F32[i]
+			if mm.B[i] {
+				want.F32[i] = -7
+			}
+		}
+		for _, w := range []int{1, 2} {
+			SetWorkers(w)
+			got := nanArray(c.out...)
+			p.Run(got, []*Array{x, y, mask})
+			if err := closeArrays(got, want, 0); err != nil {
+				t.Errorf("out %v, y %v, mask %v, %d workers: %v", c.out, c.y, c.mask, w, err)
+			}
+		}
+	}
+}
+
+// TestRepeatLayout checks which shapes broadcast as a repeat, and how.
+func TestRepeatLayout(t *testing.T) {
+	for _, c := range []struct {
+		in, out []int
+		want    repeat
+		ok      bool
+	}{
+		{[]int{4, 1, 1, 8}, []int{4, 2, 3, 8}, repeat{4, 6, 8}, true},
+		{[]int{8}, []int{4, 2, 3, 8}, repeat{1, 1, 8}, true},
+		{[]int{1, 1, 2, 1, 1}, []int{3, 2, 5, 7}, repeat{2, 35, 1}, true},
+		{[]int{3, 8}, []int{4, 3, 8}, repeat{1, 1, 24}, true},
+		{[]int{4, 1, 3, 1}, []int{4, 2, 3, 5}, repeat{}, false},
+		{[]int{2, 8}, []int{4, 8}, repeat{}, false},
+		{[]int{1, 5, 8}, []int{5, 8}, repeat{1, 1, 40}, true},
+		{[]int{2, 5, 8}, []int{5, 8}, repeat{}, false},
+	} {
+		got, ok := repeatLayout(c.in, c.out)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("%v to %v: %v %v, want %v %v", c.in, c.out, got, ok, c.want, c.ok)
 		}
 	}
 }
