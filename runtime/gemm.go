@@ -504,13 +504,13 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 					if narrow {
 						step = 2 * mr
 					}
-					// B stored block by block: the next panel follows
-					// this one; each tile fetches its share of it while it
-					// runs.
+					// B packed beforehand: each tile fetches its share of
+					// the next panel's block while it runs (stored block by
+					// block, the next panel follows this one).
 					var ahead []float32
 					share := 0 // floats of it a tile fetches, whole lines
-					if g.pb != nil && g.pb.kblock != 0 && len(bp) >= 2*kb*nr {
-						ahead = bp[kb*nr : 2*kb*nr]
+					if g.pb != nil && len(bp) >= pstride+kb*nr {
+						ahead = bp[pstride : pstride+kb*nr]
 						tiles := (mb + step - 1) / step
 						share = (kb*nr/tiles + 15) &^ 15
 					}
