@@ -24,8 +24,11 @@ import "sync"
 // head at a time, its scores and probabilities in a buffer that stays in
 // cache, and without copying the heads out of q, k and v or the result
 // back into out's layout: the attention of a transformer whose q, k and v
-// come from one projection (columns 0, H·D and 2·H·D of it). The result is
-// the same for any number of workers.
+// come from one projection (columns 0, H·D and 2·H·D of it). When the
+// program ends in masked_fill(mask, -Inf) with a mask all samples and
+// heads share (a causal mask), blocks of query rows compute their scores,
+// softmax and product over the keys the mask leaves them alone (see
+// maskedKeys). The result is the same for any number of workers.
 func Attention(out, q, k, v *Array, extras []*Array, program *ElementwiseProgram, heads, headDim, qCol, kCol, vCol int) {
 	const name = "Attention"
 	for _, a := range []struct {
