@@ -115,6 +115,7 @@ func broadcastLayout(in, out ir.Shape) bool {
 	part := 0 // 0: dims as out's, 1: the run of 1s, 2: dims as out's before it
 	for i := len(in) - 1; i >= 0; i-- {
 		switch {
+		case in[i] == ir.Const(1) && out[i] == ir.Const(1):
 		case in[i] == out[i]:
 			if part == 1 {
 				part = 2

@@ -141,3 +141,31 @@ func TestFuseElementwiseActivations(t *testing.T) {
 		t.Errorf("%d fused steps, want at least 16\n%s", steps, after)
 	}
 }
+
+// TestBroadcastLayout checks which input shapes a fused group reads, as
+// runtime.ElementwiseProgram does: one element, out's shape, or out's
+// trailing dims with one run of them 1 (dims that are 1 in both anywhere).
+func TestBroadcastLayout(t *testing.T) {
+	n, c := ir.Sym("N"), ir.Const
+	out := ir.Shape{n, c(4), c(1), c(6), c(8)}
+	for _, tc := range []struct {
+		in   ir.Shape
+		want bool
+	}{
+		{ir.Shape{}, true},
+		{ir.Shape{c(1), c(1)}, true},
+		{out, true},
+		{ir.Shape{c(8)}, true},
+		{ir.Shape{n, c(1), c(1), c(1), c(8)}, true},
+		{ir.Shape{c(4), c(1), c(1), c(1)}, true},
+		{ir.Shape{c(1), c(1), c(4), c(1), c(6), c(8)}, true},
+		{ir.Shape{n, c(1), c(1), c(6), c(1)}, false},
+		{ir.Shape{c(2), c(6), c(8)}, false},
+		{ir.Shape{c(4), c(3), c(6), c(8)}, false},
+		{ir.Shape{c(2), n, c(4), c(1), c(6), c(8)}, false},
+	} {
+		if got := broadcastLayout(tc.in, out); got != tc.want {
+			t.Errorf("%v against %v: %v, want %v", tc.in, out, got, tc.want)
+		}
+	}
+}

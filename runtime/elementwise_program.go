@@ -225,6 +225,8 @@ func repeatLayout(in, out []int) (repeat, bool) {
 	part := 0 // 0: inner dims, 1: broadcast dims, 2: outer dims
 	for i := len(in) - 1; i >= 0; i-- {
 		switch {
+		case out[i] == 1 && in[i] == 1:
+			// Neither repeats nor moves: anywhere in the run.
 		case in[i] == out[i]:
 			if part == 1 {
 				part = 2

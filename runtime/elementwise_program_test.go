@@ -275,6 +275,7 @@ func TestElementwiseProgramRepeat(t *testing.T) {
 		{[]int{5, 3, 100}, []int{3, 100}, []int{5, 1, 100}},
 		{[]int{4, 700}, []int{4, 1}, []int{1, 700}},
 		{[]int{2, 3, 4, 5, 6}, []int{1, 1, 3, 1, 1, 6}, []int{2, 3, 1, 1, 1}},
+		{[]int{3, 2, 1, 5, 9}, []int{3, 1, 1, 1, 9}, []int{3, 1, 1, 1, 1}},
 	} {
 		x, y := randArray(r, c.out...), randArray(r, c.y...)
 		mask := NewArray(Bool, c.mask...)
@@ -317,6 +318,9 @@ func TestRepeatLayout(t *testing.T) {
 		{[]int{2, 8}, []int{4, 8}, repeat{}, false},
 		{[]int{1, 5, 8}, []int{5, 8}, repeat{1, 1, 40}, true},
 		{[]int{2, 5, 8}, []int{5, 8}, repeat{}, false},
+		{[]int{4, 1, 1, 1, 8}, []int{4, 2, 1, 3, 8}, repeat{4, 6, 8}, true},
+		{[]int{4, 1, 7, 1, 8}, []int{4, 2, 7, 3, 8}, repeat{}, false},
+		{[]int{4, 2, 8}, []int{4, 1, 8}, repeat{}, false},
 	} {
 		got, ok := repeatLayout(c.in, c.out)
 		if ok != c.ok || ok && got != c.want {
