@@ -67,7 +67,7 @@ func inferAttention(s *Sig) ([]Type, error) {
 			return nil, fmt.Errorf("extra %d is %v, want f32 (or a bool mask)", i, t)
 		}
 		if !AttentionExtraFits(t.Shape, scores) {
-			return nil, fmt.Errorf("extra %d %v does not broadcast to the scores %v as a whole, per head or by its last dims", i, t.Shape, scores)
+			return nil, fmt.Errorf("extra %d %v does not broadcast to the scores %v: want one element or [N|1, heads|1, L|1, S]", i, t.Shape, scores)
 		}
 	}
 	return []Type{{DType: Float32, Shape: Shape{q.Shape[0], q.Shape[1], Const(heads * d)}}}, nil

@@ -67,6 +67,10 @@ func init() {
 		c := NewAttention_1Compiled(m.(*Model3))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2]) }
 	}
+	Compiled["Attention_2"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
+		c := NewAttention_2Compiled(m.(*Model3))
+		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0], ins[1], ins[2]) }
+	}
 	Compiled["AvgPool2d_0"] = func(m any) func(ins []*tensor.Tensor) *tensor.Tensor {
 		c := NewAvgPool2d_0Compiled(m.(*Model1))
 		return func(ins []*tensor.Tensor) *tensor.Tensor { return c.Forward(ins[0]) }
@@ -1414,7 +1418,7 @@ var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tens
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Attention_1Compiled struct {
-	// the 1 ops fused into attention
+	// the 2 ops fused into attention
 	attention_program *runtime.ElementwiseProgram
 	// the free per-call workspaces
 	frames runtime.Frames[attention_1CompiledFrame]
@@ -1432,8 +1436,9 @@ type attention_1CompiledFrame struct {
 // NewAttention_1Compiled compiles m, checking that its parameters have the traced shapes.
 func NewAttention_1Compiled(m *Model3) *Attention_1Compiled {
 	c1 := &Attention_1Compiled{}
-	c1.attention_program = runtime.NewElementwiseProgram(1, []runtime.ElementwiseStep{
-		{Op: runtime.ElemMulScalar, A: 0, C: 0.5},
+	c1.attention_program = runtime.NewElementwiseProgram(3, []runtime.ElementwiseStep{
+		{Op: runtime.ElemAdd, A: 0, B: 1},
+		{Op: runtime.ElemMaskedFill, A: 3, B: 2, C: -1e+09},
 	})
 	return c1
 }
@@ -1447,17 +1452,83 @@ func (fr *attention_1CompiledFrame) reserve(N int) {
 	fr.ready = true
 }
 
-// Forward computes Model3.Forward for a f32[N,3,6], b f32[N,7,6], c f32[N,7,9].
+// Forward computes Model3.Forward for a f32[N,5,24], b f32[N,1,5,5], c bool[N,1,1,5].
 func (c1 *Attention_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor) *tensor.Tensor {
 	aArr := a.Array()
-	runtime.CheckInput("Attention_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 3, 6)
+	runtime.CheckInput("Attention_1Compiled.Forward", "a", aArr, runtime.Float32, -1, 5, 24)
 	bArr := b.Array()
-	runtime.CheckInput("Attention_1Compiled.Forward", "b", bArr, runtime.Float32, -1, 7, 6)
+	runtime.CheckInput("Attention_1Compiled.Forward", "b", bArr, runtime.Float32, -1, 1, 5, 5)
 	cArr := c.Array()
-	runtime.CheckInput("Attention_1Compiled.Forward", "c", cArr, runtime.Float32, -1, 7, 9)
+	runtime.CheckInput("Attention_1Compiled.Forward", "c", cArr, runtime.Bool, -1, 1, 1, 5)
 	N := aArr.Shape[0]
 	runtime.CheckDim("Attention_1Compiled.Forward", "b", bArr, 0, N, "N")
 	runtime.CheckDim("Attention_1Compiled.Forward", "c", cArr, 0, N, "N")
+	fr := c1.frames.Get()
+	fr.reserve(N)
+	// models.go:81: attention = call_function attention(a, a, a, [b, c], program=<2 steps>, heads=2, head_dim=4, k_col=8, v_col=16)
+	attention := runtime.NewArray(runtime.Float32, N, 5, 8)
+	runtime.Attention(attention, aArr, aArr, aArr, []*runtime.Array{bArr, cArr}, c1.attention_program, 2, 4, 0, 8, 16)
+	c1.frames.Put(fr)
+	return tensor.FromArray(attention)
+}
+
+// Attention_2: attention
+
+// Regenerate this file if Model3.Forward's signature changes: this line stops stale code from building.
+var _ func(*Model3, *tensor.Tensor, *tensor.Tensor, *tensor.Tensor) *tensor.Tensor = (*Model3).Forward
+
+// Attention_2Compiled is Model3 compiled by fxgen: Forward runs the traced
+// graph with direct kernel calls. It is safe for concurrent use: each call
+// takes a workspace of its own from a free list and returns it, so any number
+// of goroutines may call Forward at once, each with its own batch size, and a
+// warmed-up workspace is reused without allocating. It reads the model's
+// parameters in place, so it sees weights loaded into the model later. Forward
+// returns fresh tensors.
+type Attention_2Compiled struct {
+	// the 1 ops fused into attention
+	attention_program *runtime.ElementwiseProgram
+	// the free per-call workspaces
+	frames runtime.Frames[attention_2CompiledFrame]
+}
+
+// attention_2CompiledFrame is the state of one Attention_2Compiled.Forward
+// call: the workspace and the arrays bound to it.
+type attention_2CompiledFrame struct {
+	// the size N the workspace is sized for
+	dimN int
+	// whether the workspace is allocated
+	ready bool
+}
+
+// NewAttention_2Compiled compiles m, checking that its parameters have the traced shapes.
+func NewAttention_2Compiled(m *Model3) *Attention_2Compiled {
+	c1 := &Attention_2Compiled{}
+	c1.attention_program = runtime.NewElementwiseProgram(1, []runtime.ElementwiseStep{
+		{Op: runtime.ElemMulScalar, A: 0, C: 0.5},
+	})
+	return c1
+}
+
+// reserve sizes the workspace for the given symbolic sizes.
+func (fr *attention_2CompiledFrame) reserve(N int) {
+	if fr.ready && fr.dimN == N {
+		return
+	}
+	fr.dimN = N
+	fr.ready = true
+}
+
+// Forward computes Model3.Forward for a f32[N,3,6], b f32[N,7,6], c f32[N,7,9].
+func (c1 *Attention_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor.Tensor) *tensor.Tensor {
+	aArr := a.Array()
+	runtime.CheckInput("Attention_2Compiled.Forward", "a", aArr, runtime.Float32, -1, 3, 6)
+	bArr := b.Array()
+	runtime.CheckInput("Attention_2Compiled.Forward", "b", bArr, runtime.Float32, -1, 7, 6)
+	cArr := c.Array()
+	runtime.CheckInput("Attention_2Compiled.Forward", "c", cArr, runtime.Float32, -1, 7, 9)
+	N := aArr.Shape[0]
+	runtime.CheckDim("Attention_2Compiled.Forward", "b", bArr, 0, N, "N")
+	runtime.CheckDim("Attention_2Compiled.Forward", "c", cArr, 0, N, "N")
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: attention = call_function attention(a, b, c, [], program=<1 steps>, heads=1, head_dim=6, v_col=3)

@@ -326,6 +326,13 @@ var specialSamples = map[string][]*Sample{
 				runtime.ElementwiseStep{Op: runtime.ElemDivScalar, A: 0, C: 2},
 				runtime.ElementwiseStep{Op: runtime.ElemMaskedFill, A: 2, B: 1, C: -1e9},
 			)), kw("heads", 2), kw("head_dim", 4), kw("k_col", 8), kw("v_col", 16)}},
+		// A per-sample float extra over the heads and a padding mask
+		// [N, 1, 1, S] over the heads and queries.
+		{Args: []any{Input(0), Input(0), Input(0), []Input{1, 2}}, Inputs: []string{"f32[N,5,24]", "f32[N,1,5,5]", "bool[N,1,1,5]"},
+			Kwargs: []ir.Kwarg{kw("program", program(
+				runtime.ElementwiseStep{Op: runtime.ElemAdd, A: 0, B: 1},
+				runtime.ElementwiseStep{Op: runtime.ElemMaskedFill, A: 3, B: 2, C: -1e9},
+			)), kw("heads", 2), kw("head_dim", 4), kw("k_col", 8), kw("v_col", 16)}},
 		// Separate q, k, v of other lengths, one head, no extra.
 		{Args: []any{Input(0), Input(1), Input(2), []Input{}}, Inputs: []string{"f32[N,3,6]", "f32[N,7,6]", "f32[N,7,9]"},
 			Kwargs: []ir.Kwarg{kw("program", program(runtime.ElementwiseStep{Op: runtime.ElemMulScalar, A: 0, C: 0.5})),
