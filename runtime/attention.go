@@ -27,8 +27,10 @@ import "sync"
 // come from one projection (columns 0, H·D and 2·H·D of it). When the
 // program ends in masked_fill(mask, -Inf) with a mask all samples and
 // heads share (a causal mask), blocks of query rows compute their scores,
-// softmax and product over the keys the mask leaves them alone (see
-// maskedKeys). The result is the same for any number of workers.
+// softmax and product over the keys the mask leaves them alone; with a
+// padding mask [N, 1, 1, S], each sample over its unpadded keys (see
+// maskedKeys and paddedKeys). The result is the same for any number of
+// workers.
 func Attention(out, q, k, v *Array, extras []*Array, program *ElementwiseProgram, heads, headDim, qCol, kCol, vCol int) {
 	const name = "Attention"
 	for _, a := range []struct {

@@ -1,6 +1,7 @@
 // This file holds how Attention skips the keys a mask cuts: a causal
 // mask's query rows attend only the keys up to their own, so a block of
-// rows computes its scores, softmax and product over those keys alone.
+// rows computes its scores, softmax and product over those keys alone; a
+// padding mask's queries attend only their sample's unpadded keys.
 
 package runtime
 
@@ -34,6 +35,45 @@ type maskedKeyBlocks struct {
 	extraOff [MaxElementwiseInputs - 1]int
 	f32      []float32
 	b        []bool
+	// padded is set when the mask is a padding mask (see paddedKeys):
+	// keys[i] is then the keys all queries of sample i attend, and the
+	// fields above are unused.
+	padded bool
+	keys   []int
+}
+
+// paddedKeys returns the keys each sample's queries attend when the mask
+// (extra mx) is a padding mask, one row of keys that all queries and
+// heads of a sample share ([N, 1, 1, S], or [S] for all samples), and
+// every other extra is one element; nil otherwise, or when the rows left
+// cover more than maskedKeyMax of the keys. A sample whose mask cuts every
+// key gets 0 and is computed whole (its softmax is NaN).
+func paddedKeys(j *attentionJob, mx int) *maskedKeyBlocks {
+	e := &j.extras[mx]
+	if e.perHead != 0 || e.rank != 1 {
+		return nil
+	}
+	for x := range j.nExtras {
+		if x != mx && j.extras[x].a.Len() != 1 {
+			return nil
+		}
+	}
+	m := maskedKeysPool.Get().(*maskedKeyBlocks)
+	m.padded, m.keys = true, m.keys[:0]
+	total := 0
+	for i := range j.n {
+		kept := keptKeys(e.a.B[i*e.per : i*e.per+j.s])
+		m.keys = append(m.keys, kept)
+		if kept == 0 {
+			kept = j.s
+		}
+		total += kept
+	}
+	if float64(total) > maskedKeyMax*float64(j.n*j.s) {
+		maskedKeysPool.Put(m)
+		return nil
+	}
+	return m
 }
 
 var maskedKeysPool = sync.Pool{New: func() any { return new(maskedKeyBlocks) }}
@@ -57,6 +97,9 @@ func maskedKeys(j *attentionJob) *maskedKeyBlocks {
 	if last.Op != ElemMaskedFill || !math.IsInf(float64(last.C), -1) || last.B < 1 {
 		return nil
 	}
+	if m := paddedKeys(j, last.B-1); m != nil {
+		return m
+	}
 	l, s := j.l, j.s
 	for x := range j.nExtras {
 		e := &j.extras[x]
@@ -70,6 +113,7 @@ func maskedKeys(j *attentionJob) *maskedKeyBlocks {
 	}
 	mr := selectedKernel.mr
 	m := maskedKeysPool.Get().(*maskedKeyBlocks)
+	m.padded = false
 	m.rows = (maskedKeyRows + mr - 1) / mr * mr
 	m.cols, m.offs = m.cols[:0], m.offs[:0]
 	total := 0
@@ -177,19 +221,13 @@ func (m *maskedKeyBlocks) extra(view *Array, shape *[2]int, a *Array, x, b int) 
 // the NaNs the whole product would.
 func (j *attentionJob) unitSkips(w *attentionWorkspace, buf []float32, i, h int) bool {
 	m := j.skip
+	if m.padded {
+		return j.unitSkipsPadded(w, buf, i, h)
+	}
 	ls := j.l * j.s
 	vBase := i*j.s*j.cv + j.vCol + h*j.d
-	if first := m.minCols; first < j.s {
-		zeros, z := buf[2*ls:2*ls+j.s-first], buf[2*ls+j.s:2*ls+j.s+j.d]
-		clear(zeros)
-		g := gemmCall{m: 1, n: j.d, k: j.s - first, alpha: 1, a: zeros, lda: j.s - first,
-			b: j.v[vBase+first*j.cv:], ldb: j.cv, c: z, ldc: j.d, kern: selectedKernel, serial: true}
-		g.run()
-		for _, x := range z {
-			if x != x {
-				return false
-			}
-		}
+	if !j.finiteFrom(buf, vBase, m.minCols) {
+		return false
 	}
 	// The head's keys, packed once for all the blocks' score products,
 	// each of which reads the panels of its first cols keys.
@@ -221,5 +259,65 @@ func (j *attentionJob) unitSkips(w *attentionWorkspace, buf []float32, i, h int)
 			c: j.out[(i*j.l+r0)*hd+h*j.d:], ldc: hd, kern: selectedKernel, serial: true}
 		g.run()
 	}
+	return true
+}
+
+// finiteFrom reports whether the head's v at vBase holds only finite
+// values in its rows from first on, found as the NaNs of a product of
+// zeros and those rows; buf is unitSkips'.
+func (j *attentionJob) finiteFrom(buf []float32, vBase, first int) bool {
+	if first >= j.s {
+		return true
+	}
+	ls := j.l * j.s
+	zeros, z := buf[2*ls:2*ls+j.s-first], buf[2*ls+j.s:2*ls+j.s+j.d]
+	clear(zeros)
+	g := gemmCall{m: 1, n: j.d, k: j.s - first, alpha: 1, a: zeros, lda: j.s - first,
+		b: j.v[vBase+first*j.cv:], ldb: j.cv, c: z, ldc: j.d, kern: selectedKernel, serial: true}
+	g.run()
+	for _, x := range z {
+		if x != x {
+			return false
+		}
+	}
+	return true
+}
+
+// unitSkipsPadded is unitSkips for a padding mask: all the queries of
+// sample i attend its first j.skip.keys[i] keys, so the unit is one
+// product, softmax and product over them, the mask's row cut to them.
+func (j *attentionJob) unitSkipsPadded(w *attentionWorkspace, buf []float32, i, h int) bool {
+	cols := j.skip.keys[i]
+	vBase := i*j.s*j.cv + j.vCol + h*j.d
+	if cols == 0 || cols == j.s || !j.finiteFrom(buf, vBase, cols) {
+		return false
+	}
+	ls, size := j.l*j.s, j.l*cols
+	w.blockShape = [2]int{j.l, cols}
+	w.blockScores = Array{DType: Float32, Shape: w.blockShape[:], F32: buf[:size]}
+	w.blockProbs = Array{DType: Float32, Shape: w.blockShape[:], F32: buf[ls : ls+size]}
+	g := gemmCall{transB: true, m: j.l, n: cols, k: j.d, alpha: 1,
+		a: j.q[i*j.l*j.cq+j.qCol+h*j.d:], lda: j.cq, b: j.k[i*j.s*j.ck+j.kCol+h*j.d:], ldb: j.ck,
+		c: w.blockScores.F32, ldc: cols, kern: selectedKernel, serial: true}
+	g.run()
+	inputs := w.inputs[:1+j.nExtras]
+	inputs[0] = &w.blockScores
+	for x := range j.nExtras {
+		e := &j.extras[x]
+		if e.a.Len() == 1 {
+			inputs[1+x] = e.a
+			continue
+		}
+		// The mask: its row for sample i, cut to the keys attended.
+		w.viewShapes[x] = [2]int{cols}
+		w.views[x] = Array{DType: Bool, Shape: w.viewShapes[x][:1], B: e.a.B[i*e.per : i*e.per+cols]}
+		inputs[1+x] = &w.views[x]
+	}
+	j.program.runSerial("Attention", &w.blockProbs, inputs, cols)
+	hd := j.heads * j.d
+	g = gemmCall{m: j.l, n: j.d, k: cols, alpha: 1, a: w.blockProbs.F32, lda: cols,
+		b: j.v[vBase:], ldb: j.cv,
+		c: j.out[i*j.l*hd+h*j.d:], ldc: hd, kern: selectedKernel, serial: true}
+	g.run()
 	return true
 }

@@ -16,6 +16,11 @@ type maskedKeysCase struct {
 	poison   bool // infinities and NaNs in v at keys the mask cuts
 	maskLast bool // the masked_fill is the last step (else an add follows)
 	skips    bool // whether the units skip keys
+	// padLens, when set, makes the mask a padding mask [N, 1, 1, S]
+	// instead: sample i keeps its first padLens[i] keys but for holes in
+	// odd samples (masked is not used, and bias adds one float element,
+	// scaled, instead).
+	padLens []int
 }
 
 func (mc maskedKeysCase) args(r *rand.Rand) attentionArgs {
@@ -25,11 +30,23 @@ func (mc maskedKeysCase) args(r *rand.Rand) attentionArgs {
 	last := 0
 	if mc.bias {
 		a.extras = append(a.extras, randArray(r, c.l, c.s), randArray(r, 1))
+		if mc.padLens != nil {
+			a.extras[0] = randArray(r, 1)
+		}
 	}
 	mask := NewArray(Bool, c.l, c.s)
-	for i := range c.l {
-		for j := range c.s {
-			mask.B[i*c.s+j] = mc.masked(i, j)
+	if mc.padLens != nil {
+		mask = NewArray(Bool, c.n, 1, 1, c.s)
+		for i := range c.n {
+			for j := range c.s {
+				mask.B[i*c.s+j] = j >= mc.padLens[i] || i%2 == 1 && j%7 == 3 // holes in odd samples
+			}
+		}
+	} else {
+		for i := range c.l {
+			for j := range c.s {
+				mask.B[i*c.s+j] = mc.masked(i, j)
+			}
 		}
 	}
 	a.extras = append(a.extras, mask)
@@ -65,6 +82,16 @@ var maskedKeysCases = []maskedKeysCase{
 		masked: func(i, j int) bool { return j > i }},
 	{name: "nothing masked", c: attentionCase{1, 70, 70, 1, 8, 8, 8, 8, 0, 0, 0, nil, false},
 		masked: func(i, j int) bool { return false }, maskLast: true},
+	{name: "padding", c: attentionCase{3, 20, 70, 2, 8, 48, 48, 48, 0, 16, 32, nil, false},
+		padLens: []int{30, 40, 12}, maskLast: true, skips: true},
+	{name: "padding, a sample padded whole, a scalar extra", c: attentionCase{3, 20, 70, 2, 8, 48, 48, 48, 0, 16, 32, nil, false},
+		padLens: []int{30, 0, 12}, bias: true, maskLast: true, skips: true},
+	{name: "padding, infinities and NaNs in v", c: attentionCase{2, 20, 70, 2, 8, 48, 48, 48, 0, 16, 32, nil, false},
+		padLens: []int{60, 12}, poison: true, maskLast: true, skips: true},
+	{name: "padding, one sample", c: attentionCase{1, 9, 70, 3, 8, 24, 24, 24, 0, 0, 0, nil, false},
+		padLens: []int{33}, maskLast: true, skips: true},
+	{name: "padding, most keys kept", c: attentionCase{2, 9, 70, 1, 8, 8, 8, 8, 0, 0, 0, nil, false},
+		padLens: []int{70, 69}, maskLast: true},
 }
 
 // TestAttentionMaskedKeys checks Attention against the reference loops
@@ -82,7 +109,7 @@ func testAttentionMaskedKeys(t *testing.T) {
 	for _, mc := range maskedKeysCases {
 		c := mc.c
 		a := mc.args(r)
-		j := attentionJob{program: a.program, l: c.l, s: c.s, nExtras: len(a.extras)}
+		j := attentionJob{program: a.program, n: c.n, l: c.l, s: c.s, nExtras: len(a.extras)}
 		for x, e := range a.extras {
 			j.extras[x] = newAttentionExtra("test", e, c.n, c.heads, c.l, c.s)
 		}

@@ -128,6 +128,7 @@ var attentionCases = []attentionCase{
 	// queries, and a padding mask.
 	{3, 6, 7, 2, 8, 16, 16, 16, 0, 0, 0, [][]int{{3, 1, 6, 7}, {1, 3, 2, 1, 7}}, true},
 	{1, 5, 5, 3, 4, 12, 12, 12, 0, 0, 0, [][]int{{1, 3, 1, 5}}, true},
+	{2, 6, 9, 2, 4, 8, 8, 8, 0, 0, 0, nil, true}, // the padding skipped
 }
 
 // TestAttentionAgainstReference checks Attention against reference loops
