@@ -40,6 +40,11 @@ type maskedKeyBlocks struct {
 	// fields above are unused.
 	padded bool
 	keys   []int
+	// padX, when not -1, is the extra of a padding mask applied after
+	// the shared one: keys[i] is then the keys it leaves sample i (0: the
+	// sample is computed whole), and each block attends the fewer of its
+	// own and those.
+	padX int
 }
 
 // paddedKeys returns the keys each sample's queries attend when the mask
@@ -82,10 +87,13 @@ var maskedKeysPool = sync.Pool{New: func() any { return new(maskedKeyBlocks) }}
 // nil when they compute every score. It skips when the score program's
 // last step sets -Inf where a mask is true (masked_fill(mask, -Inf)), so
 // that those scores and their probabilities (exactly 0 after the softmax)
-// do not depend on the products; when every extra is shared by all samples
-// and heads and is either one element or a whole [L, S]; when no query row
-// is masked whole (its softmax is NaN, as PyTorch's); and when the blocks
-// cover at most maskedKeyMax of the scores. Each block's results are those
+// do not depend on the products (a padding mask there: see paddedKeys; a
+// padding mask after such a step: each sample's blocks attend the fewer of
+// their keys and its unpadded ones); when every other extra is shared by
+// all samples and heads and is either one element or a whole [L, S]; when
+// no query row is masked whole by the shared mask (its softmax is NaN, as
+// PyTorch's; a sample the padding masks whole is computed whole); and when
+// the blocks cover at most maskedKeyMax of the scores. Each block's results are those
 // of the whole computation but for the rounding of a product over more
 // keys than a k-block holds (units still check v: see unitSkips).
 func maskedKeys(j *attentionJob) *maskedKeyBlocks {
@@ -100,10 +108,19 @@ func maskedKeys(j *attentionJob) *maskedKeyBlocks {
 	if m := paddedKeys(j, last.B-1); m != nil {
 		return m
 	}
+	// A padding mask after the shared one: both cut keys.
+	padX := -1
+	if n := len(steps); n >= 2 {
+		prev, pe := steps[n-2], &j.extras[last.B-1]
+		if pe.perHead == 0 && pe.rank == 1 && last.A == j.program.inputs+n-2 &&
+			prev.Op == ElemMaskedFill && math.IsInf(float64(prev.C), -1) && prev.B >= 1 {
+			padX, last = last.B-1, prev
+		}
+	}
 	l, s := j.l, j.s
 	for x := range j.nExtras {
 		e := &j.extras[x]
-		if e.per != 0 || e.perHead != 0 || e.a.Len() != 1 && e.a.Len() != l*s {
+		if x != padX && (e.per != 0 || e.perHead != 0 || e.a.Len() != 1 && e.a.Len() != l*s) {
 			return nil
 		}
 	}
@@ -113,7 +130,7 @@ func maskedKeys(j *attentionJob) *maskedKeyBlocks {
 	}
 	mr := selectedKernel.mr
 	m := maskedKeysPool.Get().(*maskedKeyBlocks)
-	m.padded = false
+	m.padded, m.padX, m.keys = false, padX, m.keys[:0]
 	m.rows = (maskedKeyRows + mr - 1) / mr * mr
 	m.cols, m.offs = m.cols[:0], m.offs[:0]
 	total := 0
@@ -138,10 +155,18 @@ func maskedKeys(j *attentionJob) *maskedKeyBlocks {
 		maskedKeysPool.Put(m)
 		return nil
 	}
+	if padX >= 0 {
+		e := &j.extras[padX]
+		for i := range j.n {
+			m.keys = append(m.keys, keptKeys(e.a.B[i*e.per:i*e.per+s]))
+		}
+	}
 	nf, nb := 0, 0
 	for x := range j.nExtras {
 		a := j.extras[x].a
 		switch {
+		case x == padX:
+			m.extraOff[x] = -1 // read from its row in place (unitSkips)
 		case a.Len() == 1:
 			m.extraOff[x] = -1
 		case a.DType == Bool:
@@ -226,7 +251,13 @@ func (j *attentionJob) unitSkips(w *attentionWorkspace, buf []float32, i, h int)
 	}
 	ls := j.l * j.s
 	vBase := i*j.s*j.cv + j.vCol + h*j.d
-	if !j.finiteFrom(buf, vBase, m.minCols) {
+	kept := j.s
+	if m.padX >= 0 {
+		if kept = m.keys[i]; kept == 0 {
+			return false
+		}
+	}
+	if !j.finiteFrom(buf, vBase, min(m.minCols, kept)) {
 		return false
 	}
 	// The head's keys, packed once for all the blocks' score products,
@@ -245,16 +276,27 @@ func (j *attentionJob) unitSkips(w *attentionWorkspace, buf []float32, i, h int)
 		w.blockShape = [2]int{rows, cols}
 		w.blockScores = Array{DType: Float32, Shape: w.blockShape[:], F32: buf[:size]}
 		w.blockProbs = Array{DType: Float32, Shape: w.blockShape[:], F32: buf[ls : ls+size]}
-		w.keyPanels = PackedB{k: j.d, n: cols, kern: selectedKernel, data: w.keys[:(cols+nr-1)/nr*nr*j.d]}
-		g := gemmCall{m: rows, n: cols, k: j.d, alpha: 1,
+		// The keys past the padding's are left out of both products; the
+		// program reads stale scores there and the padding sets them to
+		// -Inf.
+		attended := min(cols, kept)
+		w.keyPanels = PackedB{k: j.d, n: attended, kern: selectedKernel, data: w.keys[:(attended+nr-1)/nr*nr*j.d]}
+		g := gemmCall{m: rows, n: attended, k: j.d, alpha: 1,
 			a: j.q[(i*j.l+r0)*j.cq+j.qCol+h*j.d:], lda: j.cq, pb: &w.keyPanels,
 			c: w.blockScores.F32, ldc: cols, kern: selectedKernel, serial: true}
 		g.run()
 		for x := range j.nExtras {
+			if x == m.padX {
+				e := &j.extras[x]
+				w.viewShapes[x] = [2]int{cols}
+				w.views[x] = Array{DType: Bool, Shape: w.viewShapes[x][:1], B: e.a.B[i*e.per : i*e.per+cols]}
+				inputs[1+x] = &w.views[x]
+				continue
+			}
 			inputs[1+x] = m.extra(&w.views[x], &w.blockShape, j.extras[x].a, x, b)
 		}
 		j.program.runSerial("Attention", &w.blockProbs, inputs, cols)
-		g = gemmCall{m: rows, n: j.d, k: cols, alpha: 1, a: w.blockProbs.F32, lda: cols,
+		g = gemmCall{m: rows, n: j.d, k: attended, alpha: 1, a: w.blockProbs.F32, lda: cols,
 			b: j.v[vBase:], ldb: j.cv,
 			c: j.out[(i*j.l+r0)*hd+h*j.d:], ldc: hd, kern: selectedKernel, serial: true}
 		g.run()

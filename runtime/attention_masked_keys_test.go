@@ -21,6 +21,9 @@ type maskedKeysCase struct {
 	// odd samples (masked is not used, and bias adds one float element,
 	// scaled, instead).
 	padLens []int
+	// causalToo, with padLens, puts the [L, S] mask of masked before the
+	// padding mask (two masked_fill steps).
+	causalToo bool
 }
 
 func (mc maskedKeysCase) args(r *rand.Rand) attentionArgs {
@@ -34,31 +37,38 @@ func (mc maskedKeysCase) args(r *rand.Rand) attentionArgs {
 			a.extras[0] = randArray(r, 1)
 		}
 	}
-	mask := NewArray(Bool, c.l, c.s)
-	if mc.padLens != nil {
-		mask = NewArray(Bool, c.n, 1, 1, c.s)
-		for i := range c.n {
-			for j := range c.s {
-				mask.B[i*c.s+j] = j >= mc.padLens[i] || i%2 == 1 && j%7 == 3 // holes in odd samples
-			}
-		}
-	} else {
+	var masks []*Array
+	if mc.padLens == nil || mc.causalToo {
+		mask := NewArray(Bool, c.l, c.s)
 		for i := range c.l {
 			for j := range c.s {
 				mask.B[i*c.s+j] = mc.masked(i, j)
 			}
 		}
+		masks = append(masks, mask)
 	}
-	a.extras = append(a.extras, mask)
+	if mc.padLens != nil {
+		mask := NewArray(Bool, c.n, 1, 1, c.s)
+		for i := range c.n {
+			for j := range c.s {
+				mask.B[i*c.s+j] = j >= mc.padLens[i] || i%2 == 1 && j%7 == 3 // holes in odd samples
+			}
+		}
+		masks = append(masks, mask)
+	}
+	a.extras = append(a.extras, masks...)
 	inputs := 1 + len(a.extras)
 	last = inputs // the first step's register
 	if mc.bias {
 		steps = append(steps, ElementwiseStep{Op: ElemAdd, A: last, B: 1}, ElementwiseStep{Op: ElemMul, A: last + 1, B: 2})
 		last += 2
 	}
-	steps = append(steps, ElementwiseStep{Op: ElemMaskedFill, A: last, B: inputs - 1, C: float32(math.Inf(-1))})
+	for k := range masks {
+		steps = append(steps, ElementwiseStep{Op: ElemMaskedFill, A: last, B: inputs - len(masks) + k, C: float32(math.Inf(-1))})
+		last++
+	}
 	if !mc.maskLast {
-		steps = append(steps, ElementwiseStep{Op: ElemAddScalar, A: last + 1, C: 0.5})
+		steps = append(steps, ElementwiseStep{Op: ElemAddScalar, A: last, C: 0.5})
 	}
 	a.program = NewElementwiseProgram(inputs, steps)
 	if mc.poison {
@@ -92,6 +102,10 @@ var maskedKeysCases = []maskedKeysCase{
 		padLens: []int{33}, maskLast: true, skips: true},
 	{name: "padding, most keys kept", c: attentionCase{2, 9, 70, 1, 8, 8, 8, 8, 0, 0, 0, nil, false},
 		padLens: []int{70, 69}, maskLast: true},
+	{name: "causal, then padding", c: attentionCase{4, 70, 70, 2, 8, 48, 48, 48, 0, 16, 32, nil, false},
+		masked: func(i, j int) bool { return j > i }, padLens: []int{70, 40, 9, 0}, causalToo: true, maskLast: true, skips: true},
+	{name: "causal, then padding, bias, poison", c: attentionCase{2, 70, 70, 2, 8, 48, 48, 48, 0, 16, 32, nil, false},
+		masked: func(i, j int) bool { return j > i }, padLens: []int{50, 66}, causalToo: true, bias: true, poison: true, maskLast: true, skips: true},
 }
 
 // TestAttentionMaskedKeys checks Attention against the reference loops
