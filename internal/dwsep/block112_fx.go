@@ -19,18 +19,18 @@ var _ func(*Block112, *tensor.Tensor) *tensor.Tensor = (*Block112).Forward
 // parameters in place, so it sees weights loaded into the model later. Forward
 // returns fresh tensors.
 type Block112Compiled struct {
-	// b.depthwise.bias f32[96]
-	b_depthwise_bias *runtime.Array
-	// b.depthwise.weight f32[96,1,3,3]
-	b_depthwise_weight *runtime.Array
-	// b.expand.bias f32[96]
-	b_expand_bias *runtime.Array
-	// b.expand.weight f32[96,32,1,1]
-	b_expand_weight *runtime.Array
-	// b.project.bias f32[24]
-	b_project_bias *runtime.Array
-	// b.project.weight f32[24,96,1,1]
-	b_project_weight *runtime.Array
+	// block.depthwise.bias f32[96]
+	block_depthwise_bias *runtime.Array
+	// block.depthwise.weight f32[96,1,3,3]
+	block_depthwise_weight *runtime.Array
+	// block.expand.bias f32[96]
+	block_expand_bias *runtime.Array
+	// block.expand.weight f32[96,32,1,1]
+	block_expand_weight *runtime.Array
+	// block.project.bias f32[24]
+	block_project_bias *runtime.Array
+	// block.project.weight f32[24,96,1,1]
+	block_project_weight *runtime.Array
 	// the free per-call workspaces
 	frames runtime.Frames[block112CompiledFrame]
 }
@@ -47,18 +47,18 @@ type block112CompiledFrame struct {
 // NewBlock112Compiled compiles m, checking that its parameters have the traced shapes.
 func NewBlock112Compiled(m *Block112) *Block112Compiled {
 	c := &Block112Compiled{}
-	c.b_depthwise_bias = m.B.Depthwise.Bias.Array()
-	runtime.CheckInput("NewBlock112Compiled", "b.depthwise.bias", c.b_depthwise_bias, runtime.Float32, 96)
-	c.b_depthwise_weight = m.B.Depthwise.Weight.Array()
-	runtime.CheckInput("NewBlock112Compiled", "b.depthwise.weight", c.b_depthwise_weight, runtime.Float32, 96, 1, 3, 3)
-	c.b_expand_bias = m.B.Expand.Bias.Array()
-	runtime.CheckInput("NewBlock112Compiled", "b.expand.bias", c.b_expand_bias, runtime.Float32, 96)
-	c.b_expand_weight = m.B.Expand.Weight.Array()
-	runtime.CheckInput("NewBlock112Compiled", "b.expand.weight", c.b_expand_weight, runtime.Float32, 96, 32, 1, 1)
-	c.b_project_bias = m.B.Project.Bias.Array()
-	runtime.CheckInput("NewBlock112Compiled", "b.project.bias", c.b_project_bias, runtime.Float32, 24)
-	c.b_project_weight = m.B.Project.Weight.Array()
-	runtime.CheckInput("NewBlock112Compiled", "b.project.weight", c.b_project_weight, runtime.Float32, 24, 96, 1, 1)
+	c.block_depthwise_bias = m.Block.Depthwise.Bias.Array()
+	runtime.CheckInput("NewBlock112Compiled", "block.depthwise.bias", c.block_depthwise_bias, runtime.Float32, 96)
+	c.block_depthwise_weight = m.Block.Depthwise.Weight.Array()
+	runtime.CheckInput("NewBlock112Compiled", "block.depthwise.weight", c.block_depthwise_weight, runtime.Float32, 96, 1, 3, 3)
+	c.block_expand_bias = m.Block.Expand.Bias.Array()
+	runtime.CheckInput("NewBlock112Compiled", "block.expand.bias", c.block_expand_bias, runtime.Float32, 96)
+	c.block_expand_weight = m.Block.Expand.Weight.Array()
+	runtime.CheckInput("NewBlock112Compiled", "block.expand.weight", c.block_expand_weight, runtime.Float32, 96, 32, 1, 1)
+	c.block_project_bias = m.Block.Project.Bias.Array()
+	runtime.CheckInput("NewBlock112Compiled", "block.project.bias", c.block_project_bias, runtime.Float32, 24)
+	c.block_project_weight = m.Block.Project.Weight.Array()
+	runtime.CheckInput("NewBlock112Compiled", "block.project.weight", c.block_project_weight, runtime.Float32, 24, 96, 1, 1)
 	return c
 }
 
@@ -76,24 +76,24 @@ func (c *Block112Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	xArr := x.Array()
 	runtime.CheckInput("Block112Compiled.Forward", "x", xArr, runtime.Float32, -1, 32, 112, 112)
 	N := xArr.Shape[0]
-	b_project := runtime.NewArray(runtime.Float32, N, 24, 112, 112)
+	block_project := runtime.NewArray(runtime.Float32, N, 24, 112, 112)
 	// On one worker, a batch larger than 1 goes through every layer in slices of 1, so
 	// that a layer's output is still in cache when the next reads it (plan.BatchChunk); more
 	// workers share each layer of the whole batch instead.
 	if N > 1 && runtime.Workers() == 1 {
-		runtime.SplitBatch(b_project, xArr, 1, c.forward)
+		runtime.SplitBatch(block_project, xArr, 1, c.forward)
 	} else {
-		c.forward(b_project, xArr)
+		c.forward(block_project, xArr)
 	}
-	return tensor.FromArray(b_project)
+	return tensor.FromArray(block_project)
 }
 
-// forward computes Forward's result for the batch x into b_project: the whole batch or a slice of it.
-func (c *Block112Compiled) forward(b_project, xArr *runtime.Array) {
+// forward computes Forward's result for the batch x into block_project: the whole batch or a slice of it.
+func (c *Block112Compiled) forward(block_project, xArr *runtime.Array) {
 	N := xArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// dwsep.go:43: b_project = call_function depthwise_separable(x, b_expand_weight, b_expand_bias, b_depthwise_weight, b_depthwise_bias, b_project_weight, b_project_bias, nil, stride=1, act1=1, act2=1)
-	runtime.DepthwiseSeparable(b_project, xArr, c.b_expand_weight, c.b_expand_bias, c.b_depthwise_weight, c.b_depthwise_bias, c.b_project_weight, c.b_project_bias, nil, 1, 1, 1)
+	// dwsep.go:45: block_project = call_function depthwise_separable(x, block_expand_weight, block_expand_bias, block_depthwise_weight, block_depthwise_bias, block_project_weight, block_project_bias, nil, stride=1, act1=1, act2=1)
+	runtime.DepthwiseSeparable(block_project, xArr, c.block_expand_weight, c.block_expand_bias, c.block_depthwise_weight, c.block_depthwise_bias, c.block_project_weight, c.block_project_bias, nil, 1, 1, 1)
 	c.frames.Put(fr)
 }

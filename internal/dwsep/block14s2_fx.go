@@ -22,18 +22,18 @@ var _ func(*Block14S2, *tensor.Tensor) *tensor.Tensor = (*Block14S2).Forward
 // Block14S2Compiled, rather than mix old and new weights. Forward returns
 // fresh tensors.
 type Block14S2Compiled struct {
-	// b.depthwise.bias f32[576]
-	b_depthwise_bias *runtime.Array
-	// b.expand.bias f32[576]
-	b_expand_bias *runtime.Array
-	// b.project.bias f32[160]
-	b_project_bias *runtime.Array
-	// b_expand_weight_2d prepared by PackLinear, computed by the constructor
-	b_expand_weight_2d_prepared *runtime.PackedB
-	// b.depthwise.weight prepared by PrepareDepthwiseNHWC, computed by the constructor
-	b_depthwise_weight_prepared *runtime.DepthwiseFilters
-	// b_project_weight_2d prepared by PackLinear, computed by the constructor
-	b_project_weight_2d_prepared *runtime.PackedB
+	// block.depthwise.bias f32[576]
+	block_depthwise_bias *runtime.Array
+	// block.expand.bias f32[576]
+	block_expand_bias *runtime.Array
+	// block.project.bias f32[160]
+	block_project_bias *runtime.Array
+	// block_expand_weight_2d prepared by PackLinear, computed by the constructor
+	block_expand_weight_2d_prepared *runtime.PackedB
+	// block.depthwise.weight prepared by PrepareDepthwiseNHWC, computed by the constructor
+	block_depthwise_weight_prepared *runtime.DepthwiseFilters
+	// block_project_weight_2d prepared by PackLinear, computed by the constructor
+	block_project_weight_2d_prepared *runtime.PackedB
 	// versions of the parameters the constructor computed from
 	snapshot runtime.Snapshot
 	// the free per-call workspaces
@@ -43,14 +43,14 @@ type Block14S2Compiled struct {
 // block14S2CompiledFrame is the state of one Block14S2Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type block14S2CompiledFrame struct {
-	// b_expand_in f32[N,14,14,96]
-	b_expand_in runtime.Array
-	// b_expand_nhwc f32[N,14,14,576]
-	b_expand_nhwc runtime.Array
-	// b_depthwise_nhwc f32[N,7,7,576]
-	b_depthwise_nhwc runtime.Array
-	// b_project_nhwc f32[N,7,7,160]
-	b_project_nhwc runtime.Array
+	// block_expand_in f32[N,14,14,96]
+	block_expand_in runtime.Array
+	// block_expand_nhwc f32[N,14,14,576]
+	block_expand_nhwc runtime.Array
+	// block_depthwise_nhwc f32[N,7,7,576]
+	block_depthwise_nhwc runtime.Array
+	// block_project_nhwc f32[N,7,7,160]
+	block_project_nhwc runtime.Array
 	// storage of the values of the memory plan
 	workspace runtime.Workspace
 	// the size N the workspace is sized for
@@ -65,30 +65,30 @@ type block14S2CompiledFrame struct {
 // changes them later.
 func NewBlock14S2Compiled(m *Block14S2) *Block14S2Compiled {
 	c := &Block14S2Compiled{}
-	c.b_depthwise_bias = m.B.Depthwise.Bias.Array()
-	runtime.CheckInput("NewBlock14S2Compiled", "b.depthwise.bias", c.b_depthwise_bias, runtime.Float32, 576)
-	b_depthwise_weight := m.B.Depthwise.Weight.Array()
-	runtime.CheckInput("NewBlock14S2Compiled", "b.depthwise.weight", b_depthwise_weight, runtime.Float32, 576, 1, 3, 3)
-	c.b_expand_bias = m.B.Expand.Bias.Array()
-	runtime.CheckInput("NewBlock14S2Compiled", "b.expand.bias", c.b_expand_bias, runtime.Float32, 576)
-	b_expand_weight := m.B.Expand.Weight.Array()
-	runtime.CheckInput("NewBlock14S2Compiled", "b.expand.weight", b_expand_weight, runtime.Float32, 576, 96, 1, 1)
-	c.b_project_bias = m.B.Project.Bias.Array()
-	runtime.CheckInput("NewBlock14S2Compiled", "b.project.bias", c.b_project_bias, runtime.Float32, 160)
-	b_project_weight := m.B.Project.Weight.Array()
-	runtime.CheckInput("NewBlock14S2Compiled", "b.project.weight", b_project_weight, runtime.Float32, 160, 576, 1, 1)
-	c.snapshot.Record("b.depthwise.weight", b_depthwise_weight)
-	c.snapshot.Record("b.expand.weight", b_expand_weight)
-	c.snapshot.Record("b.project.weight", b_project_weight)
-	// dwsep.go:41: b_expand_weight_2d = call_function reshape(b_expand_weight, shape=[576, 96])
-	b_expand_weight_2d := runtime.NewArray(runtime.Float32, 576, 96)
-	runtime.Copy(b_expand_weight_2d, b_expand_weight)
-	c.b_expand_weight_2d_prepared = runtime.PackLinear(b_expand_weight_2d)
-	c.b_depthwise_weight_prepared = runtime.PrepareDepthwiseNHWC(b_depthwise_weight)
-	// dwsep.go:43: b_project_weight_2d = call_function reshape(b_project_weight, shape=[160, 576])
-	b_project_weight_2d := runtime.NewArray(runtime.Float32, 160, 576)
-	runtime.Copy(b_project_weight_2d, b_project_weight)
-	c.b_project_weight_2d_prepared = runtime.PackLinear(b_project_weight_2d)
+	c.block_depthwise_bias = m.Block.Depthwise.Bias.Array()
+	runtime.CheckInput("NewBlock14S2Compiled", "block.depthwise.bias", c.block_depthwise_bias, runtime.Float32, 576)
+	block_depthwise_weight := m.Block.Depthwise.Weight.Array()
+	runtime.CheckInput("NewBlock14S2Compiled", "block.depthwise.weight", block_depthwise_weight, runtime.Float32, 576, 1, 3, 3)
+	c.block_expand_bias = m.Block.Expand.Bias.Array()
+	runtime.CheckInput("NewBlock14S2Compiled", "block.expand.bias", c.block_expand_bias, runtime.Float32, 576)
+	block_expand_weight := m.Block.Expand.Weight.Array()
+	runtime.CheckInput("NewBlock14S2Compiled", "block.expand.weight", block_expand_weight, runtime.Float32, 576, 96, 1, 1)
+	c.block_project_bias = m.Block.Project.Bias.Array()
+	runtime.CheckInput("NewBlock14S2Compiled", "block.project.bias", c.block_project_bias, runtime.Float32, 160)
+	block_project_weight := m.Block.Project.Weight.Array()
+	runtime.CheckInput("NewBlock14S2Compiled", "block.project.weight", block_project_weight, runtime.Float32, 160, 576, 1, 1)
+	c.snapshot.Record("block.depthwise.weight", block_depthwise_weight)
+	c.snapshot.Record("block.expand.weight", block_expand_weight)
+	c.snapshot.Record("block.project.weight", block_project_weight)
+	// dwsep.go:43: block_expand_weight_2d = call_function reshape(block_expand_weight, shape=[576, 96])
+	block_expand_weight_2d := runtime.NewArray(runtime.Float32, 576, 96)
+	runtime.Copy(block_expand_weight_2d, block_expand_weight)
+	c.block_expand_weight_2d_prepared = runtime.PackLinear(block_expand_weight_2d)
+	c.block_depthwise_weight_prepared = runtime.PrepareDepthwiseNHWC(block_depthwise_weight)
+	// dwsep.go:45: block_project_weight_2d = call_function reshape(block_project_weight, shape=[160, 576])
+	block_project_weight_2d := runtime.NewArray(runtime.Float32, 160, 576)
+	runtime.Copy(block_project_weight_2d, block_project_weight)
+	c.block_project_weight_2d_prepared = runtime.PackLinear(block_project_weight_2d)
 	return c
 }
 
@@ -99,10 +99,10 @@ func (fr *block14S2CompiledFrame) reserve(N int) {
 	}
 	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
 	var layout runtime.WorkspaceLayout
-	layout.Own(&fr.b_expand_in, runtime.Float32, N, 14, 14, 96)
-	layout.Own(&fr.b_expand_nhwc, runtime.Float32, N, 14, 14, 576)
-	layout.Reuse(&fr.b_depthwise_nhwc, &fr.b_expand_in, runtime.Float32, N, 7, 7, 576)
-	layout.Reuse(&fr.b_project_nhwc, &fr.b_expand_nhwc, runtime.Float32, N, 7, 7, 160)
+	layout.Own(&fr.block_expand_in, runtime.Float32, N, 14, 14, 96)
+	layout.Own(&fr.block_expand_nhwc, runtime.Float32, N, 14, 14, 576)
+	layout.Reuse(&fr.block_depthwise_nhwc, &fr.block_expand_in, runtime.Float32, N, 7, 7, 576)
+	layout.Reuse(&fr.block_project_nhwc, &fr.block_expand_nhwc, runtime.Float32, N, 7, 7, 160)
 	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
@@ -116,17 +116,17 @@ func (c *Block14S2Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	N := xArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// dwsep.go:41: b_expand_in = call_function permute(x, dims=[0, 2, 3, 1])
-	runtime.Permute(&fr.b_expand_in, xArr, []int{0, 2, 3, 1})
-	// dwsep.go:41: b_expand_nhwc = call_function linear_act(b_expand_in, b_expand_weight_2d, b_expand_bias, act=1)
-	runtime.LinearActPacked(&fr.b_expand_nhwc, &fr.b_expand_in, c.b_expand_weight_2d_prepared, c.b_expand_bias, runtime.ActReLU)
-	// dwsep.go:42: b_depthwise_nhwc = call_function depthwise_conv2d_nhwc(b_expand_nhwc, b_depthwise_weight, b_depthwise_bias, stride=[2, 2], padding=[1, 1], act=1)
-	runtime.DepthwiseConv2dNHWCPrepared(&fr.b_depthwise_nhwc, &fr.b_expand_nhwc, c.b_depthwise_weight_prepared, c.b_depthwise_bias, []int{2, 2}, []int{1, 1}, runtime.ActReLU)
-	// dwsep.go:43: b_project_nhwc = call_function linear(b_depthwise_nhwc, b_project_weight_2d, b_project_bias)
-	runtime.LinearPacked(&fr.b_project_nhwc, &fr.b_depthwise_nhwc, c.b_project_weight_2d_prepared, c.b_project_bias)
-	// dwsep.go:43: b_project = call_function permute(b_project_nhwc, dims=[0, 3, 1, 2])
-	b_project := runtime.NewArray(runtime.Float32, N, 160, 7, 7)
-	runtime.Permute(b_project, &fr.b_project_nhwc, []int{0, 3, 1, 2})
+	// dwsep.go:43: block_expand_in = call_function permute(x, dims=[0, 2, 3, 1])
+	runtime.Permute(&fr.block_expand_in, xArr, []int{0, 2, 3, 1})
+	// dwsep.go:43: block_expand_nhwc = call_function linear_act(block_expand_in, block_expand_weight_2d, block_expand_bias, act=1)
+	runtime.LinearActPacked(&fr.block_expand_nhwc, &fr.block_expand_in, c.block_expand_weight_2d_prepared, c.block_expand_bias, runtime.ActReLU)
+	// dwsep.go:44: block_depthwise_nhwc = call_function depthwise_conv2d_nhwc(block_expand_nhwc, block_depthwise_weight, block_depthwise_bias, stride=[2, 2], padding=[1, 1], act=1)
+	runtime.DepthwiseConv2dNHWCPrepared(&fr.block_depthwise_nhwc, &fr.block_expand_nhwc, c.block_depthwise_weight_prepared, c.block_depthwise_bias, []int{2, 2}, []int{1, 1}, runtime.ActReLU)
+	// dwsep.go:45: block_project_nhwc = call_function linear(block_depthwise_nhwc, block_project_weight_2d, block_project_bias)
+	runtime.LinearPacked(&fr.block_project_nhwc, &fr.block_depthwise_nhwc, c.block_project_weight_2d_prepared, c.block_project_bias)
+	// dwsep.go:45: block_project = call_function permute(block_project_nhwc, dims=[0, 3, 1, 2])
+	block_project := runtime.NewArray(runtime.Float32, N, 160, 7, 7)
+	runtime.Permute(block_project, &fr.block_project_nhwc, []int{0, 3, 1, 2})
 	c.frames.Put(fr)
-	return tensor.FromArray(b_project)
+	return tensor.FromArray(block_project)
 }

@@ -22,18 +22,18 @@ var _ func(*Block28S2, *tensor.Tensor) *tensor.Tensor = (*Block28S2).Forward
 // Block28S2Compiled, rather than mix old and new weights. Forward returns
 // fresh tensors.
 type Block28S2Compiled struct {
-	// b.depthwise.bias f32[192]
-	b_depthwise_bias *runtime.Array
-	// b.expand.bias f32[192]
-	b_expand_bias *runtime.Array
-	// b.project.bias f32[64]
-	b_project_bias *runtime.Array
-	// b.expand.weight prepared by PrepareConv2d, computed by the constructor
-	b_expand_weight_prepared *runtime.ConvFilters
-	// b.depthwise.weight prepared by PrepareConv2d, computed by the constructor
-	b_depthwise_weight_prepared *runtime.ConvFilters
-	// b.project.weight prepared by PrepareConv2d, computed by the constructor
-	b_project_weight_prepared *runtime.ConvFilters
+	// block.depthwise.bias f32[192]
+	block_depthwise_bias *runtime.Array
+	// block.expand.bias f32[192]
+	block_expand_bias *runtime.Array
+	// block.project.bias f32[64]
+	block_project_bias *runtime.Array
+	// block.expand.weight prepared by PrepareConv2d, computed by the constructor
+	block_expand_weight_prepared *runtime.ConvFilters
+	// block.depthwise.weight prepared by PrepareConv2d, computed by the constructor
+	block_depthwise_weight_prepared *runtime.ConvFilters
+	// block.project.weight prepared by PrepareConv2d, computed by the constructor
+	block_project_weight_prepared *runtime.ConvFilters
 	// versions of the parameters the constructor computed from
 	snapshot runtime.Snapshot
 	// the free per-call workspaces
@@ -43,10 +43,10 @@ type Block28S2Compiled struct {
 // block28S2CompiledFrame is the state of one Block28S2Compiled.Forward call:
 // the workspace and the arrays bound to it.
 type block28S2CompiledFrame struct {
-	// b_expand f32[N,192,28,28]
-	b_expand runtime.Array
-	// b_depthwise f32[N,192,14,14]
-	b_depthwise runtime.Array
+	// block_expand f32[N,192,28,28]
+	block_expand runtime.Array
+	// block_depthwise f32[N,192,14,14]
+	block_depthwise runtime.Array
 	// storage of the values of the memory plan
 	workspace runtime.Workspace
 	// the size N the workspace is sized for
@@ -61,24 +61,24 @@ type block28S2CompiledFrame struct {
 // changes them later.
 func NewBlock28S2Compiled(m *Block28S2) *Block28S2Compiled {
 	c := &Block28S2Compiled{}
-	c.b_depthwise_bias = m.B.Depthwise.Bias.Array()
-	runtime.CheckInput("NewBlock28S2Compiled", "b.depthwise.bias", c.b_depthwise_bias, runtime.Float32, 192)
-	b_depthwise_weight := m.B.Depthwise.Weight.Array()
-	runtime.CheckInput("NewBlock28S2Compiled", "b.depthwise.weight", b_depthwise_weight, runtime.Float32, 192, 1, 3, 3)
-	c.b_expand_bias = m.B.Expand.Bias.Array()
-	runtime.CheckInput("NewBlock28S2Compiled", "b.expand.bias", c.b_expand_bias, runtime.Float32, 192)
-	b_expand_weight := m.B.Expand.Weight.Array()
-	runtime.CheckInput("NewBlock28S2Compiled", "b.expand.weight", b_expand_weight, runtime.Float32, 192, 32, 1, 1)
-	c.b_project_bias = m.B.Project.Bias.Array()
-	runtime.CheckInput("NewBlock28S2Compiled", "b.project.bias", c.b_project_bias, runtime.Float32, 64)
-	b_project_weight := m.B.Project.Weight.Array()
-	runtime.CheckInput("NewBlock28S2Compiled", "b.project.weight", b_project_weight, runtime.Float32, 64, 192, 1, 1)
-	c.snapshot.Record("b.depthwise.weight", b_depthwise_weight)
-	c.snapshot.Record("b.expand.weight", b_expand_weight)
-	c.snapshot.Record("b.project.weight", b_project_weight)
-	c.b_expand_weight_prepared = runtime.PrepareConv2d(b_expand_weight, []int{1, 1}, []int{0, 0}, 1)
-	c.b_depthwise_weight_prepared = runtime.PrepareConv2d(b_depthwise_weight, []int{2, 2}, []int{1, 1}, 192)
-	c.b_project_weight_prepared = runtime.PrepareConv2d(b_project_weight, []int{1, 1}, []int{0, 0}, 1)
+	c.block_depthwise_bias = m.Block.Depthwise.Bias.Array()
+	runtime.CheckInput("NewBlock28S2Compiled", "block.depthwise.bias", c.block_depthwise_bias, runtime.Float32, 192)
+	block_depthwise_weight := m.Block.Depthwise.Weight.Array()
+	runtime.CheckInput("NewBlock28S2Compiled", "block.depthwise.weight", block_depthwise_weight, runtime.Float32, 192, 1, 3, 3)
+	c.block_expand_bias = m.Block.Expand.Bias.Array()
+	runtime.CheckInput("NewBlock28S2Compiled", "block.expand.bias", c.block_expand_bias, runtime.Float32, 192)
+	block_expand_weight := m.Block.Expand.Weight.Array()
+	runtime.CheckInput("NewBlock28S2Compiled", "block.expand.weight", block_expand_weight, runtime.Float32, 192, 32, 1, 1)
+	c.block_project_bias = m.Block.Project.Bias.Array()
+	runtime.CheckInput("NewBlock28S2Compiled", "block.project.bias", c.block_project_bias, runtime.Float32, 64)
+	block_project_weight := m.Block.Project.Weight.Array()
+	runtime.CheckInput("NewBlock28S2Compiled", "block.project.weight", block_project_weight, runtime.Float32, 64, 192, 1, 1)
+	c.snapshot.Record("block.depthwise.weight", block_depthwise_weight)
+	c.snapshot.Record("block.expand.weight", block_expand_weight)
+	c.snapshot.Record("block.project.weight", block_project_weight)
+	c.block_expand_weight_prepared = runtime.PrepareConv2d(block_expand_weight, []int{1, 1}, []int{0, 0}, 1)
+	c.block_depthwise_weight_prepared = runtime.PrepareConv2d(block_depthwise_weight, []int{2, 2}, []int{1, 1}, 192)
+	c.block_project_weight_prepared = runtime.PrepareConv2d(block_project_weight, []int{1, 1}, []int{0, 0}, 1)
 	return c
 }
 
@@ -89,8 +89,8 @@ func (fr *block28S2CompiledFrame) reserve(N int) {
 	}
 	// Values whose lifetimes do not overlap share storage; each slot is as large as its largest value.
 	var layout runtime.WorkspaceLayout
-	layout.Own(&fr.b_expand, runtime.Float32, N, 192, 28, 28)
-	layout.Own(&fr.b_depthwise, runtime.Float32, N, 192, 14, 14)
+	layout.Own(&fr.block_expand, runtime.Float32, N, 192, 28, 28)
+	layout.Own(&fr.block_depthwise, runtime.Float32, N, 192, 14, 14)
 	layout.Bind(&fr.workspace)
 	fr.dimN = N
 	fr.ready = true
@@ -102,28 +102,28 @@ func (c *Block28S2Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	xArr := x.Array()
 	runtime.CheckInput("Block28S2Compiled.Forward", "x", xArr, runtime.Float32, -1, 32, 28, 28)
 	N := xArr.Shape[0]
-	b_project := runtime.NewArray(runtime.Float32, N, 64, 14, 14)
+	block_project := runtime.NewArray(runtime.Float32, N, 64, 14, 14)
 	// On one worker, a batch larger than 1 goes through every layer in slices of 1, so
 	// that a layer's output is still in cache when the next reads it (plan.BatchChunk); more
 	// workers share each layer of the whole batch instead.
 	if N > 1 && runtime.Workers() == 1 {
-		runtime.SplitBatch(b_project, xArr, 1, c.forward)
+		runtime.SplitBatch(block_project, xArr, 1, c.forward)
 	} else {
-		c.forward(b_project, xArr)
+		c.forward(block_project, xArr)
 	}
-	return tensor.FromArray(b_project)
+	return tensor.FromArray(block_project)
 }
 
-// forward computes Forward's result for the batch x into b_project: the whole batch or a slice of it.
-func (c *Block28S2Compiled) forward(b_project, xArr *runtime.Array) {
+// forward computes Forward's result for the batch x into block_project: the whole batch or a slice of it.
+func (c *Block28S2Compiled) forward(block_project, xArr *runtime.Array) {
 	N := xArr.Shape[0]
 	fr := c.frames.Get()
 	fr.reserve(N)
-	// dwsep.go:41: b_expand = call_function conv2d_act(x, b_expand_weight, b_expand_bias, stride=[1, 1], padding=[0, 0], groups=1, act=1)
-	runtime.Conv2dActPrepared(&fr.b_expand, xArr, c.b_expand_weight_prepared, c.b_expand_bias, []int{1, 1}, []int{0, 0}, 1, runtime.ActReLU)
-	// dwsep.go:42: b_depthwise = call_function conv2d_act(b_expand, b_depthwise_weight, b_depthwise_bias, stride=[2, 2], padding=[1, 1], groups=192, act=1)
-	runtime.Conv2dActPrepared(&fr.b_depthwise, &fr.b_expand, c.b_depthwise_weight_prepared, c.b_depthwise_bias, []int{2, 2}, []int{1, 1}, 192, runtime.ActReLU)
-	// dwsep.go:43: b_project = call_function conv2d(b_depthwise, b_project_weight, b_project_bias, stride=[1, 1], padding=[0, 0], groups=1)
-	runtime.Conv2dPrepared(b_project, &fr.b_depthwise, c.b_project_weight_prepared, c.b_project_bias, []int{1, 1}, []int{0, 0}, 1)
+	// dwsep.go:43: block_expand = call_function conv2d_act(x, block_expand_weight, block_expand_bias, stride=[1, 1], padding=[0, 0], groups=1, act=1)
+	runtime.Conv2dActPrepared(&fr.block_expand, xArr, c.block_expand_weight_prepared, c.block_expand_bias, []int{1, 1}, []int{0, 0}, 1, runtime.ActReLU)
+	// dwsep.go:44: block_depthwise = call_function conv2d_act(block_expand, block_depthwise_weight, block_depthwise_bias, stride=[2, 2], padding=[1, 1], groups=192, act=1)
+	runtime.Conv2dActPrepared(&fr.block_depthwise, &fr.block_expand, c.block_depthwise_weight_prepared, c.block_depthwise_bias, []int{2, 2}, []int{1, 1}, 192, runtime.ActReLU)
+	// dwsep.go:45: block_project = call_function conv2d(block_depthwise, block_project_weight, block_project_bias, stride=[1, 1], padding=[0, 0], groups=1)
+	runtime.Conv2dPrepared(block_project, &fr.block_depthwise, c.block_project_weight_prepared, c.block_project_bias, []int{1, 1}, []int{0, 0}, 1)
 	c.frames.Put(fr)
 }

@@ -22,7 +22,9 @@ import (
 //go:generate go tool fxgen -type Block28S2 -input "x=f32[N,32,28,28]" -output block28s2_fx.go
 
 // Block is a depthwise-separable block of c input, e expanded and o
-// output channels, stride s in the depthwise convolution.
+// output channels, stride s in the depthwise convolution. The types below
+// embed it at each shape: fxgen names a compiled model after its type, so
+// each shape needs one.
 type Block struct {
 	Expand, Depthwise, Project *nn.Conv2d
 }
@@ -44,82 +46,55 @@ func (m *Block) Forward(x *tensor.Tensor) *tensor.Tensor {
 }
 
 // Block7 is the 160→960→160 block at 7².
-type Block7 struct{ B *Block }
+type Block7 struct{ *Block }
 
 // NewBlock7 returns it with random parameters.
 func NewBlock7() *Block7 { return &Block7{NewBlock(160, 960, 160, 1)} }
 
-// Forward computes the block.
-func (m *Block7) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
-
 // Block14 is the 96→576→96 block at 14².
-type Block14 struct{ B *Block }
+type Block14 struct{ *Block }
 
 // NewBlock14 returns it with random parameters.
 func NewBlock14() *Block14 { return &Block14{NewBlock(96, 576, 96, 1)} }
 
-// Forward computes the block.
-func (m *Block14) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
-
 // Block14S2 is the 96→576→160 block at 14² with stride 2.
-type Block14S2 struct{ B *Block }
+type Block14S2 struct{ *Block }
 
 // NewBlock14S2 returns it with random parameters.
 func NewBlock14S2() *Block14S2 { return &Block14S2{NewBlock(96, 576, 160, 2)} }
 
-// Forward computes the block.
-func (m *Block14S2) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
-
 // Block112 is the 32→96→24 block at 112².
-type Block112 struct{ B *Block }
+type Block112 struct{ *Block }
 
 // NewBlock112 returns it with random parameters.
 func NewBlock112() *Block112 { return &Block112{NewBlock(32, 96, 24, 1)} }
 
-// Forward computes the block.
-func (m *Block112) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
-
 // Block56 is the 24→144→24 block at 56².
-type Block56 struct{ B *Block }
+type Block56 struct{ *Block }
 
 // NewBlock56 returns it with random parameters.
 func NewBlock56() *Block56 { return &Block56{NewBlock(24, 144, 24, 1)} }
 
-// Forward computes the block.
-func (m *Block56) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
-
 // Block28 is the 32→192→32 block at 28².
-type Block28 struct{ B *Block }
+type Block28 struct{ *Block }
 
 // NewBlock28 returns it with random parameters.
 func NewBlock28() *Block28 { return &Block28{NewBlock(32, 192, 32, 1)} }
 
-// Forward computes the block.
-func (m *Block28) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
-
 // Block112S2 is the 16→96→24 block at 112² with stride 2.
-type Block112S2 struct{ B *Block }
+type Block112S2 struct{ *Block }
 
 // NewBlock112S2 returns it with random parameters.
 func NewBlock112S2() *Block112S2 { return &Block112S2{NewBlock(16, 96, 24, 2)} }
 
-// Forward computes the block.
-func (m *Block112S2) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
-
 // Block56S2 is the 24→144→32 block at 56² with stride 2.
-type Block56S2 struct{ B *Block }
+type Block56S2 struct{ *Block }
 
 // NewBlock56S2 returns it with random parameters.
 func NewBlock56S2() *Block56S2 { return &Block56S2{NewBlock(24, 144, 32, 2)} }
 
-// Forward computes the block.
-func (m *Block56S2) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
-
 // Block28S2 is the 32→192→64 block at 28² with stride 2.
-type Block28S2 struct{ B *Block }
+type Block28S2 struct{ *Block }
 
 // NewBlock28S2 returns it with random parameters.
 func NewBlock28S2() *Block28S2 { return &Block28S2{NewBlock(32, 192, 64, 2)} }
-
-// Forward computes the block.
-func (m *Block28S2) Forward(x *tensor.Tensor) *tensor.Tensor { return m.B.Forward(x) }
