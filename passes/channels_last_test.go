@@ -13,6 +13,7 @@ import (
 type dwsepBlock struct {
 	Expand, Depthwise, Project *nn.Conv2d
 	residual                   bool
+	expandResidual             bool // x added to the expansion's output (C = E)
 }
 
 func newDwsepBlock(c, e, o, stride int) *dwsepBlock {
@@ -25,7 +26,11 @@ func newDwsepBlock(c, e, o, stride int) *dwsepBlock {
 }
 
 func (m *dwsepBlock) Forward(x *tensor.Tensor) *tensor.Tensor {
-	h := tensor.Relu6(m.Expand.Forward(x))
+	h := m.Expand.Forward(x)
+	if m.expandResidual {
+		h = tensor.Add(h, x)
+	}
+	h = tensor.Relu6(h)
 	h = tensor.Relu6(m.Depthwise.Forward(h))
 	h = m.Project.Forward(h)
 	if m.residual {

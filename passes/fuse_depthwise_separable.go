@@ -78,17 +78,23 @@ func depthwiseSeparableChain(n *ir.Node, paramOnly map[*ir.Node]bool) (expand, d
 	if paramOnly[n] || !(isCall(n, ir.OpConv2d) || isCall(n, ir.OpConv2dResidual) && convAct(n) == ir.ActNone) {
 		return nil, nil, false
 	}
+	// Only the projection may add a residual: the fused op has no place
+	// for one on the expansion or the depthwise convolution.
 	depthwise, _ = n.Args()[0].(*ir.Node)
-	if depthwise == nil || onlyUser(depthwise) != n || !isConvKind(depthwise, 3, 1, 2, paramOnly) {
+	if depthwise == nil || onlyUser(depthwise) != n || isCall(depthwise, ir.OpConv2dResidual) || !isConvKind(depthwise, 3, 1, 2, paramOnly) {
 		return nil, nil, false
 	}
 	expand, _ = depthwise.Args()[0].(*ir.Node)
-	if expand == nil || onlyUser(expand) != depthwise || !isConvKind(expand, 1, 0, 1, paramOnly) || !isConvKind(n, 1, 0, 1, paramOnly) {
+	if expand == nil || onlyUser(expand) != depthwise || isCall(expand, ir.OpConv2dResidual) ||
+		!isConvKind(expand, 1, 0, 1, paramOnly) || !isConvKind(n, 1, 0, 1, paramOnly) {
 		return nil, nil, false
 	}
 	e := expand.Type().Shape
 	dims, ok := e[1:].Ints()
-	if !ok || kwarg(depthwise, "groups").(int) != dims[0] || 4*dims[0]*dims[1]*dims[2] < depthwiseSeparableMinBytes {
+	// One output channel per channel: weights [E, 1, 3, 3].
+	wd, _ := depthwise.Args()[1].(*ir.Node).Type().Shape.Ints()
+	if !ok || kwarg(depthwise, "groups").(int) != dims[0] || wd[0] != dims[0] || wd[1] != 1 ||
+		4*dims[0]*dims[1]*dims[2] < depthwiseSeparableMinBytes {
 		return nil, nil, false
 	}
 	if kwarg(expand, "groups").(int) != 1 || kwarg(n, "groups").(int) != 1 {

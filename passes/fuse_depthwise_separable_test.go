@@ -1,14 +1,19 @@
 package passes
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fxgen/fxgen/tensor/nn"
+)
 
 // TestFuseDepthwiseSeparable checks the pass on depthwise-separable
 // blocks, running each graph before and after the default pipeline: a
 // narrow block at 56² (an expanded image of 1.8 MB) becomes one
 // depthwise_separable node, its residual included, and so do one without
 // a residual and a stride-2 one; blocks at 40² (0.9 MB: under
-// the threshold) and a wide block (channels last) keep their
-// convolutions.
+// the threshold), a wide block (channels last), a block whose expansion
+// has a residual of its own and one whose depthwise convolution doubles
+// the channels keep their convolutions.
 func TestFuseDepthwiseSeparable(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
@@ -25,6 +30,8 @@ func TestFuseDepthwiseSeparable(t *testing.T) {
 		{"stride 2", newDwsepBlock(24, 144, 32, 2), "x=f32[N,24,56,56]", 1, 0, false, false},
 		{"stride 2, 40²", newDwsepBlock(24, 144, 32, 2), "x=f32[N,24,40,40]", 0, 3, false, false},
 		{"wide", newDwsepBlock(64, 384, 64, 1), "x=f32[N,64,56,56]", 0, 0, false, true},
+		{"a residual on the expansion", expandResidualBlock(), "x=f32[N,32,112,112]", 0, 3, false, false},
+		{"a channel multiplier", multiplierBlock(), "x=f32[N,24,56,56]", 0, 3, false, false},
 	} {
 		g := trace(t, tc.block, tc.input)
 		randomize(g, 23)
@@ -50,4 +57,21 @@ func TestFuseDepthwiseSeparable(t *testing.T) {
 			}
 		}
 	}
+}
+
+// expandResidualBlock is a 32→32→32 block at 112² whose input is added to
+// its expansion's output: the fused op has no place for that residual.
+func expandResidualBlock() *dwsepBlock {
+	b := newDwsepBlock(32, 32, 32, 1)
+	b.expandResidual = true
+	return b
+}
+
+// multiplierBlock is a 24→144→24 block whose depthwise convolution makes
+// two channels of each (weights [288, 1, 3, 3]).
+func multiplierBlock() *dwsepBlock {
+	b := newDwsepBlock(24, 144, 24, 1)
+	b.Depthwise = nn.NewConv2d(144, 288, 3, nn.Padding(1), nn.Groups(144))
+	b.Project = nn.NewConv2d(288, 24, 1)
+	return b
 }
