@@ -185,11 +185,17 @@ func nodeFLOPs(g *ir.Graph, n *ir.Node, syms map[string]int) int {
 		return 0
 	}
 	if target == ir.OpDepthwiseSeparable {
-		// Per output pixel, E expanded channels of C + 9 + O multiply-adds.
+		// The expansion's C multiply-adds per input pixel and expanded
+		// channel, then the depthwise 9 and the projection's O per output
+		// pixel and expanded channel (as runtime.DepthwiseSeparable counts).
+		x, okx := operandType(g, n, 0)
 		w1, ok1 := operandType(g, n, 1)
 		w2, ok2 := operandType(g, n, 5)
-		if e, ok := w1.Shape.Ints(); ok1 && ok2 && ok && len(e) == 4 && len(w2.Shape) == 4 && w2.Shape[0].IsConst() {
-			return 2 * out / w2.Shape[0].Coef * e[0] * (e[1] + 9 + w2.Shape[0].Coef)
+		xd, okd := x.Shape.Eval(syms)
+		e, oke := w1.Shape.Ints()
+		if okx && ok1 && ok2 && okd && oke && len(xd) == 4 && len(e) == 4 && len(w2.Shape) == 4 && w2.Shape[0].IsConst() {
+			o := w2.Shape[0].Coef
+			return 2 * e[0] * (product(xd) + out/o*(9+o))
 		}
 		return 0
 	}

@@ -82,9 +82,10 @@ func DepthwiseSeparable(out, x, w1, b1, wd, bd, w2, b2, residual *Array, stride,
 		j.split = depthwiseRows2OK(j.w)
 	}
 	// An image splits into parts (each with its own first band) only at
-	// batch 1, so that two workers share it.
+	// batch 1 on more than one worker, so that two workers share it: each
+	// part computes the expanded rows above its first band again.
 	j.parts = 1
-	if j.n == 1 && j.oh >= 4*j.band {
+	if j.n == 1 && Workers() > 1 && j.oh >= 4*j.band {
 		j.parts = 2
 	}
 	units := j.n * j.parts
