@@ -7,6 +7,7 @@ package runtime
 
 import (
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -55,7 +56,7 @@ type maskedKeyBlocks struct {
 // key gets 0 and is computed whole (its softmax is NaN).
 func paddedKeys(j *attentionJob, mx int) *maskedKeyBlocks {
 	e := &j.extras[mx]
-	if e.perHead != 0 || e.rank != 1 {
+	if e.perHead != 0 || e.rank != 1 || e.a.DType != Bool {
 		return nil
 	}
 	for x := range j.nExtras {
@@ -113,7 +114,7 @@ func maskedKeys(j *attentionJob) *maskedKeyBlocks {
 	if n := len(steps); n >= 2 {
 		prev, pe := steps[n-2], &j.extras[last.B-1]
 		if pe.perHead == 0 && pe.rank == 1 && last.A == j.program.inputs+n-2 &&
-			prev.Op == ElemMaskedFill && math.IsInf(float64(prev.C), -1) && prev.B >= 1 {
+			prev.Op == ElemMaskedFill && math.IsInf(float64(prev.C), -1) && prev.B >= 1 && prev.B != last.B {
 			padX, last = last.B-1, prev
 		}
 	}
@@ -124,8 +125,10 @@ func maskedKeys(j *attentionJob) *maskedKeyBlocks {
 			return nil
 		}
 	}
+	// The shared mask (not the padding one: prev.B != last.B), which the
+	// loop above checked is shared.
 	mask := j.extras[last.B-1].a
-	if mask.Len() != l*s {
+	if mask.Len() != l*s || mask.DType != Bool {
 		return nil
 	}
 	mr := selectedKernel.mr
@@ -175,8 +178,8 @@ func maskedKeys(j *attentionJob) *maskedKeyBlocks {
 			m.extraOff[x], nf = nf, nf+total
 		}
 	}
-	m.f32 = resized(m.f32, nf)
-	m.b = resized(m.b, nb)
+	m.f32 = gemmGrow(m.f32, nf)
+	m.b = slices.Grow(m.b[:0], nb)[:nb]
 	for x := range j.nExtras {
 		a := j.extras[x].a
 		if m.extraOff[x] < 0 {
@@ -195,14 +198,6 @@ func maskedKeys(j *attentionJob) *maskedKeyBlocks {
 		}
 	}
 	return m
-}
-
-// resized returns buf with length n, reallocated when its capacity is short.
-func resized[T any](buf []T, n int) []T {
-	if cap(buf) < n {
-		return make([]T, n)
-	}
-	return buf[:n]
 }
 
 // keptKeys returns the keys a query row's mask leaves it, the index of its
@@ -263,9 +258,9 @@ func (j *attentionJob) unitSkips(w *attentionWorkspace, buf []float32, i, h int)
 	// The head's keys, packed once for all the blocks' score products,
 	// each of which reads the panels of its first cols keys.
 	nr := selectedKernel.nr
-	pn := (m.maxCols + nr - 1) / nr
-	w.keys = gemmGrow(w.keys, pn*nr*j.d)
-	packB(w.keys, true, j.k[i*j.s*j.ck+j.kCol+h*j.d:], j.ck, 0, j.d, 0, m.maxCols, nr)
+	packed := min(m.maxCols, kept)
+	w.keys = gemmGrow(w.keys, (packed+nr-1)/nr*nr*j.d)
+	packB(w.keys, true, j.k[i*j.s*j.ck+j.kCol+h*j.d:], j.ck, 0, j.d, 0, packed, nr)
 	hd := j.heads * j.d
 	inputs := w.inputs[:1+j.nExtras]
 	inputs[0] = &w.blockScores

@@ -160,3 +160,65 @@ func TestKeptKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestAttentionPaddingTwice checks a program that adds a shared bias and
+// applies one padding mask twice, with as many samples as queries: it must not take the padding
+// mask for a shared [L, S] one (it did, reading row r's keys from sample
+// r's padding).
+func TestAttentionPaddingTwice(t *testing.T) { forEachISA(t, testAttentionPaddingTwice) }
+
+func testAttentionPaddingTwice(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	c := attentionCase{48, 48, 48, 1, 8, 8, 8, 8, 0, 0, 0, nil, false}
+	a := attentionArgs{q: randArray(r, c.n, c.l, c.cq), k: randArray(r, c.n, c.s, c.ck), v: randArray(r, c.n, c.s, c.cv)}
+	mask := NewArray(Bool, c.n, 1, 1, c.s)
+	for i := range c.n {
+		for j := range c.s {
+			mask.B[i*c.s+j] = i < 28 && j >= 4
+		}
+	}
+	// A shared bias too, so that the padding alone (paddedKeys) does not
+	// take the program.
+	a.extras = []*Array{randArray(r, c.l, c.s), mask}
+	inf := float32(math.Inf(-1))
+	a.program = NewElementwiseProgram(3, []ElementwiseStep{{Op: ElemDivScalar, A: 0, C: 8}, {Op: ElemAdd, A: 3, B: 1},
+		{Op: ElemMaskedFill, A: 4, B: 2, C: inf}, {Op: ElemMaskedFill, A: 5, B: 2, C: inf}})
+	want := a.ref(c)
+	got := nanArray(want.Shape...)
+	a.run(got, c)
+	if err := closeArrays(got, want, 1e-5); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFiniteFrom checks the test that sends a unit whose skipped v rows
+// hold an infinity or NaN down the whole path: finite rows pass, and an
+// Inf or NaN in any row from first on fails, one before first does not.
+func TestFiniteFrom(t *testing.T) { forEachISA(t, testFiniteFrom) }
+
+func testFiniteFrom(t *testing.T) {
+	r := rand.New(rand.NewPCG(63, 64))
+	const l, s, d, cv = 5, 40, 12, 20
+	v := randArray(r, s, cv)
+	j := attentionJob{v: v.F32, l: l, s: s, d: d, cv: cv}
+	buf := make([]float32, 2*l*s+s+d)
+	for _, first := range []int{0, 7, 39, 40} {
+		if !j.finiteFrom(buf, 3, first) {
+			t.Errorf("first %d: finite rows reported non-finite", first)
+		}
+		for _, bad := range []float32{float32(math.Inf(1)), float32(math.NaN())} {
+			for _, row := range []int{first - 1, first, s - 1} {
+				if row < 0 || row >= s {
+					continue
+				}
+				at := row*cv + 3 + d - 1
+				saved := v.F32[at]
+				v.F32[at] = bad
+				if got, want := j.finiteFrom(buf, 3, first), row < first; got != want {
+					t.Errorf("first %d, %v in row %d: finite %v, want %v", first, bad, row, got, want)
+				}
+				v.F32[at] = saved
+			}
+		}
+	}
+}
