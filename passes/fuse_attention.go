@@ -154,7 +154,7 @@ func matchAttention(n *ir.Node) (m attentionMatch, ok bool) {
 	scores := s.Type().Shape
 	for _, a := range list[1:] {
 		x, ok := a.(*ir.Node)
-		if !ok || len(x.Types) != 1 || !ir.AttentionExtraFits(x.Type().Shape, scores) {
+		if !ok || len(x.Types) != 1 || x.Type().DType != ir.Float32 && x.Type().DType != ir.Bool || !ir.AttentionExtraFits(x.Type().Shape, scores) {
 			return m, false
 		}
 	}
@@ -186,13 +186,14 @@ func splitHeads(four *ir.Node, heads, d int) (attentionHeads, []*ir.Node, bool) 
 		v := plan.ResolveGetitem(x)
 		sp := v.Node
 		if isCall(sp, ir.OpSplit) && len(sp.Types[0].Shape) == 3 {
-			if dim := kwarg(sp, "dim").(int); dim == 2 || dim == -1 {
-				col := 0
+			if dim, _ := kwarg(sp, "dim").(int); dim == 2 || dim == -1 {
+				col, known := 0, true
 				for _, t := range sp.Types[:v.Result] {
 					col += t.Shape[2].Coef
+					known = known && t.Shape[2].IsConst()
 				}
 				base, _ := sp.Args()[0].(*ir.Node)
-				if base != nil && len(base.Types) == 1 {
+				if known && base != nil && len(base.Types) == 1 {
 					return attentionHeads{base, col}, append(dead, x), true
 				}
 			}
