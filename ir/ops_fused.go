@@ -19,10 +19,10 @@ const (
 	ActSiLU  = int(runtime.ActSiLU)
 )
 
-// checkActAttr checks the act attribute of a fused op.
-func checkActAttr(s *Sig) error {
-	if a := s.Int("act"); a < ActNone || a > ActSiLU {
-		return fmt.Errorf("act %d, want 0 (none), 1 (relu), 2 (gelu), 3 (relu6) or 4 (silu)", a)
+// checkActAttr checks the activation attribute attr of a fused op.
+func checkActAttr(s *Sig, attr string) error {
+	if a := s.Int(attr); a < ActNone || a > ActSiLU {
+		return fmt.Errorf("%s %d, want 0 (none), 1 (relu), 2 (gelu), 3 (relu6) or 4 (silu)", attr, a)
 	}
 	return nil
 }
@@ -37,7 +37,7 @@ func init() {
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
 		Attrs:    []Attr{actAttr},
 		Infer: func(s *Sig) ([]Type, error) {
-			if err := checkActAttr(s); err != nil {
+			if err := checkActAttr(s, "act"); err != nil {
 				return nil, err
 			}
 			return LookupOp("linear").Infer(s)
@@ -66,7 +66,7 @@ func init() {
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}},
 		Attrs:    append(convAttrs(), actAttr),
 		Infer: func(s *Sig) ([]Type, error) {
-			if err := checkActAttr(s); err != nil {
+			if err := checkActAttr(s, "act"); err != nil {
 				return nil, err
 			}
 			return LookupOp("conv2d").Infer(s)
@@ -83,7 +83,7 @@ func init() {
 		Operands: []Operand{{"input", TensorOperand}, {"weight", TensorOperand}, {"bias", OptionalOperand}, {"residual", TensorOperand}},
 		Attrs:    append(convAttrs(), actAttr),
 		Infer: func(s *Sig) ([]Type, error) {
-			if err := checkActAttr(s); err != nil {
+			if err := checkActAttr(s, "act"); err != nil {
 				return nil, err
 			}
 			conv := *s // the attributes of conv2d, with the same names
@@ -171,8 +171,8 @@ func init() {
 // inferDepthwiseSeparable infers depthwise_separable's result [N,O,H,W].
 func inferDepthwiseSeparable(s *Sig) ([]Type, error) {
 	for _, a := range []string{"act1", "act2"} {
-		if v := s.Int(a); v < ActNone || v > ActSiLU {
-			return nil, fmt.Errorf("%s %d, want 0 (none), 1 (relu), 2 (gelu), 3 (relu6) or 4 (silu)", a, v)
+		if err := checkActAttr(s, a); err != nil {
+			return nil, err
 		}
 	}
 	x := s.Args[0].Type

@@ -27,7 +27,7 @@ func init() {
 			if err := wantFloat(x, w); err != nil {
 				return nil, err
 			}
-			if err := checkActAttr(s); err != nil {
+			if err := checkActAttr(s, "act"); err != nil {
 				return nil, err
 			}
 			if len(x.Shape) != 4 || len(w.Shape) != 4 {

@@ -39,9 +39,9 @@ func depthwisePlaneOK(g *convGeom, groups int) bool {
 	}
 	if g.sh == 2 {
 		// Even rows, split into their even and odd columns whole.
-		return hasAVX2FMA && g.w%2 == 0 && g.w >= 16 && g.w/2 <= len(dwZeros)
+		return depthwiseRows2OK(g.w)
 	}
-	return hasAVX2FMA && g.sh == 1 && g.w >= 8 && g.w <= len(dwZeros)
+	return g.sh == 1 && depthwiseRowsOK(g.w)
 }
 
 // depthwiseRows2AVX2 convolves one plane with stride 2 on the AVX2 tier,

@@ -10,7 +10,7 @@ package runtime
 // alone, when it cannot (a CPU or tier without AVX2, rows narrower than
 // eight floats or wider than its row of zeros).
 func depthwiseBandAsm(out, in, wk, bias []float32, rows, w, channels, stride int, act Activation) bool {
-	if !hasAVX2FMA || w < 8 || w > len(dwZeros) {
+	if !depthwiseRowsOK(w) {
 		return false
 	}
 	flags := flagHaloRows
@@ -40,6 +40,12 @@ func depthwiseBandAsm(out, in, wk, bias []float32, rows, w, channels, stride int
 		actBlock(out[:channels*plane], act)
 	}
 	return true
+}
+
+// depthwiseRowsOK reports whether the AVX2 rows kernel takes rows w
+// floats wide: at least eight floats and at most its row of zeros.
+func depthwiseRowsOK(w int) bool {
+	return hasAVX2FMA && w >= 8 && w <= len(dwZeros)
 }
 
 // depthwiseRows2OK reports whether the AVX2 phase kernel takes a band of
