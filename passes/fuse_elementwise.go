@@ -97,36 +97,28 @@ func fusable(n *ir.Node, paramOnly map[*ir.Node]bool) bool {
 }
 
 // broadcastLayout reports whether an input of shape in can be read by the
-// fused kernel for a result of shape out: the same shape, one element, or
-// (leading 1s of in ignored) out's trailing dims with one run of them 1
-// (a suffix of out, a padding mask [N, 1, 1, S], a per-channel [C, 1, 1]),
-// as runtime.ElementwiseProgram reads its inputs.
+// fused kernel for a result of shape out, by runtime.ElementwiseInputFits
+// on the shapes with each symbolic dim standing for a number no constant
+// dim has (equal symbolic dims for equal numbers): the same shape, one
+// element, or out's trailing dims with one run of them 1 (a suffix of out,
+// a padding mask [N, 1, 1, S], a per-channel [C, 1, 1]). A symbolic dim is
+// never taken for 1, so the runtime may take more than this does.
 func broadcastLayout(in, out ir.Shape) bool {
-	if n, ok := in.Ints(); ok && runtime.NumElements(n) == 1 {
-		return true
-	}
-	for len(in) > 0 && in[0] == ir.Const(1) {
-		in = in[1:]
-	}
-	if len(in) > len(out) {
-		return false
-	}
-	out = out[len(out)-len(in):]
-	part := 0 // 0: dims as out's, 1: the run of 1s, 2: dims as out's before it
-	for i := len(in) - 1; i >= 0; i-- {
-		switch {
-		case in[i] == ir.Const(1) && out[i] == ir.Const(1):
-		case in[i] == out[i]:
-			if part == 1 {
-				part = 2
+	syms := map[ir.Dim]int{}
+	ints := func(s ir.Shape) []int {
+		n := make([]int, len(s))
+		for i, d := range s {
+			n[i] = d.Coef
+			if !d.IsConst() {
+				if _, ok := syms[d]; !ok {
+					syms[d] = -1 - len(syms) // no shape has negative dims
+				}
+				n[i] = syms[d]
 			}
-		case in[i] == ir.Const(1) && part < 2:
-			part = 1
-		default:
-			return false
 		}
+		return n
 	}
-	return true
+	return runtime.ElementwiseInputFits(ints(in), ints(out))
 }
 
 func fuseElementwise(g *ir.Graph, paramOnly map[*ir.Node]bool) (plan.FusedSteps, error) {

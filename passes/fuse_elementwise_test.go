@@ -163,6 +163,7 @@ func TestBroadcastLayout(t *testing.T) {
 		{ir.Shape{c(2), c(6), c(8)}, false},
 		{ir.Shape{c(4), c(3), c(6), c(8)}, false},
 		{ir.Shape{c(2), n, c(4), c(1), c(6), c(8)}, false},
+		{ir.Shape{n, n}, false}, // not one element
 	} {
 		if got := broadcastLayout(tc.in, out); got != tc.want {
 			t.Errorf("%v against %v: %v, want %v", tc.in, out, got, tc.want)

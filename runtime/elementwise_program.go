@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sync"
 )
 
@@ -209,6 +210,19 @@ type elemInput struct {
 // [N, H, L, S] has outer N, rep H·L and inner S; a per-channel scale
 // [C, 1, 1] against [N, C, H, W] outer C, rep H·W and inner 1.
 type repeat struct{ outer, rep, inner int }
+
+// ElementwiseInputFits reports whether ElementwiseProgram.Run reads an
+// input of shape in for a result of shape out: the same number of
+// elements in a shape that broadcasts to out's, one element, or a repeat
+// (see repeatLayout). Negative dims stand for unknown ones, equal only to
+// themselves (the fuse-elementwise pass's symbolic dims).
+func ElementwiseInputFits(in, out []int) bool {
+	if !slices.ContainsFunc(in, func(d int) bool { return d < 0 }) && NumElements(in) == 1 {
+		return true
+	}
+	_, ok := repeatLayout(in, out)
+	return ok
+}
 
 // repeatLayout returns how x (shape in) broadcasts to out as a repeat, or
 // false when it does not (a second run of broadcast dims, or a dim that is
