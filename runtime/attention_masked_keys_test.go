@@ -112,8 +112,9 @@ var maskedKeysCases = []maskedKeysCase{
 // where its units skip the keys a mask cuts (a causal mask; a window with
 // holes inside it and more keys than queries; infinities and NaNs in v at
 // cut keys, which make NaNs) and where they must not (a query row masked
-// whole, the mask not the program's last step, nothing masked), and that
-// they skip exactly where they should.
+// whole, the mask not the program's last step, nothing masked), that
+// they skip exactly where they should, and that one worker allocates
+// nothing once warm.
 func TestAttentionMaskedKeys(t *testing.T) { forEachISA(t, testAttentionMaskedKeys) }
 
 func testAttentionMaskedKeys(t *testing.T) {
@@ -137,6 +138,14 @@ func testAttentionMaskedKeys(t *testing.T) {
 			a.run(got, c)
 			if err := closeArrays(got, want, 1e-5); err != nil {
 				t.Errorf("%s, %d workers: %v", mc.name, workers, err)
+			}
+			// Warm, one worker allocates nothing (the blocks, the copies
+			// of the extras and the packed keys are pooled); see
+			// testAttentionAllocs for two.
+			if workers == 1 && !raceEnabled {
+				if n := testing.AllocsPerRun(5, func() { a.run(got, c) }); n != 0 {
+					t.Errorf("%s: %v allocations a call, want 0", mc.name, n)
+				}
 			}
 		}
 	}
