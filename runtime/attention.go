@@ -239,6 +239,7 @@ type attentionWorkspace struct {
 	blockScores, blockProbs Array
 	keys                    []float32 // a head's keys packed (unitSkips)
 	keyPanels               PackedB   // the panels of a block's keys
+	oneBlock                [1]int    // a padded sample's one block (unitSkips)
 	inputs                  [MaxElementwiseInputs]*Array
 	views                   [MaxElementwiseInputs - 1]Array
 	viewShapes              [MaxElementwiseInputs - 1][2]int

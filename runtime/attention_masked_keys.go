@@ -36,16 +36,13 @@ type maskedKeyBlocks struct {
 	extraOff [MaxElementwiseInputs - 1]int
 	f32      []float32
 	b        []bool
-	// padded is set when the mask is a padding mask (see paddedKeys):
-	// keys[i] is then the keys all queries of sample i attend, and the
-	// fields above are unused.
-	padded bool
-	keys   []int
-	// padX, when not -1, is the extra of a padding mask applied after
-	// the shared one: keys[i] is then the keys it leaves sample i (0: the
-	// sample is computed whole), and each block attends the fewer of its
-	// own and those.
+	// padX, when not -1, is the extra of a padding mask: keys[i] is then
+	// the keys it leaves sample i (0: the sample is computed whole). After
+	// a shared mask, each block attends the fewer of its own and those;
+	// alone (see paddedKeys; cols is then empty), the sample's queries are
+	// one block over those.
 	padX int
+	keys []int
 }
 
 // paddedKeys returns the keys each sample's queries attend when the mask
@@ -65,7 +62,10 @@ func paddedKeys(j *attentionJob, mx int) *maskedKeyBlocks {
 		}
 	}
 	m := maskedKeysPool.Get().(*maskedKeyBlocks)
-	m.padded, m.keys = true, m.keys[:0]
+	m.cols, m.padX, m.keys = m.cols[:0], mx, m.keys[:0]
+	for x := range j.nExtras {
+		m.extraOff[x] = -1 // one element, or the padding read in place
+	}
 	total := 0
 	for i := range j.n {
 		kept := keptKeys(e.a.B[i*e.per : i*e.per+j.s])
@@ -133,7 +133,7 @@ func maskedKeys(j *attentionJob) *maskedKeyBlocks {
 	}
 	mr := selectedKernel.mr
 	m := maskedKeysPool.Get().(*maskedKeyBlocks)
-	m.padded, m.padX, m.keys = false, padX, m.keys[:0]
+	m.padX, m.keys = padX, m.keys[:0]
 	m.rows = (maskedKeyRows + mr - 1) / mr * mr
 	m.cols, m.offs = m.cols[:0], m.offs[:0]
 	total := 0
@@ -241,9 +241,6 @@ func (m *maskedKeyBlocks) extra(view *Array, shape *[2]int, a *Array, x, b int) 
 // the NaNs the whole product would.
 func (j *attentionJob) unitSkips(w *attentionWorkspace, buf []float32, i, h int) bool {
 	m := j.skip
-	if m.padded {
-		return j.unitSkipsPadded(w, buf, i, h)
-	}
 	ls := j.l * j.s
 	vBase := i*j.s*j.cv + j.vCol + h*j.d
 	kept := j.s
@@ -252,21 +249,30 @@ func (j *attentionJob) unitSkips(w *attentionWorkspace, buf []float32, i, h int)
 			return false
 		}
 	}
-	if !j.finiteFrom(buf, vBase, min(m.minCols, kept)) {
+	blocks, blockRows, minCols, maxCols := m.cols, m.rows, m.minCols, m.maxCols
+	if len(m.cols) == 0 {
+		// A padding mask alone: the sample's queries are one block.
+		if kept == j.s {
+			return false
+		}
+		w.oneBlock = [1]int{kept}
+		blocks, blockRows, minCols, maxCols = w.oneBlock[:], j.l, kept, kept
+	}
+	if !j.finiteFrom(buf, vBase, min(minCols, kept)) {
 		return false
 	}
 	// The head's keys, packed once for all the blocks' score products,
 	// each of which reads the panels of its first cols keys.
 	nr := selectedKernel.nr
-	packed := min(m.maxCols, kept)
+	packed := min(maxCols, kept)
 	w.keys = gemmGrow(w.keys, (packed+nr-1)/nr*nr*j.d)
 	packB(w.keys, true, j.k[i*j.s*j.ck+j.kCol+h*j.d:], j.ck, 0, j.d, 0, packed, nr)
 	hd := j.heads * j.d
 	inputs := w.inputs[:1+j.nExtras]
 	inputs[0] = &w.blockScores
-	for b, cols := range m.cols {
-		r0 := b * m.rows
-		rows := min(m.rows, j.l-r0)
+	for b, cols := range blocks {
+		r0 := b * blockRows
+		rows := min(blockRows, j.l-r0)
 		size := rows * cols
 		w.blockShape = [2]int{rows, cols}
 		w.blockScores = Array{DType: Float32, Shape: w.blockShape[:], F32: buf[:size]}
@@ -317,44 +323,5 @@ func (j *attentionJob) finiteFrom(buf []float32, vBase, first int) bool {
 			return false
 		}
 	}
-	return true
-}
-
-// unitSkipsPadded is unitSkips for a padding mask: all the queries of
-// sample i attend its first j.skip.keys[i] keys, so the unit is one
-// product, softmax and product over them, the mask's row cut to them.
-func (j *attentionJob) unitSkipsPadded(w *attentionWorkspace, buf []float32, i, h int) bool {
-	cols := j.skip.keys[i]
-	vBase := i*j.s*j.cv + j.vCol + h*j.d
-	if cols == 0 || cols == j.s || !j.finiteFrom(buf, vBase, cols) {
-		return false
-	}
-	ls, size := j.l*j.s, j.l*cols
-	w.blockShape = [2]int{j.l, cols}
-	w.blockScores = Array{DType: Float32, Shape: w.blockShape[:], F32: buf[:size]}
-	w.blockProbs = Array{DType: Float32, Shape: w.blockShape[:], F32: buf[ls : ls+size]}
-	g := gemmCall{transB: true, m: j.l, n: cols, k: j.d, alpha: 1,
-		a: j.q[i*j.l*j.cq+j.qCol+h*j.d:], lda: j.cq, b: j.k[i*j.s*j.ck+j.kCol+h*j.d:], ldb: j.ck,
-		c: w.blockScores.F32, ldc: cols, kern: selectedKernel, serial: true}
-	g.run()
-	inputs := w.inputs[:1+j.nExtras]
-	inputs[0] = &w.blockScores
-	for x := range j.nExtras {
-		e := &j.extras[x]
-		if e.a.Len() == 1 {
-			inputs[1+x] = e.a
-			continue
-		}
-		// The mask: its row for sample i, cut to the keys attended.
-		w.viewShapes[x] = [2]int{cols}
-		w.views[x] = Array{DType: Bool, Shape: w.viewShapes[x][:1], B: e.a.B[i*e.per : i*e.per+cols]}
-		inputs[1+x] = &w.views[x]
-	}
-	j.program.runSerial("Attention", &w.blockProbs, inputs, cols)
-	hd := j.heads * j.d
-	g = gemmCall{m: j.l, n: j.d, k: cols, alpha: 1, a: w.blockProbs.F32, lda: cols,
-		b: j.v[vBase:], ldb: j.cv,
-		c: j.out[i*j.l*hd+h*j.d:], ldc: hd, kern: selectedKernel, serial: true}
-	g.run()
 	return true
 }
