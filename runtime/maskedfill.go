@@ -114,8 +114,11 @@ func fillWhereF32(o []float32, m []bool, v float32) {
 const allTrueWord = 0x0101010101010101
 
 // boolWord returns m's first eight elements as one word, a byte each (a
-// Go bool is the byte 0 or 1); len(m) ≥ 8.
+// Go bool is the byte 0 or 1); len(m) ≥ 8. It reads bytes, which the
+// compiler joins into one load where unaligned loads are allowed (amd64,
+// arm64) and keeps apart where they are not.
 func boolWord(m []bool) uint64 {
-	_ = m[7]
-	return *(*uint64)(unsafe.Pointer(&m[0]))
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&m[0])), len(m[:8]))
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
