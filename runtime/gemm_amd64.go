@@ -30,23 +30,32 @@ var avx2Kernel = &gemmKernel{
 	tile: tileAVX2, direct: tileDirectAVX2, directPack: tileDirectPackAVX2,
 	directPackB: tileDirectPackBAVX2, directNarrow: tileDirectNarrowAVX2,
 	rowBias: true,
-	gemv:    &gemvKernel{row: gemvRow256, dot4: dot4AVX2},
+	gemv:    &gemvKernel{row: gemvRowAVX2, dot4: dot4AVX2},
 }
 
-// gemvRowAVX512 is gemvRow512 with the column count as a lane mask; see
+// gemvRowAVX512 runs gemvRow512 with the column count as a lane mask; see
 // gemvKernel.row.
-func gemvRowAVX512(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, bias *float32, flags, cols int) {
-	gemvRow512(k, a, b, ldb, c, alpha, beta, bias, flags, uint32(uint64(1)<<uint(cols)-1))
+func gemvRowAVX512(k int, a, b []float32, ldb int, c []float32, alpha, beta float32, bias []float32, flags, cols int) {
+	_, _, _ = a[k-1], b[(k-1)*ldb+cols-1], c[cols-1]
+	gemvRow512(k, &a[0], &b[0], ldb, &c[0], alpha, beta, tileBias(bias, 1, cols, flags), flags, uint32(uint64(1)<<uint(cols)-1))
+}
+
+// gemvRowAVX2 runs gemvRow256; see gemvKernel.row.
+func gemvRowAVX2(k int, a, b []float32, ldb int, c []float32, alpha, beta float32, bias []float32, flags, cols int) {
+	_, _, _ = a[k-1], b[(k-1)*ldb+cols-1], c[cols-1]
+	gemvRow256(k, &a[0], &b[0], ldb, &c[0], alpha, beta, tileBias(bias, 1, cols, flags), flags, cols)
 }
 
 // dot4AVX512 and dot4AVX2 run dot4x512 and dot4x256; see gemvKernel.dot4.
-func dot4AVX512(k int, a, b *float32, ldb int) (d [4]float32) {
-	dot4x512(k, a, b, ldb, &d[0])
+func dot4AVX512(k int, a, b []float32, ldb int) (d [4]float32) {
+	_, _ = a[k-1], b[3*ldb+k-1]
+	dot4x512(k, &a[0], &b[0], ldb, &d[0])
 	return d
 }
 
-func dot4AVX2(k int, a, b *float32, ldb int) (d [4]float32) {
-	dot4x256(k, a, b, ldb, &d[0])
+func dot4AVX2(k int, a, b []float32, ldb int) (d [4]float32) {
+	_, _ = a[k-1], b[3*ldb+k-1]
+	dot4x256(k, &a[0], &b[0], ldb, &d[0])
 	return d
 }
 
@@ -184,117 +193,6 @@ func tileBias(bias []float32, rows, cols, flags int) *float32 {
 		return &bias[0]
 	}
 	return nil
-}
-
-// gemvFast computes an m == 1 product with the kernel's gemvKernel, reading
-// B in place (or its packed panels) instead of packing it. It reports false
-// when the kernel has no such path. Wide products split their columns over
-// the workers in blocks of 32 (a multiple of every nr), so each column is
-// computed the same way whatever the number of workers.
-func gemvFast(g *gemmCall) bool {
-	if g.m != 1 || g.kern.gemv == nil {
-		return false
-	}
-	x := g.a[:g.k]
-	if g.transA {
-		buf := getGemmBuf()
-		defer putGemmBuf(buf)
-		buf.a = gemmGrow(buf.a, g.k)
-		x = buf.a[:g.k]
-		for p := range x {
-			x[p] = g.a[p*g.lda]
-		}
-	}
-	blocks := (g.n + 31) / 32
-	if w := Workers(); w > 1 && !g.serial && blocks >= 2*w && g.k*g.n >= gemvParallelMin {
-		runPooled(gemvTasks, blocks, gemvJob{g: *g, x: x})
-	} else {
-		gemvCols(g, x, 0, g.n, gemvSweepBack(g))
-	}
-	if postAct(g.act) {
-		actBlock(g.c[:g.n], g.act)
-	}
-	return true
-}
-
-// gemvParallelMin is the size of B (k·n floats) from which an m == 1
-// product splits its columns over the workers: each worker then streams
-// its share of B from its own cache (paired runs on 2 workers over 1, B
-// packed: 784×512 2.4×, 512×512 1.7×, 512×256 1.6×, 4096×1024 2.0×).
-const gemvParallelMin = 1 << 17
-
-// gemvJob is one m == 1 product split by blocks of 32 columns.
-type gemvJob struct {
-	g gemmCall
-	x []float32
-}
-
-var gemvTasks = taskPool(func(j *gemvJob, lo, hi int) { gemvCols(&j.g, j.x, lo*32, min(hi*32, j.g.n), false) })
-
-// gemvCols computes columns [j0, j1) of the m == 1 product of x and B
-// (j0 a multiple of 32) with the kernel's gemvKernel, with the epilogue's
-// beta, bias and ReLU; back walks B's panels (packed or not) from the
-// last to the first.
-func gemvCols(g *gemmCall, x []float32, j0, j1 int, back bool) {
-	k := g.k
-	flags := 0
-	if g.beta != 0 {
-		flags |= flagBeta
-	}
-	if g.bias != nil {
-		flags |= flagBias
-	}
-	if g.act == ActReLU {
-		flags |= flagReLU
-	}
-	var bp *float32
-	gv := g.kern.gemv
-	switch {
-	case g.pb != nil || !g.transB:
-		// Row-major B (or its packed panels), nr columns a call.
-		width := g.kern.nr
-		src, ld, step := g.b, g.ldb, width
-		if g.pb != nil {
-			src, ld, step = g.pb.data, width, width*k
-		}
-		panels := (j1 - j0 + width - 1) / width
-		for t := range panels {
-			j := j0 + t*width
-			if back {
-				j = j0 + (panels-1-t)*width
-			}
-			if g.bias != nil {
-				bp = &g.bias[j]
-			}
-			off := j
-			if g.pb != nil {
-				off = j / width * step
-			}
-			gv.row(k, &x[0], &src[off], ld, &g.c[j], g.alpha, g.beta, bp, flags, min(width, j1-j))
-		}
-	default:
-		for j := j0; j < j1; j += 4 {
-			r, ld := 4, g.ldb
-			if j1-j < 4 {
-				r, ld = 1, 0
-			}
-			d := gv.dot4(k, &x[0], &g.b[j*g.ldb], ld)
-			for i := 0; i < r; i++ {
-				v := g.alpha * d[i]
-				if g.beta != 0 {
-					v += g.beta * g.c[j+i]
-				}
-				if g.bias != nil {
-					v += g.bias[j+i]
-				}
-				if g.act == ActReLU && v < 0 {
-					v = 0
-				}
-				g.c[j+i] = v
-			}
-			j += r - 4
-		}
-	}
 }
 
 // packTranspose sets dst[q*dstStride+i] = alpha·src[i*ld+q] for i < rows

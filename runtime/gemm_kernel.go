@@ -91,12 +91,12 @@ type gemvKernel struct {
 	// flags&flagBeta, +bias[j] when flags&flagBias, then ReLU when
 	// flags&flagReLU) for j < cols ≤ nr; b is B in place (ldb its row
 	// stride) or one packed panel (ldb = nr).
-	row func(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, bias *float32, flags, cols int)
+	row func(k int, a, b []float32, ldb int, c []float32, alpha, beta float32, bias []float32, flags, cols int)
 	// dot4 returns Σ_{p<k} a[p]·b[r*ldb+p] for r < 4: four columns of a B
 	// stored transposed. (It returns the sums by value: a pointer to the
 	// caller's stack passed through a func value would move it to the
 	// heap.)
-	dot4 func(k int, a, b *float32, ldb int) [4]float32
+	dot4 func(k int, a, b []float32, ldb int) [4]float32
 }
 
 // largeC is the size of C (m·n floats) from which a kernel's kcLargeC
@@ -151,11 +151,13 @@ func ldaSpreads(lda int) bool {
 	return true
 }
 
-// genericKernel is the portable 4×4 Go micro-kernel.
+// genericKernel is the portable 4×4 Go micro-kernel, with plain Go m == 1
+// kernels (portableGemv).
 var genericKernel = &gemmKernel{
 	name: "go4x4", mr: 4, nr: 4,
 	kc: 256, mc: 128, nc: 1024,
 	tile: tileGeneric, rowBias: true,
+	gemv: portableGemv,
 }
 
 // tileGeneric is the portable micro-kernel; see gemmKernel.tile.

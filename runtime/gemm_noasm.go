@@ -10,10 +10,6 @@ func bestKernel() *gemmKernel { return genericKernel }
 // availableKernels lists every micro-kernel this build and CPU can run.
 func availableKernels() []*gemmKernel { return []*gemmKernel{genericKernel} }
 
-// gemvFast computes the m == 1 product with a dedicated kernel when one
-// exists; this build has none.
-func gemvFast(g *gemmCall) bool { return false }
-
 // packTranspose sets dst[q*dstStride+i] = alpha·src[i*ld+q] for i < rows
 // and q < cols.
 func packTranspose(dst []float32, dstStride int, src []float32, ld, rows, cols int, alpha float32) {
