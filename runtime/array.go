@@ -88,7 +88,7 @@ func NumElements(shape []int) int {
 func ShapeElements(shape []int) (int, error) {
 	for _, d := range shape {
 		if d < 0 {
-			return 0, fmt.Errorf("shape %v has a negative dimension", shape)
+			return 0, fmt.Errorf("shape %v has a negative dimension", slices.Clone(shape))
 		}
 		if d == 0 {
 			return 0, nil
@@ -97,7 +97,7 @@ func ShapeElements(shape []int) (int, error) {
 	n := 1
 	for _, d := range shape {
 		if n > math.MaxInt/d {
-			return 0, fmt.Errorf("shape %v has more elements than an int can count", shape)
+			return 0, fmt.Errorf("shape %v has more elements than an int can count", slices.Clone(shape))
 		}
 		n *= d
 	}
@@ -110,9 +110,23 @@ const maxArrayBytes = 1 << 47
 
 // NewArray returns a zeroed array of the given dtype and shape.
 func NewArray(dt DType, shape ...int) *Array {
-	a := &Array{}
-	a.Reset(dt, shape...)
-	return a
+	if len(shape) > len(arrayWithShape{}.dims) {
+		a := &Array{}
+		a.Reset(dt, shape...)
+		return a
+	}
+	x := &arrayWithShape{}
+	x.a.Shape = x.dims[:0]
+	x.a.Reset(dt, shape...)
+	return &x.a
+}
+
+// arrayWithShape is an Array with room for its shape, which NewArray
+// allocates as one object: a compiled Forward makes its outputs with
+// NewArray on every call.
+type arrayWithShape struct {
+	a    Array
+	dims [6]int
 }
 
 // Reset gives a the dtype and shape, reusing its backing slice when it is
@@ -124,7 +138,7 @@ func (a *Array) Reset(dt DType, shape ...int) {
 	}
 	if uint64(n) > maxArrayBytes/8 {
 		// Go itself would refuse with "makeslice: len out of range".
-		panic(fmt.Sprintf("runtime: Reset: shape %v has %d elements, more than a Go process can allocate", shape, n))
+		panic(fmt.Sprintf("runtime: Reset: shape %v has %d elements, more than a Go process can allocate", slices.Clone(shape), n))
 	}
 	a.DType = dt
 	a.Shape = append(a.Shape[:0], shape...)
@@ -187,7 +201,7 @@ func mustLen(fn string, n int, shape []int) {
 		panic(fmt.Sprintf("runtime: %s: %v", fn, err))
 	}
 	if n != want {
-		panic(fmt.Sprintf("runtime: %s: %d elements for shape %v", fn, n, shape))
+		panic(fmt.Sprintf("runtime: %s: %d elements for shape %v", fn, n, slices.Clone(shape)))
 	}
 }
 

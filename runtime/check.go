@@ -2,7 +2,10 @@
 
 package runtime
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // CheckInput panics with a message naming fn and the input unless a has
 // dtype dt and the given dims, where -1 accepts any size.
@@ -12,7 +15,9 @@ func CheckInput(fn, name string, a *Array, dt DType, dims ...int) {
 		ok = dims[i] < 0 || dims[i] == a.Shape[i]
 	}
 	if !ok {
-		panic(fmt.Sprintf("%s: %s: got %v, want %v%v (-1: any size)", fn, name, describe(a), dt, dims))
+		// A copy of dims, so that they do not escape: a call that passes
+		// its inputs' checks allocates nothing.
+		panic(fmt.Sprintf("%s: %s: got %v, want %v%v (-1: any size)", fn, name, describe(a), dt, slices.Clone(dims)))
 	}
 }
 

@@ -4,6 +4,7 @@ package runtime
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -135,9 +136,9 @@ func TopK(values, indices, x *Array, k, dim int, largest bool) {
 	if k < 0 || k > size {
 		kernelPanic("TopK", "k = %d out of range for dimension of size %d", k, size)
 	}
-	want := append([]int{}, x.Shape...)
-	want[d] = k
-	if !equalInts(values.Shape, want) || !equalInts(indices.Shape, want) {
+	if !topKShape(values.Shape, x.Shape, d, k) || !topKShape(indices.Shape, x.Shape, d, k) {
+		want := slices.Clone(x.Shape)
+		want[d] = k
 		kernelPanic("TopK", "values %v and indices %v, want %v", values.Shape, indices.Shape, want)
 	}
 	inner := NumElements(x.Shape[d+1:])
@@ -278,4 +279,20 @@ func topKSort(vals []float32, idx []int64, x []float32, order []int, base, ob, i
 		vals[ob+i*inner] = x[base+order[i]*inner]
 		idx[ob+i*inner] = int64(order[i])
 	}
+}
+
+// topKShape reports whether got is x's shape with dimension d of size k.
+func topKShape(got, x []int, d, k int) bool {
+	if len(got) != len(x) {
+		return false
+	}
+	for i, n := range x {
+		if i == d {
+			n = k
+		}
+		if got[i] != n {
+			return false
+		}
+	}
+	return true
 }

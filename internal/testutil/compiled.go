@@ -177,8 +177,9 @@ func identical(got, want []*tensor.Tensor) error {
 }
 
 // AllocsEveryTier counts the allocations of one compiled Forward after
-// warm-up on every kernel tier, checks that every tier makes as many, and
-// returns the counts by tier. Where assembly tiers run, the slow generic
+// warm-up on every kernel tier, checks that every tier makes as many and
+// no more than its results take (resultAllocs each, and the Forward
+// adapter's slice of them), and returns the counts by tier. Where assembly tiers run, the slow generic
 // tier is counted first over one call. Noise only adds allocations (a
 // collection during the count empties the sync.Pools and the Go runtime's
 // sudog caches), so a tier that counts more than the fewest is counted
@@ -224,13 +225,23 @@ func (c *Compiled) AllocsEveryTier(t *testing.T) map[runtime.ISA]float64 {
 		tiers = append(tiers, fmt.Sprintf("%v %v", isa, got[isa]))
 	}
 	t.Logf("allocations per compiled Forward at N=%d: %s", c.Batches[0], strings.Join(tiers, ", "))
+	results := len(c.Compile(c.New())(c.Inputs(c.Batches[0], 1)))
+	most := float64(resultAllocs*results + 1)
 	for _, isa := range runtime.ISAs() {
 		if got[isa] != got[runtime.ISAGeneric] {
 			t.Errorf("tier %v makes %v allocations per call, generic %v", isa, got[isa], got[runtime.ISAGeneric])
 		}
+		if got[isa] > most {
+			t.Errorf("tier %v makes %v allocations per call, want at most %v: %d per result of %d, and 1 for the adapter's slice", isa, got[isa], most, resultAllocs, results)
+		}
 	}
 	return got
 }
+
+// resultAllocs is what a result of a compiled Forward allocates: its
+// elements, its array with its shape (runtime.NewArray), and its Tensor.
+// Nothing else in a warm Forward allocates.
+const resultAllocs = 3
 
 // allocs counts the allocations of one compiled Forward, built under the
 // current tier: the least of reps averages over runs calls, each after a
