@@ -13,12 +13,7 @@ var portableGemv = &gemvKernel{row: gemvRowGo, dot4: dot4Go}
 func gemvRowGo(k int, a, b []float32, ldb int, c []float32, alpha, beta float32, bias []float32, flags, cols int) {
 	a = a[:k]
 	var s [4]float32
-	switch {
-	case cols == 4 && ldb == 4:
-		// A packed panel: rows of B follow each other, eight floats
-		// (two rows) a step.
-		s = gemvPanel4(a, b[:4*k])
-	case cols == 4:
+	if cols == 4 {
 		var e0, e1, e2, e3, o0, o1, o2, o3 float32
 		p := 0
 		for ; p+1 < k; p += 2 {
@@ -43,7 +38,7 @@ func gemvRowGo(k int, a, b []float32, ldb int, c []float32, alpha, beta float32,
 			e3 += ae * re[3]
 		}
 		s = [4]float32{e0 + o0, e1 + o1, e2 + o2, e3 + o3}
-	default:
+	} else {
 		// The last, narrower panel of a B read in place: the same sums,
 		// a column at a time.
 		for j := range cols {
@@ -73,35 +68,6 @@ func gemvRowGo(k int, a, b []float32, ldb int, c []float32, alpha, beta float32,
 		}
 		c[j] = v
 	}
-}
-
-// gemvPanel4 returns the four sums of gemvRowGo over a packed panel b of
-// len(a) rows of 4 floats, with the same even and odd sums.
-func gemvPanel4(a, b []float32) [4]float32 {
-	k := len(a)
-	var e0, e1, e2, e3, o0, o1, o2, o3 float32
-	p := 0
-	for ; p+1 < k; p += 2 {
-		r := b[4*p : 4*p+8 : 4*p+8]
-		ae, ao := a[p], a[p+1]
-		e0 += ae * r[0]
-		o0 += ao * r[4]
-		e1 += ae * r[1]
-		o1 += ao * r[5]
-		e2 += ae * r[2]
-		o2 += ao * r[6]
-		e3 += ae * r[3]
-		o3 += ao * r[7]
-	}
-	if p < k {
-		r := b[4*p : 4*p+4 : 4*p+4]
-		ae := a[p]
-		e0 += ae * r[0]
-		e1 += ae * r[1]
-		e2 += ae * r[2]
-		e3 += ae * r[3]
-	}
-	return [4]float32{e0 + o0, e1 + o1, e2 + o2, e3 + o3}
 }
 
 // dot4Go is the portable gemvKernel.dot4, with two sums a column as
