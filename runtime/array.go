@@ -116,7 +116,7 @@ func NewArray(dt DType, shape ...int) *Array {
 		return a
 	}
 	x := &arrayWithShape{}
-	x.a.Shape = x.dims[:0]
+	x.a.Shape = x.dims[:0:len(shape)]
 	x.a.Reset(dt, shape...)
 	return &x.a
 }

@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -202,6 +204,24 @@ func testTopKAgainstReference(t *testing.T) {
 	TopK(v, i, x, 3, 1, false)
 	if v.F32[0] != 1 || i.I64[0] != 0 || v.F32[3] != -2 {
 		t.Errorf("TopK smallest: got %v %v", v.F32, i.I64)
+	}
+}
+
+// TestTopKRejectsOutputShapes checks that TopK panics, naming the shape it
+// wants, when either output is not x's shape with k in dimension dim.
+func TestTopKRejectsOutputShapes(t *testing.T) {
+	x := NewArray(Float32, 2, 4)
+	for _, tc := range []struct{ values, indices []int }{
+		{[]int{2, 4}, []int{2, 3}}, {[]int{2, 3}, []int{3, 3}}, {[]int{6}, []int{2, 3}}, {[]int{2, 3}, []int{2, 3, 1}},
+	} {
+		func() {
+			defer func() {
+				if msg := fmt.Sprint(recover()); !strings.Contains(msg, "want [2 3]") {
+					t.Errorf("values %v, indices %v: panic %q, want one naming [2 3]", tc.values, tc.indices, msg)
+				}
+			}()
+			TopK(NewArray(Float32, tc.values...), NewArray(Int64, tc.indices...), x, 3, 1, true)
+		}()
 	}
 }
 
