@@ -179,8 +179,9 @@ func identical(got, want []*tensor.Tensor) error {
 // AllocsEveryTier counts the allocations of one compiled Forward after
 // warm-up on every kernel tier, checks that every tier makes as many and
 // no more than its results take (resultAllocs each, and the Forward
-// adapter's slice of them), and returns the counts by tier. Where assembly tiers run, the slow generic
-// tier is counted first over one call. Noise only adds allocations (a
+// adapter's slice of them), and returns the counts by tier. Where
+// assembly tiers run, the slow generic tier is counted first over one
+// call. Noise only adds allocations (a
 // collection during the count empties the sync.Pools and the Go runtime's
 // sudog caches), so a tier that counts more than the fewest is counted
 // again, in full, up to twice, before the counts are compared.
