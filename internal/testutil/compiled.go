@@ -181,10 +181,10 @@ func identical(got, want []*tensor.Tensor) error {
 // no more than its results take (resultAllocs each, and the Forward
 // adapter's slice of them), and returns the counts by tier. Where
 // assembly tiers run, the slow generic tier is counted first over one
-// call. Noise only adds allocations (a
-// collection during the count empties the sync.Pools and the Go runtime's
-// sudog caches), so a tier that counts more than the fewest is counted
-// again, in full, up to twice, before the counts are compared.
+// call. Noise only adds allocations (a collection during the count
+// empties the sync.Pools and the Go runtime's sudog caches), so a tier
+// that counts more than the fewest is counted again, in full, up to
+// twice, before the counts are compared.
 func (c *Compiled) AllocsEveryTier(t *testing.T) map[runtime.ISA]float64 {
 	if RaceEnabled {
 		t.Skip("the race detector's sync.Pool drops items at random")
