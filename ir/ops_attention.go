@@ -75,25 +75,9 @@ func inferAttention(s *Sig) ([]Type, error) {
 
 // AttentionExtraFits reports whether an extra input of shape extra
 // broadcasts to the attention scores [N, H, L, S] the way
-// runtime.Attention reads it: one element, or (leading 1s aside)
-// [N|1, H|1, L|1, S], each of the first three dims the scores' or 1 (a
-// padding mask [N, 1, 1, S], a per-head bias [H, L, S], a causal mask
-// [L, S]).
+// runtime.Attention reads it (runtime.AttentionExtraFits: one element, or
+// [N|1, H|1, L|1, S] leading 1s aside), a symbolic dim never taken for 1.
 func AttentionExtraFits(extra, scores Shape) bool {
-	if n, ok := extra.Ints(); ok && runtime.NumElements(n) == 1 {
-		return true
-	}
-	for len(extra) > 4 && extra[0] == Const(1) {
-		extra = extra[1:]
-	}
-	if len(extra) == 0 || len(extra) > 4 || len(scores) != 4 {
-		return false
-	}
-	off := 4 - len(extra)
-	for i, d := range extra {
-		if d != scores[off+i] && (d != Const(1) || off+i == 3) {
-			return false
-		}
-	}
-	return true
+	d := SymbolicInts(extra, scores)
+	return runtime.AttentionExtraFits(d[0], d[1])
 }

@@ -169,6 +169,30 @@ func (s Shape) Ints() ([]int, bool) {
 	return out, true
 }
 
+// SymbolicInts returns the shapes' sizes, each symbolic dim as a negative
+// number that stands for it alone (equal dims, equal numbers): the form in
+// which the runtime's broadcast rules (runtime.ElementwiseInputFits,
+// runtime.AttentionExtraFits) take shapes with unknown sizes, which they
+// never take for 1.
+func SymbolicInts(shapes ...Shape) [][]int {
+	syms := map[Dim]int{}
+	out := make([][]int, len(shapes))
+	for k, s := range shapes {
+		out[k] = make([]int, len(s))
+		for i, d := range s {
+			n := d.Coef
+			if !d.IsConst() {
+				if _, ok := syms[d]; !ok {
+					syms[d] = -1 - len(syms)
+				}
+				n = syms[d]
+			}
+			out[k][i] = n
+		}
+	}
+	return out
+}
+
 // Eval returns the concrete sizes given the symbols' values.
 func (s Shape) Eval(syms map[string]int) ([]int, bool) {
 	out := make([]int, len(s))

@@ -92,8 +92,8 @@ func depthwiseSeparableChain(n *ir.Node, paramOnly map[*ir.Node]bool) (expand, d
 	e := expand.Type().Shape
 	dims, ok := e[1:].Ints()
 	// One output channel per channel: weights [E, 1, 3, 3].
-	wd, _ := depthwise.Args()[1].(*ir.Node).Type().Shape.Ints()
-	if !ok || kwarg(depthwise, "groups").(int) != dims[0] || wd[0] != dims[0] || wd[1] != 1 ||
+	wd, okw := depthwise.Args()[1].(*ir.Node).Type().Shape.Ints()
+	if !ok || !okw || kwarg(depthwise, "groups").(int) != dims[0] || wd[0] != dims[0] || wd[1] != 1 ||
 		4*dims[0]*dims[1]*dims[2] < depthwiseSeparableMinBytes {
 		return nil, nil, false
 	}

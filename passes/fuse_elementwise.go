@@ -98,27 +98,13 @@ func fusable(n *ir.Node, paramOnly map[*ir.Node]bool) bool {
 
 // broadcastLayout reports whether an input of shape in can be read by the
 // fused kernel for a result of shape out, by runtime.ElementwiseInputFits
-// on the shapes with each symbolic dim standing for a number no constant
-// dim has (equal symbolic dims for equal numbers): the same shape, one
+// on the shapes' ir.SymbolicInts: the same shape, one
 // element, or out's trailing dims with one run of them 1 (a suffix of out,
 // a padding mask [N, 1, 1, S], a per-channel [C, 1, 1]). A symbolic dim is
 // never taken for 1, so the runtime may take more than this does.
 func broadcastLayout(in, out ir.Shape) bool {
-	syms := map[ir.Dim]int{}
-	ints := func(s ir.Shape) []int {
-		n := make([]int, len(s))
-		for i, d := range s {
-			n[i] = d.Coef
-			if !d.IsConst() {
-				if _, ok := syms[d]; !ok {
-					syms[d] = -1 - len(syms) // no shape has negative dims
-				}
-				n[i] = syms[d]
-			}
-		}
-		return n
-	}
-	return runtime.ElementwiseInputFits(ints(in), ints(out))
+	d := ir.SymbolicInts(in, out)
+	return runtime.ElementwiseInputFits(d[0], d[1])
 }
 
 func fuseElementwise(g *ir.Graph, paramOnly map[*ir.Node]bool) (plan.FusedSteps, error) {

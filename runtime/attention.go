@@ -4,7 +4,10 @@
 
 package runtime
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // Attention sets out [N, L, H·D] to multi-head attention over the H heads
 // (heads) of D floats (headDim) of q [N, L, Cq], k [N, S, Ck] and
@@ -137,21 +140,7 @@ func newAttentionExtra(kernel string, x *Array, n, heads, l, s int) attentionExt
 	if x.Len() == 1 {
 		return e
 	}
-	dims := x.Shape
-	for len(dims) > 4 && dims[0] == 1 {
-		dims = dims[1:]
-	}
-	var d [4]int
-	ok := len(dims) <= 4 && len(dims) > 0
-	if ok {
-		d = [4]int{1, 1, 1, 1}
-		copy(d[4-len(dims):], dims)
-	}
-	for i, want := range [4]int{n, heads, l, s} {
-		if ok && d[i] != want && (d[i] != 1 || i == 3) {
-			ok = false
-		}
-	}
+	d, ok := attentionExtraDims(x.Shape, [4]int{n, heads, l, s})
 	if !ok {
 		kernelPanic(kernel, "extra %v does not broadcast to [N, H, L, S] = %v: want one element or [N|1, H|1, L|1, S]", x.Shape, []int{n, heads, l, s})
 	}
@@ -166,6 +155,44 @@ func newAttentionExtra(kernel string, x *Array, n, heads, l, s int) attentionExt
 		e.per = d[1] * part
 	}
 	return e
+}
+
+// attentionExtraDims returns extra as [N|1, H|1, L|1, S] for the scores
+// [N, H, L, S], leading 1s dropped or added, or false when it is not
+// that: each of its first three dims the scores' or 1, its last the
+// scores'. Negative dims stand for unknown ones (see AttentionExtraFits).
+func attentionExtraDims(extra []int, scores [4]int) (d [4]int, ok bool) {
+	for len(extra) > 4 && extra[0] == 1 {
+		extra = extra[1:]
+	}
+	if len(extra) == 0 || len(extra) > 4 {
+		return d, false
+	}
+	d = [4]int{1, 1, 1, 1}
+	copy(d[4-len(extra):], extra)
+	for i, want := range scores {
+		if d[i] != want && (d[i] != 1 || i == 3) {
+			return d, false
+		}
+	}
+	return d, true
+}
+
+// AttentionExtraFits reports whether Attention reads an extra of shape
+// extra for the scores [N, H, L, S]: one element, or (leading 1s aside)
+// [N|1, H|1, L|1, S], each of the first three dims the scores' or 1 (a
+// padding mask [N, 1, 1, S], a per-head bias [H, L, S], a causal mask
+// [L, S]). Negative dims stand for unknown ones, equal only to themselves
+// (ir.SymbolicInts).
+func AttentionExtraFits(extra, scores []int) bool {
+	if !slices.ContainsFunc(extra, func(d int) bool { return d != 1 }) {
+		return true // one element
+	}
+	if len(scores) != 4 {
+		return false
+	}
+	_, ok := attentionExtraDims(extra, [4]int(scores))
+	return ok
 }
 
 // part returns the extra's part for sample i and head h: the extra
