@@ -75,6 +75,9 @@ func Attention(out, q, k, v *Array, extras []*Array, program *ElementwiseProgram
 		n: n, l: l, s: s, d: d, heads: heads, cq: q.Shape[2], ck: k.Shape[2], cv: v.Shape[2],
 		qCol: qCol, kCol: kCol, vCol: vCol, nExtras: len(extras)}
 	for i, x := range extras {
+		// Checked here, as well as where the program runs: maskedKeys
+		// reads the masks before that.
+		checkDType(name, "extra", x, program.inputDType(1+i))
 		j.extras[i] = newAttentionExtra(name, x, n, heads, l, s)
 	}
 	if n == 0 || l == 0 || d == 0 {

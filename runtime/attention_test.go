@@ -182,6 +182,19 @@ func TestAttentionPanics(t *testing.T) {
 			Attention(out, a.q, a.k, a.v, []*Array{NewArray(Bool, 16, 15)}, a.program, c.heads, c.d, 0, 32, 64)
 		}},
 		{"shares memory", func() { Attention(a.q, a.q, a.k, a.v, a.extras, a.program, c.heads, 24, 0, 0, 0) }},
+		// A float padding mask after the causal one: Attention reads the
+		// masks to skip keys before the program checks its inputs.
+		{"extra: got dtype f32, want bool", func() {
+			const l, d = 96, 8 // rows enough for the causal mask to skip keys
+			p := NewElementwiseProgram(3, []ElementwiseStep{{Op: ElemMaskedFill, A: 0, B: 1, C: float32(math.Inf(-1))},
+				{Op: ElemMaskedFill, A: 3, B: 2, C: float32(math.Inf(-1))}})
+			causal := NewArray(Bool, l, l)
+			for i := range causal.B {
+				causal.B[i] = i%l > i/l
+			}
+			x := randArray(r, 1, l, d)
+			Attention(NewArray(Float32, 1, l, d), x, x, x, []*Array{causal, NewArray(Float32, 1, 1, 1, l)}, p, 1, d, 0, 0, 0)
+		}},
 		{"want [N, L, ·], [N, S, ·]", func() {
 			Attention(out, a.q, a.k, randArray(r, 2, 15, 96), a.extras, a.program, c.heads, c.d, 0, 32, 64)
 		}},

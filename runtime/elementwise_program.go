@@ -368,6 +368,15 @@ func (p *ElementwiseProgram) run(name string, out *Array, inputs []*Array, row i
 	p.runOn(name, out, inputs, row, false)
 }
 
+// inputDType is the dtype the program reads input i as: Bool for a mask,
+// else Float32.
+func (p *ElementwiseProgram) inputDType(i int) DType {
+	if p.bools[i] {
+		return Bool
+	}
+	return Float32
+}
+
 // runOn is run, on the calling goroutine alone when serial.
 func (p *ElementwiseProgram) runOn(name string, out *Array, inputs []*Array, row int, serial bool) {
 	checkDType(name, "out", out, Float32)
@@ -380,11 +389,7 @@ func (p *ElementwiseProgram) runOn(name string, out *Array, inputs []*Array, row
 	}
 	n := out.Len()
 	for i, x := range inputs {
-		want := Float32
-		if p.bools[i] {
-			want = Bool
-		}
-		checkDType(name, "input", x, want)
+		checkDType(name, "input", x, p.inputDType(i))
 		in := elemInput{f32: x.F32, b: x.B}
 		switch {
 		case x.Len() == n && maskFits(x.Shape, out.Shape):
