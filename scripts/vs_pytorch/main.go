@@ -10,11 +10,11 @@
 // A Python worker (torch_worker.py, Debian's python3-torch: apt-get install
 // -y python3-torch) is started once and kept alive next to the compiled
 // models in this process. For each pass and each cell (model, batch N,
-// threads) both sides run the cell for -time and at least -calls calls, in an order that alternates
-// between passes; the ratio PyTorch time / fxgen time (above 1: fxgen is
-// faster) is taken per pass and the table shows medians, so that a machine
-// whose speed drifts between quiet and busy spells still gives comparable
-// figures. PyTorch runs torch.jit.optimize_for_inference of a jit.trace with
+// threads) both sides run the cell for -time and at least -calls calls,
+// in an order that alternates between passes; the ratio PyTorch time /
+// fxgen time (above 1: fxgen is faster) is taken per pass and the table
+// shows medians, so that a machine whose speed drifts between quiet and
+// busy spells still gives comparable figures. PyTorch runs torch.jit.optimize_for_inference of a jit.trace with
 // torch.set_num_threads and OpenBLAS's own thread count set to the cell's;
 // fxgen runs with GOMAXPROCS and runtime.SetWorkers set to it. The kernel
 // tier is the CPU's best unless FXGEN_ISA says otherwise (e.g.
