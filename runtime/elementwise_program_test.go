@@ -259,8 +259,10 @@ func testElementwiseProgramSoftmax(t *testing.T) {
 // of dims and the leading ones (a suffix, [N, 1, 1, S] padding masks,
 // per-channel [C, 1, 1] scales, [N, C, 1, 1] ones, with leading dims
 // repeated too) against ExpandAs and loops, on shapes whose runs cross the
-// chunks of the program, on 1 and 2 workers.
-func TestElementwiseProgramRepeat(t *testing.T) {
+// chunks of the program, on 1 and 2 workers, on every tier.
+func TestElementwiseProgramRepeat(t *testing.T) { forEachISA(t, testElementwiseProgramRepeat) }
+
+func testElementwiseProgramRepeat(t *testing.T) {
 	defer SetWorkers(0)
 	saved := elementwiseParallelMin
 	elementwiseParallelMin = 1
