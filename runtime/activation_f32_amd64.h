@@ -8,6 +8,9 @@
 // its first lane.
 #define C8(off, v) DATA f32Const<>+(off)(SB)/4, v; DATA f32Const<>+(off+4)(SB)/4, v; DATA f32Const<>+(off+8)(SB)/4, v; DATA f32Const<>+(off+12)(SB)/4, v; DATA f32Const<>+(off+16)(SB)/4, v; DATA f32Const<>+(off+20)(SB)/4, v; DATA f32Const<>+(off+24)(SB)/4, v; DATA f32Const<>+(off+28)(SB)/4, v
 
+// G16 fills 64 bytes with eight float32 entries, twice.
+#define G16(off, v0, v1, v2, v3, v4, v5, v6, v7) DATA f32Const<>+(off+0)(SB)/4, v0; DATA f32Const<>+(off+4)(SB)/4, v1; DATA f32Const<>+(off+8)(SB)/4, v2; DATA f32Const<>+(off+12)(SB)/4, v3; DATA f32Const<>+(off+16)(SB)/4, v4; DATA f32Const<>+(off+20)(SB)/4, v5; DATA f32Const<>+(off+24)(SB)/4, v6; DATA f32Const<>+(off+28)(SB)/4, v7; DATA f32Const<>+(off+32)(SB)/4, v0; DATA f32Const<>+(off+36)(SB)/4, v1; DATA f32Const<>+(off+40)(SB)/4, v2; DATA f32Const<>+(off+44)(SB)/4, v3; DATA f32Const<>+(off+48)(SB)/4, v4; DATA f32Const<>+(off+52)(SB)/4, v5; DATA f32Const<>+(off+56)(SB)/4, v6; DATA f32Const<>+(off+60)(SB)/4, v7
+
 #define fONE 0
 #define fSIGN 32
 #define fABS 64
@@ -29,25 +32,16 @@
 #define fT2 576
 #define fT3 608
 #define fT4 640
-#define fHALF 672
 #define fNHALF 704
 #define fGBIG 736
-#define fR0 768
-#define fR1 800
-#define fR2 832
-#define fR3 864
-#define fR4 896
-#define fR5 928
-#define fR6 960
-#define fR7 992
-#define fR8 1024
-#define fR9 1056
-#define fR10 1088
-#define fE0 1120
-#define fE1 1152
-#define fE2 1184
-#define fE3 1216
-#define fE4 1248
+#define fGS 768
+#define fGC 832
+#define fGP0 896
+#define fGP1 960
+#define fGP2 1024
+#define fGP3 1088
+#define fGP4 1152
+#define fGP5 1216
 #define fINF 1280
 #define fEXPZ 1312
 
@@ -72,25 +66,25 @@ C8(fT1, $0x3e088597)
 C8(fT2, $0xbd5c5f67)
 C8(fT3, $0x3caab3f3)
 C8(fT4, $0xbbc21844)
-C8(fHALF, $0x3f000000)   // 0.5
 C8(fNHALF, $0xbf000000)  // -0.5
 C8(fGBIG, $0x426e6666)   // 14.9: GELU is x or -0 beyond
-C8(fR0, $0xb597c115)     // Φ(-a)·e^{a²/2} = R(t), t = 1/(1+a/2): R0 + R1·t + ...
-C8(fR1, $0x3e4c4df7)
-C8(fR2, $0x3e4b7750)
-C8(fR3, $0x3e20ea60)
-C8(fR4, $0x3b8184f3)
-C8(fR5, $0x3df26f8f)
-C8(fR6, $0xbf1106cc)
-C8(fR7, $0x3f22ff80)
-C8(fR8, $0xbe8ca545)
-C8(fR9, $0x3bbbfdba)
-C8(fR10, $0x3cad3469)
-C8(fE0, $0x3ecc422a)     // (Φ(x)-1/2)/x = E(x²) = E0 + E1·x² + ...
-C8(fE1, $0xbd882c1c)
-C8(fE2, $0x3c2367da)
-C8(fE3, $0xba9b80da)
-C8(fE4, $0x38e77cca)
+C8(fGS, $0x3ee66666)     // 0.45: GELU's t = 1/(1+0.45a)
+// GELU's piecewise polynomial: Φ(-a)·e^{a²/2} = P0 + P1·u + ... + P5·u⁵,
+// u = t - C, on six pieces of w = 1 + 0.45a: [1, 1.5), [1.5, 2), [2, 3),
+// [3, 4), [4, 6) and [6, 8) (a up to 14.9). Entry i of each row is for
+// the w whose bits 22 to 24 (the top bit of the fraction and the two low
+// bits of the exponent) are i: [2, 3) is 0, [3, 4) 1, [4, 6) 2, [6, 8) 3,
+// [1, 1.5) 6 and [1.5, 2) 7; 4 and 5 repeat [6, 8) (w ≥ 8 is past the
+// cut). Each row is its eight entries twice, so that the sixteen-lane
+// VPERMPS, which also reads bit 25, finds the same ones.
+// scripts/gelu_pieces.py fits them and prints these lines.
+G16(fGC, $0x3ed55555, $0x3e955555, $0x3e555555, $0x3e179718, $0x3e179718, $0x3e179718, $0x3f555555, $0x3f155555)
+G16(fGP0, $0x3df141fb, $0x3d92a77c, $0x3d3ee6b4, $0x3cfe0207, $0x3cfe0207, $0x3cfe0207, $0x3eb992a3, $0x3e4aea6f)
+G16(fGP1, $0x3ed4a73c, $0x3ea6f6f1, $0x3e8ce22c, $0x3e78c268, $0x3e78c268, $0x3e78c268, $0x3f42d9c2, $0x3f0d1b87)
+G16(fGP2, $0x3ec46d31, $0x3ea7a39c, $0x3e9121a0, $0x3e80a252, $0x3e80a252, $0x3e80a252, $0x3ecd5ee3, $0x3ed901e4)
+G16(fGP3, $0x3dffa800, $0x3e2db365, $0x3e377641, $0x3e33ff78, $0x3e33ff78, $0x3e33ff78, $0xbdabb5e9, $0x3d091218)
+G16(fGP4, $0xbdf251a1, $0xbd5faf9d, $0xbb43c86c, $0x3cf33a74, $0x3cf33a74, $0x3cf33a74, $0xbdaaa767, $0xbe10da57)
+G16(fGP5, $0xbd99a8f1, $0xbdfd0caf, $0xbdf2279d, $0xbdc29b79, $0xbdc29b79, $0xbdc29b79, $0x3d72ffc6, $0x3c6278ac)
 C8(fINF, $0x7f800000)    // +∞
 C8(fEXPZ, $0xc2d20000)   // -105: e^a rounds to 0 below (the AVX-512 kernels skip it)
 GLOBL f32Const<>(SB), RODATA|NOPTR, $1344

@@ -9,7 +9,7 @@
 // a subnormal result is rounded once. NaN passes through every step.
 // Sigmoid and tanh are within 2 float32 units in the last place of the
 // float64 portable loops, SiLU and the tanh GELU within 3, the exact GELU
-// within 8 (activation_vec_test.go; PyTorch 1.13's own float32 kernels
+// within 6 (activation_vec_test.go; PyTorch 1.13's own float32 kernels
 // flush the tails and are millions of units off there).
 
 //go:build amd64 && !noasm
@@ -109,67 +109,55 @@
 	VCMPPS $1, fTSMALL(R9), Y1, Y7; \
 	VBLENDVPS Y7, Y6, Y4, Y0
 
-// GELUF8 sets Y0 = x·Φ(x) for x in Y0 (Φ the normal distribution). For
-// |x| < 0.5 it is x/2 + x²·E(x²) (E of degree 4, a least-squares fit with
-// relative error 2.8e-8). Otherwise, with a = |x|, Φ(-a) = e^{-a²/2}·R(t),
-// t = 1/(1+a/2) (R of degree 10, a least-squares fit with relative error
-// 7.6e-8 on 0.5 ≤ a ≤ 15), a² split exactly into hi + lo by FMA so that
-// e^{-a²/2} = e^{-hi/2}·(1-lo/2) loses nothing to the rounding of a², and
-// x·Φ(-a) rounded once when subnormal; GELU is that where x < 0 and x
-// minus it where x > 0. Beyond |x| = 14.9 it is x, or x·0 where x < 0 (-0,
-// or NaN at -∞ as x·Φ(x) is).
+// GELUF8 sets Y0 = x·Φ(x) for x in Y0 (Φ the normal distribution). With
+// a = |x|, Φ(-a) = e^{-a²/2}·R, R a polynomial of degree 5 in u = t - C,
+// t = 1/w, w = 1 + 0.45a, on six pieces of w (least-squares fits with
+// relative error 5.5e-8 at most in float32 coefficients; VPERMPS picks
+// each lane's piece's coefficients by bits of w). -a²/2 is split exactly
+// into h + lo by FMA, so that e^{-a²/2} = e^h·(1+lo) loses nothing to the
+// rounding of a². With q = R·(1+lo)·e^h, GELU is x·q where x < 0, rounded
+// once when subnormal, and x·(1-q) where x ≥ 0; beyond a = 14.9 q is 0,
+// which gives x, -0, or NaN at -∞ as x·Φ(x) is.
 #define GELUF8 \
 	VANDPS fABS(R9), Y0, Y1; \
-	VMULPS Y1, Y1, Y2; \
-	VMOVAPS Y2, Y3; \
-	VFMSUB231PS Y1, Y1, Y3; \
-	VMULPS fNHALF(R9), Y2, Y2; \
-	EXPF8PART(Y2, Y4, Y5, Y6); \
-	VMOVUPS fONE(R9), Y5; \
-	VFMADD231PS fHALF(R9), Y1, Y5; \
+	VMULPS fNHALF(R9), Y1, Y2; \
+	VMULPS Y1, Y2, Y3; \
+	VMOVAPS Y3, Y4; \
+	VFMSUB231PS Y1, Y2, Y4; \
+	EXPF8PART(Y3, Y5, Y6, Y7); \
 	VMOVUPS fONE(R9), Y6; \
-	VDIVPS Y5, Y6, Y5; \
-	VMULPS Y5, Y5, Y6; \
-	VMULPS Y6, Y6, Y7; \
-	VMOVUPS fR1(R9), Y8; \
-	VFMADD213PS fR0(R9), Y5, Y8; \
-	VMOVUPS fR3(R9), Y9; \
-	VFMADD213PS fR2(R9), Y5, Y9; \
-	VMOVUPS fR5(R9), Y10; \
-	VFMADD213PS fR4(R9), Y5, Y10; \
-	VMOVUPS fR7(R9), Y11; \
-	VFMADD213PS fR6(R9), Y5, Y11; \
-	VMOVUPS fR9(R9), Y12; \
-	VFMADD213PS fR8(R9), Y5, Y12; \
-	VFMADD231PS Y9, Y6, Y8; \
-	VFMADD231PS Y11, Y6, Y10; \
-	VFMADD231PS fR10(R9), Y6, Y12; \
-	VMULPS Y7, Y7, Y9; \
-	VFMADD231PS Y10, Y7, Y8; \
-	VFMADD231PS Y12, Y9, Y8; \
-	VMOVAPS Y8, Y6; \
-	VMULPS Y0, Y6, Y6; \
-	VMULPS fNHALF(R9), Y3, Y3; \
-	VFMADD231PS Y3, Y6, Y6; \
-	VMULPS Y2, Y6, Y6; \
-	VMULPS Y4, Y6, Y6; \
-	VSUBPS Y6, Y0, Y7; \
-	VBLENDVPS Y0, Y6, Y7, Y7; \
-	VXORPS Y8, Y8, Y8; \
-	VMULPS Y8, Y0, Y8; \
-	VBLENDVPS Y0, Y8, Y0, Y8; \
-	VCMPPS $14, fGBIG(R9), Y1, Y9; \
-	VBLENDVPS Y9, Y8, Y7, Y7; \
-	VMULPS Y0, Y0, Y10; \
-	VMOVUPS fE4(R9), Y11; \
-	VFMADD213PS fE3(R9), Y10, Y11; \
-	VFMADD213PS fE2(R9), Y10, Y11; \
-	VFMADD213PS fE1(R9), Y10, Y11; \
-	VFMADD213PS fE0(R9), Y10, Y11; \
-	VMULPS fHALF(R9), Y0, Y12; \
-	VFMADD213PS Y12, Y10, Y11; \
-	VCMPPS $1, fHALF(R9), Y1, Y9; \
-	VBLENDVPS Y9, Y11, Y7, Y0
+	VFMADD231PS fGS(R9), Y1, Y6; \
+	VMOVUPS fONE(R9), Y7; \
+	VSUBPS Y6, Y7, Y10; \
+	VFMADD231PS fGS(R9), Y1, Y10; \
+	VDIVPS Y6, Y7, Y7; \
+	VMOVUPS fONE(R9), Y11; \
+	VFNMADD231PS Y7, Y6, Y11; \
+	VFNMADD231PS Y7, Y10, Y11; \
+	VPSRLD $22, Y6, Y6; \
+	VPERMPS fGC(R9), Y6, Y8; \
+	VSUBPS Y8, Y7, Y8; \
+	VFMADD213PS Y8, Y11, Y7; \
+	VPERMPS fGP5(R9), Y6, Y8; \
+	VPERMPS fGP4(R9), Y6, Y9; \
+	VFMADD213PS Y9, Y7, Y8; \
+	VPERMPS fGP3(R9), Y6, Y10; \
+	VFMADD213PS Y10, Y7, Y8; \
+	VPERMPS fGP2(R9), Y6, Y11; \
+	VFMADD213PS Y11, Y7, Y8; \
+	VPERMPS fGP1(R9), Y6, Y12; \
+	VFMADD213PS Y12, Y7, Y8; \
+	VPERMPS fGP0(R9), Y6, Y9; \
+	VFMADD213PS Y9, Y7, Y8; \
+	VFMADD213PS Y8, Y4, Y8; \
+	VMULPS Y3, Y8, Y8; \
+	VCMPPS $2, fGBIG(R9), Y1, Y9; \
+	VANDPS Y9, Y8, Y8; \
+	VMULPS Y0, Y8, Y9; \
+	VMULPS Y5, Y9, Y9; \
+	VFNMADD213PS fONE(R9), Y5, Y8; \
+	VMULPS Y0, Y8, Y8; \
+	VBLENDVPS Y0, Y9, Y8, Y0
 
 // GELUTANHF8 sets Y0 = x·sigmoid(v), v = 2·√(2/π)·x·(1+0.044715x²), the
 // tanh approximation of GELU, for x in Y0 (R10 holds f64Const). v is

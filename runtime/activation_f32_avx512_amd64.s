@@ -117,61 +117,50 @@
 	VCMPPS.BCST $1, fTSMALL(R9), Z1, K1; \
 	VBLENDMPS Z6, Z4, K1, Z0
 
-// GELUF16 sets Z0 = x·Φ(x) for x in Z0 as GELUF8: with a = |x| and a²
-// split into hi + lo, x·Φ(-a) = x·R(t)·(1-lo/2)·e^{-hi/2}, t = 1/(1+a/2),
-// which is GELU where x < 0 and x minus GELU where x > 0; x, or x·0
-// where x < 0, beyond |x| = 14.9; x/2 + x²·E(x²) where |x| < 0.5.
+// GELUF16 sets Z0 = x·Φ(x) for x in Z0 as GELUF8: q = R·(1+lo)·e^h,
+// zero beyond a = 14.9, R from the same pieces (the tables repeat their
+// eight entries for VPERMPS's sixteen); x·q where x < 0, x·(1-q) where
+// not.
 #define GELUF16 \
 	VPANDD.BCST fABS(R9), Z0, Z1; \
-	VMULPS Z1, Z1, Z2; \
-	VMOVAPS Z2, Z3; \
-	VFMSUB231PS Z1, Z1, Z3; \
-	VMULPS.BCST fNHALF(R9), Z2, Z2; \
-	EXPF16PART(Z2, Z4, Z5, Z6); \
-	VMOVAPS Z20, Z5; \
-	VFMADD231PS.BCST fHALF(R9), Z1, Z5; \
-	VDIVPS Z5, Z20, Z5; \
-	VMULPS Z5, Z5, Z6; \
-	VMULPS Z6, Z6, Z7; \
-	VBROADCASTSS fR1(R9), Z8; \
-	VFMADD213PS.BCST fR0(R9), Z5, Z8; \
-	VBROADCASTSS fR3(R9), Z9; \
-	VFMADD213PS.BCST fR2(R9), Z5, Z9; \
-	VBROADCASTSS fR5(R9), Z10; \
-	VFMADD213PS.BCST fR4(R9), Z5, Z10; \
-	VBROADCASTSS fR7(R9), Z11; \
-	VFMADD213PS.BCST fR6(R9), Z5, Z11; \
-	VBROADCASTSS fR9(R9), Z12; \
-	VFMADD213PS.BCST fR8(R9), Z5, Z12; \
-	VFMADD231PS Z9, Z6, Z8; \
-	VFMADD231PS Z11, Z6, Z10; \
-	VFMADD231PS.BCST fR10(R9), Z6, Z12; \
-	VMULPS Z7, Z7, Z9; \
-	VFMADD231PS Z10, Z7, Z8; \
-	VFMADD231PS Z12, Z9, Z8; \
-	VMULPS Z0, Z8, Z6; \
-	VMULPS.BCST fNHALF(R9), Z3, Z3; \
-	VFMADD231PS Z3, Z6, Z6; \
-	VMULPS Z2, Z6, Z6; \
-	VSCALEFPS Z4, Z6, Z6; \
-	VSUBPS Z6, Z0, Z7; \
+	VMULPS.BCST fNHALF(R9), Z1, Z2; \
+	VMULPS Z1, Z2, Z3; \
+	VMOVAPS Z3, Z4; \
+	VFMSUB231PS Z1, Z2, Z4; \
+	EXPF16PART(Z3, Z5, Z6, Z7); \
+	VMOVAPS Z20, Z6; \
+	VFMADD231PS.BCST fGS(R9), Z1, Z6; \
+	VSUBPS Z6, Z20, Z10; \
+	VFMADD231PS.BCST fGS(R9), Z1, Z10; \
+	VDIVPS Z6, Z20, Z7; \
+	VMOVAPS Z20, Z11; \
+	VFNMADD231PS Z7, Z6, Z11; \
+	VFNMADD231PS Z7, Z10, Z11; \
+	VPSRLD $22, Z6, Z6; \
+	VPERMPS fGC(R9), Z6, Z8; \
+	VSUBPS Z8, Z7, Z8; \
+	VFMADD213PS Z8, Z11, Z7; \
+	VPERMPS fGP5(R9), Z6, Z8; \
+	VPERMPS fGP4(R9), Z6, Z9; \
+	VFMADD213PS Z9, Z7, Z8; \
+	VPERMPS fGP3(R9), Z6, Z10; \
+	VFMADD213PS Z10, Z7, Z8; \
+	VPERMPS fGP2(R9), Z6, Z11; \
+	VFMADD213PS Z11, Z7, Z8; \
+	VPERMPS fGP1(R9), Z6, Z12; \
+	VFMADD213PS Z12, Z7, Z8; \
+	VPERMPS fGP0(R9), Z6, Z9; \
+	VFMADD213PS Z9, Z7, Z8; \
+	VFMADD213PS Z8, Z4, Z8; \
+	VCMPPS.BCST $2, fGBIG(R9), Z1, K2; \
+	VMULPS.Z Z3, Z8, K2, Z8; \
+	VMULPS Z0, Z8, Z9; \
+	VSCALEFPS Z5, Z9, Z9; \
+	VSCALEFPS Z5, Z8, Z8; \
+	VSUBPS Z8, Z20, Z8; \
+	VMULPS Z0, Z8, Z8; \
 	VPTESTMD Z19, Z0, K1; \
-	VMOVAPS Z6, K1, Z7; \
-	VPXORD Z8, Z8, Z8; \
-	VMULPS Z8, Z0, Z8; \
-	VBLENDMPS Z8, Z0, K1, Z8; \
-	VCMPPS.BCST $14, fGBIG(R9), Z1, K2; \
-	VMOVAPS Z8, K2, Z7; \
-	VMULPS Z0, Z0, Z10; \
-	VBROADCASTSS fE4(R9), Z11; \
-	VFMADD213PS.BCST fE3(R9), Z10, Z11; \
-	VFMADD213PS.BCST fE2(R9), Z10, Z11; \
-	VFMADD213PS.BCST fE1(R9), Z10, Z11; \
-	VFMADD213PS.BCST fE0(R9), Z10, Z11; \
-	VMULPS.BCST fHALF(R9), Z0, Z12; \
-	VFMADD213PS Z12, Z10, Z11; \
-	VCMPPS.BCST $1, fHALF(R9), Z1, K3; \
-	VBLENDMPS Z11, Z7, K3, Z0
+	VBLENDMPS Z9, Z8, K1, Z0
 
 // GELUTANHF16 sets Z0 = x·sigmoid(v), v = 2·√(2/π)·x·(1+0.044715x²), for
 // x in Z0 as GELUTANHF8 (R10 holds f64Const): v in float64, eight lanes
