@@ -113,8 +113,10 @@
 // a = |x|, Φ(-a) = e^{-a²/2}·R, R a polynomial of degree 5 in u = t - C,
 // t = 1/w, w = 1 + 0.45a, on six pieces of w (least-squares fits with
 // relative error 5.5e-8 at most in float32 coefficients; VPERMPS picks
-// each lane's piece's coefficients by bits of w). -a²/2 is split exactly
-// into h + lo by FMA, so that e^{-a²/2} = e^h·(1+lo) loses nothing to the
+// each lane's piece's coefficients by bits of w). w and t are rounded, so
+// u adds back what they lost: with d = (1 - w) + 0.45a (w's error, one
+// FMA), u = (t - C) + t·(1 - w·t - d·t). -a²/2 is split exactly into
+// h + lo by FMA, so that e^{-a²/2} = e^h·(1+lo) loses nothing to the
 // rounding of a². With q = R·(1+lo)·e^h, GELU is x·q where x < 0, rounded
 // once when subnormal, and x·(1-q) where x ≥ 0; beyond a = 14.9 q is 0,
 // which gives x, -0, or NaN at -∞ as x·Φ(x) is.

@@ -120,7 +120,9 @@
 // GELUF16 sets Z0 = x·Φ(x) for x in Z0 as GELUF8: q = R·(1+lo)·e^h,
 // zero beyond a = 14.9, R from the same pieces (the tables repeat their
 // eight entries for VPERMPS's sixteen); x·q where x < 0, x·(1-q) where
-// not.
+// not. 1 - q is a VSCALEFPS and a subtraction where GELUF8 fuses them:
+// the same bits, since the scaled q is exact unless it is below 2^-126,
+// where both give 1.
 #define GELUF16 \
 	VPANDD.BCST fABS(R9), Z0, Z1; \
 	VMULPS.BCST fNHALF(R9), Z1, Z2; \
