@@ -35,9 +35,9 @@ func ExampleGenerate() {
 	// 	// example_test.go:15: fc = call_module fc(x)
 	// 	runtime.LinearPacked(&fr.fc, xArr, c.fc_weight_prepared, c.fc_bias)
 	// 	// example_test.go:15: relu = call_method relu(fc)
-	// 	relu := runtime.NewArray(runtime.Float32, N, 3)
+	// 	relu_tensor, relu := tensor.NewResult(runtime.Float32, N, 3)
 	// 	runtime.Relu(relu, &fr.fc)
 	// 	c.frames.Put(fr)
-	// 	return tensor.FromArray(relu)
+	// 	return relu_tensor
 	// }
 }

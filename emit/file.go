@@ -202,19 +202,25 @@ func (e *gen) splitBatch() []jen.Code {
 		).Else().Block(
 			jen.Add(forward.Clone()).Call(jen.Id(sp.out), x),
 		),
-		jen.Return(jen.Qual(tensorPkg, "FromArray").Call(jen.Id(sp.out))),
+		jen.Return(jen.Id(sp.outTensor)),
 	}
 }
 
-// returns wraps each output in a tensor: a fresh array, or the input
-// tensor itself when Forward returns an input.
+// returns gives each output's tensor: the one tensor.NewResult made with
+// its array (a tensor of its own for each further time Forward returns
+// the same value), a fresh array wrapped, or the input tensor itself when
+// Forward returns an input.
 func (e *gen) returns() []jen.Code {
 	var out []jen.Code
+	returned := map[resultKey]bool{}
 	for _, n := range outputNodes(e.g.OutputNode()) {
 		k := resolve(n)
 		switch {
 		case k.n.Op == ir.Placeholder:
 			out = append(out, jen.Id(e.inputs[k.n]))
+		case e.outTensor[k] != "" && !returned[k]:
+			returned[k] = true
+			out = append(out, jen.Id(e.outTensor[k]))
 		case e.outVar[k] != "":
 			out = append(out, jen.Qual(tensorPkg, "FromArray").Call(jen.Id(e.outVar[k])))
 		default:

@@ -66,6 +66,9 @@ type gen struct {
 	store     map[resultKey]jen.Code
 	ctorStore map[resultKey]*ctorValue
 	outVar    map[resultKey]string
+	// outTensor names the tensor tensor.NewResult made with outVar's
+	// array, for the outputs that come from it.
+	outTensor map[resultKey]string
 	inputs    map[*ir.Node]string   // placeholder → tensor param name
 	params    map[string]*ctorValue // param name → its value
 	consts    map[string]*ctorValue // number literal key → its value
@@ -117,10 +120,11 @@ type gen struct {
 // the rest of body becomes forward's, which writes the graph's one result
 // into out (allocated by alloc in Forward).
 type batchSplit struct {
-	chunk int
-	head  int
-	out   string
-	alloc jen.Code
+	chunk     int
+	head      int
+	out       string
+	outTensor string
+	alloc     jen.Code
 }
 
 // Generate returns the gofmt'd Go source of the compiled form of g.
@@ -133,7 +137,7 @@ func Generate(g *ir.Graph, cfg Config) ([]byte, error) {
 	}
 	e := &gen{
 		g: g, cfg: cfg, symVar: map[string]string{}, symField: map[string]string{},
-		store: map[resultKey]jen.Code{}, ctorStore: map[resultKey]*ctorValue{}, outVar: map[resultKey]string{},
+		store: map[resultKey]jen.Code{}, ctorStore: map[resultKey]*ctorValue{}, outVar: map[resultKey]string{}, outTensor: map[resultKey]string{},
 		inputs: map[*ir.Node]string{}, params: map[string]*ctorValue{}, consts: map[string]*ctorValue{},
 		planField: map[plan.Value]string{}, fwdRefs: map[*jen.Statement]*ctorValue{},
 	}
@@ -202,11 +206,10 @@ func (e *gen) build() error {
 		if !e.hoisted[k.n] || e.outVar[k] != "" {
 			continue
 		}
-		v := e.names.name(resultName(k))
-		e.outVar[k] = v
+		v, tv := e.newResult(k)
 		t := k.n.Types[k.i]
 		e.body = append(e.body,
-			jen.Id(v).Op(":=").Qual(runtimePkg, "NewArray").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...),
+			jen.List(jen.Id(tv), jen.Id(v)).Op(":=").Qual(tensorPkg, "NewResult").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...),
 			jen.Qual(runtimePkg, "Copy").Call(jen.Id(v), e.fwdRef(e.ctorStore[k])))
 	}
 	return nil

@@ -140,12 +140,11 @@ func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []je
 		k := resultKey{n, i}
 		name := resultName(k)
 		if outputs[k] {
-			v := e.names.name(name)
-			e.outVar[k] = v
+			v, tv := e.newResult(k)
 			e.store[k] = jen.Id(v)
-			alloc := jen.Id(v).Op(":=").Qual(runtimePkg, "NewArray").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...)
+			alloc := jen.List(jen.Id(tv), jen.Id(v)).Op(":=").Qual(tensorPkg, "NewResult").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...)
 			if e.split != nil {
-				e.split.out, e.split.alloc = v, alloc
+				e.split.out, e.split.outTensor, e.split.alloc = v, tv, alloc
 			} else {
 				allocs = append(allocs, alloc)
 			}
@@ -441,4 +440,14 @@ func (e *gen) emitGoCall(n *ir.Node, comment, fn jen.Code, outputs map[resultKey
 		jen.Index().Int().Values(e.dims(t.Shape)...)}, arrays...)
 	e.body = append(e.body, comment, jen.Id(v).Op(":=").Qual(runtimePkg, "Adopt").Call(adopt...))
 	return nil
+}
+
+// newResult names an output's array and the tensor tensor.NewResult
+// returns with it (the result's name and that name with _tensor), and
+// records both.
+func (e *gen) newResult(k resultKey) (array, tensor string) {
+	array = e.names.name(resultName(k))
+	tensor = e.names.name(resultName(k) + "_tensor")
+	e.outVar[k], e.outTensor[k] = array, tensor
+	return array, tensor
 }

@@ -301,8 +301,8 @@ func (c *DLRMCompiled) Forward(dense *tensor.Tensor, sparse *tensor.Tensor) *ten
 	// dlrm.go:67: top_4 = call_function linear(top_2, top_4_weight, top_4_bias)
 	runtime.LinearPacked(&fr.top_4, &fr.top_2, c.top_4_weight_prepared, c.top_4_bias)
 	// dlrm.go:67: sigmoid = call_function sigmoid(top_4)
-	sigmoid := runtime.NewArray(runtime.Float32, N, 1)
+	sigmoid_tensor, sigmoid := tensor.NewResult(runtime.Float32, N, 1)
 	runtime.Sigmoid(sigmoid, &fr.top_4)
 	c.frames.Put(fr)
-	return tensor.FromArray(sigmoid)
+	return sigmoid_tensor
 }

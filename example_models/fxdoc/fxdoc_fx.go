@@ -95,9 +95,9 @@ func (c *FXDocCompiled) Forward(x *tensor.Tensor) (*tensor.Tensor, *tensor.Tenso
 	// fxdoc.go:27: sum = call_function sum(linear, dim=[-1])
 	runtime.Sum(&fr.sum, &fr.linear, []int{-1}, false)
 	// fxdoc.go:27: topk = call_function topk(sum, k=3, dim=-1)
-	topk_r0 := runtime.NewArray(runtime.Float32, N, 3)
-	topk_r1 := runtime.NewArray(runtime.Int64, N, 3)
+	topk_r0_tensor, topk_r0 := tensor.NewResult(runtime.Float32, N, 3)
+	topk_r1_tensor, topk_r1 := tensor.NewResult(runtime.Int64, N, 3)
 	runtime.TopK(topk_r0, topk_r1, &fr.sum, 3, -1, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(topk_r0), tensor.FromArray(topk_r1)
+	return topk_r0_tensor, topk_r1_tensor
 }

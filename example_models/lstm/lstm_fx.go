@@ -1265,14 +1265,14 @@ func (c *LSTMCompiled) Forward(x *tensor.Tensor, h0 *tensor.Tensor, c0 *tensor.T
 	// lstm.go:35: r7 = mul(r5, add_29)
 	// lstm.go:35: r8 = mul(r4, r6)
 	// lstm.go:35: add_31 = add(r7, r8)
-	add_31 := runtime.NewArray(runtime.Float32, N, 256)
+	add_31_tensor, add_31 := tensor.NewResult(runtime.Float32, N, 256)
 	runtime.RunElementwiseProgram(add_31, []*runtime.Array{&fr.chunk_15_r0, &fr.chunk_15_r1, &fr.chunk_15_r2, &fr.add_29}, c.add_31_program, false)
 	// lstm.go:36: mul_47 = call_function fused_elementwise([getitem_63, add_31], program=<3 steps>)
 	// lstm.go:34: r2 = sigmoid(getitem_63)
 	// lstm.go:36: r3 = tanh(add_31)
 	// lstm.go:36: mul_47 = mul(r2, r3)
-	mul_47 := runtime.NewArray(runtime.Float32, N, 256)
+	mul_47_tensor, mul_47 := tensor.NewResult(runtime.Float32, N, 256)
 	runtime.RunElementwiseProgram(mul_47, []*runtime.Array{&fr.chunk_15_r3, add_31}, c.mul_47_program, false)
 	c.frames.Put(fr)
-	return tensor.FromArray(mul_47), tensor.FromArray(add_31)
+	return mul_47_tensor, add_31_tensor
 }

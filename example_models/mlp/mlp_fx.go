@@ -108,8 +108,8 @@ func (c *MLPCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// mlp.go:28: fc2 = call_function linear_act(fc1, fc2_weight, fc2_bias, act=1)
 	runtime.LinearActPacked(&fr.fc2, &fr.fc1, c.fc2_weight_prepared, c.fc2_bias, runtime.ActReLU)
 	// mlp.go:29: fc3 = call_function linear(fc2, fc3_weight, fc3_bias)
-	fc3 := runtime.NewArray(runtime.Float32, N, 10)
+	fc3_tensor, fc3 := tensor.NewResult(runtime.Float32, N, 10)
 	runtime.LinearPacked(fc3, &fr.fc2, c.fc3_weight_prepared, c.fc3_bias)
 	c.frames.Put(fr)
-	return tensor.FromArray(fc3)
+	return fc3_tensor
 }

@@ -1074,8 +1074,8 @@ func (c *ResNet18Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// resnet18.go:58: flatten = call_function flatten(avgpool, start_dim=1, end_dim=-1)
 	runtime.View(&fr.flatten, &fr.avgpool, N, 512)
 	// resnet18.go:59: fc = call_function linear(flatten, fc_weight, fc_bias)
-	fc := runtime.NewArray(runtime.Float32, N, 1000)
+	fc_tensor, fc := tensor.NewResult(runtime.Float32, N, 1000)
 	runtime.LinearPacked(fc, &fr.flatten, c.fc_weight_prepared, c.fc_bias)
 	c.frames.Put(fr)
-	return tensor.FromArray(fc)
+	return fc_tensor
 }

@@ -1069,7 +1069,7 @@ func (c *ResNet20Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	xArr := x.Array()
 	runtime.CheckInput("ResNet20Compiled.Forward", "x", xArr, runtime.Float32, -1, 3, 32, 32)
 	N := xArr.Shape[0]
-	fc := runtime.NewArray(runtime.Float32, N, 10)
+	fc_tensor, fc := tensor.NewResult(runtime.Float32, N, 10)
 	// On one worker, a batch larger than 8 goes through every layer in slices of 8, so
 	// that a layer's output is still in cache when the next reads it (plan.BatchChunk); more
 	// workers share each layer of the whole batch instead.
@@ -1078,7 +1078,7 @@ func (c *ResNet20Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	} else {
 		c.forward(fc, xArr)
 	}
-	return tensor.FromArray(fc)
+	return fc_tensor
 }
 
 // forward computes Forward's result for the batch x into fc: the whole batch or a slice of it.

@@ -533,8 +533,8 @@ func (c *TransformerCompiled) Forward(tokens *tensor.Tensor) *tensor.Tensor {
 	// transformer.go:84: ln_f = call_function layer_norm(add_8, ln_f_weight, ln_f_bias, normalized_shape=[256], eps=1e-05)
 	runtime.LayerNorm(&fr.ln_f, &fr.add_8, c.ln_f_weight, c.ln_f_bias, []int{256}, 1e-05)
 	// transformer.go:84: head = call_function linear(ln_f, head_weight, head_bias)
-	head := runtime.NewArray(runtime.Float32, N, 128, 1000)
+	head_tensor, head := tensor.NewResult(runtime.Float32, N, 128, 1000)
 	runtime.LinearPacked(head, &fr.ln_f, c.head_weight_prepared, c.head_bias)
 	c.frames.Put(fr)
-	return tensor.FromArray(head)
+	return head_tensor
 }

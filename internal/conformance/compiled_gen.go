@@ -710,10 +710,10 @@ func (c *Abs_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: abs = call_function abs(a)
-	abs := runtime.NewArray(runtime.Float32, N, 3, 5)
+	abs_tensor, abs := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Abs(abs, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(abs)
+	return abs_tensor
 }
 
 // Abs_i64: abs
@@ -765,10 +765,10 @@ func (c *Abs_i64Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: abs = call_function abs(a)
-	abs := runtime.NewArray(runtime.Int64, N, 3, 5)
+	abs_tensor, abs := tensor.NewResult(runtime.Int64, N, 3, 5)
 	runtime.Abs(abs, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(abs)
+	return abs_tensor
 }
 
 // AdaptiveAvgPool2d_0: adaptive_avg_pool2d
@@ -821,10 +821,10 @@ func (c *AdaptiveAvgPool2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: adaptive_avg_pool2d = call_function adaptive_avg_pool2d(a, output_size=[2, 3])
-	adaptive_avg_pool2d := runtime.NewArray(runtime.Float32, N, 2, 2, 3)
+	adaptive_avg_pool2d_tensor, adaptive_avg_pool2d := tensor.NewResult(runtime.Float32, N, 2, 2, 3)
 	runtime.AdaptiveAvgPool2d(adaptive_avg_pool2d, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(adaptive_avg_pool2d)
+	return adaptive_avg_pool2d_tensor
 }
 
 // Add_f32: add
@@ -879,10 +879,10 @@ func (c *Add_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: add = call_function add(a, b)
-	add := runtime.NewArray(runtime.Float32, N, 3, 5)
+	add_tensor, add := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Add(add, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(add)
+	return add_tensor
 }
 
 // Add_f32_broadcast: add
@@ -937,10 +937,10 @@ func (c *Add_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: add = call_function add(a, b)
-	add := runtime.NewArray(runtime.Float32, N, 3, 5)
+	add_tensor, add := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Add(add, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(add)
+	return add_tensor
 }
 
 // Add_f32_number: add
@@ -996,10 +996,10 @@ func (c *Add_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: add = call_function add(a, 1.5)
-	add := runtime.NewArray(runtime.Float32, N, 4)
+	add_tensor, add := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Add(add, aArr, c.f32_1_5)
 	c.frames.Put(fr)
-	return tensor.FromArray(add)
+	return add_tensor
 }
 
 // Add_f32_rnumber: add
@@ -1055,10 +1055,10 @@ func (c *Add_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: add = call_function add(1.5, a)
-	add := runtime.NewArray(runtime.Float32, N, 4)
+	add_tensor, add := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Add(add, c.f32_1_5, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(add)
+	return add_tensor
 }
 
 // Add_i64: add
@@ -1113,10 +1113,10 @@ func (c *Add_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: add = call_function add(a, b)
-	add := runtime.NewArray(runtime.Int64, N, 3, 5)
+	add_tensor, add := tensor.NewResult(runtime.Int64, N, 3, 5)
 	runtime.Add(add, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(add)
+	return add_tensor
 }
 
 // Add_bool: add
@@ -1171,10 +1171,10 @@ func (c *Add_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: add = call_function add(a, b)
-	add := runtime.NewArray(runtime.Bool, N, 3, 5)
+	add_tensor, add := tensor.NewResult(runtime.Bool, N, 3, 5)
 	runtime.Add(add, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(add)
+	return add_tensor
 }
 
 // Argmax_0: argmax
@@ -1226,10 +1226,10 @@ func (c *Argmax_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: argmax = call_function argmax(a, dim=1)
-	argmax := runtime.NewArray(runtime.Int64, N)
+	argmax_tensor, argmax := tensor.NewResult(runtime.Int64, N)
 	runtime.ArgMax(argmax, aArr, 1, false)
 	c.frames.Put(fr)
-	return tensor.FromArray(argmax)
+	return argmax_tensor
 }
 
 // Argmax_1: argmax
@@ -1281,10 +1281,10 @@ func (c *Argmax_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: argmax = call_function argmax(a, dim=0, keepdim=true)
-	argmax := runtime.NewArray(runtime.Int64, 1, 3)
+	argmax_tensor, argmax := tensor.NewResult(runtime.Int64, 1, 3)
 	runtime.ArgMax(argmax, aArr, 0, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(argmax)
+	return argmax_tensor
 }
 
 // Argmin_0: argmin
@@ -1336,10 +1336,10 @@ func (c *Argmin_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: argmin = call_function argmin(a, dim=-1)
-	argmin := runtime.NewArray(runtime.Int64, N, 2)
+	argmin_tensor, argmin := tensor.NewResult(runtime.Int64, N, 2)
 	runtime.ArgMin(argmin, aArr, -1, false)
 	c.frames.Put(fr)
-	return tensor.FromArray(argmin)
+	return argmin_tensor
 }
 
 // Attention_0: attention
@@ -1399,10 +1399,10 @@ func (c *Attention_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: attention = call_function attention(a, a, a, [b], program=<2 steps>, heads=2, head_dim=4, k_col=8, v_col=16)
-	attention := runtime.NewArray(runtime.Float32, N, 5, 8)
+	attention_tensor, attention := tensor.NewResult(runtime.Float32, N, 5, 8)
 	runtime.Attention(attention, aArr, aArr, aArr, []*runtime.Array{bArr}, c.attention_program, 2, 4, 0, 8, 16)
 	c.frames.Put(fr)
-	return tensor.FromArray(attention)
+	return attention_tensor
 }
 
 // Attention_1: attention
@@ -1466,10 +1466,10 @@ func (c1 *Attention_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: attention = call_function attention(a, a, a, [b, c], program=<2 steps>, heads=2, head_dim=4, k_col=8, v_col=16)
-	attention := runtime.NewArray(runtime.Float32, N, 5, 8)
+	attention_tensor, attention := tensor.NewResult(runtime.Float32, N, 5, 8)
 	runtime.Attention(attention, aArr, aArr, aArr, []*runtime.Array{bArr, cArr}, c1.attention_program, 2, 4, 0, 8, 16)
 	c1.frames.Put(fr)
-	return tensor.FromArray(attention)
+	return attention_tensor
 }
 
 // Attention_2: attention
@@ -1532,10 +1532,10 @@ func (c1 *Attention_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: attention = call_function attention(a, b, c, [], program=<1 steps>, heads=1, head_dim=6, v_col=3)
-	attention := runtime.NewArray(runtime.Float32, N, 3, 6)
+	attention_tensor, attention := tensor.NewResult(runtime.Float32, N, 3, 6)
 	runtime.Attention(attention, aArr, bArr, cArr, []*runtime.Array{}, c1.attention_program, 1, 6, 0, 0, 3)
 	c1.frames.Put(fr)
-	return tensor.FromArray(attention)
+	return attention_tensor
 }
 
 // AvgPool2d_0: avg_pool2d
@@ -1587,10 +1587,10 @@ func (c *AvgPool2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: avg_pool2d = call_function avg_pool2d(a, kernel_size=[3], stride=[2], padding=[1], ceil_mode=true, count_include_pad=false)
-	avg_pool2d := runtime.NewArray(runtime.Float32, N, 2, 4, 4)
+	avg_pool2d_tensor, avg_pool2d := tensor.NewResult(runtime.Float32, N, 2, 4, 4)
 	runtime.AvgPool2d(avg_pool2d, aArr, []int{3}, []int{2}, []int{1}, true, false)
 	c.frames.Put(fr)
-	return tensor.FromArray(avg_pool2d)
+	return avg_pool2d_tensor
 }
 
 // AvgPool2d_1: avg_pool2d
@@ -1642,10 +1642,10 @@ func (c *AvgPool2d_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: avg_pool2d = call_function avg_pool2d(a, kernel_size=[2])
-	avg_pool2d := runtime.NewArray(runtime.Float32, N, 3, 3, 3)
+	avg_pool2d_tensor, avg_pool2d := tensor.NewResult(runtime.Float32, N, 3, 3, 3)
 	runtime.AvgPool2d(avg_pool2d, aArr, []int{2}, []int{}, []int{0, 0}, false, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(avg_pool2d)
+	return avg_pool2d_tensor
 }
 
 // BatchNorm_0: batch_norm
@@ -1705,10 +1705,10 @@ func (c1 *BatchNorm_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:105: batch_norm = call_function batch_norm(a, b, c, d, e)
-	batch_norm := runtime.NewArray(runtime.Float32, N, 3, 4, 4)
+	batch_norm_tensor, batch_norm := tensor.NewResult(runtime.Float32, N, 3, 4, 4)
 	runtime.BatchNorm(batch_norm, aArr, bArr, cArr, dArr, eArr, 1e-05)
 	c1.frames.Put(fr)
-	return tensor.FromArray(batch_norm)
+	return batch_norm_tensor
 }
 
 // Cat_0: cat
@@ -1763,10 +1763,10 @@ func (c *Cat_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Tens
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: cat = call_function cat([a, b], dim=1)
-	cat := runtime.NewArray(runtime.Float32, N, 5)
+	cat_tensor, cat := tensor.NewResult(runtime.Float32, N, 5)
 	runtime.Cat(cat, []*runtime.Array{aArr, bArr}, 1)
 	c.frames.Put(fr)
-	return tensor.FromArray(cat)
+	return cat_tensor
 }
 
 // Chunk_0: chunk
@@ -1829,10 +1829,10 @@ func (c *Chunk_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: chunk = call_function chunk(a, chunks=3, dim=1)
-	chunk_r0 := runtime.NewArray(runtime.Float32, N, 2)
+	chunk_r0_tensor, chunk_r0 := tensor.NewResult(runtime.Float32, N, 2)
 	runtime.Split([]*runtime.Array{chunk_r0, &fr.chunk_r1, &fr.chunk_r2}, aArr, 1)
 	c.frames.Put(fr)
-	return tensor.FromArray(chunk_r0)
+	return chunk_r0_tensor
 }
 
 // Clamp_f32: clamp
@@ -1884,10 +1884,10 @@ func (c *Clamp_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: clamp = call_function clamp(a)
-	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
+	clamp_tensor, clamp := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, math.Inf(-1), math.Inf(1))
 	c.frames.Put(fr)
-	return tensor.FromArray(clamp)
+	return clamp_tensor
 }
 
 // Clamp_f32_kw1: clamp
@@ -1939,10 +1939,10 @@ func (c *Clamp_f32_kw1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: clamp = call_function clamp(a, min=-1.0, max=0.5)
-	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
+	clamp_tensor, clamp := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, -1.0, 0.5)
 	c.frames.Put(fr)
-	return tensor.FromArray(clamp)
+	return clamp_tensor
 }
 
 // Clamp_f32_kw2: clamp
@@ -1994,10 +1994,10 @@ func (c *Clamp_f32_kw2Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: clamp = call_function clamp(a, min=0.0)
-	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
+	clamp_tensor, clamp := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, 0.0, math.Inf(1))
 	c.frames.Put(fr)
-	return tensor.FromArray(clamp)
+	return clamp_tensor
 }
 
 // Clamp_f32_kw3: clamp
@@ -2049,10 +2049,10 @@ func (c *Clamp_f32_kw3Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: clamp = call_function clamp(a, max=3.0)
-	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
+	clamp_tensor, clamp := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, math.Inf(-1), 3.0)
 	c.frames.Put(fr)
-	return tensor.FromArray(clamp)
+	return clamp_tensor
 }
 
 // Clamp_f32_kw4: clamp
@@ -2104,10 +2104,10 @@ func (c *Clamp_f32_kw4Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: clamp = call_function clamp(a, min=NaN.0)
-	clamp := runtime.NewArray(runtime.Float32, N, 3, 5)
+	clamp_tensor, clamp := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Clamp(clamp, aArr, math.NaN(), math.Inf(1))
 	c.frames.Put(fr)
-	return tensor.FromArray(clamp)
+	return clamp_tensor
 }
 
 // Conv1d_0: conv1d
@@ -2163,10 +2163,10 @@ func (c1 *Conv1d_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tenso
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: conv1d = call_function conv1d(a, b, c, padding=1)
-	conv1d := runtime.NewArray(runtime.Float32, N, 4, 9)
+	conv1d_tensor, conv1d := tensor.NewResult(runtime.Float32, N, 4, 9)
 	runtime.Conv1d(conv1d, aArr, bArr, cArr, 1, 1, 1)
 	c1.frames.Put(fr)
-	return tensor.FromArray(conv1d)
+	return conv1d_tensor
 }
 
 // Conv1d_1: conv1d
@@ -2220,10 +2220,10 @@ func (c *Conv1d_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: conv1d = call_function conv1d(a, b, nil, stride=2, groups=2)
-	conv1d := runtime.NewArray(runtime.Float32, N, 6, 4)
+	conv1d_tensor, conv1d := tensor.NewResult(runtime.Float32, N, 6, 4)
 	runtime.Conv1d(conv1d, aArr, bArr, nil, 2, 0, 2)
 	c.frames.Put(fr)
-	return tensor.FromArray(conv1d)
+	return conv1d_tensor
 }
 
 // Conv2d_0: conv2d
@@ -2279,10 +2279,10 @@ func (c1 *Conv2d_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tenso
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: conv2d = call_function conv2d(a, b, c, padding=[1, 1])
-	conv2d := runtime.NewArray(runtime.Float32, N, 4, 6, 6)
+	conv2d_tensor, conv2d := tensor.NewResult(runtime.Float32, N, 4, 6, 6)
 	runtime.Conv2d(conv2d, aArr, bArr, cArr, []int{1, 1}, []int{1, 1}, 1)
 	c1.frames.Put(fr)
-	return tensor.FromArray(conv2d)
+	return conv2d_tensor
 }
 
 // Conv2d_1: conv2d
@@ -2336,10 +2336,10 @@ func (c *Conv2d_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: conv2d = call_function conv2d(a, b, nil, stride=[2, 2], groups=2)
-	conv2d := runtime.NewArray(runtime.Float32, N, 4, 3, 3)
+	conv2d_tensor, conv2d := tensor.NewResult(runtime.Float32, N, 4, 3, 3)
 	runtime.Conv2d(conv2d, aArr, bArr, nil, []int{2, 2}, []int{0, 0}, 2)
 	c.frames.Put(fr)
-	return tensor.FromArray(conv2d)
+	return conv2d_tensor
 }
 
 // Conv2dAct_0: conv2d_act
@@ -2395,10 +2395,10 @@ func (c1 *Conv2dAct_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: conv2d_act = call_function conv2d_act(a, b, c, act=1)
-	conv2d_act := runtime.NewArray(runtime.Float32, N, 4, 3, 3)
+	conv2d_act_tensor, conv2d_act := tensor.NewResult(runtime.Float32, N, 4, 3, 3)
 	runtime.Conv2dAct(conv2d_act, aArr, bArr, cArr, []int{1, 1}, []int{0, 0}, 1, runtime.ActReLU)
 	c1.frames.Put(fr)
-	return tensor.FromArray(conv2d_act)
+	return conv2d_act_tensor
 }
 
 // Conv2dAct_1: conv2d_act
@@ -2454,10 +2454,10 @@ func (c1 *Conv2dAct_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: conv2d_act = call_function conv2d_act(a, b, c, padding=[1, 1], groups=8, act=3)
-	conv2d_act := runtime.NewArray(runtime.Float32, N, 8, 7, 7)
+	conv2d_act_tensor, conv2d_act := tensor.NewResult(runtime.Float32, N, 8, 7, 7)
 	runtime.Conv2dAct(conv2d_act, aArr, bArr, cArr, []int{1, 1}, []int{1, 1}, 8, runtime.ActReLU6)
 	c1.frames.Put(fr)
-	return tensor.FromArray(conv2d_act)
+	return conv2d_act_tensor
 }
 
 // Conv2dAct_2: conv2d_act
@@ -2513,10 +2513,10 @@ func (c1 *Conv2dAct_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: conv2d_act = call_function conv2d_act(a, b, c, padding=[1, 1], act=4)
-	conv2d_act := runtime.NewArray(runtime.Float32, N, 8, 6, 6)
+	conv2d_act_tensor, conv2d_act := tensor.NewResult(runtime.Float32, N, 8, 6, 6)
 	runtime.Conv2dAct(conv2d_act, aArr, bArr, cArr, []int{1, 1}, []int{1, 1}, 1, runtime.ActSiLU)
 	c1.frames.Put(fr)
-	return tensor.FromArray(conv2d_act)
+	return conv2d_act_tensor
 }
 
 // Conv2dAct_3: conv2d_act
@@ -2570,10 +2570,10 @@ func (c *Conv2dAct_3Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: conv2d_act = call_function conv2d_act(a, b, nil, act=2)
-	conv2d_act := runtime.NewArray(runtime.Float32, N, 6, 5, 5)
+	conv2d_act_tensor, conv2d_act := tensor.NewResult(runtime.Float32, N, 6, 5, 5)
 	runtime.Conv2dAct(conv2d_act, aArr, bArr, nil, []int{1, 1}, []int{0, 0}, 1, runtime.ActGELU)
 	c.frames.Put(fr)
-	return tensor.FromArray(conv2d_act)
+	return conv2d_act_tensor
 }
 
 // Conv2dResidual_0: conv2d_residual
@@ -2633,10 +2633,10 @@ func (c1 *Conv2dResidual_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, 
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:93: conv2d_residual = call_function conv2d_residual(a, b, c, d, padding=[1, 1], act=1)
-	conv2d_residual := runtime.NewArray(runtime.Float32, N, 4, 5, 5)
+	conv2d_residual_tensor, conv2d_residual := tensor.NewResult(runtime.Float32, N, 4, 5, 5)
 	runtime.Conv2dResidual(conv2d_residual, aArr, bArr, cArr, dArr, []int{1, 1}, []int{1, 1}, 1, runtime.ActReLU)
 	c1.frames.Put(fr)
-	return tensor.FromArray(conv2d_residual)
+	return conv2d_residual_tensor
 }
 
 // Conv2dResidual_1: conv2d_residual
@@ -2694,10 +2694,10 @@ func (c1 *Conv2dResidual_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, 
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: conv2d_residual = call_function conv2d_residual(a, b, nil, c, stride=[2, 2], act=0)
-	conv2d_residual := runtime.NewArray(runtime.Float32, N, 6, 3, 3)
+	conv2d_residual_tensor, conv2d_residual := tensor.NewResult(runtime.Float32, N, 6, 3, 3)
 	runtime.Conv2dResidual(conv2d_residual, aArr, bArr, nil, cArr, []int{2, 2}, []int{0, 0}, 1, runtime.ActNone)
 	c1.frames.Put(fr)
-	return tensor.FromArray(conv2d_residual)
+	return conv2d_residual_tensor
 }
 
 // Conv2dResidual_2: conv2d_residual
@@ -2757,10 +2757,10 @@ func (c1 *Conv2dResidual_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, 
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:93: conv2d_residual = call_function conv2d_residual(a, b, c, d, padding=[1, 1], groups=8, act=3)
-	conv2d_residual := runtime.NewArray(runtime.Float32, N, 8, 7, 7)
+	conv2d_residual_tensor, conv2d_residual := tensor.NewResult(runtime.Float32, N, 8, 7, 7)
 	runtime.Conv2dResidual(conv2d_residual, aArr, bArr, cArr, dArr, []int{1, 1}, []int{1, 1}, 8, runtime.ActReLU6)
 	c1.frames.Put(fr)
-	return tensor.FromArray(conv2d_residual)
+	return conv2d_residual_tensor
 }
 
 // DepthwiseConv2dNhwc_0: depthwise_conv2d_nhwc
@@ -2817,10 +2817,10 @@ func (c1 *DepthwiseConv2dNhwc_0Compiled) Forward(a *tensor.Tensor, b *tensor.Ten
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: depthwise_conv2d_nhwc = call_function depthwise_conv2d_nhwc(a, b, c, padding=[1, 1], act=3)
-	depthwise_conv2d_nhwc := runtime.NewArray(runtime.Float32, N, 7, 7, 16)
+	depthwise_conv2d_nhwc_tensor, depthwise_conv2d_nhwc := tensor.NewResult(runtime.Float32, N, 7, 7, 16)
 	runtime.DepthwiseConv2dNHWC(depthwise_conv2d_nhwc, aArr, bArr, cArr, []int{1, 1}, []int{1, 1}, runtime.ActReLU6)
 	c1.frames.Put(fr)
-	return tensor.FromArray(depthwise_conv2d_nhwc)
+	return depthwise_conv2d_nhwc_tensor
 }
 
 // DepthwiseConv2dNhwc_1: depthwise_conv2d_nhwc
@@ -2875,10 +2875,10 @@ func (c *DepthwiseConv2dNhwc_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: depthwise_conv2d_nhwc = call_function depthwise_conv2d_nhwc(a, b, nil, stride=[2, 2], padding=[1, 1], act=4)
-	depthwise_conv2d_nhwc := runtime.NewArray(runtime.Float32, N, 5, 3, 13)
+	depthwise_conv2d_nhwc_tensor, depthwise_conv2d_nhwc := tensor.NewResult(runtime.Float32, N, 5, 3, 13)
 	runtime.DepthwiseConv2dNHWC(depthwise_conv2d_nhwc, aArr, bArr, nil, []int{2, 2}, []int{1, 1}, runtime.ActSiLU)
 	c.frames.Put(fr)
-	return tensor.FromArray(depthwise_conv2d_nhwc)
+	return depthwise_conv2d_nhwc_tensor
 }
 
 // DepthwiseSeparable_0: depthwise_separable
@@ -2939,10 +2939,10 @@ func (c1 *DepthwiseSeparable_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:105: depthwise_separable = call_function depthwise_separable(a, b, c, d, nil, e, nil, nil, act1=3, act2=1)
-	depthwise_separable := runtime.NewArray(runtime.Float32, N, 4, 9, 12)
+	depthwise_separable_tensor, depthwise_separable := tensor.NewResult(runtime.Float32, N, 4, 9, 12)
 	runtime.DepthwiseSeparable(depthwise_separable, aArr, bArr, cArr, dArr, nil, eArr, nil, nil, 1, 3, 1)
 	c1.frames.Put(fr)
-	return tensor.FromArray(depthwise_separable)
+	return depthwise_separable_tensor
 }
 
 // DepthwiseSeparable_1: depthwise_separable
@@ -3004,10 +3004,10 @@ func (c1 *DepthwiseSeparable_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:105: depthwise_separable = call_function depthwise_separable(a, b, nil, c, nil, d, nil, e, act1=4, act2=0)
-	depthwise_separable := runtime.NewArray(runtime.Float32, N, 2, 6, 5)
+	depthwise_separable_tensor, depthwise_separable := tensor.NewResult(runtime.Float32, N, 2, 6, 5)
 	runtime.DepthwiseSeparable(depthwise_separable, aArr, bArr, nil, cArr, nil, dArr, nil, eArr, 1, 4, 0)
 	c1.frames.Put(fr)
-	return tensor.FromArray(depthwise_separable)
+	return depthwise_separable_tensor
 }
 
 // DepthwiseSeparable_2: depthwise_separable
@@ -3068,10 +3068,10 @@ func (c1 *DepthwiseSeparable_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:105: depthwise_separable = call_function depthwise_separable(a, b, c, d, nil, e, nil, nil, stride=2, act1=1, act2=3)
-	depthwise_separable := runtime.NewArray(runtime.Float32, N, 5, 4, 8)
+	depthwise_separable_tensor, depthwise_separable := tensor.NewResult(runtime.Float32, N, 5, 4, 8)
 	runtime.DepthwiseSeparable(depthwise_separable, aArr, bArr, cArr, dArr, nil, eArr, nil, nil, 2, 1, 3)
 	c1.frames.Put(fr)
-	return tensor.FromArray(depthwise_separable)
+	return depthwise_separable_tensor
 }
 
 // DepthwiseSeparable_3: depthwise_separable
@@ -3133,10 +3133,10 @@ func (c1 *DepthwiseSeparable_3Compiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:105: depthwise_separable = call_function depthwise_separable(a, b, nil, c, nil, d, nil, e, stride=2, act1=3, act2=0)
-	depthwise_separable := runtime.NewArray(runtime.Float32, N, 2, 4, 5)
+	depthwise_separable_tensor, depthwise_separable := tensor.NewResult(runtime.Float32, N, 2, 4, 5)
 	runtime.DepthwiseSeparable(depthwise_separable, aArr, bArr, nil, cArr, nil, dArr, nil, eArr, 2, 3, 0)
 	c1.frames.Put(fr)
-	return tensor.FromArray(depthwise_separable)
+	return depthwise_separable_tensor
 }
 
 // Div_f32: div
@@ -3191,10 +3191,10 @@ func (c *Div_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: div = call_function div(a, b)
-	div := runtime.NewArray(runtime.Float32, N, 3, 5)
+	div_tensor, div := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Div(div, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(div)
+	return div_tensor
 }
 
 // Div_f32_broadcast: div
@@ -3249,10 +3249,10 @@ func (c *Div_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: div = call_function div(a, b)
-	div := runtime.NewArray(runtime.Float32, N, 3, 5)
+	div_tensor, div := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Div(div, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(div)
+	return div_tensor
 }
 
 // Div_f32_number: div
@@ -3308,10 +3308,10 @@ func (c *Div_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: div = call_function div(a, 1.5)
-	div := runtime.NewArray(runtime.Float32, N, 4)
+	div_tensor, div := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Div(div, aArr, c.f32_1_5)
 	c.frames.Put(fr)
-	return tensor.FromArray(div)
+	return div_tensor
 }
 
 // Div_f32_rnumber: div
@@ -3367,10 +3367,10 @@ func (c *Div_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: div = call_function div(1.5, a)
-	div := runtime.NewArray(runtime.Float32, N, 4)
+	div_tensor, div := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Div(div, c.f32_1_5, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(div)
+	return div_tensor
 }
 
 // Div_i64: div
@@ -3425,10 +3425,10 @@ func (c *Div_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: div = call_function div(a, b)
-	div := runtime.NewArray(runtime.Float32, N, 3, 5)
+	div_tensor, div := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Div(div, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(div)
+	return div_tensor
 }
 
 // Div_bool: div
@@ -3483,10 +3483,10 @@ func (c *Div_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: div = call_function div(a, b)
-	div := runtime.NewArray(runtime.Float32, N, 3, 5)
+	div_tensor, div := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Div(div, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(div)
+	return div_tensor
 }
 
 // Dropout_0: dropout
@@ -3538,10 +3538,10 @@ func (c *Dropout_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: dropout = call_function dropout(a, p=0.1)
-	dropout := runtime.NewArray(runtime.Float32, N, 3)
+	dropout_tensor, dropout := tensor.NewResult(runtime.Float32, N, 3)
 	runtime.Copy(dropout, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(dropout)
+	return dropout_tensor
 }
 
 // Embedding_0: embedding
@@ -3595,10 +3595,10 @@ func (c *Embedding_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: embedding = call_function embedding(a, b)
-	embedding := runtime.NewArray(runtime.Float32, N, 3, 4)
+	embedding_tensor, embedding := tensor.NewResult(runtime.Float32, N, 3, 4)
 	runtime.Embedding(embedding, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(embedding)
+	return embedding_tensor
 }
 
 // EmbeddingBag_0: embedding_bag
@@ -3653,10 +3653,10 @@ func (c *EmbeddingBag_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: embedding_bag = call_function embedding_bag(a, nil, b, mode=0)
-	embedding_bag := runtime.NewArray(runtime.Float32, N, 4)
+	embedding_bag_tensor, embedding_bag := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.EmbeddingBag(embedding_bag, aArr, nil, bArr, 0)
 	c.frames.Put(fr)
-	return tensor.FromArray(embedding_bag)
+	return embedding_bag_tensor
 }
 
 // EmbeddingBag_1: embedding_bag
@@ -3711,10 +3711,10 @@ func (c *EmbeddingBag_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: embedding_bag = call_function embedding_bag(a, nil, b, mode=2)
-	embedding_bag := runtime.NewArray(runtime.Float32, N, 3)
+	embedding_bag_tensor, embedding_bag := tensor.NewResult(runtime.Float32, N, 3)
 	runtime.EmbeddingBag(embedding_bag, aArr, nil, bArr, 2)
 	c.frames.Put(fr)
-	return tensor.FromArray(embedding_bag)
+	return embedding_bag_tensor
 }
 
 // EmbeddingBag_2: embedding_bag
@@ -3769,10 +3769,10 @@ func (c *EmbeddingBag_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: embedding_bag = call_function embedding_bag(a, nil, b)
-	embedding_bag := runtime.NewArray(runtime.Float32, N, 2)
+	embedding_bag_tensor, embedding_bag := tensor.NewResult(runtime.Float32, N, 2)
 	runtime.EmbeddingBag(embedding_bag, aArr, nil, bArr, 1)
 	c.frames.Put(fr)
-	return tensor.FromArray(embedding_bag)
+	return embedding_bag_tensor
 }
 
 // Exp_f32: exp
@@ -3824,10 +3824,10 @@ func (c *Exp_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: exp = call_function exp(a)
-	exp := runtime.NewArray(runtime.Float32, N, 3, 5)
+	exp_tensor, exp := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Exp(exp, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(exp)
+	return exp_tensor
 }
 
 // Expand_0: expand
@@ -3888,10 +3888,10 @@ func (c *Expand_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: expand = call_function expand(a, [-1, 3, 4])
-	expand := runtime.NewArray(runtime.Float32, N, 3, 4)
+	expand_tensor, expand := tensor.NewResult(runtime.Float32, N, 3, 4)
 	runtime.Expand(expand, aArr, []*runtime.Array{c.i64_m1, c.i64_3, c.i64_4})
 	c.frames.Put(fr)
-	return tensor.FromArray(expand)
+	return expand_tensor
 }
 
 // Expand_1: expand
@@ -3949,10 +3949,10 @@ func (c *Expand_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: expand = call_function expand(a, [2, -1, -1])
-	expand := runtime.NewArray(runtime.Int64, 2, N, 4)
+	expand_tensor, expand := tensor.NewResult(runtime.Int64, 2, N, 4)
 	runtime.Expand(expand, aArr, []*runtime.Array{c.i64_2, c.i64_m1, c.i64_m1})
 	c.frames.Put(fr)
-	return tensor.FromArray(expand)
+	return expand_tensor
 }
 
 // ExpandAs_0: expand_as
@@ -4007,10 +4007,10 @@ func (c *ExpandAs_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: expand_as = call_function expand_as(a, b)
-	expand_as := runtime.NewArray(runtime.Float32, N, 3, 4)
+	expand_as_tensor, expand_as := tensor.NewResult(runtime.Float32, N, 3, 4)
 	runtime.ExpandAs(expand_as, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(expand_as)
+	return expand_as_tensor
 }
 
 // Flatten_0: flatten
@@ -4062,10 +4062,10 @@ func (c *Flatten_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: flatten = call_function flatten(a, start_dim=1, end_dim=-1)
-	flatten := runtime.NewArray(runtime.Float32, N, 12)
+	flatten_tensor, flatten := tensor.NewResult(runtime.Float32, N, 12)
 	runtime.Copy(flatten, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(flatten)
+	return flatten_tensor
 }
 
 // Floordiv_0: floordiv
@@ -4119,10 +4119,10 @@ func (c *Floordiv_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: floordiv = call_function floordiv(a, b)
-	floordiv := runtime.NewArray(runtime.Int64, N, 3)
+	floordiv_tensor, floordiv := tensor.NewResult(runtime.Int64, N, 3)
 	runtime.FloorDiv(floordiv, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(floordiv)
+	return floordiv_tensor
 }
 
 // Floordiv_1: floordiv
@@ -4177,10 +4177,10 @@ func (c *Floordiv_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: floordiv = call_function floordiv(a, 4)
-	floordiv := runtime.NewArray(runtime.Int64, N, 3)
+	floordiv_tensor, floordiv := tensor.NewResult(runtime.Int64, N, 3)
 	runtime.FloorDiv(floordiv, aArr, c.i64_4)
 	c.frames.Put(fr)
-	return tensor.FromArray(floordiv)
+	return floordiv_tensor
 }
 
 // FullLike_0: full_like
@@ -4232,10 +4232,10 @@ func (c *FullLike_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: full_like = call_function full_like(a, fill_value=2.5)
-	full_like := runtime.NewArray(runtime.Float32, N, 3)
+	full_like_tensor, full_like := tensor.NewResult(runtime.Float32, N, 3)
 	runtime.FullLike(full_like, aArr, 2.5)
 	c.frames.Put(fr)
-	return tensor.FromArray(full_like)
+	return full_like_tensor
 }
 
 // FullLike_1: full_like
@@ -4287,10 +4287,10 @@ func (c *FullLike_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: full_like = call_function full_like(a, fill_value=1.0)
-	full_like := runtime.NewArray(runtime.Bool, N, 2)
+	full_like_tensor, full_like := tensor.NewResult(runtime.Bool, N, 2)
 	runtime.FullLike(full_like, aArr, 1.0)
 	c.frames.Put(fr)
-	return tensor.FromArray(full_like)
+	return full_like_tensor
 }
 
 // FusedElementwise_0: fused_elementwise
@@ -4352,10 +4352,10 @@ func (c *FusedElementwise_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor)
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: fused_elementwise = call_function fused_elementwise([a, b], program=<3 steps>)
-	fused_elementwise := runtime.NewArray(runtime.Float32, N, 4)
+	fused_elementwise_tensor, fused_elementwise := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.RunElementwiseProgram(fused_elementwise, []*runtime.Array{aArr, bArr}, c.fused_elementwise_program, false)
 	c.frames.Put(fr)
-	return tensor.FromArray(fused_elementwise)
+	return fused_elementwise_tensor
 }
 
 // Gather_0: gather
@@ -4410,10 +4410,10 @@ func (c *Gather_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: gather = call_function gather(a, b, dim=1)
-	gather := runtime.NewArray(runtime.Float32, N, 4, 3)
+	gather_tensor, gather := tensor.NewResult(runtime.Float32, N, 4, 3)
 	runtime.Gather(gather, aArr, bArr, 1)
 	c.frames.Put(fr)
-	return tensor.FromArray(gather)
+	return gather_tensor
 }
 
 // Gather_1: gather
@@ -4463,10 +4463,10 @@ func (c *Gather_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	fr := c.frames.Get()
 	fr.reserve()
 	// models.go:69: gather = call_function gather(a, b, dim=0)
-	gather := runtime.NewArray(runtime.Int64, 2, 3)
+	gather_tensor, gather := tensor.NewResult(runtime.Int64, 2, 3)
 	runtime.Gather(gather, aArr, bArr, 0)
 	c.frames.Put(fr)
-	return tensor.FromArray(gather)
+	return gather_tensor
 }
 
 // Gelu_f32: gelu
@@ -4518,10 +4518,10 @@ func (c *Gelu_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: gelu = call_function gelu(a)
-	gelu := runtime.NewArray(runtime.Float32, N, 3, 5)
+	gelu_tensor, gelu := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Gelu(gelu, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(gelu)
+	return gelu_tensor
 }
 
 // GeluTanh_f32: gelu_tanh
@@ -4573,10 +4573,10 @@ func (c *GeluTanh_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: gelu_tanh = call_function gelu_tanh(a)
-	gelu_tanh := runtime.NewArray(runtime.Float32, N, 3, 5)
+	gelu_tanh_tensor, gelu_tanh := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.GeluTanh(gelu_tanh, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(gelu_tanh)
+	return gelu_tanh_tensor
 }
 
 // Gt_f32: gt
@@ -4631,10 +4631,10 @@ func (c *Gt_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Ten
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: gt = call_function gt(a, b)
-	gt := runtime.NewArray(runtime.Bool, N, 3, 5)
+	gt_tensor, gt := tensor.NewResult(runtime.Bool, N, 3, 5)
 	runtime.Gt(gt, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(gt)
+	return gt_tensor
 }
 
 // Gt_f32_broadcast: gt
@@ -4689,10 +4689,10 @@ func (c *Gt_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: gt = call_function gt(a, b)
-	gt := runtime.NewArray(runtime.Bool, N, 3, 5)
+	gt_tensor, gt := tensor.NewResult(runtime.Bool, N, 3, 5)
 	runtime.Gt(gt, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(gt)
+	return gt_tensor
 }
 
 // Gt_f32_number: gt
@@ -4747,10 +4747,10 @@ func (c *Gt_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: gt = call_function gt(a, 1.5)
-	gt := runtime.NewArray(runtime.Bool, N, 4)
+	gt_tensor, gt := tensor.NewResult(runtime.Bool, N, 4)
 	runtime.Gt(gt, aArr, c.f32_1_5)
 	c.frames.Put(fr)
-	return tensor.FromArray(gt)
+	return gt_tensor
 }
 
 // Gt_f32_rnumber: gt
@@ -4806,10 +4806,10 @@ func (c *Gt_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: gt = call_function gt(1.5, a)
-	gt := runtime.NewArray(runtime.Bool, N, 4)
+	gt_tensor, gt := tensor.NewResult(runtime.Bool, N, 4)
 	runtime.Gt(gt, c.f32_1_5, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(gt)
+	return gt_tensor
 }
 
 // Gt_i64: gt
@@ -4864,10 +4864,10 @@ func (c *Gt_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Ten
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: gt = call_function gt(a, b)
-	gt := runtime.NewArray(runtime.Bool, N, 3, 5)
+	gt_tensor, gt := tensor.NewResult(runtime.Bool, N, 3, 5)
 	runtime.Gt(gt, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(gt)
+	return gt_tensor
 }
 
 // Gt_bool: gt
@@ -4922,10 +4922,10 @@ func (c *Gt_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: gt = call_function gt(a, b)
-	gt := runtime.NewArray(runtime.Bool, N, 3, 5)
+	gt_tensor, gt := tensor.NewResult(runtime.Bool, N, 3, 5)
 	runtime.Gt(gt, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(gt)
+	return gt_tensor
 }
 
 // Hardsigmoid_f32: hardsigmoid
@@ -4978,10 +4978,10 @@ func (c *Hardsigmoid_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: hardsigmoid = call_function hardsigmoid(a)
-	hardsigmoid := runtime.NewArray(runtime.Float32, N, 3, 5)
+	hardsigmoid_tensor, hardsigmoid := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Hardsigmoid(hardsigmoid, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(hardsigmoid)
+	return hardsigmoid_tensor
 }
 
 // Hardswish_f32: hardswish
@@ -5033,10 +5033,10 @@ func (c *Hardswish_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: hardswish = call_function hardswish(a)
-	hardswish := runtime.NewArray(runtime.Float32, N, 3, 5)
+	hardswish_tensor, hardswish := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Hardswish(hardswish, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(hardswish)
+	return hardswish_tensor
 }
 
 // Hardtanh_f32: hardtanh
@@ -5088,10 +5088,10 @@ func (c *Hardtanh_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: hardtanh = call_function hardtanh(a)
-	hardtanh := runtime.NewArray(runtime.Float32, N, 3, 5)
+	hardtanh_tensor, hardtanh := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Hardtanh(hardtanh, aArr, -1.0, 1.0)
 	c.frames.Put(fr)
-	return tensor.FromArray(hardtanh)
+	return hardtanh_tensor
 }
 
 // Hardtanh_f32_kw1: hardtanh
@@ -5144,10 +5144,10 @@ func (c *Hardtanh_f32_kw1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: hardtanh = call_function hardtanh(a, min_val=-2.0, max_val=2.5)
-	hardtanh := runtime.NewArray(runtime.Float32, N, 3, 5)
+	hardtanh_tensor, hardtanh := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Hardtanh(hardtanh, aArr, -2.0, 2.5)
 	c.frames.Put(fr)
-	return tensor.FromArray(hardtanh)
+	return hardtanh_tensor
 }
 
 // Hardtanh_f32_kw2: hardtanh
@@ -5200,10 +5200,10 @@ func (c *Hardtanh_f32_kw2Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: hardtanh = call_function hardtanh(a, min_val=1.0, max_val=-1.0)
-	hardtanh := runtime.NewArray(runtime.Float32, N, 3, 5)
+	hardtanh_tensor, hardtanh := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Hardtanh(hardtanh, aArr, 1.0, -1.0)
 	c.frames.Put(fr)
-	return tensor.FromArray(hardtanh)
+	return hardtanh_tensor
 }
 
 // Identity_0: identity
@@ -5255,10 +5255,10 @@ func (c *Identity_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: identity = call_function identity(a)
-	identity := runtime.NewArray(runtime.Float32, N, 3)
+	identity_tensor, identity := tensor.NewResult(runtime.Float32, N, 3)
 	runtime.Copy(identity, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(identity)
+	return identity_tensor
 }
 
 // Identity_1: identity
@@ -5310,10 +5310,10 @@ func (c *Identity_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: identity = call_function identity(a)
-	identity := runtime.NewArray(runtime.Int64, N, 3)
+	identity_tensor, identity := tensor.NewResult(runtime.Int64, N, 3)
 	runtime.Copy(identity, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(identity)
+	return identity_tensor
 }
 
 // IndexSelect_0: index_select
@@ -5367,10 +5367,10 @@ func (c *IndexSelect_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *ten
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: index_select = call_function index_select(a, b, dim=1)
-	index_select := runtime.NewArray(runtime.Float32, N, 3)
+	index_select_tensor, index_select := tensor.NewResult(runtime.Float32, N, 3)
 	runtime.IndexSelect(index_select, aArr, bArr, 1)
 	c.frames.Put(fr)
-	return tensor.FromArray(index_select)
+	return index_select_tensor
 }
 
 // LayerNorm_0: layer_norm
@@ -5426,10 +5426,10 @@ func (c1 *LayerNorm_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: layer_norm = call_function layer_norm(a, b, c, normalized_shape=[4])
-	layer_norm := runtime.NewArray(runtime.Float32, N, 3, 4)
+	layer_norm_tensor, layer_norm := tensor.NewResult(runtime.Float32, N, 3, 4)
 	runtime.LayerNorm(layer_norm, aArr, bArr, cArr, []int{4}, 1e-05)
 	c1.frames.Put(fr)
-	return tensor.FromArray(layer_norm)
+	return layer_norm_tensor
 }
 
 // Linear_0: linear
@@ -5485,10 +5485,10 @@ func (c1 *Linear_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tenso
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: linear = call_function linear(a, b, c)
-	linear := runtime.NewArray(runtime.Float32, N, 4)
+	linear_tensor, linear := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Linear(linear, aArr, bArr, cArr)
 	c1.frames.Put(fr)
-	return tensor.FromArray(linear)
+	return linear_tensor
 }
 
 // Linear_1: linear
@@ -5542,10 +5542,10 @@ func (c *Linear_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: linear = call_function linear(a, b, nil)
-	linear := runtime.NewArray(runtime.Float32, N, 2, 3)
+	linear_tensor, linear := tensor.NewResult(runtime.Float32, N, 2, 3)
 	runtime.Linear(linear, aArr, bArr, nil)
 	c.frames.Put(fr)
-	return tensor.FromArray(linear)
+	return linear_tensor
 }
 
 // LinearAct_0: linear_act
@@ -5601,10 +5601,10 @@ func (c1 *LinearAct_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: linear_act = call_function linear_act(a, b, c, act=1)
-	linear_act := runtime.NewArray(runtime.Float32, N, 4)
+	linear_act_tensor, linear_act := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.LinearAct(linear_act, aArr, bArr, cArr, runtime.ActReLU)
 	c1.frames.Put(fr)
-	return tensor.FromArray(linear_act)
+	return linear_act_tensor
 }
 
 // LinearAct_1: linear_act
@@ -5658,10 +5658,10 @@ func (c *LinearAct_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: linear_act = call_function linear_act(a, b, nil, act=2)
-	linear_act := runtime.NewArray(runtime.Float32, N, 4)
+	linear_act_tensor, linear_act := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.LinearAct(linear_act, aArr, bArr, nil, runtime.ActGELU)
 	c.frames.Put(fr)
-	return tensor.FromArray(linear_act)
+	return linear_act_tensor
 }
 
 // LinearAct_2: linear_act
@@ -5717,10 +5717,10 @@ func (c1 *LinearAct_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: linear_act = call_function linear_act(a, b, c, act=3)
-	linear_act := runtime.NewArray(runtime.Float32, N, 4)
+	linear_act_tensor, linear_act := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.LinearAct(linear_act, aArr, bArr, cArr, runtime.ActReLU6)
 	c1.frames.Put(fr)
-	return tensor.FromArray(linear_act)
+	return linear_act_tensor
 }
 
 // LinearAct_3: linear_act
@@ -5776,10 +5776,10 @@ func (c1 *LinearAct_3Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *te
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: linear_act = call_function linear_act(a, b, c, act=4)
-	linear_act := runtime.NewArray(runtime.Float32, N, 24)
+	linear_act_tensor, linear_act := tensor.NewResult(runtime.Float32, N, 24)
 	runtime.LinearAct(linear_act, aArr, bArr, cArr, runtime.ActSiLU)
 	c1.frames.Put(fr)
-	return tensor.FromArray(linear_act)
+	return linear_act_tensor
 }
 
 // LinearResidual_0: linear_residual
@@ -5839,10 +5839,10 @@ func (c1 *LinearResidual_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, 
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:93: linear_residual = call_function linear_residual(a, b, c, d)
-	linear_residual := runtime.NewArray(runtime.Float32, N, 4)
+	linear_residual_tensor, linear_residual := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.LinearResidual(linear_residual, aArr, bArr, cArr, dArr)
 	c1.frames.Put(fr)
-	return tensor.FromArray(linear_residual)
+	return linear_residual_tensor
 }
 
 // Log_f32: log
@@ -5894,10 +5894,10 @@ func (c *Log_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: log = call_function log(a)
-	log := runtime.NewArray(runtime.Float32, N, 3, 5)
+	log_tensor, log := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Log(log, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(log)
+	return log_tensor
 }
 
 // MaskedFill_0: masked_fill
@@ -5951,10 +5951,10 @@ func (c *MaskedFill_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tens
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: masked_fill = call_function masked_fill(a, b, value=-1e+09)
-	masked_fill := runtime.NewArray(runtime.Float32, N, 3, 4)
+	masked_fill_tensor, masked_fill := tensor.NewResult(runtime.Float32, N, 3, 4)
 	runtime.MaskedFill(masked_fill, aArr, bArr, -1e+09)
 	c.frames.Put(fr)
-	return tensor.FromArray(masked_fill)
+	return masked_fill_tensor
 }
 
 // Matmul_0: matmul
@@ -6008,10 +6008,10 @@ func (c *Matmul_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: matmul = call_function matmul(a, b)
-	matmul := runtime.NewArray(runtime.Float32, N, 3, 5)
+	matmul_tensor, matmul := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Matmul(matmul, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(matmul)
+	return matmul_tensor
 }
 
 // MatmulTransb_0: matmul_transb
@@ -6067,10 +6067,10 @@ func (c *MatmulTransb_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: matmul_transb = call_function matmul_transb(a, b)
-	matmul_transb := runtime.NewArray(runtime.Float32, N, 3, 5)
+	matmul_transb_tensor, matmul_transb := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.MatmulTransB(matmul_transb, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(matmul_transb)
+	return matmul_transb_tensor
 }
 
 // MaxDim_0: max_dim
@@ -6130,10 +6130,10 @@ func (c *MaxDim_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: max_dim = call_function max_dim(a, dim=1)
-	max_dim_r0 := runtime.NewArray(runtime.Float32, N, 3)
+	max_dim_r0_tensor, max_dim_r0 := tensor.NewResult(runtime.Float32, N, 3)
 	runtime.MaxDim(max_dim_r0, &fr.max_dim_r1, aArr, 1, false)
 	c.frames.Put(fr)
-	return tensor.FromArray(max_dim_r0)
+	return max_dim_r0_tensor
 }
 
 // MaxDim_1: max_dim
@@ -6193,10 +6193,10 @@ func (c *MaxDim_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: max_dim = call_function max_dim(a, dim=-1, keepdim=true)
-	max_dim_r0 := runtime.NewArray(runtime.Int64, N, 1)
+	max_dim_r0_tensor, max_dim_r0 := tensor.NewResult(runtime.Int64, N, 1)
 	runtime.MaxDim(max_dim_r0, &fr.max_dim_r1, aArr, -1, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(max_dim_r0)
+	return max_dim_r0_tensor
 }
 
 // MaxPool2d_0: max_pool2d
@@ -6248,10 +6248,10 @@ func (c *MaxPool2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: max_pool2d = call_function max_pool2d(a, kernel_size=[2, 2])
-	max_pool2d := runtime.NewArray(runtime.Float32, N, 2, 3, 3)
+	max_pool2d_tensor, max_pool2d := tensor.NewResult(runtime.Float32, N, 2, 3, 3)
 	runtime.MaxPool2d(max_pool2d, aArr, []int{2, 2}, []int{}, []int{0, 0})
 	c.frames.Put(fr)
-	return tensor.FromArray(max_pool2d)
+	return max_pool2d_tensor
 }
 
 // Maximum_f32: maximum
@@ -6306,10 +6306,10 @@ func (c *Maximum_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: maximum = call_function maximum(a, b)
-	maximum := runtime.NewArray(runtime.Float32, N, 3, 5)
+	maximum_tensor, maximum := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Maximum(maximum, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(maximum)
+	return maximum_tensor
 }
 
 // Maximum_f32_broadcast: maximum
@@ -6364,10 +6364,10 @@ func (c *Maximum_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: maximum = call_function maximum(a, b)
-	maximum := runtime.NewArray(runtime.Float32, N, 3, 5)
+	maximum_tensor, maximum := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Maximum(maximum, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(maximum)
+	return maximum_tensor
 }
 
 // Maximum_f32_number: maximum
@@ -6423,10 +6423,10 @@ func (c *Maximum_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: maximum = call_function maximum(a, 1.5)
-	maximum := runtime.NewArray(runtime.Float32, N, 4)
+	maximum_tensor, maximum := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Maximum(maximum, aArr, c.f32_1_5)
 	c.frames.Put(fr)
-	return tensor.FromArray(maximum)
+	return maximum_tensor
 }
 
 // Maximum_f32_rnumber: maximum
@@ -6482,10 +6482,10 @@ func (c *Maximum_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: maximum = call_function maximum(1.5, a)
-	maximum := runtime.NewArray(runtime.Float32, N, 4)
+	maximum_tensor, maximum := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Maximum(maximum, c.f32_1_5, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(maximum)
+	return maximum_tensor
 }
 
 // Maximum_i64: maximum
@@ -6540,10 +6540,10 @@ func (c *Maximum_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: maximum = call_function maximum(a, b)
-	maximum := runtime.NewArray(runtime.Int64, N, 3, 5)
+	maximum_tensor, maximum := tensor.NewResult(runtime.Int64, N, 3, 5)
 	runtime.Maximum(maximum, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(maximum)
+	return maximum_tensor
 }
 
 // Mean_0: mean
@@ -6595,10 +6595,10 @@ func (c *Mean_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: mean = call_function mean(a, dim=[1, 2], keepdim=true)
-	mean := runtime.NewArray(runtime.Float32, N, 1, 1)
+	mean_tensor, mean := tensor.NewResult(runtime.Float32, N, 1, 1)
 	runtime.Mean(mean, aArr, []int{1, 2}, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(mean)
+	return mean_tensor
 }
 
 // Mean_1: mean
@@ -6650,10 +6650,10 @@ func (c *Mean_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: mean = call_function mean(a)
-	mean := runtime.NewArray(runtime.Float32)
+	mean_tensor, mean := tensor.NewResult(runtime.Float32)
 	runtime.Mean(mean, aArr, []int{}, false)
 	c.frames.Put(fr)
-	return tensor.FromArray(mean)
+	return mean_tensor
 }
 
 // MinDim_0: min_dim
@@ -6713,10 +6713,10 @@ func (c *MinDim_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: min_dim = call_function min_dim(a, dim=2, keepdim=true)
-	min_dim_r0 := runtime.NewArray(runtime.Float32, N, 2, 1)
+	min_dim_r0_tensor, min_dim_r0 := tensor.NewResult(runtime.Float32, N, 2, 1)
 	runtime.MinDim(min_dim_r0, &fr.min_dim_r1, aArr, 2, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(min_dim_r0)
+	return min_dim_r0_tensor
 }
 
 // Minimum_f32: minimum
@@ -6771,10 +6771,10 @@ func (c *Minimum_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: minimum = call_function minimum(a, b)
-	minimum := runtime.NewArray(runtime.Float32, N, 3, 5)
+	minimum_tensor, minimum := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Minimum(minimum, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(minimum)
+	return minimum_tensor
 }
 
 // Minimum_f32_broadcast: minimum
@@ -6829,10 +6829,10 @@ func (c *Minimum_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tens
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: minimum = call_function minimum(a, b)
-	minimum := runtime.NewArray(runtime.Float32, N, 3, 5)
+	minimum_tensor, minimum := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Minimum(minimum, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(minimum)
+	return minimum_tensor
 }
 
 // Minimum_f32_number: minimum
@@ -6888,10 +6888,10 @@ func (c *Minimum_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: minimum = call_function minimum(a, 1.5)
-	minimum := runtime.NewArray(runtime.Float32, N, 4)
+	minimum_tensor, minimum := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Minimum(minimum, aArr, c.f32_1_5)
 	c.frames.Put(fr)
-	return tensor.FromArray(minimum)
+	return minimum_tensor
 }
 
 // Minimum_f32_rnumber: minimum
@@ -6947,10 +6947,10 @@ func (c *Minimum_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: minimum = call_function minimum(1.5, a)
-	minimum := runtime.NewArray(runtime.Float32, N, 4)
+	minimum_tensor, minimum := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Minimum(minimum, c.f32_1_5, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(minimum)
+	return minimum_tensor
 }
 
 // Minimum_i64: minimum
@@ -7005,10 +7005,10 @@ func (c *Minimum_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tenso
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: minimum = call_function minimum(a, b)
-	minimum := runtime.NewArray(runtime.Int64, N, 3, 5)
+	minimum_tensor, minimum := tensor.NewResult(runtime.Int64, N, 3, 5)
 	runtime.Minimum(minimum, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(minimum)
+	return minimum_tensor
 }
 
 // Mul_f32: mul
@@ -7063,10 +7063,10 @@ func (c *Mul_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: mul = call_function mul(a, b)
-	mul := runtime.NewArray(runtime.Float32, N, 3, 5)
+	mul_tensor, mul := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Mul(mul, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(mul)
+	return mul_tensor
 }
 
 // Mul_f32_broadcast: mul
@@ -7121,10 +7121,10 @@ func (c *Mul_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: mul = call_function mul(a, b)
-	mul := runtime.NewArray(runtime.Float32, N, 3, 5)
+	mul_tensor, mul := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Mul(mul, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(mul)
+	return mul_tensor
 }
 
 // Mul_f32_number: mul
@@ -7180,10 +7180,10 @@ func (c *Mul_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: mul = call_function mul(a, 1.5)
-	mul := runtime.NewArray(runtime.Float32, N, 4)
+	mul_tensor, mul := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Mul(mul, aArr, c.f32_1_5)
 	c.frames.Put(fr)
-	return tensor.FromArray(mul)
+	return mul_tensor
 }
 
 // Mul_f32_rnumber: mul
@@ -7239,10 +7239,10 @@ func (c *Mul_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: mul = call_function mul(1.5, a)
-	mul := runtime.NewArray(runtime.Float32, N, 4)
+	mul_tensor, mul := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Mul(mul, c.f32_1_5, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(mul)
+	return mul_tensor
 }
 
 // Mul_i64: mul
@@ -7297,10 +7297,10 @@ func (c *Mul_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: mul = call_function mul(a, b)
-	mul := runtime.NewArray(runtime.Int64, N, 3, 5)
+	mul_tensor, mul := tensor.NewResult(runtime.Int64, N, 3, 5)
 	runtime.Mul(mul, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(mul)
+	return mul_tensor
 }
 
 // Mul_bool: mul
@@ -7355,10 +7355,10 @@ func (c *Mul_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: mul = call_function mul(a, b)
-	mul := runtime.NewArray(runtime.Bool, N, 3, 5)
+	mul_tensor, mul := tensor.NewResult(runtime.Bool, N, 3, 5)
 	runtime.Mul(mul, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(mul)
+	return mul_tensor
 }
 
 // Neg_f32: neg
@@ -7410,10 +7410,10 @@ func (c *Neg_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: neg = call_function neg(a)
-	neg := runtime.NewArray(runtime.Float32, N, 3, 5)
+	neg_tensor, neg := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Neg(neg, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(neg)
+	return neg_tensor
 }
 
 // Neg_i64: neg
@@ -7465,10 +7465,10 @@ func (c *Neg_i64Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: neg = call_function neg(a)
-	neg := runtime.NewArray(runtime.Int64, N, 3, 5)
+	neg_tensor, neg := tensor.NewResult(runtime.Int64, N, 3, 5)
 	runtime.Neg(neg, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(neg)
+	return neg_tensor
 }
 
 // Permute_0: permute
@@ -7520,10 +7520,10 @@ func (c *Permute_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: permute = call_function permute(a, dims=[2, 0, 1])
-	permute := runtime.NewArray(runtime.Float32, 4, N, 3)
+	permute_tensor, permute := tensor.NewResult(runtime.Float32, 4, N, 3)
 	runtime.Permute(permute, aArr, []int{2, 0, 1})
 	c.frames.Put(fr)
-	return tensor.FromArray(permute)
+	return permute_tensor
 }
 
 // Pow_f32: pow
@@ -7578,10 +7578,10 @@ func (c *Pow_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: pow = call_function pow(a, b)
-	pow := runtime.NewArray(runtime.Float32, N, 3, 5)
+	pow_tensor, pow := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Pow(pow, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(pow)
+	return pow_tensor
 }
 
 // Pow_f32_broadcast: pow
@@ -7636,10 +7636,10 @@ func (c *Pow_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: pow = call_function pow(a, b)
-	pow := runtime.NewArray(runtime.Float32, N, 3, 5)
+	pow_tensor, pow := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Pow(pow, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(pow)
+	return pow_tensor
 }
 
 // Pow_f32_number: pow
@@ -7695,10 +7695,10 @@ func (c *Pow_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: pow = call_function pow(a, 1.5)
-	pow := runtime.NewArray(runtime.Float32, N, 4)
+	pow_tensor, pow := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Pow(pow, aArr, c.f32_1_5)
 	c.frames.Put(fr)
-	return tensor.FromArray(pow)
+	return pow_tensor
 }
 
 // Pow_f32_rnumber: pow
@@ -7754,10 +7754,10 @@ func (c *Pow_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: pow = call_function pow(1.5, a)
-	pow := runtime.NewArray(runtime.Float32, N, 4)
+	pow_tensor, pow := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Pow(pow, c.f32_1_5, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(pow)
+	return pow_tensor
 }
 
 // Relu_f32: relu
@@ -7809,10 +7809,10 @@ func (c *Relu_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: relu = call_function relu(a)
-	relu := runtime.NewArray(runtime.Float32, N, 3, 5)
+	relu_tensor, relu := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Relu(relu, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(relu)
+	return relu_tensor
 }
 
 // Relu6_f32: relu6
@@ -7864,10 +7864,10 @@ func (c *Relu6_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: relu6 = call_function relu6(a)
-	relu6 := runtime.NewArray(runtime.Float32, N, 3, 5)
+	relu6_tensor, relu6 := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Relu6(relu6, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(relu6)
+	return relu6_tensor
 }
 
 // Reshape_0: reshape
@@ -7919,10 +7919,10 @@ func (c *Reshape_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: reshape = call_function reshape(a, shape=[-1, 12])
-	reshape := runtime.NewArray(runtime.Float32, N, 12)
+	reshape_tensor, reshape := tensor.NewResult(runtime.Float32, N, 12)
 	runtime.Copy(reshape, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(reshape)
+	return reshape_tensor
 }
 
 // Rsqrt_f32: rsqrt
@@ -7974,10 +7974,10 @@ func (c *Rsqrt_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: rsqrt = call_function rsqrt(a)
-	rsqrt := runtime.NewArray(runtime.Float32, N, 3, 5)
+	rsqrt_tensor, rsqrt := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Rsqrt(rsqrt, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(rsqrt)
+	return rsqrt_tensor
 }
 
 // Select_0: select
@@ -8029,10 +8029,10 @@ func (c *Select_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: select = call_function select(a, dim=1, index=2)
-	select_ := runtime.NewArray(runtime.Float32, N, 4)
+	select_tensor, select_ := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Select(select_, aArr, 1, 2)
 	c.frames.Put(fr)
-	return tensor.FromArray(select_)
+	return select_tensor
 }
 
 // Sigmoid_f32: sigmoid
@@ -8084,10 +8084,10 @@ func (c *Sigmoid_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: sigmoid = call_function sigmoid(a)
-	sigmoid := runtime.NewArray(runtime.Float32, N, 3, 5)
+	sigmoid_tensor, sigmoid := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Sigmoid(sigmoid, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(sigmoid)
+	return sigmoid_tensor
 }
 
 // Silu_f32: silu
@@ -8139,10 +8139,10 @@ func (c *Silu_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: silu = call_function silu(a)
-	silu := runtime.NewArray(runtime.Float32, N, 3, 5)
+	silu_tensor, silu := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Silu(silu, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(silu)
+	return silu_tensor
 }
 
 // Size_0: size
@@ -8194,10 +8194,10 @@ func (c *Size_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: size = call_function size(a, dim=1)
-	size := runtime.NewArray(runtime.Int64)
+	size_tensor, size := tensor.NewResult(runtime.Int64)
 	runtime.SizeOf(size, aArr, 1)
 	c.frames.Put(fr)
-	return tensor.FromArray(size)
+	return size_tensor
 }
 
 // Size_1: size
@@ -8249,10 +8249,10 @@ func (c *Size_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: size = call_function size(a, dim=0)
-	size := runtime.NewArray(runtime.Int64)
+	size_tensor, size := tensor.NewResult(runtime.Int64)
 	runtime.SizeOf(size, aArr, 0)
 	c.frames.Put(fr)
-	return tensor.FromArray(size)
+	return size_tensor
 }
 
 // Slice_0: slice
@@ -8304,10 +8304,10 @@ func (c *Slice_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: slice = call_function slice(a, dim=1, start=1, end=5, step=2)
-	slice := runtime.NewArray(runtime.Float32, N, 2)
+	slice_tensor, slice := tensor.NewResult(runtime.Float32, N, 2)
 	runtime.Slice(slice, aArr, 1, 1, 5, 2)
 	c.frames.Put(fr)
-	return tensor.FromArray(slice)
+	return slice_tensor
 }
 
 // Softmax_0: softmax
@@ -8359,10 +8359,10 @@ func (c *Softmax_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: softmax = call_function softmax(a, dim=-1)
-	softmax := runtime.NewArray(runtime.Float32, N, 3, 5)
+	softmax_tensor, softmax := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Softmax(softmax, aArr, -1)
 	c.frames.Put(fr)
-	return tensor.FromArray(softmax)
+	return softmax_tensor
 }
 
 // Softmax_1: softmax
@@ -8414,10 +8414,10 @@ func (c *Softmax_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: softmax = call_function softmax(a, dim=1)
-	softmax := runtime.NewArray(runtime.Float32, N, 3, 5)
+	softmax_tensor, softmax := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Softmax(softmax, aArr, 1)
 	c.frames.Put(fr)
-	return tensor.FromArray(softmax)
+	return softmax_tensor
 }
 
 // Split_0: split
@@ -8480,10 +8480,10 @@ func (c *Split_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: split = call_function split(a, split_size_or_sections=[3], dim=1)
-	split_r0 := runtime.NewArray(runtime.Float32, N, 3)
+	split_r0_tensor, split_r0 := tensor.NewResult(runtime.Float32, N, 3)
 	runtime.Split([]*runtime.Array{split_r0, &fr.split_r1, &fr.split_r2}, aArr, 1)
 	c.frames.Put(fr)
-	return tensor.FromArray(split_r0)
+	return split_r0_tensor
 }
 
 // Sqrt_f32: sqrt
@@ -8535,10 +8535,10 @@ func (c *Sqrt_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: sqrt = call_function sqrt(a)
-	sqrt := runtime.NewArray(runtime.Float32, N, 3, 5)
+	sqrt_tensor, sqrt := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Sqrt(sqrt, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(sqrt)
+	return sqrt_tensor
 }
 
 // Squeeze_0: squeeze
@@ -8590,10 +8590,10 @@ func (c *Squeeze_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: squeeze = call_function squeeze(a, dim=[1, 3])
-	squeeze := runtime.NewArray(runtime.Float32, N, 3)
+	squeeze_tensor, squeeze := tensor.NewResult(runtime.Float32, N, 3)
 	runtime.Copy(squeeze, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(squeeze)
+	return squeeze_tensor
 }
 
 // Squeeze_1: squeeze
@@ -8641,10 +8641,10 @@ func (c *Squeeze_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve()
 	// models.go:57: squeeze = call_function squeeze(a)
-	squeeze := runtime.NewArray(runtime.Float32, 2, 3)
+	squeeze_tensor, squeeze := tensor.NewResult(runtime.Float32, 2, 3)
 	runtime.Copy(squeeze, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(squeeze)
+	return squeeze_tensor
 }
 
 // Squeeze_2: squeeze
@@ -8696,10 +8696,10 @@ func (c *Squeeze_2Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: squeeze = call_function squeeze(a, dim=[-1, 1])
-	squeeze := runtime.NewArray(runtime.Int64, N, 3)
+	squeeze_tensor, squeeze := tensor.NewResult(runtime.Int64, N, 3)
 	runtime.Copy(squeeze, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(squeeze)
+	return squeeze_tensor
 }
 
 // Stack_0: stack
@@ -8754,10 +8754,10 @@ func (c *Stack_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: stack = call_function stack([a, b], dim=1)
-	stack := runtime.NewArray(runtime.Float32, N, 2, 3)
+	stack_tensor, stack := tensor.NewResult(runtime.Float32, N, 2, 3)
 	runtime.Stack(stack, []*runtime.Array{aArr, bArr}, 1)
 	c.frames.Put(fr)
-	return tensor.FromArray(stack)
+	return stack_tensor
 }
 
 // Sub_f32: sub
@@ -8812,10 +8812,10 @@ func (c *Sub_f32Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: sub = call_function sub(a, b)
-	sub := runtime.NewArray(runtime.Float32, N, 3, 5)
+	sub_tensor, sub := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Sub(sub, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(sub)
+	return sub_tensor
 }
 
 // Sub_f32_broadcast: sub
@@ -8870,10 +8870,10 @@ func (c *Sub_f32_broadcastCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) 
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: sub = call_function sub(a, b)
-	sub := runtime.NewArray(runtime.Float32, N, 3, 5)
+	sub_tensor, sub := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Sub(sub, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(sub)
+	return sub_tensor
 }
 
 // Sub_f32_number: sub
@@ -8929,10 +8929,10 @@ func (c *Sub_f32_numberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: sub = call_function sub(a, 1.5)
-	sub := runtime.NewArray(runtime.Float32, N, 4)
+	sub_tensor, sub := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Sub(sub, aArr, c.f32_1_5)
 	c.frames.Put(fr)
-	return tensor.FromArray(sub)
+	return sub_tensor
 }
 
 // Sub_f32_rnumber: sub
@@ -8988,10 +8988,10 @@ func (c *Sub_f32_rnumberCompiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: sub = call_function sub(1.5, a)
-	sub := runtime.NewArray(runtime.Float32, N, 4)
+	sub_tensor, sub := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Sub(sub, c.f32_1_5, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(sub)
+	return sub_tensor
 }
 
 // Sub_i64: sub
@@ -9046,10 +9046,10 @@ func (c *Sub_i64Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: sub = call_function sub(a, b)
-	sub := runtime.NewArray(runtime.Int64, N, 3, 5)
+	sub_tensor, sub := tensor.NewResult(runtime.Int64, N, 3, 5)
 	runtime.Sub(sub, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(sub)
+	return sub_tensor
 }
 
 // Sub_bool: sub
@@ -9104,10 +9104,10 @@ func (c *Sub_boolCompiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.T
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: sub = call_function sub(a, b)
-	sub := runtime.NewArray(runtime.Bool, N, 3, 5)
+	sub_tensor, sub := tensor.NewResult(runtime.Bool, N, 3, 5)
 	runtime.Sub(sub, aArr, bArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(sub)
+	return sub_tensor
 }
 
 // Sum_0: sum
@@ -9159,10 +9159,10 @@ func (c *Sum_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: sum = call_function sum(a, dim=[1], keepdim=true)
-	sum := runtime.NewArray(runtime.Float32, N, 1, 4)
+	sum_tensor, sum := tensor.NewResult(runtime.Float32, N, 1, 4)
 	runtime.Sum(sum, aArr, []int{1}, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(sum)
+	return sum_tensor
 }
 
 // Sum_1: sum
@@ -9214,10 +9214,10 @@ func (c *Sum_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: sum = call_function sum(a)
-	sum := runtime.NewArray(runtime.Int64)
+	sum_tensor, sum := tensor.NewResult(runtime.Int64)
 	runtime.Sum(sum, aArr, []int{}, false)
 	c.frames.Put(fr)
-	return tensor.FromArray(sum)
+	return sum_tensor
 }
 
 // Tanh_f32: tanh
@@ -9269,10 +9269,10 @@ func (c *Tanh_f32Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: tanh = call_function tanh(a)
-	tanh := runtime.NewArray(runtime.Float32, N, 3, 5)
+	tanh_tensor, tanh := tensor.NewResult(runtime.Float32, N, 3, 5)
 	runtime.Tanh(tanh, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(tanh)
+	return tanh_tensor
 }
 
 // Topk_0: topk
@@ -9332,10 +9332,10 @@ func (c *Topk_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: topk = call_function topk(a, k=2)
-	topk_r0 := runtime.NewArray(runtime.Float32, N, 2)
+	topk_r0_tensor, topk_r0 := tensor.NewResult(runtime.Float32, N, 2)
 	runtime.TopK(topk_r0, &fr.topk_r1, aArr, 2, -1, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(topk_r0)
+	return topk_r0_tensor
 }
 
 // Transpose_0: transpose
@@ -9387,10 +9387,10 @@ func (c *Transpose_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: transpose = call_function transpose(a, dim0=1, dim1=2)
-	transpose := runtime.NewArray(runtime.Float32, N, 4, 3)
+	transpose_tensor, transpose := tensor.NewResult(runtime.Float32, N, 4, 3)
 	runtime.Transpose(transpose, aArr, 1, 2)
 	c.frames.Put(fr)
-	return tensor.FromArray(transpose)
+	return transpose_tensor
 }
 
 // Unsqueeze_0: unsqueeze
@@ -9442,10 +9442,10 @@ func (c *Unsqueeze_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: unsqueeze = call_function unsqueeze(a, dim=1)
-	unsqueeze := runtime.NewArray(runtime.Float32, N, 1, 3)
+	unsqueeze_tensor, unsqueeze := tensor.NewResult(runtime.Float32, N, 1, 3)
 	runtime.Copy(unsqueeze, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(unsqueeze)
+	return unsqueeze_tensor
 }
 
 // UpsampleBilinear2d_0: upsample_bilinear2d
@@ -9498,10 +9498,10 @@ func (c *UpsampleBilinear2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor 
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: upsample_bilinear2d = call_function upsample_bilinear2d(a, output_size=[7, 5], align_corners=true)
-	upsample_bilinear2d := runtime.NewArray(runtime.Float32, N, 2, 7, 5)
+	upsample_bilinear2d_tensor, upsample_bilinear2d := tensor.NewResult(runtime.Float32, N, 2, 7, 5)
 	runtime.InterpolateBilinear(upsample_bilinear2d, aArr, true, 0.0, 0.0)
 	c.frames.Put(fr)
-	return tensor.FromArray(upsample_bilinear2d)
+	return upsample_bilinear2d_tensor
 }
 
 // UpsampleBilinear2d_1: upsample_bilinear2d
@@ -9554,10 +9554,10 @@ func (c *UpsampleBilinear2d_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor 
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: upsample_bilinear2d = call_function upsample_bilinear2d(a, output_size=[6, 8], scales_h=2.0, scales_w=2.0)
-	upsample_bilinear2d := runtime.NewArray(runtime.Float32, N, 2, 6, 8)
+	upsample_bilinear2d_tensor, upsample_bilinear2d := tensor.NewResult(runtime.Float32, N, 2, 6, 8)
 	runtime.InterpolateBilinear(upsample_bilinear2d, aArr, false, 2.0, 2.0)
 	c.frames.Put(fr)
-	return tensor.FromArray(upsample_bilinear2d)
+	return upsample_bilinear2d_tensor
 }
 
 // UpsampleNearest2d_0: upsample_nearest2d
@@ -9610,10 +9610,10 @@ func (c *UpsampleNearest2d_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: upsample_nearest2d = call_function upsample_nearest2d(a, output_size=[6, 8], scales_h=2.0, scales_w=2.0)
-	upsample_nearest2d := runtime.NewArray(runtime.Float32, N, 2, 6, 8)
+	upsample_nearest2d_tensor, upsample_nearest2d := tensor.NewResult(runtime.Float32, N, 2, 6, 8)
 	runtime.InterpolateNearest(upsample_nearest2d, aArr, 2.0, 2.0)
 	c.frames.Put(fr)
-	return tensor.FromArray(upsample_nearest2d)
+	return upsample_nearest2d_tensor
 }
 
 // UpsampleNearest2d_1: upsample_nearest2d
@@ -9666,10 +9666,10 @@ func (c *UpsampleNearest2d_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: upsample_nearest2d = call_function upsample_nearest2d(a, output_size=[5, 3])
-	upsample_nearest2d := runtime.NewArray(runtime.Float32, N, 2, 5, 3)
+	upsample_nearest2d_tensor, upsample_nearest2d := tensor.NewResult(runtime.Float32, N, 2, 5, 3)
 	runtime.InterpolateNearest(upsample_nearest2d, aArr, 0.0, 0.0)
 	c.frames.Put(fr)
-	return tensor.FromArray(upsample_nearest2d)
+	return upsample_nearest2d_tensor
 }
 
 // Var_0: var
@@ -9721,10 +9721,10 @@ func (c *Var_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: var = call_function var(a, dim=[-1])
-	var_ := runtime.NewArray(runtime.Float32, N, 3)
+	var_tensor, var_ := tensor.NewResult(runtime.Float32, N, 3)
 	runtime.Var(var_, aArr, []int{-1}, 1, false)
 	c.frames.Put(fr)
-	return tensor.FromArray(var_)
+	return var_tensor
 }
 
 // Var_1: var
@@ -9776,10 +9776,10 @@ func (c *Var_1Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: var = call_function var(a, dim=[0], correction=0, keepdim=true)
-	var_ := runtime.NewArray(runtime.Float32, 1, 4)
+	var_tensor, var_ := tensor.NewResult(runtime.Float32, 1, 4)
 	runtime.Var(var_, aArr, []int{0}, 0, true)
 	c.frames.Put(fr)
-	return tensor.FromArray(var_)
+	return var_tensor
 }
 
 // View_0: view
@@ -9831,10 +9831,10 @@ func (c *View_0Compiled) Forward(a *tensor.Tensor) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:57: view = call_function view(a, shape=[-1, 2, 6])
-	view := runtime.NewArray(runtime.Int64, N, 2, 6)
+	view_tensor, view := tensor.NewResult(runtime.Int64, N, 2, 6)
 	runtime.Copy(view, aArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(view)
+	return view_tensor
 }
 
 // Where_0: where
@@ -9891,10 +9891,10 @@ func (c1 *Where_0Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: where = call_function where(a, b, c)
-	where := runtime.NewArray(runtime.Float32, N, 3, 4)
+	where_tensor, where := tensor.NewResult(runtime.Float32, N, 3, 4)
 	runtime.Where(where, aArr, bArr, cArr)
 	c1.frames.Put(fr)
-	return tensor.FromArray(where)
+	return where_tensor
 }
 
 // Where_1: where
@@ -9952,10 +9952,10 @@ func (c *Where_1Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor) *tensor.Te
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// models.go:69: where = call_function where(a, b, 0.0)
-	where := runtime.NewArray(runtime.Float32, N, 3)
+	where_tensor, where := tensor.NewResult(runtime.Float32, N, 3)
 	runtime.Where(where, aArr, bArr, c.f32_0)
 	c.frames.Put(fr)
-	return tensor.FromArray(where)
+	return where_tensor
 }
 
 // Where_2: where
@@ -10013,8 +10013,8 @@ func (c1 *Where_2Compiled) Forward(a *tensor.Tensor, b *tensor.Tensor, c *tensor
 	fr := c1.frames.Get()
 	fr.reserve(N)
 	// models.go:81: where = call_function where(a, b, c)
-	where := runtime.NewArray(runtime.Int64, N, 2)
+	where_tensor, where := tensor.NewResult(runtime.Int64, N, 2)
 	runtime.Where(where, aArr, bArr, cArr)
 	c1.frames.Put(fr)
-	return tensor.FromArray(where)
+	return where_tensor
 }

@@ -124,8 +124,8 @@ func (c *Block14Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// dwsep.go:45: block_project_nhwc = call_function linear(block_depthwise_nhwc, block_project_weight_2d, block_project_bias)
 	runtime.LinearPacked(&fr.block_project_nhwc, &fr.block_depthwise_nhwc, c.block_project_weight_2d_prepared, c.block_project_bias)
 	// dwsep.go:45: block_project = call_function permute(block_project_nhwc, dims=[0, 3, 1, 2])
-	block_project := runtime.NewArray(runtime.Float32, N, 96, 14, 14)
+	block_project_tensor, block_project := tensor.NewResult(runtime.Float32, N, 96, 14, 14)
 	runtime.Permute(block_project, &fr.block_project_nhwc, []int{0, 3, 1, 2})
 	c.frames.Put(fr)
-	return tensor.FromArray(block_project)
+	return block_project_tensor
 }

@@ -76,7 +76,7 @@ func (c *Block56S2Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	xArr := x.Array()
 	runtime.CheckInput("Block56S2Compiled.Forward", "x", xArr, runtime.Float32, -1, 24, 56, 56)
 	N := xArr.Shape[0]
-	block_project := runtime.NewArray(runtime.Float32, N, 32, 28, 28)
+	block_project_tensor, block_project := tensor.NewResult(runtime.Float32, N, 32, 28, 28)
 	// On one worker, a batch larger than 1 goes through every layer in slices of 1, so
 	// that a layer's output is still in cache when the next reads it (plan.BatchChunk); more
 	// workers share each layer of the whole batch instead.
@@ -85,7 +85,7 @@ func (c *Block56S2Compiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	} else {
 		c.forward(block_project, xArr)
 	}
-	return tensor.FromArray(block_project)
+	return block_project_tensor
 }
 
 // forward computes Forward's result for the batch x into block_project: the whole batch or a slice of it.

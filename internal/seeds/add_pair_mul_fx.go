@@ -58,8 +58,8 @@ func (c *AddPairMul) Forward(x *tensor.Tensor, y *tensor.Tensor) *tensor.Tensor 
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// seeds.go:106: add = call_function mul(x, y)
-	add := runtime.NewArray(runtime.Float32, N, 4)
+	add_tensor, add := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Mul(add, xArr, yArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(add)
+	return add_tensor
 }

@@ -58,8 +58,8 @@ func (c *AddPairSub) Forward(x *tensor.Tensor, y *tensor.Tensor) *tensor.Tensor 
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// seeds.go:106: sub = call_function sub(x, y)
-	sub := runtime.NewArray(runtime.Float32, N, 4)
+	sub_tensor, sub := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Sub(sub, xArr, yArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(sub)
+	return sub_tensor
 }

@@ -58,8 +58,8 @@ func (c *AddReluMul) Forward(x *tensor.Tensor, y *tensor.Tensor) *tensor.Tensor 
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// seeds.go:128: mul = call_function mul(x, y)
-	mul := runtime.NewArray(runtime.Float32, N, 4)
+	mul_tensor, mul := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Mul(mul, xArr, yArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(mul)
+	return mul_tensor
 }

@@ -113,8 +113,8 @@ func (c *ClosuresCompiled) Forward(x *tensor.Tensor, twice bool) *tensor.Tensor 
 	// seeds.go:222: linear_1 = call_function linear(gate, captured0_weight, captured0_bias)
 	runtime.LinearPacked(&fr.linear_1, gate, c.captured0_weight_prepared, c.captured0_bias)
 	// seeds.go:222: mul_1 = call_method mul(linear_1, sigmoid)
-	mul_1 := runtime.NewArray(runtime.Float32, N, 4)
+	mul_1_tensor, mul_1 := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Mul(mul_1, &fr.linear_1, c.sigmoid)
 	c.frames.Put(fr)
-	return tensor.FromArray(mul_1)
+	return mul_1_tensor
 }

@@ -122,8 +122,8 @@ func (c *ClsTokenCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// seeds.go:153: full = call_function full([size, 16], fill_value=0.0)
 	runtime.Full(&fr.full, []*runtime.Array{&fr.size, c.i64_16}, 0.0)
 	// seeds.go:153: add = call_method add(view, full)
-	add := runtime.NewArray(runtime.Float32, N, 16)
+	add_tensor, add := tensor.NewResult(runtime.Float32, N, 16)
 	runtime.Add(add, &fr.view, &fr.full)
 	c.frames.Put(fr)
-	return tensor.FromArray(add)
+	return add_tensor
 }

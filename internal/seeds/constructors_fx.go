@@ -96,8 +96,8 @@ func (c *ConstructorsCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// seeds.go:84: add_2 = add(r3, rand)
 	runtime.RunElementwiseProgram(&fr.add_2, []*runtime.Array{xArr, c.add, c.rand}, c.add_2_program, false)
 	// seeds.go:84: add_3 = call_method add(add_2, arange)
-	add_3 := runtime.NewArray(runtime.Float32, N, 4)
+	add_3_tensor, add_3 := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Add(add_3, &fr.add_2, c.arange)
 	c.frames.Put(fr)
-	return tensor.FromArray(add_3)
+	return add_3_tensor
 }

@@ -59,8 +59,8 @@ func (c *GateCompiled) Forward(x *tensor.Tensor, flag bool) *tensor.Tensor {
 	fr := c.frames.Get()
 	fr.reserve(N)
 	// seeds.go:70: relu = call_method relu(x)
-	relu := runtime.NewArray(runtime.Float32, N, 4)
+	relu_tensor, relu := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Relu(relu, xArr)
 	c.frames.Put(fr)
-	return tensor.FromArray(relu)
+	return relu_tensor
 }

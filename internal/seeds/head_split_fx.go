@@ -128,8 +128,8 @@ func (c *HeadSplitCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// seeds.go:191: mul_2 = call_method mul(reshape, full)
 	runtime.Mul(&fr.mul_2, &fr.reshape, &fr.full)
 	// seeds.go:192: reshape_1 = call_method reshape(mul_2, shape=[-1, 128])
-	reshape_1 := runtime.NewArray(runtime.Float32, N, 128)
+	reshape_1_tensor, reshape_1 := tensor.NewResult(runtime.Float32, N, 128)
 	runtime.Copy(reshape_1, &fr.mul_2)
 	c.frames.Put(fr)
-	return tensor.FromArray(reshape_1)
+	return reshape_1_tensor
 }

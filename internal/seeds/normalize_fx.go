@@ -60,8 +60,8 @@ func (c *NormalizeCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// seeds.go:59: inv_sqrt_len = call_function inv_sqrt_len([x])
 	inv_sqrt_len := runtime.Adopt("wrapped function inv_sqrt_len (github.com/fxgen/fxgen/internal/seeds.InvSqrtLen)", InvSqrtLen(tensor.FromArray(xArr)).Array(), runtime.Float32, []int{}, xArr)
 	// seeds.go:59: mul = call_method mul(x, inv_sqrt_len)
-	mul := runtime.NewArray(runtime.Float32, N, 4)
+	mul_tensor, mul := tensor.NewResult(runtime.Float32, N, 4)
 	runtime.Mul(mul, xArr, inv_sqrt_len)
 	c.frames.Put(fr)
-	return tensor.FromArray(mul)
+	return mul_tensor
 }

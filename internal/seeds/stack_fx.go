@@ -94,8 +94,8 @@ func (c *StackCompiled) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// seeds.go:118: bot_0 = call_function linear_act(x, bot_0_weight, bot_0_bias, act=1)
 	runtime.LinearActPacked(&fr.bot_0, xArr, c.bot_0_weight_prepared, c.bot_0_bias, runtime.ActReLU)
 	// seeds.go:118: bot_2 = call_function linear(bot_0, bot_2_weight, bot_2_bias)
-	bot_2 := runtime.NewArray(runtime.Float32, N, 2)
+	bot_2_tensor, bot_2 := tensor.NewResult(runtime.Float32, N, 2)
 	runtime.LinearPacked(bot_2, &fr.bot_0, c.bot_2_weight_prepared, c.bot_2_bias)
 	c.frames.Put(fr)
-	return tensor.FromArray(bot_2)
+	return bot_2_tensor
 }

@@ -112,8 +112,8 @@ func (c *TwoReluDecomposed) Forward(x *tensor.Tensor) *tensor.Tensor {
 	// transforms.go:118: gt_1 = call_method gt(fc2, 0.0)
 	runtime.Gt(&fr.gt_1, &fr.fc2, c.f32_0)
 	// transforms.go:118: mul_1 = call_method mul(gt_1, fc2)
-	mul_1 := runtime.NewArray(runtime.Float32, N, 3)
+	mul_1_tensor, mul_1 := tensor.NewResult(runtime.Float32, N, 3)
 	runtime.Mul(mul_1, &fr.gt_1, &fr.fc2)
 	c.frames.Put(fr)
-	return tensor.FromArray(mul_1)
+	return mul_1_tensor
 }
