@@ -134,3 +134,22 @@ func TestGenerateRejectsStalePlan(t *testing.T) {
 		t.Errorf("Generate with a stale plan: got %v, want a memory plan error (overwrites)", err)
 	}
 }
+
+// sameTwice returns one value twice.
+type sameTwice struct{}
+
+func (sameTwice) Forward(x *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) {
+	y := tensor.Relu(x)
+	return y, y
+}
+
+// TestResultReturnedTwice checks that an output Forward returns twice is
+// made once (tensor.NewResult) and returned as two tensors over its
+// array, one of them NewResult's.
+func TestResultReturnedTwice(t *testing.T) {
+	src, _ := generate(t, sameTwice{}, passes.Default, "x=f32[N,4]")
+	fwd := section(src, "func (c *ModelCompiled) Forward")
+	if strings.Count(fwd, "tensor.NewResult(") != 1 || !strings.Contains(fwd, "return relu_tensor, tensor.FromArray(relu)") {
+		t.Errorf("Forward should make relu once and return it as two tensors:\n%s", fwd)
+	}
+}
