@@ -134,7 +134,7 @@ func parallelElementwise(out, x []float32, kind int) {
 func activationF32(kind int, out, x []float32) {
 	if kind == taskExp {
 		// Softmax's exponential kernel with no shift.
-		if _, ok := expShiftVec(out, x, 0); ok {
+		if _, ok := expShiftVec(out, x, 0, false); ok {
 			return
 		}
 	} else if activationVec(kind, out, x) {

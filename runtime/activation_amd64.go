@@ -33,8 +33,9 @@ func activationVec(kind int, out, x []float32) bool {
 // expShiftVec sets out[i] = e^(x[i]-shift) and returns their sum with the
 // vector kernel of the selected tier; ok is false on the generic tier and
 // for a shift that is not a float32 value (softmax shifts by a row's
-// maximum, Exp by 0).
-func expShiftVec(out, x []float32, shift float64) (sum float64, ok bool) {
+// maximum, Exp by 0). below says that no x[i] is above shift, which some
+// tiers make use of.
+func expShiftVec(out, x []float32, shift float64, below bool) (sum float64, ok bool) {
 	if vec == nil || float64(float32(shift)) != shift {
 		return 0, false
 	}
@@ -43,6 +44,9 @@ func expShiftVec(out, x []float32, shift float64) (sum float64, ok bool) {
 		return 0, true
 	}
 	_ = x[n-1]
+	if below {
+		return vec.expShiftBelow(&out[0], &x[0], n, shift), true
+	}
 	return vec.expShift(&out[0], &x[0], n, shift), true
 }
 
@@ -127,6 +131,13 @@ func geluTanhAVX2(out, x *float32, n int)
 //
 //go:noescape
 func expShiftAVX2(out, x *float32, n int, shift float64) (sum float64)
+
+// expShiftBelowAVX2 is expShiftAVX2 for x[i] ≤ shift (softmax shifts by
+// its row's maximum), with the same results: e^(x[i]-shift) ≤ 1 needs
+// neither the upper clamp nor the check for +∞.
+//
+//go:noescape
+func expShiftBelowAVX2(out, x *float32, n int, shift float64) (sum float64)
 
 // sigmoidAVX512 is sigmoidAVX2 sixteen lanes at a time, with the same
 // results (AVX-512; activation_f32_avx512_amd64.s).

@@ -24,8 +24,12 @@
 // the constant table. VMAXPS and VMINPS return their second Intel source
 // (A) when either is NaN.
 #define EXPF8PART(A, N, R, T) \
-	VMAXPS A, Y14, A; \
 	VMINPS A, Y15, A; \
+	EXPF8PARTLE(A, N, R, T)
+
+// EXPF8PARTLE is EXPF8PART for A ≤ 0 (or NaN), which needs no upper clamp.
+#define EXPF8PARTLE(A, N, R, T) \
+	VMAXPS A, Y14, A; \
 	VMULPS fLOG2E(R9), A, N; \
 	VROUNDPS $8, N, N; \
 	VMOVAPS A, R; \
@@ -237,6 +241,46 @@ done: \
 	VZEROUPPER; \
 	RET
 
+// EXPSHIFTLOOP8(BODY) is the body of expShiftAVX2 and expShiftBelowAVX2:
+// BODY on eight at a time, EXPSHIFTF8 on the rest under the mask Y13.
+#define EXPSHIFTLOOP8(BODY) \
+	MOVQ out+0(FP), DI; \
+	MOVQ x+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	LEAQ f32Const<>(SB), R9; \
+	VMOVUPS fEXPLO(R9), Y14; \
+	VMOVUPS fEXPHI(R9), Y15; \
+	VCVTSD2SS shift+24(FP), X12, X12; \
+	VBROADCASTSS X12, Y12; \
+	VXORPD Y10, Y10, Y10; \
+	VXORPD Y11, Y11, Y11; \
+eloop: \
+	CMPQ CX, $8; \
+	JL etail; \
+	VMOVUPS (SI), Y0; \
+	BODY; \
+	VMOVUPS Y1, (DI); \
+	EXPSUMSTORED8; \
+	ADDQ $32, SI; \
+	ADDQ $32, DI; \
+	SUBQ $8, CX; \
+	JMP eloop; \
+etail: \
+	TESTQ CX, CX; \
+	JEQ esum; \
+	TAILMASK8(Y13); \
+	VMASKMOVPS (SI), Y13, Y0; \
+	EXPSHIFTF8; \
+	VANDPS Y13, Y1, Y1; \
+	EXPSUM8; \
+	VMASKMOVPS Y1, Y13, (DI); \
+esum: \
+	VADDPD Y11, Y10, Y0; \
+	HSUMPD4; \
+	MOVSD X0, sum+32(FP); \
+	VZEROUPPER; \
+	RET
+
 // func sigmoidAVX2(out, x *float32, n int)
 TEXT ·sigmoidAVX2(SB), NOSPLIT, $0-24
 	ACTLOOP8(SIGMOIDF8)
@@ -257,9 +301,10 @@ TEXT ·geluTanhAVX2(SB), NOSPLIT, $0-24
 TEXT ·geluAVX2(SB), NOSPLIT, $0-24
 	ACTLOOP8(GELUF8)
 
-// EXPSHIFTF8 sets Y1 = e^(x-shift) for x in Y0 and shift in Y12 (see
-// expShiftAVX2), with Y2 to Y6 as scratch.
-#define EXPSHIFTF8 \
+// SHIFTLO8 sets Y1 = x - shift rounded to float32 and Y3 its rounding
+// error (Knuth's two-sum; 0 where it is NaN) for x in Y0 and shift in
+// Y12, with Y2 and Y4 as scratch.
+#define SHIFTLO8 \
 	VSUBPS Y12, Y0, Y1; \
 	VSUBPS Y0, Y1, Y2; \
 	VSUBPS Y2, Y1, Y3; \
@@ -267,12 +312,25 @@ TEXT ·geluAVX2(SB), NOSPLIT, $0-24
 	VADDPS Y12, Y2, Y4; \
 	VSUBPS Y4, Y3, Y3; \
 	VCMPPS $0, Y3, Y3, Y4; \
-	VANDPS Y4, Y3, Y3; \
+	VANDPS Y4, Y3, Y3
+
+// EXPSHIFTF8 sets Y1 = e^(x-shift) for x in Y0 and shift in Y12 (see
+// expShiftAVX2), with Y2 to Y6 as scratch.
+#define EXPSHIFTF8 \
+	SHIFTLO8; \
 	EXPF8(Y1, Y4, Y5, Y6); \
 	VMOVAPS Y1, Y2; \
 	VFMADD231PS Y3, Y1, Y2; \
 	VCMPPS $0, fINF(R9), Y1, Y4; \
 	VBLENDVPS Y4, Y1, Y2, Y1
+
+// EXPSHIFTLE8 is EXPSHIFTF8 where x ≤ shift: e^a ≤ 1 needs neither the
+// upper clamp nor the keeping of +∞, and the steps left are the same.
+#define EXPSHIFTLE8 \
+	SHIFTLO8; \
+	EXPF8PARTLE(Y1, Y4, Y5, Y6); \
+	VMULPS Y4, Y1, Y1; \
+	VFMADD231PS Y3, Y1, Y1
 
 // EXPSUM8 adds the eight float32 lanes of Y1 to the float64 sums in Y10
 // and Y11, with Y2 and Y3 as scratch.
@@ -300,42 +358,10 @@ TEXT ·geluAVX2(SB), NOSPLIT, $0-24
 // two-sum; 0 where it is NaN, at infinities) and e^(x-shift) taken as
 // e^a + e^a·lo (e^a where that is +∞). The sum adds the float32 results in float64.
 TEXT ·expShiftAVX2(SB), NOSPLIT, $0-40
-	MOVQ out+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
-	LEAQ f32Const<>(SB), R9
-	VMOVUPS fEXPLO(R9), Y14
-	VMOVUPS fEXPHI(R9), Y15
-	VCVTSD2SS shift+24(FP), X12, X12
-	VBROADCASTSS X12, Y12
-	VXORPD Y10, Y10, Y10
-	VXORPD Y11, Y11, Y11
+	EXPSHIFTLOOP8(EXPSHIFTF8)
 
-eloop:
-	CMPQ CX, $8
-	JL   etail
-	VMOVUPS (SI), Y0
-	EXPSHIFTF8
-	VMOVUPS Y1, (DI)
-	EXPSUMSTORED8
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $8, CX
-	JMP  eloop
-
-etail:
-	TESTQ CX, CX
-	JEQ   esum
-	TAILMASK8(Y13)
-	VMASKMOVPS (SI), Y13, Y0
-	EXPSHIFTF8
-	VANDPS Y13, Y1, Y1
-	EXPSUM8
-	VMASKMOVPS Y1, Y13, (DI)
-
-esum:
-	VADDPD Y11, Y10, Y0
-	HSUMPD4
-	MOVSD X0, sum+32(FP)
-	VZEROUPPER
-	RET
+// func expShiftBelowAVX2(out, x *float32, n int, shift float64) (sum float64)
+//
+// expShiftAVX2 for x[i] ≤ shift (softmax's row maximum), with its bits.
+TEXT ·expShiftBelowAVX2(SB), NOSPLIT, $0-40
+	EXPSHIFTLOOP8(EXPSHIFTLE8)

@@ -9,7 +9,9 @@ package runtime
 func activationVec(kind int, out, x []float32) bool { return false }
 
 // expShiftVec reports false: softmax uses its portable loop.
-func expShiftVec(out, x []float32, shift float64) (sum float64, ok bool) { return 0, false }
+func expShiftVec(out, x []float32, shift float64, below bool) (sum float64, ok bool) {
+	return 0, false
+}
 
 // maxVec reports false: softmax uses its portable loop.
 func maxVec(x []float32) (m float32, nan, ok bool) { return 0, false, false }

@@ -121,11 +121,13 @@ func ulpDistance(a, b float32) int64 {
 
 // TestExpShiftVecMatchesPortable checks softmax's vector exp-and-sum
 // against its portable loop, for every length up to 40 and with -Inf and
-// +Inf entries.
+// +Inf entries; and, where no entry is above the shift (among them the
+// shift by the maximum, softmax's), that the kernel for that case gives
+// the same bits and sum.
 func TestExpShiftVecMatchesPortable(t *testing.T) { forEachISA(t, testExpShiftVecMatchesPortable) }
 
 func testExpShiftVecMatchesPortable(t *testing.T) {
-	if _, ok := expShiftVec(nil, nil, 0); !ok {
+	if _, ok := expShiftVec(nil, nil, 0, false); !ok {
 		skipWithoutVec(t, "exp")
 	}
 	rng := rand.New(rand.NewPCG(8, 8))
@@ -140,14 +142,26 @@ func testExpShiftVecMatchesPortable(t *testing.T) {
 		if n == 40 {
 			x[2] = float32(math.Inf(1))
 		}
-		for _, shift := range []float64{0, 12.5, -800, 800} {
+		shifts := []float64{0, 12.5, -800, 800}
+		if n > 0 {
+			shifts = append(shifts, float64(slices.Max(x)))
+		}
+		for _, shift := range shifts {
 			want := make([]float32, n)
 			wantSum := expShiftPortable(want, x, shift)
 			got := make([]float32, n+1)
 			got[n] = 99
-			gotSum, _ := expShiftVec(got[:n], x, shift)
+			gotSum, _ := expShiftVec(got[:n], x, shift, false)
 			if got[n] != 99 {
 				t.Errorf("n=%d: wrote past the output", n)
+			}
+			if len(x) == 0 || float64(slices.Max(x)) <= shift {
+				below := make([]float32, n+1)
+				below[n] = 99
+				belowSum, _ := expShiftVec(below[:n], x, shift, true)
+				if !slices.EqualFunc(below, got, func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }) || belowSum != gotSum && !(math.IsNaN(belowSum) && math.IsNaN(gotSum)) {
+					t.Errorf("n=%d shift=%v: with every entry at most the shift, %v (sum %v), not %v (sum %v)", n, shift, below[:n], belowSum, got[:n], gotSum)
+				}
 			}
 			for i := range n {
 				if ulpDistance(got[i], want[i]) > 1 {

@@ -119,9 +119,10 @@ func rowMax(x []float32) (m float32, nan bool) {
 }
 
 // expShift sets out[i] = e^(x[i]-shift) and returns the float64 sum of the
-// exponentials, with the vector kernel where the CPU has one.
+// exponentials, with the vector kernel where the CPU has one; shift is
+// x's maximum.
 func expShift(out, x []float32, shift float64) float64 {
-	if sum, ok := expShiftVec(out, x, shift); ok {
+	if sum, ok := expShiftVec(out, x, shift, true); ok {
 		return sum
 	}
 	return expShiftPortable(out, x, shift)

@@ -8,15 +8,16 @@ package runtime
 // (vec, nil on the generic tier) and the ...Vec functions call through it,
 // so that a tier is one table here rather than a switch in every kernel.
 type vecKernels struct {
-	activation   [taskGeluTanh + 1]func(out, x *float32, n int) // by task kind; nil: no kernel
-	expShift     func(out, x *float32, n int, shift float64) (sum float64)
-	max          func(x *float32, n int) (m float32, nan bool)
-	relu         func(out, x *float32, n int)
-	clamp        func(out, x *float32, n int, lo, hi float32)
-	unary        [unaryMaps]func(out, x *float32, n int)
-	same         [opDiv + 1]func(o, a, b *float32, n int) // by binaryOp
-	scalar       [opDiv + 1]func(o, a *float32, s float32, n int)
-	layerNormRow func(out, x, w, b *float32, n int, eps float64, mode int)
+	activation    [taskGeluTanh + 1]func(out, x *float32, n int) // by task kind; nil: no kernel
+	expShift      func(out, x *float32, n int, shift float64) (sum float64)
+	expShiftBelow func(out, x *float32, n int, shift float64) (sum float64) // for x ≤ shift
+	max           func(x *float32, n int) (m float32, nan bool)
+	relu          func(out, x *float32, n int)
+	clamp         func(out, x *float32, n int, lo, hi float32)
+	unary         [unaryMaps]func(out, x *float32, n int)
+	same          [opDiv + 1]func(o, a, b *float32, n int) // by binaryOp
+	scalar        [opDiv + 1]func(o, a *float32, s float32, n int)
+	layerNormRow  func(out, x, w, b *float32, n int, eps float64, mode int)
 }
 
 // vec is the vector kernel set of the selected tier, or nil.
@@ -27,14 +28,15 @@ var avx512Vec = &vecKernels{
 		taskSigmoid: sigmoidAVX512, taskTanh: tanhAVX512, taskGelu: geluAVX512,
 		taskSilu: siluAVX512, taskGeluTanh: geluTanhAVX512,
 	},
-	expShift:     expShiftAVX512,
-	max:          maxAVX512,
-	relu:         reluAVX512,
-	clamp:        clampAVX2,
-	unary:        unaryAVX2,
-	same:         [...]func(o, a, b *float32, n int){addSameAVX512, subSameAVX512, mulSameAVX512, divSameAVX512},
-	scalar:       [...]func(o, a *float32, s float32, n int){addScalarAVX512, subScalarAVX512, mulScalarAVX512, divScalarAVX512},
-	layerNormRow: layerNormRowAVX512,
+	expShift:      expShiftAVX512,
+	expShiftBelow: expShiftAVX512,
+	max:           maxAVX512,
+	relu:          reluAVX512,
+	clamp:         clampAVX2,
+	unary:         unaryAVX2,
+	same:          [...]func(o, a, b *float32, n int){addSameAVX512, subSameAVX512, mulSameAVX512, divSameAVX512},
+	scalar:        [...]func(o, a *float32, s float32, n int){addScalarAVX512, subScalarAVX512, mulScalarAVX512, divScalarAVX512},
+	layerNormRow:  layerNormRowAVX512,
 }
 
 var avx2Vec = &vecKernels{
@@ -42,14 +44,15 @@ var avx2Vec = &vecKernels{
 		taskSigmoid: sigmoidAVX2, taskTanh: tanhAVX2, taskGelu: geluAVX2,
 		taskSilu: siluAVX2, taskGeluTanh: geluTanhAVX2,
 	},
-	expShift:     expShiftAVX2,
-	max:          maxAVX2,
-	relu:         reluAVX2,
-	clamp:        clampAVX2,
-	unary:        unaryAVX2,
-	same:         [...]func(o, a, b *float32, n int){addSameAVX2, subSameAVX2, mulSameAVX2, divSameAVX2},
-	scalar:       [...]func(o, a *float32, s float32, n int){addScalarAVX2, subScalarAVX2, mulScalarAVX2, divScalarAVX2},
-	layerNormRow: layerNormRowAVX2,
+	expShift:      expShiftAVX2,
+	expShiftBelow: expShiftBelowAVX2,
+	max:           maxAVX2,
+	relu:          reluAVX2,
+	clamp:         clampAVX2,
+	unary:         unaryAVX2,
+	same:          [...]func(o, a, b *float32, n int){addSameAVX2, subSameAVX2, mulSameAVX2, divSameAVX2},
+	scalar:        [...]func(o, a *float32, s float32, n int){addScalarAVX2, subScalarAVX2, mulScalarAVX2, divScalarAVX2},
+	layerNormRow:  layerNormRowAVX2,
 }
 
 // bestVec returns the vector kernels of the selected tier (SetISA).
