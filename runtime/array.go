@@ -110,23 +110,27 @@ const maxArrayBytes = 1 << 47
 
 // NewArray returns a zeroed array of the given dtype and shape.
 func NewArray(dt DType, shape ...int) *Array {
-	if len(shape) > len(arrayWithShape{}.dims) {
-		a := &Array{}
-		a.Reset(dt, shape...)
-		return a
-	}
-	x := &arrayWithShape{}
-	x.a.Shape = x.dims[:0:len(shape)]
-	x.a.Reset(dt, shape...)
-	return &x.a
+	return new(ShapedArray).Init(dt, shape...)
 }
 
-// arrayWithShape is an Array with room for its shape, which NewArray
-// allocates as one object: a compiled Forward makes its outputs with
-// NewArray on every call.
-type arrayWithShape struct {
-	a    Array
+// ShapedArray is an Array with room for a shape of up to six dims, so
+// that the array and its shape are one allocation: NewArray's, and with
+// its Tensor tensor.NewResult's, which a compiled Forward makes its
+// outputs with on every call.
+type ShapedArray struct {
+	Array
 	dims [6]int
+}
+
+// Init gives the zero ShapedArray s dtype dt, the shape (kept in s when
+// it has at most six dims) and new zeroed elements, and returns its
+// Array.
+func (s *ShapedArray) Init(dt DType, shape ...int) *Array {
+	if len(shape) <= len(s.dims) {
+		s.Shape = s.dims[:0:len(shape)]
+	}
+	s.Reset(dt, shape...)
+	return &s.Array
 }
 
 // Reset gives a the dtype and shape, reusing its backing slice when it is
