@@ -171,3 +171,9 @@ func geluTanhAVX512(out, x *float32, n int)
 //
 //go:noescape
 func expShiftAVX512(out, x *float32, n int, shift float64) (sum float64)
+
+// expShiftBelowAVX512 is expShiftBelowAVX2 sixteen lanes at a time, with
+// expShiftAVX512's results.
+//
+//go:noescape
+func expShiftBelowAVX512(out, x *float32, n int, shift float64) (sum float64)

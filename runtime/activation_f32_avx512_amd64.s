@@ -40,8 +40,13 @@
 // are scratch. VMAXPS and VMINPS return their second Intel source (A)
 // when either is NaN.
 #define EXPF16PART(A, N, R, T) \
-	VMAXPS A, Z30, A; \
 	VMINPS A, Z31, A; \
+	EXPF16PARTLE(A, N, R, T)
+
+// EXPF16PARTLE is EXPF16PART for A ≤ 0 (or NaN), which needs no upper
+// clamp.
+#define EXPF16PARTLE(A, N, R, T) \
+	VMAXPS A, Z30, A; \
 	VMULPS Z29, A, N; \
 	VRNDSCALEPS $8, N, N; \
 	VMOVAPS A, R; \
@@ -64,8 +69,13 @@
 // half of them -∞, took 204 µs against 37 µs unmasked). Between fEXPZ and
 // -87.3, where e^A is subnormal, the assists remain.
 #define EXPF16(A, N, R, T) \
+	VMINPS A, Z31, A; \
+	EXPF16LE(A, N, R, T)
+
+// EXPF16LE is EXPF16 for A ≤ 0 (or NaN).
+#define EXPF16LE(A, N, R, T) \
 	VCMPPS.BCST $5, fEXPZ(R9), A, K6; \
-	EXPF16PART(A, N, R, T); \
+	EXPF16PARTLE(A, N, R, T); \
 	VSCALEFPS.Z N, A, K6, A
 
 // SIGMOIDF16 sets Z0 = sigmoid(x) for x in Z0 as SIGMOIDF8: e = e^{-|x|},
@@ -237,6 +247,46 @@ done: \
 	VZEROUPPER; \
 	RET
 
+// EXPSHIFTLOOP16(BODY) is the body of expShiftAVX512 and
+// expShiftBelowAVX512: BODY on sixteen at a time, EXPSHIFTF16 on the rest
+// under the opmask K4.
+#define EXPSHIFTLOOP16(BODY) \
+	MOVQ out+0(FP), DI; \
+	MOVQ x+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	LEAQ f32Const<>(SB), R9; \
+	EXPCONST16; \
+	VCVTSD2SS shift+24(FP), X12, X12; \
+	VBROADCASTSS X12, Z12; \
+	VPXORQ Z10, Z10, Z10; \
+	VPXORQ Z11, Z11, Z11; \
+eloop: \
+	CMPQ CX, $16; \
+	JL etail; \
+	VMOVUPS (SI), Z0; \
+	BODY; \
+	EXPSUM16; \
+	VMOVUPS Z1, (DI); \
+	ADDQ $64, SI; \
+	ADDQ $64, DI; \
+	SUBQ $16, CX; \
+	JMP eloop; \
+etail: \
+	TESTQ CX, CX; \
+	JEQ esum; \
+	TAILMASK(K4); \
+	VMOVUPS.Z (SI), K4, Z0; \
+	EXPSHIFTF16; \
+	VMOVAPS.Z Z1, K4, Z1; \
+	EXPSUM16; \
+	VMOVUPS Z1, K4, (DI); \
+esum: \
+	VADDPD Z11, Z10, Z0; \
+	HSUMPD0; \
+	MOVSD X0, sum+32(FP); \
+	VZEROUPPER; \
+	RET
+
 // func sigmoidAVX512(out, x *float32, n int)
 TEXT ·sigmoidAVX512(SB), NOSPLIT, $0-24
 	ACTLOOP16(SIGMOIDF16)
@@ -262,15 +312,29 @@ TEXT ·geluTanhAVX512(SB), NOSPLIT, $0-24
 // error; the FMA is skipped (leaving e^a) where lo is NaN, which is where
 // EXPSHIFTF8 zeroes lo, and where e^a is +∞. Z2 to Z6 are scratch.
 #define EXPSHIFTF16 \
+	SHIFTLO16; \
+	EXPF16(Z1, Z4, Z5, Z6); \
+	VCMPPS $0, Z3, Z3, K1; \
+	VCMPPS.BCST $4, fINF(R9), Z1, K1, K1; \
+	VFMADD231PS Z3, Z1, K1, Z1
+
+// SHIFTLO16 sets Z1 = x - shift rounded to float32 and Z3 its rounding
+// error (Knuth's two-sum) for x in Z0 and shift in Z12, with Z2 and Z4 as
+// scratch.
+#define SHIFTLO16 \
 	VSUBPS Z12, Z0, Z1; \
 	VSUBPS Z0, Z1, Z2; \
 	VSUBPS Z2, Z1, Z3; \
 	VSUBPS Z3, Z0, Z3; \
 	VADDPS Z12, Z2, Z4; \
-	VSUBPS Z4, Z3, Z3; \
-	EXPF16(Z1, Z4, Z5, Z6); \
+	VSUBPS Z4, Z3, Z3
+
+// EXPSHIFTLE16 is EXPSHIFTF16 where x ≤ shift (EXPSHIFTLE8's case): no
+// upper clamp, and no +∞ to keep.
+#define EXPSHIFTLE16 \
+	SHIFTLO16; \
+	EXPF16LE(Z1, Z4, Z5, Z6); \
 	VCMPPS $0, Z3, Z3, K1; \
-	VCMPPS.BCST $4, fINF(R9), Z1, K1, K1; \
 	VFMADD231PS Z3, Z1, K1, Z1
 
 // EXPSUM16 adds the sixteen float32 lanes of Z1 to the float64 sums in
@@ -287,41 +351,10 @@ TEXT ·geluTanhAVX512(SB), NOSPLIT, $0-24
 // expShiftAVX2 sixteen lanes at a time: the same float32 results, their
 // sum in float64 in another order.
 TEXT ·expShiftAVX512(SB), NOSPLIT, $0-40
-	MOVQ out+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
-	LEAQ f32Const<>(SB), R9
-	EXPCONST16
-	VCVTSD2SS shift+24(FP), X12, X12
-	VBROADCASTSS X12, Z12
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
+	EXPSHIFTLOOP16(EXPSHIFTF16)
 
-eloop:
-	CMPQ CX, $16
-	JL   etail
-	VMOVUPS (SI), Z0
-	EXPSHIFTF16
-	EXPSUM16
-	VMOVUPS Z1, (DI)
-	ADDQ $64, SI
-	ADDQ $64, DI
-	SUBQ $16, CX
-	JMP  eloop
-
-etail:
-	TESTQ CX, CX
-	JEQ   esum
-	TAILMASK(K4)
-	VMOVUPS.Z (SI), K4, Z0
-	EXPSHIFTF16
-	VMOVAPS.Z Z1, K4, Z1
-	EXPSUM16
-	VMOVUPS Z1, K4, (DI)
-
-esum:
-	VADDPD Z11, Z10, Z0
-	HSUMPD0
-	MOVSD X0, sum+32(FP)
-	VZEROUPPER
-	RET
+// func expShiftBelowAVX512(out, x *float32, n int, shift float64) (sum float64)
+//
+// expShiftAVX512 for x[i] ≤ shift (softmax's row maximum), with its bits.
+TEXT ·expShiftBelowAVX512(SB), NOSPLIT, $0-40
+	EXPSHIFTLOOP16(EXPSHIFTLE16)

@@ -29,7 +29,7 @@ var avx512Vec = &vecKernels{
 		taskSilu: siluAVX512, taskGeluTanh: geluTanhAVX512,
 	},
 	expShift:      expShiftAVX512,
-	expShiftBelow: expShiftAVX512,
+	expShiftBelow: expShiftBelowAVX512,
 	max:           maxAVX512,
 	relu:          reluAVX512,
 	clamp:         clampAVX2,
