@@ -119,6 +119,16 @@ func tanhAVX2(out, x *float32, n int)
 //go:noescape
 func geluAVX2(out, x *float32, n int)
 
+// geluFastAVX2 sets out[i] = x[i]·Φ(x[i]) where x[i] ≥ -4, in float32 with
+// the fast path's polynomial (GELUFASTF8), and appends each other i (x[i]
+// below -4 or NaN, whose out[i] it leaves unspecified) to slowIdx and x[i]
+// to slowX, each with room for room ≥ 16 elements, for i from 0 until n or
+// until they may not have room for another vector's: it returns where it
+// stopped and how many it appended.
+//
+//go:noescape
+func geluFastAVX2(out, x *float32, n int, slowIdx *int32, slowX *float32, room int) (done, slow int)
+
 // geluTanhAVX2 sets out[i] = geluTanhF64(x[i]) for i < n, in float32 as
 // sigmoidAVX2 (its argument in float64).
 //
@@ -159,6 +169,12 @@ func tanhAVX512(out, x *float32, n int)
 //
 //go:noescape
 func geluAVX512(out, x *float32, n int)
+
+// geluFastAVX512 is geluFastAVX2 sixteen lanes at a time, with the same
+// results.
+//
+//go:noescape
+func geluFastAVX512(out, x *float32, n int, slowIdx *int32, slowX *float32, room int) (done, slow int)
 
 // geluTanhAVX512 is geluTanhAVX2 sixteen lanes at a time, as
 // sigmoidAVX512.

@@ -44,6 +44,20 @@
 #define fGP5 1216
 #define fINF 1280
 #define fEXPZ 1312
+#define fGFSHIFT 1344
+#define fGFLO 1376
+#define fGFHI 1408
+#define fGFC 1472
+#define fGFP0 1536
+#define fGFP1 1600
+#define fGFP2 1664
+#define fGFP3 1728
+#define fGFP4 1792
+#define fGFP5 1856
+#define fGFP6 1920
+#define fGFP7 1984
+#define fGFP8 2048
+#define fGFP9 2112
 
 C8(fONE, $0x3f800000)    // 1
 C8(fSIGN, $0x80000000)   // sign bit
@@ -87,7 +101,43 @@ G16(fGP4, $0xbdf251a1, $0xbd5faf9d, $0xbb43c86c, $0x3cf33a74, $0x3cf33a74, $0x3c
 G16(fGP5, $0xbd99a8f1, $0xbdfd0caf, $0xbdf2279d, $0xbdc29b79, $0xbdc29b79, $0xbdc29b79, $0x3d72ffc6, $0x3c6278ac)
 C8(fINF, $0x7f800000)    // +∞
 C8(fEXPZ, $0xc2d20000)   // -105: e^a rounds to 0 below (the AVX-512 kernels skip it)
-GLOBL f32Const<>(SB), RODATA|NOPTR, $1344
+C8(fGFSHIFT, $0x40a00000) // 5: the fast GELU's pieces are of x + 5
+C8(fGFLO, $0xc0800000)    // -4: the fast GELU's lowest x
+C8(fGFHI, $0x41280000)    // 10.5: Φ(x) rounds to 1 beyond
+// The fast GELU's piecewise polynomial: Φ(x) = P0 + P1·u + ... + P9·u⁹,
+// u = x - C, x ≥ -4 clamped to 10.5, on eight pieces of x + 5: [1, 1.5),
+// [1.5, 2), [2, 3), [3, 4), [4, 6), [6, 8), [8, 12) and [12, 16). Entry i
+// of each row is for the x + 5 whose bits 22 to 24 are i: [2, 3) is 0,
+// [3, 4) 1, [4, 6) 2, [6, 8) 3, [8, 12) 4, [12, 16) 5, [1, 1.5) 6 and
+// [1.5, 2) 7; rows repeat as fGC's. The second half of
+// scripts/gelu_pieces.py's output.
+G16(fGFC, $0xc0200000, $0xbfc00000, $0x00000000, $0x40000000, $0x40a00000, $0x410c0000, $0xc0700000, $0xc0500000)
+G16(fGFP0, $0x3bcb7a73, $0x3d88d237, $0x3f000000, $0x3f7a2d0c, $0x3f7ffffb, $0x3f800000, $0x38b96cab, $0x3a17437f)
+G16(fGFP1, $0x3c8f9783, $0x3e04a043, $0x3ecc4225, $0x3d5d2591, $0x35b6605c, $0x293c9b8c, $0x39b8dc97, $0x3b04f9c7)
+G16(fGFP2, $0x3cb37d63, $0x3dc6f065, $0x3448e9fc, $0xbd5d25fa, $0xb654671f, $0x29b69e88, $0x3a2d4ece, $0x3b5815e3)
+G16(fGFP3, $0x3c7b4934, $0x3cdd0b0a, $0xbd882ae2, $0x3cdd27cb, $0x36db7046, $0xaa52c036, $0x3a493aca, $0x3b53ee15)
+G16(fGFP4, $0x3bc272f1, $0xbbc6f1fa, $0xb58a00c4, $0xbb93581f, $0xb7082f84, $0xaa46b728, $0x3a1fc4a3, $0x3b082dcb)
+G16(fGFP5, $0x3a2ea509, $0xbbc04b15, $0x3c2334fa, $0xbb13c36c, $0x36ae22c0, $0x2a8581f9, $0x39b348a5, $0x3a62e83e)
+G16(fGFP6, $0xba06ce61, $0xba2bcf3d, $0x35ecd4f0, $0x3aaff167, $0xb642fa6a, $0x2a12182c, $0x390ae73f, $0x39491e84)
+G16(fGFP7, $0xb9891970, $0x3a11967c, $0xba9834f1, $0xb8e1424a, $0x3627f4af, $0xaa069c45, $0x37fda08a, $0xb76b00a9)
+G16(fGFP8, $0xb7c33cfd, $0x392bbef9, $0xb579ff0e, $0xb8e03735, $0xb5b57454, $0xa91728dd, $0xb43c789c, $0xb7dc6e5a)
+G16(fGFP9, $0x37843ccf, $0xb7b04c48, $0x38bdcf14, $0x37e582be, $0x348bfa8f, $0x28d7397d, $0xb63e4878, $0xb705c3e9)
+GLOBL f32Const<>(SB), RODATA|NOPTR, $2176
+
+// SLOWLANES(loop), in the exact GELU's fast kernels, appends x[j] (read
+// from SI) to slowX (R12) and R8+j to slowIdx (R11) for each set bit j of
+// AX, counting them in R10; BX and DX are scratch.
+#define SLOWLANES(loop) \
+loop: \
+	BSFL AX, BX; \
+	MOVL (SI)(BX*4), DX; \
+	MOVL DX, (R12)(R10*4); \
+	LEAQ (R8)(BX*1), DX; \
+	MOVL DX, (R11)(R10*4); \
+	INCQ R10; \
+	LEAL -1(AX), DX; \
+	ANDL DX, AX; \
+	JNE  loop
 
 // The float64 constants of the tanh GELU (GELUTANHF8, GELUTANHF16), four
 // lanes each.

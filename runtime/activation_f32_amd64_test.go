@@ -22,7 +22,8 @@ var f32KernelPairs = []f32KernelPair{
 	{"sigmoid", sigmoidAVX2, sigmoidAVX512},
 	{"silu", siluAVX2, siluAVX512},
 	{"tanh", tanhAVX2, tanhAVX512},
-	{"gelu", geluAVX2, geluAVX512},
+	{"gelu", geluVecAVX2, geluVecAVX512},
+	{"gelu general", geluAVX2, geluAVX512}, // below -4 only, in geluVec
 	{"gelutanh", geluTanhAVX2, geluTanhAVX512},
 }
 

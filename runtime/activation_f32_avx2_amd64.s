@@ -1,6 +1,7 @@
 // AVX2+FMA activation kernels computed in float32, eight lanes at a time:
 // sigmoid, SiLU, tanh, GELU (exact and tanh) and softmax's exponential.
-// Each is built on one exponential, e^a for a = -|x| (or -2|x|, -x²/2,
+// Each is built on one exponential (but the exact GELU's fast path, a
+// polynomial of Φ for x ≥ -4), e^a for a = -|x| (or -2|x|, -x²/2,
 // -|v|) in (-∞, 0], so nothing overflows: a is clamped to [-112, 88.8],
 // split as n·ln2 + r with n = round(a·log2 e) (ln 2 in two parts, the
 // first rounded to float32, applied with FMA), e^r = 1 + r + r²·Q(r) with
@@ -165,6 +166,38 @@
 	VMULPS Y0, Y8, Y8; \
 	VBLENDVPS Y0, Y9, Y8, Y0
 
+// GELUFASTF8 sets Y1 = x·Φ(x) for x in Y0 where x ≥ -4 (other lanes get
+// garbage; x is kept): Φ(x) is a polynomial of degree 9 in u = x - C on
+// eight pieces of x + 5, each lane's coefficients picked by VPERMPS from
+// bits 22 to 24 of x + 5, x clamped to 10.5 (where Φ rounds to 1, so that
+// +∞ gives +∞). Y2 to Y5 are scratch.
+#define GELUFASTF8 \
+	VMINPS fGFHI(R9), Y0, Y1; \
+	VADDPS fGFSHIFT(R9), Y1, Y2; \
+	VPSRLD $22, Y2, Y2; \
+	VPERMPS fGFC(R9), Y2, Y3; \
+	VSUBPS Y3, Y1, Y3; \
+	VPERMPS fGFP9(R9), Y2, Y1; \
+	VPERMPS fGFP8(R9), Y2, Y4; \
+	VFMADD213PS Y4, Y3, Y1; \
+	VPERMPS fGFP7(R9), Y2, Y5; \
+	VFMADD213PS Y5, Y3, Y1; \
+	VPERMPS fGFP6(R9), Y2, Y4; \
+	VFMADD213PS Y4, Y3, Y1; \
+	VPERMPS fGFP5(R9), Y2, Y5; \
+	VFMADD213PS Y5, Y3, Y1; \
+	VPERMPS fGFP4(R9), Y2, Y4; \
+	VFMADD213PS Y4, Y3, Y1; \
+	VPERMPS fGFP3(R9), Y2, Y5; \
+	VFMADD213PS Y5, Y3, Y1; \
+	VPERMPS fGFP2(R9), Y2, Y4; \
+	VFMADD213PS Y4, Y3, Y1; \
+	VPERMPS fGFP1(R9), Y2, Y5; \
+	VFMADD213PS Y5, Y3, Y1; \
+	VPERMPS fGFP0(R9), Y2, Y4; \
+	VFMADD213PS Y4, Y3, Y1; \
+	VMULPS Y0, Y1, Y1
+
 // GELUTANHF8 sets Y0 = x·sigmoid(v), v = 2·√(2/π)·x·(1+0.044715x²), the
 // tanh approximation of GELU, for x in Y0 (R10 holds f64Const). v is
 // computed in float64 and split into float32 hi + lo, so that
@@ -300,6 +333,62 @@ TEXT ·geluTanhAVX2(SB), NOSPLIT, $0-24
 // func geluAVX2(out, x *float32, n int)
 TEXT ·geluAVX2(SB), NOSPLIT, $0-24
 	ACTLOOP8(GELUF8)
+
+// func geluFastAVX2(out, x *float32, n int, slowIdx *int32, slowX *float32, room int) (done, slow int)
+TEXT ·geluFastAVX2(SB), NOSPLIT, $0-64
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ slowIdx+24(FP), R11
+	MOVQ slowX+32(FP), R12
+	LEAQ f32Const<>(SB), R9
+	MOVQ room+40(FP), R13
+	SUBQ $8, R13
+	XORQ R10, R10
+	XORQ R8, R8
+
+loop:
+	CMPQ R10, R13 // room for a vector's slow lanes
+	JG   done
+	CMPQ CX, $8
+	JL   tail
+	VMOVUPS (SI), Y0
+	GELUFASTF8
+	VCMPPS    $13, fGFLO(R9), Y0, Y2
+	VMOVMSKPS Y2, AX
+	XORL      $0xff, AX
+	JEQ       store
+	SLOWLANES(slow8)
+
+store:
+	VMOVUPS Y1, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	ADDQ    $8, R8
+	SUBQ    $8, CX
+	JMP     loop
+
+tail:
+	TESTQ CX, CX
+	JEQ   done
+	TAILMASK8(Y13)
+	VMASKMOVPS (SI), Y13, Y0
+	GELUFASTF8
+	VCMPPS     $13, fGFLO(R9), Y0, Y2
+	VMOVMSKPS  Y2, AX
+	XORL       $0xff, AX // lanes past n are 0, not slow
+	JEQ        tailstore
+	SLOWLANES(slowtail)
+
+tailstore:
+	VMASKMOVPS Y1, Y13, (DI)
+	ADDQ CX, R8
+
+done:
+	MOVQ R8, done+48(FP)
+	MOVQ R10, slow+56(FP)
+	VZEROUPPER
+	RET
 
 // SHIFTLO8 sets Y1 = x - shift rounded to float32 and Y3 its rounding
 // error (Knuth's two-sum; 0 where it is NaN) for x in Y0 and shift in

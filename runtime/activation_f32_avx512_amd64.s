@@ -174,6 +174,37 @@
 	VPTESTMD Z19, Z0, K1; \
 	VBLENDMPS Z9, Z8, K1, Z0
 
+// GELUFASTF16 sets Z13 = x·Φ(x) for x in Z0 where x ≥ -4 as GELUFASTF8
+// (the same pieces and steps, so the same bits) and the opmask K3 to the
+// lanes where x ≥ -4; Z14 to Z17 are scratch.
+#define GELUFASTF16 \
+	VMINPS.BCST fGFHI(R9), Z0, Z13; \
+	VADDPS.BCST fGFSHIFT(R9), Z13, Z14; \
+	VPSRLD $22, Z14, Z14; \
+	VPERMPS fGFC(R9), Z14, Z15; \
+	VSUBPS Z15, Z13, Z15; \
+	VPERMPS fGFP9(R9), Z14, Z13; \
+	VPERMPS fGFP8(R9), Z14, Z16; \
+	VFMADD213PS Z16, Z15, Z13; \
+	VPERMPS fGFP7(R9), Z14, Z17; \
+	VFMADD213PS Z17, Z15, Z13; \
+	VPERMPS fGFP6(R9), Z14, Z16; \
+	VFMADD213PS Z16, Z15, Z13; \
+	VPERMPS fGFP5(R9), Z14, Z17; \
+	VFMADD213PS Z17, Z15, Z13; \
+	VPERMPS fGFP4(R9), Z14, Z16; \
+	VFMADD213PS Z16, Z15, Z13; \
+	VPERMPS fGFP3(R9), Z14, Z17; \
+	VFMADD213PS Z17, Z15, Z13; \
+	VPERMPS fGFP2(R9), Z14, Z16; \
+	VFMADD213PS Z16, Z15, Z13; \
+	VPERMPS fGFP1(R9), Z14, Z17; \
+	VFMADD213PS Z17, Z15, Z13; \
+	VPERMPS fGFP0(R9), Z14, Z16; \
+	VFMADD213PS Z16, Z15, Z13; \
+	VMULPS Z0, Z13, Z13; \
+	VCMPPS.BCST $13, fGFLO(R9), Z0, K3
+
 // GELUTANHF16 sets Z0 = x·sigmoid(v), v = 2·√(2/π)·x·(1+0.044715x²), for
 // x in Z0 as GELUTANHF8 (R10 holds f64Const): v in float64, eight lanes
 // at a time, split into float32 hi + lo; e = e^{-|hi|}·(1 ∓ lo), zero
@@ -302,6 +333,60 @@ TEXT ·tanhAVX512(SB), NOSPLIT, $0-24
 // func geluAVX512(out, x *float32, n int)
 TEXT ·geluAVX512(SB), NOSPLIT, $0-24
 	ACTLOOP16(GELUF16)
+
+// func geluFastAVX512(out, x *float32, n int, slowIdx *int32, slowX *float32, room int) (done, slow int)
+TEXT ·geluFastAVX512(SB), NOSPLIT, $0-64
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ slowIdx+24(FP), R11
+	MOVQ slowX+32(FP), R12
+	LEAQ f32Const<>(SB), R9
+	MOVQ room+40(FP), R13
+	SUBQ $16, R13
+	XORQ R10, R10
+	XORQ R8, R8
+
+loop:
+	CMPQ R10, R13 // room for a vector's slow lanes
+	JG   done
+	CMPQ CX, $16
+	JL   tail
+	VMOVUPS (SI), Z0
+	GELUFASTF16
+	KMOVW K3, AX
+	XORL  $0xffff, AX
+	JEQ   store
+	SLOWLANES(slow16)
+
+store:
+	VMOVUPS Z13, (DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	ADDQ    $16, R8
+	SUBQ    $16, CX
+	JMP     loop
+
+tail:
+	TESTQ CX, CX
+	JEQ   done
+	TAILMASK(K4)
+	VMOVUPS.Z (SI), K4, Z0
+	GELUFASTF16
+	KMOVW     K3, AX
+	XORL      $0xffff, AX // lanes past n are 0, not slow
+	JEQ       tailstore
+	SLOWLANES(slowtail)
+
+tailstore:
+	VMOVUPS Z13, K4, (DI)
+	ADDQ CX, R8
+
+done:
+	MOVQ R8, done+48(FP)
+	MOVQ R10, slow+56(FP)
+	VZEROUPPER
+	RET
 
 // func geluTanhAVX512(out, x *float32, n int)
 TEXT ·geluTanhAVX512(SB), NOSPLIT, $0-24

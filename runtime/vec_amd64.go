@@ -25,7 +25,7 @@ var vec *vecKernels
 
 var avx512Vec = &vecKernels{
 	activation: [...]func(out, x *float32, n int){
-		taskSigmoid: sigmoidAVX512, taskTanh: tanhAVX512, taskGelu: geluAVX512,
+		taskSigmoid: sigmoidAVX512, taskTanh: tanhAVX512, taskGelu: geluVecAVX512,
 		taskSilu: siluAVX512, taskGeluTanh: geluTanhAVX512,
 	},
 	expShift:      expShiftAVX512,
@@ -41,7 +41,7 @@ var avx512Vec = &vecKernels{
 
 var avx2Vec = &vecKernels{
 	activation: [...]func(out, x *float32, n int){
-		taskSigmoid: sigmoidAVX2, taskTanh: tanhAVX2, taskGelu: geluAVX2,
+		taskSigmoid: sigmoidAVX2, taskTanh: tanhAVX2, taskGelu: geluVecAVX2,
 		taskSilu: siluAVX2, taskGeluTanh: geluTanhAVX2,
 	},
 	expShift:      expShiftAVX2,

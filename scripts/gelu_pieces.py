@@ -8,7 +8,13 @@ halves of the binades [1, 2), [2, 4), [4, 8)). Each coefficient is fitted
 for relative error (least squares reweighted toward the largest errors),
 rounded to float32 from the highest degree down, the lower ones refitted
 after each rounding. This prints the pieces' errors and the G16 lines of
-runtime/activation_f32_amd64.h. Needs numpy and mpmath (Debian's
+runtime/activation_f32_amd64.h.
+
+The kernels' fast path, for vectors whose every x is at least -4, takes
+Φ(x) itself as a polynomial of degree 9 in u = x - C on eight pieces of
+x + 5 (the halves of the binades [1, 2) to [8, 16), x clamped to 10.5,
+where Φ rounds to 1), fitted and rounded the same way; the second half of
+the output is its pieces' errors and G16 lines. Needs numpy and mpmath (Debian's
 python3-numpy and python3-mpmath); nothing in the build runs it.
 """
 import struct
@@ -29,15 +35,15 @@ def g(t):
     return float(mp.erfc(a / mp.sqrt(2)) / 2 * mp.exp(a * a / 2))
 
 
-def fit(t0, t1, c, fixed):
-    """Coefficients of degree 0..DEG on [t0, t1] around c, those in fixed
-    held, minimizing the largest relative error."""
+def fit(t0, t1, c, fixed, f=g, deg=DEG):
+    """Coefficients of degree 0..deg of f on [t0, t1] around c, those in
+    fixed held, minimizing the largest relative error."""
     m = 300
     ts = (t0 + t1) / 2 + (t1 - t0) / 2 * np.cos(np.pi * (np.arange(m) + 0.5) / m)
     ts = np.concatenate([ts, [t0, t1]])
-    fs = np.array([g(t) for t in ts])
+    fs = np.array([f(t) for t in ts])
     u = ts - c
-    free = [k for k in range(DEG + 1) if k not in fixed]
+    free = [k for k in range(deg + 1) if k not in fixed]
     rest = fs - sum(v * u**k for k, v in fixed.items())
     v = np.stack([u**k for k in free], 1)
     w = np.ones(len(ts))
@@ -75,4 +81,40 @@ rows = {"fGC": [pieces[p][0] for p in piece_of_entry]}
 for k in range(DEG + 1):
     rows[f"fGP{k}"] = [pieces[p][1][k] for p in piece_of_entry]
 for name, vals in rows.items():
-    print(f"G16({name}, " + ", ".join(f"${bits(v):#08x}" for v in vals) + ")")
+    print(f"G16({name}, " + ", ".join(f"$0x{bits(v):08x}" for v in vals) + ")")
+
+# The fast path: Φ(x) for x ≥ -4 on pieces of x + FAST_SHIFT.
+FAST_SHIFT = 5
+FAST_XMAX = 10.5
+FAST_DEG = 9
+FAST_BOUNDS = [1, 1.5, 2, 3, 4, 6, 8, 12, 16]
+
+
+def phi(x):
+    return float(mp.ncdf(x))
+
+
+fast = []
+for b0, b1 in zip(FAST_BOUNDS, FAST_BOUNDS[1:]):
+    x0, x1 = b0 - FAST_SHIFT, min(b1 - FAST_SHIFT, FAST_XMAX)
+    # A little past each end: x + 5 is rounded before its bits pick the
+    # piece.
+    x0, x1 = x0 - 1e-6, x1 + 1e-6
+    c = float(np.float32((x0 + x1) / 2))
+    fixed = {}
+    for k in range(FAST_DEG, -1, -1):
+        fixed[k] = float(np.float32(fit(x0, x1, c, fixed, phi, FAST_DEG)[k]))
+    coef = [fixed[k] for k in range(FAST_DEG + 1)]
+    xx = np.linspace(x0, x1, 2001)
+    rel = np.polyval(coef[::-1], xx - c) / np.array([phi(x) for x in xx]) - 1
+    print(f"// x in [{b0 - FAST_SHIFT}, {min(b1 - FAST_SHIFT, FAST_XMAX)}): relative error {np.max(np.abs(rel)):.2e}")
+    fast.append((c, coef))
+
+# Entry i of a row is for the x + 5 whose bits 22 to 24 are i: [2, 3) is
+# 0, ..., [12, 16) 5, [1, 1.5) 6 and [1.5, 2) 7.
+fast_of_entry = [2, 3, 4, 5, 6, 7, 0, 1]
+rows = {"fGFC": [fast[p][0] for p in fast_of_entry]}
+for k in range(FAST_DEG + 1):
+    rows[f"fGFP{k}"] = [fast[p][1][k] for p in fast_of_entry]
+for name, vals in rows.items():
+    print(f"G16({name}, " + ", ".join(f"$0x{bits(v):08x}" for v in vals) + ")")

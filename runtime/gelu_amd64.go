@@ -1,0 +1,80 @@
+// The exact GELU's vector kernels: a fast polynomial for most inputs, the
+// general kernel for the rest.
+
+//go:build amd64 && !noasm
+
+package runtime
+
+import "unsafe"
+
+// geluVecAVX2 sets out[i] = x[i]·Φ(x[i]) for i < n (out may be x): each
+// element at least -4 from the fast path's polynomial (geluFastAVX2),
+// about 13 cycles for eight lanes on a Xeon SPR where the general kernel
+// (geluAVX2) takes 29; the others (below -4, ±∞ and NaN) gathered and
+// computed by the general kernel eight at a time, then put in place. So
+// each element's result depends on its value only, not on its neighbours
+// in a vector, and a vector with one element below -4 costs little more
+// than one without.
+func geluVecAVX2(out, x *float32, n int) { geluVec(out, x, n, false) }
+
+// geluVecAVX512 is geluVecAVX2 sixteen lanes at a time (geluFastAVX512,
+// geluAVX512), with the same results.
+func geluVecAVX512(out, x *float32, n int) { geluVec(out, x, n, true) }
+
+// geluVec runs the fast kernel (wide: AVX-512's) over x with room for 16
+// elements below -4, which is all most rows need, and the rest of x, if it
+// has more, with room for geluSlowRoom at a time: a buffer that costs to
+// clear, so not for every call (a GEMM epilogue calls this for each row
+// of a block).
+func geluVec(out, x *float32, n int, wide bool) {
+	var idx [16]int32
+	var slowX [16]float32
+	done, slow := geluFast(out, x, n, idx[:], slowX[:], wide)
+	o := unsafe.Slice(out, n)
+	geluSlow(o, idx[:slow], slowX[:slow], wide)
+	if done < n {
+		geluVecRest(o[done:], unsafe.Slice(x, n)[done:], wide)
+	}
+}
+
+// geluSlowRoom is how many elements below -4 geluVecRest gathers before it
+// computes them.
+const geluSlowRoom = 256
+
+// geluVecRest is geluVec's loop for rows with many elements below -4.
+//
+//go:noinline
+func geluVecRest(out, x []float32, wide bool) {
+	var idx [geluSlowRoom]int32
+	var slowX [geluSlowRoom]float32
+	for i := 0; i < len(out); {
+		done, slow := geluFast(&out[i], &x[i], len(out)-i, idx[:], slowX[:], wide)
+		geluSlow(out[i:], idx[:slow], slowX[:slow], wide)
+		i += done
+	}
+}
+
+// geluFast runs geluFastAVX512 (wide) or geluFastAVX2 with room for
+// len(idx) elements below -4.
+func geluFast(out, x *float32, n int, idx []int32, slowX []float32, wide bool) (done, slow int) {
+	if wide {
+		return geluFastAVX512(out, x, n, &idx[0], &slowX[0], len(idx))
+	}
+	return geluFastAVX2(out, x, n, &idx[0], &slowX[0], len(idx))
+}
+
+// geluSlow computes the gathered elements slowX with the general kernel
+// (wide: AVX-512's) and puts each at out[idx[j]].
+func geluSlow(out []float32, idx []int32, slowX []float32, wide bool) {
+	if len(idx) == 0 {
+		return
+	}
+	if wide {
+		geluAVX512(&slowX[0], &slowX[0], len(slowX))
+	} else {
+		geluAVX2(&slowX[0], &slowX[0], len(slowX))
+	}
+	for j, i := range idx {
+		out[i] = slowX[j]
+	}
+}
