@@ -61,27 +61,40 @@ def bits(f):
     return struct.unpack("<I", struct.pack("<f", np.float32(f)))[0]
 
 
+def piece(t0, t1, f, deg):
+    """The centre (rounded to float32) and float32 coefficients of degree
+    0..deg of f on [t0, t1], rounded from the highest degree down, and
+    the largest relative error."""
+    c = float(np.float32((t0 + t1) / 2))
+    fixed = {}
+    for k in range(deg, -1, -1):
+        fixed[k] = float(np.float32(fit(t0, t1, c, fixed, f, deg)[k]))
+    coef = [fixed[k] for k in range(deg + 1)]
+    tt = np.linspace(t0, t1, 2001)
+    rel = np.polyval(coef[::-1], tt - c) / np.array([f(t) for t in tt]) - 1
+    return c, coef, np.max(np.abs(rel))
+
+
+def print_rows(prefix, pieces, piece_of_entry):
+    """The G16 lines of the centres (prefix + "C") and the coefficients
+    (prefix + "P0", ...), entry i of each row for piece piece_of_entry[i]."""
+    rows = {prefix + "C": [pieces[p][0] for p in piece_of_entry]}
+    for k in range(len(pieces[0][1])):
+        rows[f"{prefix}P{k}"] = [pieces[p][1][k] for p in piece_of_entry]
+    for name, vals in rows.items():
+        print(f"G16({name}, " + ", ".join(f"$0x{bits(v):08x}" for v in vals) + ")")
+
+
 pieces = []
 for w0, w1 in zip(BOUNDS, BOUNDS[1:]):
     t0, t1 = 1 / min(w1, 1 + S * AMAX), 1 / w0
-    c = float(np.float32((t0 + t1) / 2))
-    fixed = {}
-    for k in range(DEG, -1, -1):
-        fixed[k] = float(np.float32(fit(t0, t1, c, fixed)[k]))
-    coef = [fixed[k] for k in range(DEG + 1)]
-    tt = np.linspace(t0, t1, 2001)
-    rel = np.polyval(coef[::-1], tt - c) / np.array([g(t) for t in tt]) - 1
+    c, coef, err = piece(t0, t1, g, DEG)
     print(f"// w in [{w0}, {w1}), a in [{(w0 - 1) / S:.3f}, {(min(w1, 1 + S * AMAX) - 1) / S:.3f}]: "
-          f"relative error {np.max(np.abs(rel)):.2e}")
+          f"relative error {err:.2e}")
     pieces.append((c, coef))
 
 # Entry i of a row is for the w whose bits 22 to 24 are i.
-piece_of_entry = [2, 3, 4, 5, 5, 5, 0, 1]
-rows = {"fGC": [pieces[p][0] for p in piece_of_entry]}
-for k in range(DEG + 1):
-    rows[f"fGP{k}"] = [pieces[p][1][k] for p in piece_of_entry]
-for name, vals in rows.items():
-    print(f"G16({name}, " + ", ".join(f"$0x{bits(v):08x}" for v in vals) + ")")
+print_rows("fG", pieces, [2, 3, 4, 5, 5, 5, 0, 1])
 
 # The fast path: Φ(x) for x ≥ -4 on pieces of x + FAST_SHIFT.
 FAST_SHIFT = 5
@@ -99,22 +112,10 @@ for b0, b1 in zip(FAST_BOUNDS, FAST_BOUNDS[1:]):
     x0, x1 = b0 - FAST_SHIFT, min(b1 - FAST_SHIFT, FAST_XMAX)
     # A little past each end: x + 5 is rounded before its bits pick the
     # piece.
-    x0, x1 = x0 - 1e-6, x1 + 1e-6
-    c = float(np.float32((x0 + x1) / 2))
-    fixed = {}
-    for k in range(FAST_DEG, -1, -1):
-        fixed[k] = float(np.float32(fit(x0, x1, c, fixed, phi, FAST_DEG)[k]))
-    coef = [fixed[k] for k in range(FAST_DEG + 1)]
-    xx = np.linspace(x0, x1, 2001)
-    rel = np.polyval(coef[::-1], xx - c) / np.array([phi(x) for x in xx]) - 1
-    print(f"// x in [{b0 - FAST_SHIFT}, {min(b1 - FAST_SHIFT, FAST_XMAX)}): relative error {np.max(np.abs(rel)):.2e}")
+    c, coef, err = piece(x0 - 1e-6, x1 + 1e-6, phi, FAST_DEG)
+    print(f"// x in [{x0}, {x1}): relative error {err:.2e}")
     fast.append((c, coef))
 
 # Entry i of a row is for the x + 5 whose bits 22 to 24 are i: [2, 3) is
 # 0, ..., [12, 16) 5, [1, 1.5) 6 and [1.5, 2) 7.
-fast_of_entry = [2, 3, 4, 5, 6, 7, 0, 1]
-rows = {"fGFC": [fast[p][0] for p in fast_of_entry]}
-for k in range(FAST_DEG + 1):
-    rows[f"fGFP{k}"] = [fast[p][1][k] for p in fast_of_entry]
-for name, vals in rows.items():
-    print(f"G16({name}, " + ", ".join(f"$0x{bits(v):08x}" for v in vals) + ")")
+print_rows("fGF", fast, [2, 3, 4, 5, 6, 7, 0, 1])
