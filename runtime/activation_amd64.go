@@ -129,6 +129,13 @@ func geluAVX2(out, x *float32, n int)
 //go:noescape
 func geluFastAVX2(out, x *float32, n int, slowIdx *int32, slowX *float32, room int) (done, slow int)
 
+// geluTanhFastAVX2 is geluFastAVX2 for the tanh GELU: out[i] =
+// geluTanhF64(x[i]) in float32 where x[i] ≥ -2.5 (GELUTANHFASTF8), the
+// other i appended.
+//
+//go:noescape
+func geluTanhFastAVX2(out, x *float32, n int, slowIdx *int32, slowX *float32, room int) (done, slow int)
+
 // geluTanhAVX2 sets out[i] = geluTanhF64(x[i]) for i < n, in float32 as
 // sigmoidAVX2 (its argument in float64).
 //
@@ -175,6 +182,12 @@ func geluAVX512(out, x *float32, n int)
 //
 //go:noescape
 func geluFastAVX512(out, x *float32, n int, slowIdx *int32, slowX *float32, room int) (done, slow int)
+
+// geluTanhFastAVX512 is geluTanhFastAVX2 sixteen lanes at a time, with
+// the same results.
+//
+//go:noescape
+func geluTanhFastAVX512(out, x *float32, n int, slowIdx *int32, slowX *float32, room int) (done, slow int)
 
 // geluTanhAVX512 is geluTanhAVX2 sixteen lanes at a time, as
 // sigmoidAVX512.

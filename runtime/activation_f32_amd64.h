@@ -58,6 +58,20 @@
 #define fGFP7 1984
 #define fGFP8 2048
 #define fGFP9 2112
+#define fGTSHIFT 2176
+#define fGTLO 2208
+#define fGTHI 2240
+#define fGTC 2304
+#define fGTP0 2368
+#define fGTP1 2432
+#define fGTP2 2496
+#define fGTP3 2560
+#define fGTP4 2624
+#define fGTP5 2688
+#define fGTP6 2752
+#define fGTP7 2816
+#define fGTP8 2880
+#define fGTP9 2944
 
 C8(fONE, $0x3f800000)    // 1
 C8(fSIGN, $0x80000000)   // sign bit
@@ -122,9 +136,46 @@ G16(fGFP6, $0xba06ce61, $0xba2bcf3d, $0x35ecd4f0, $0x3aaff167, $0xb642fa6a, $0x2
 G16(fGFP7, $0xb9891970, $0x3a11967c, $0xba9834f1, $0xb8e1424a, $0x3627f4af, $0xaa069c45, $0x37fda08a, $0xb76b00a9)
 G16(fGFP8, $0xb7c33cfd, $0x392bbef9, $0xb579ff0e, $0xb8e03735, $0xb5b57454, $0xa91728dd, $0xb43c789c, $0xb7dc6e5a)
 G16(fGFP9, $0x37843ccf, $0xb7b04c48, $0x38bdcf14, $0x37e582be, $0x348bfa8f, $0x28d7397d, $0xb63e4878, $0xb705c3e9)
-GLOBL f32Const<>(SB), RODATA|NOPTR, $2176
+C8(fGTSHIFT, $0x40600000) // 3.5: the fast tanh GELU's pieces are of x + 3.5
+C8(fGTLO, $0xc0200000)    // -2.5: the fast tanh GELU's lowest x
+C8(fGTHI, $0x41380000)    // 11.5: sigmoid(v) rounds to 1 beyond
+// The fast tanh GELU's piecewise polynomial: sigmoid(v(x)), v = 2·√(2/π)·
+// (x + 0.044715x³), as fGF's rows for Φ but of degree 9 on the pieces of
+// x + 3.5 (x ≥ -2.5 clamped to 11.5). The third part of
+// scripts/gelu_pieces.py's output.
+G16(fGTC, $0xbf800000, $0x00000000, $0x3fc00000, $0x40600000, $0x40d00000, $0x41200000, $0xc0100000, $0xbfe00000)
+G16(fGTP0, $0x3e229e91, $0x3f000000, $0x3f6edc38, $0x3f7ff476, $0x3f800000, $0x3f800000, $0x3c4612f5, $0x3d2451a5)
+G16(fGTP1, $0x3e77931a, $0x3ecc422a, $0x3e04e3d0, $0x3a42a394, $0x3269a709, $0xa88a641d, $0x3d03144e, $0x3db18c72)
+G16(fGTP2, $0x3df73082, $0x300e2415, $0xbdc6063b, $0xbabbe468, $0x331fb274, $0xa7f4a97a, $0x3d13cdaf, $0x3d9a484a)
+G16(fGTP3, $0x39d79d35, $0xbd88d8a5, $0x3cdaef6b, $0x3ad907ac, $0xb36c0e59, $0x291da072, $0x3caefc18, $0x3cef228d)
+G16(fGTP4, $0xbca3eb24, $0xb150f93a, $0x3bbc8cf4, $0xbaa359bc, $0xb393cc3b, $0x27e07ec7, $0x3bbfced2, $0x39ef78bb)
+G16(fGTP5, $0xbb8c95d2, $0x3c2723cc, $0xbbbb8705, $0x3a20d094, $0x33867d20, $0xa924f00d, $0xb9f9d751, $0xbb853f8e)
+G16(fGTP6, $0x3b008569, $0x32bd51f3, $0x3a417fc6, $0xb9381b1e, $0x33332814, $0xa6348cc7, $0xba697e01, $0xbaaad086)
+G16(fGTP7, $0x3a5fb156, $0xbaa2c095, $0x3a05b07d, $0x3712f2ec, $0xb2f06664, $0x289342ad, $0xb9780b3c, $0x38e4c356)
+G16(fGTP8, $0xb8e12b4f, $0xb34f7556, $0xb91ea9d4, $0x376a84d4, $0xb2190d78, $0xa5da0e51, $0x3763b18a, $0x393024f3)
+G16(fGTP9, $0xb8d48c28, $0x38ec5c37, $0xb79d4882, $0xb68e0096, $0x31abe523, $0xa72d0850, $0x37c52568, $0x3808bde7)
+// fIOTA holds the int32 lanes 0 to 15: the AVX-512 fast GELU kernels add
+// it to a vector's first index to gather their slow lanes' indices.
+#define fIOTA 3008
+DATA f32Const<>+(fIOTA+0)(SB)/4, $0
+DATA f32Const<>+(fIOTA+4)(SB)/4, $1
+DATA f32Const<>+(fIOTA+8)(SB)/4, $2
+DATA f32Const<>+(fIOTA+12)(SB)/4, $3
+DATA f32Const<>+(fIOTA+16)(SB)/4, $4
+DATA f32Const<>+(fIOTA+20)(SB)/4, $5
+DATA f32Const<>+(fIOTA+24)(SB)/4, $6
+DATA f32Const<>+(fIOTA+28)(SB)/4, $7
+DATA f32Const<>+(fIOTA+32)(SB)/4, $8
+DATA f32Const<>+(fIOTA+36)(SB)/4, $9
+DATA f32Const<>+(fIOTA+40)(SB)/4, $10
+DATA f32Const<>+(fIOTA+44)(SB)/4, $11
+DATA f32Const<>+(fIOTA+48)(SB)/4, $12
+DATA f32Const<>+(fIOTA+52)(SB)/4, $13
+DATA f32Const<>+(fIOTA+56)(SB)/4, $14
+DATA f32Const<>+(fIOTA+60)(SB)/4, $15
+GLOBL f32Const<>(SB), RODATA|NOPTR, $3072
 
-// SLOWLANES(loop), in the exact GELU's fast kernels, appends x[j] (read
+// SLOWLANES(loop), in the GELUs' AVX2 fast kernels, appends x[j] (read
 // from SI) to slowX (R12) and R8+j to slowIdx (R11) for each set bit j of
 // AX, counting them in R10; BX and DX are scratch.
 #define SLOWLANES(loop) \

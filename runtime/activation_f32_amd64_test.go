@@ -24,7 +24,8 @@ var f32KernelPairs = []f32KernelPair{
 	{"tanh", tanhAVX2, tanhAVX512},
 	{"gelu", geluVecAVX2, geluVecAVX512},
 	{"gelu general", geluAVX2, geluAVX512}, // below -4 only, in geluVec
-	{"gelutanh", geluTanhAVX2, geluTanhAVX512},
+	{"gelutanh", geluTanhVecAVX2, geluTanhVecAVX512},
+	{"gelutanh general", geluTanhAVX2, geluTanhAVX512}, // below -2.5 only, in geluVec
 }
 
 // expShiftShifts are the shifts the expShift comparisons use: float32

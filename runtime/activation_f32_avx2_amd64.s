@@ -9,9 +9,9 @@
 // |r| ≤ ln2/2), and 2^n made in the exponent field in two factors, so that
 // a subnormal result is rounded once. NaN passes through every step.
 // Sigmoid and tanh are within 2 float32 units in the last place of the
-// float64 portable loops, SiLU and the tanh GELU within 3, the exact GELU
-// within 6 (activation_vec_test.go; PyTorch 1.13's own float32 kernels
-// flush the tails and are millions of units off there).
+// float64 portable loops, SiLU within 3, the tanh GELU within 4 and the
+// exact GELU within 6 (activation_vec_test.go; PyTorch 1.13's own float32
+// kernels flush the tails and are millions of units off there).
 
 //go:build amd64 && !noasm
 
@@ -166,37 +166,42 @@
 	VMULPS Y0, Y8, Y8; \
 	VBLENDVPS Y0, Y9, Y8, Y0
 
-// GELUFASTF8 sets Y1 = x·Φ(x) for x in Y0 where x ≥ -4 (other lanes get
-// garbage; x is kept): Φ(x) is a polynomial of degree 9 in u = x - C on
-// eight pieces of x + 5, each lane's coefficients picked by VPERMPS from
-// bits 22 to 24 of x + 5, x clamped to 10.5 (where Φ rounds to 1, so that
-// +∞ gives +∞). Y2 to Y5 are scratch.
-#define GELUFASTF8 \
-	VMINPS fGFHI(R9), Y0, Y1; \
-	VADDPS fGFSHIFT(R9), Y1, Y2; \
+// POLYFASTF8 sets Y1 = x·F(x) for x in Y0, F a polynomial of degree 9 in
+// u = x - C on eight pieces of x + SHIFT, each lane's coefficients picked
+// by VPERMPS from bits 22 to 24 of x + SHIFT, x clamped to HI (where F
+// rounds to 1, so that +∞ gives +∞); lanes whose x + SHIFT is below 1 get
+// garbage, and x is kept. Y2 to Y5 are scratch. The exact GELU's fast path
+// (GELUFASTF8) takes F = Φ on pieces of x + 5, the tanh GELU's
+// (GELUTANHFASTF8) F = sigmoid(v(x)) on pieces of x + 3.5.
+#define POLYFASTF8(SHIFT, HI, C, P9, P8, P7, P6, P5, P4, P3, P2, P1, P0) \
+	VMINPS HI(R9), Y0, Y1; \
+	VADDPS SHIFT(R9), Y1, Y2; \
 	VPSRLD $22, Y2, Y2; \
-	VPERMPS fGFC(R9), Y2, Y3; \
+	VPERMPS C(R9), Y2, Y3; \
 	VSUBPS Y3, Y1, Y3; \
-	VPERMPS fGFP9(R9), Y2, Y1; \
-	VPERMPS fGFP8(R9), Y2, Y4; \
+	VPERMPS P9(R9), Y2, Y1; \
+	VPERMPS P8(R9), Y2, Y4; \
 	VFMADD213PS Y4, Y3, Y1; \
-	VPERMPS fGFP7(R9), Y2, Y5; \
+	VPERMPS P7(R9), Y2, Y5; \
 	VFMADD213PS Y5, Y3, Y1; \
-	VPERMPS fGFP6(R9), Y2, Y4; \
+	VPERMPS P6(R9), Y2, Y4; \
 	VFMADD213PS Y4, Y3, Y1; \
-	VPERMPS fGFP5(R9), Y2, Y5; \
+	VPERMPS P5(R9), Y2, Y5; \
 	VFMADD213PS Y5, Y3, Y1; \
-	VPERMPS fGFP4(R9), Y2, Y4; \
+	VPERMPS P4(R9), Y2, Y4; \
 	VFMADD213PS Y4, Y3, Y1; \
-	VPERMPS fGFP3(R9), Y2, Y5; \
+	VPERMPS P3(R9), Y2, Y5; \
 	VFMADD213PS Y5, Y3, Y1; \
-	VPERMPS fGFP2(R9), Y2, Y4; \
+	VPERMPS P2(R9), Y2, Y4; \
 	VFMADD213PS Y4, Y3, Y1; \
-	VPERMPS fGFP1(R9), Y2, Y5; \
+	VPERMPS P1(R9), Y2, Y5; \
 	VFMADD213PS Y5, Y3, Y1; \
-	VPERMPS fGFP0(R9), Y2, Y4; \
+	VPERMPS P0(R9), Y2, Y4; \
 	VFMADD213PS Y4, Y3, Y1; \
 	VMULPS Y0, Y1, Y1
+
+#define GELUFASTF8 POLYFASTF8(fGFSHIFT, fGFHI, fGFC, fGFP9, fGFP8, fGFP7, fGFP6, fGFP5, fGFP4, fGFP3, fGFP2, fGFP1, fGFP0)
+#define GELUTANHFASTF8 POLYFASTF8(fGTSHIFT, fGTHI, fGTC, fGTP9, fGTP8, fGTP7, fGTP6, fGTP5, fGTP4, fGTP3, fGTP2, fGTP1, fGTP0)
 
 // GELUTANHF8 sets Y0 = x·sigmoid(v), v = 2·√(2/π)·x·(1+0.044715x²), the
 // tanh approximation of GELU, for x in Y0 (R10 holds f64Const). v is
@@ -314,6 +319,60 @@ esum: \
 	VZEROUPPER; \
 	RET
 
+// FASTLOOP8(FAST, LO) is the body of the fast GELU kernels: FAST on eight
+// lanes at a time, storing its results, and appending each lane below LO
+// (or NaN) to the buffers (SLOWLANES) instead, until n or until the buffers
+// may not have room for another vector's.
+#define FASTLOOP8(FAST, LO) \
+	MOVQ out+0(FP), DI; \
+	MOVQ x+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	MOVQ slowIdx+24(FP), R11; \
+	MOVQ slowX+32(FP), R12; \
+	LEAQ f32Const<>(SB), R9; \
+	MOVQ room+40(FP), R13; \
+	SUBQ $8, R13; \
+	XORQ R10, R10; \
+	XORQ R8, R8; \
+loop: \
+	CMPQ R10, R13; \
+	JG   done; \
+	CMPQ CX, $8; \
+	JL   tail; \
+	VMOVUPS (SI), Y0; \
+	FAST; \
+	VCMPPS    $13, LO(R9), Y0, Y2; \
+	VMOVMSKPS Y2, AX; \
+	XORL      $0xff, AX; \
+	JEQ       store; \
+	SLOWLANES(slow8); \
+store: \
+	VMOVUPS Y1, (DI); \
+	ADDQ    $32, SI; \
+	ADDQ    $32, DI; \
+	ADDQ    $8, R8; \
+	SUBQ    $8, CX; \
+	JMP     loop; \
+tail: \
+	TESTQ CX, CX; \
+	JEQ   done; \
+	TAILMASK8(Y13); \
+	VMASKMOVPS (SI), Y13, Y0; \
+	FAST; \
+	VCMPPS     $13, LO(R9), Y0, Y2; \
+	VMOVMSKPS  Y2, AX; \
+	XORL       $0xff, AX; \
+	JEQ        tailstore; \
+	SLOWLANES(slowtail); \
+tailstore: \
+	VMASKMOVPS Y1, Y13, (DI); \
+	ADDQ CX, R8; \
+done: \
+	MOVQ R8, done+48(FP); \
+	MOVQ R10, slow+56(FP); \
+	VZEROUPPER; \
+	RET
+
 // func sigmoidAVX2(out, x *float32, n int)
 TEXT ·sigmoidAVX2(SB), NOSPLIT, $0-24
 	ACTLOOP8(SIGMOIDF8)
@@ -336,59 +395,11 @@ TEXT ·geluAVX2(SB), NOSPLIT, $0-24
 
 // func geluFastAVX2(out, x *float32, n int, slowIdx *int32, slowX *float32, room int) (done, slow int)
 TEXT ·geluFastAVX2(SB), NOSPLIT, $0-64
-	MOVQ out+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
-	MOVQ slowIdx+24(FP), R11
-	MOVQ slowX+32(FP), R12
-	LEAQ f32Const<>(SB), R9
-	MOVQ room+40(FP), R13
-	SUBQ $8, R13
-	XORQ R10, R10
-	XORQ R8, R8
+	FASTLOOP8(GELUFASTF8, fGFLO)
 
-loop:
-	CMPQ R10, R13 // room for a vector's slow lanes
-	JG   done
-	CMPQ CX, $8
-	JL   tail
-	VMOVUPS (SI), Y0
-	GELUFASTF8
-	VCMPPS    $13, fGFLO(R9), Y0, Y2
-	VMOVMSKPS Y2, AX
-	XORL      $0xff, AX
-	JEQ       store
-	SLOWLANES(slow8)
-
-store:
-	VMOVUPS Y1, (DI)
-	ADDQ    $32, SI
-	ADDQ    $32, DI
-	ADDQ    $8, R8
-	SUBQ    $8, CX
-	JMP     loop
-
-tail:
-	TESTQ CX, CX
-	JEQ   done
-	TAILMASK8(Y13)
-	VMASKMOVPS (SI), Y13, Y0
-	GELUFASTF8
-	VCMPPS     $13, fGFLO(R9), Y0, Y2
-	VMOVMSKPS  Y2, AX
-	XORL       $0xff, AX // lanes past n are 0, not slow
-	JEQ        tailstore
-	SLOWLANES(slowtail)
-
-tailstore:
-	VMASKMOVPS Y1, Y13, (DI)
-	ADDQ CX, R8
-
-done:
-	MOVQ R8, done+48(FP)
-	MOVQ R10, slow+56(FP)
-	VZEROUPPER
-	RET
+// func geluTanhFastAVX2(out, x *float32, n int, slowIdx *int32, slowX *float32, room int) (done, slow int)
+TEXT ·geluTanhFastAVX2(SB), NOSPLIT, $0-64
+	FASTLOOP8(GELUTANHFASTF8, fGTLO)
 
 // SHIFTLO8 sets Y1 = x - shift rounded to float32 and Y3 its rounding
 // error (Knuth's two-sum; 0 where it is NaN) for x in Y0 and shift in

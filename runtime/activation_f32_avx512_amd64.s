@@ -174,37 +174,39 @@
 	VPTESTMD Z19, Z0, K1; \
 	VBLENDMPS Z9, Z8, K1, Z0
 
-// GELUFASTF16 sets Z13 = x·Φ(x) for x in Z0 where x ≥ -4 as GELUFASTF8
-// (the same pieces and steps, so the same bits) and the opmask K3 to the
-// lanes where x ≥ -4; Z14 to Z17 are scratch.
-#define GELUFASTF16 \
-	VMINPS.BCST fGFHI(R9), Z0, Z13; \
-	VADDPS.BCST fGFSHIFT(R9), Z13, Z14; \
+// POLYFASTF16(SHIFT, HI, LO, C, P9, ..., P0) sets Z13 = x·F(x) for x in Z0
+// as POLYFASTF8 (the same pieces and steps, so the same bits) and the
+// opmask K3 to the lanes where x ≥ LO; Z14 to Z17 are scratch.
+#define POLYFASTF16(SHIFT, HI, LO, C, P9, P8, P7, P6, P5, P4, P3, P2, P1, P0) \
+	VMINPS.BCST HI(R9), Z0, Z13; \
+	VADDPS.BCST SHIFT(R9), Z13, Z14; \
 	VPSRLD $22, Z14, Z14; \
-	VPERMPS fGFC(R9), Z14, Z15; \
+	VPERMPS C(R9), Z14, Z15; \
 	VSUBPS Z15, Z13, Z15; \
-	VPERMPS fGFP9(R9), Z14, Z13; \
-	VPERMPS fGFP8(R9), Z14, Z16; \
+	VPERMPS P9(R9), Z14, Z13; \
+	VPERMPS P8(R9), Z14, Z16; \
 	VFMADD213PS Z16, Z15, Z13; \
-	VPERMPS fGFP7(R9), Z14, Z17; \
+	VPERMPS P7(R9), Z14, Z17; \
 	VFMADD213PS Z17, Z15, Z13; \
-	VPERMPS fGFP6(R9), Z14, Z16; \
+	VPERMPS P6(R9), Z14, Z16; \
 	VFMADD213PS Z16, Z15, Z13; \
-	VPERMPS fGFP5(R9), Z14, Z17; \
+	VPERMPS P5(R9), Z14, Z17; \
 	VFMADD213PS Z17, Z15, Z13; \
-	VPERMPS fGFP4(R9), Z14, Z16; \
+	VPERMPS P4(R9), Z14, Z16; \
 	VFMADD213PS Z16, Z15, Z13; \
-	VPERMPS fGFP3(R9), Z14, Z17; \
+	VPERMPS P3(R9), Z14, Z17; \
 	VFMADD213PS Z17, Z15, Z13; \
-	VPERMPS fGFP2(R9), Z14, Z16; \
+	VPERMPS P2(R9), Z14, Z16; \
 	VFMADD213PS Z16, Z15, Z13; \
-	VPERMPS fGFP1(R9), Z14, Z17; \
+	VPERMPS P1(R9), Z14, Z17; \
 	VFMADD213PS Z17, Z15, Z13; \
-	VPERMPS fGFP0(R9), Z14, Z16; \
+	VPERMPS P0(R9), Z14, Z16; \
 	VFMADD213PS Z16, Z15, Z13; \
 	VMULPS Z0, Z13, Z13; \
-	VCMPPS.BCST $13, fGFLO(R9), Z0, K3
+	VCMPPS.BCST $13, LO(R9), Z0, K3
 
+#define GELUFASTF16 POLYFASTF16(fGFSHIFT, fGFHI, fGFLO, fGFC, fGFP9, fGFP8, fGFP7, fGFP6, fGFP5, fGFP4, fGFP3, fGFP2, fGFP1, fGFP0)
+#define GELUTANHFASTF16 POLYFASTF16(fGTSHIFT, fGTHI, fGTLO, fGTC, fGTP9, fGTP8, fGTP7, fGTP6, fGTP5, fGTP4, fGTP3, fGTP2, fGTP1, fGTP0)
 // GELUTANHF16 sets Z0 = x·sigmoid(v), v = 2·√(2/π)·x·(1+0.044715x²), for
 // x in Z0 as GELUTANHF8 (R10 holds f64Const): v in float64, eight lanes
 // at a time, split into float32 hi + lo; e = e^{-|hi|}·(1 ∓ lo), zero
@@ -318,6 +320,73 @@ esum: \
 	VZEROUPPER; \
 	RET
 
+// COMPRESSSLOW16 appends the lanes of Z0 that K3 leaves out (and R8 plus
+// their lane numbers) to slowX (R12) and slowIdx (R11) at R10, which it
+// advances: all sixteen lanes are stored, those past the count to be
+// overwritten, so the buffers need room for sixteen. AX, DX, K5 and Z18
+// are scratch.
+#define COMPRESSSLOW16 \
+	KNOTW K3, K5; \
+	VCOMPRESSPS Z0, K5, Z18; \
+	VMOVUPS Z18, (R12)(R10*4); \
+	MOVL R8, DX; \
+	VPBROADCASTD DX, Z18; \
+	VPADDD fIOTA(R9), Z18, Z18; \
+	VPCOMPRESSD Z18, K5, Z18; \
+	VMOVDQU32 Z18, (R11)(R10*4); \
+	KMOVW K5, AX; \
+	POPCNTL AX, AX; \
+	ADDQ AX, R10
+
+// FASTLOOP16(FAST) is FASTLOOP8 sixteen lanes at a time, FAST setting the
+// opmask K3 to the lanes it does not leave to the general kernel, which
+// COMPRESSSLOW16 gathers.
+#define FASTLOOP16(FAST) \
+	MOVQ out+0(FP), DI; \
+	MOVQ x+8(FP), SI; \
+	MOVQ n+16(FP), CX; \
+	MOVQ slowIdx+24(FP), R11; \
+	MOVQ slowX+32(FP), R12; \
+	LEAQ f32Const<>(SB), R9; \
+	MOVQ room+40(FP), R13; \
+	SUBQ $16, R13; \
+	XORQ R10, R10; \
+	XORQ R8, R8; \
+loop: \
+	CMPQ R10, R13; \
+	JG   done; \
+	CMPQ CX, $16; \
+	JL   tail; \
+	VMOVUPS (SI), Z0; \
+	FAST; \
+	KORTESTW K3, K3; \
+	JCS store; \
+	COMPRESSSLOW16; \
+store: \
+	VMOVUPS Z13, (DI); \
+	ADDQ    $64, SI; \
+	ADDQ    $64, DI; \
+	ADDQ    $16, R8; \
+	SUBQ    $16, CX; \
+	JMP     loop; \
+tail: \
+	TESTQ CX, CX; \
+	JEQ   done; \
+	TAILMASK(K4); \
+	VMOVUPS.Z (SI), K4, Z0; \
+	FAST; \
+	KORTESTW K3, K3; \
+	JCS tailstore; \
+	COMPRESSSLOW16; \
+tailstore: \
+	VMOVUPS Z13, K4, (DI); \
+	ADDQ CX, R8; \
+done: \
+	MOVQ R8, done+48(FP); \
+	MOVQ R10, slow+56(FP); \
+	VZEROUPPER; \
+	RET
+
 // func sigmoidAVX512(out, x *float32, n int)
 TEXT ·sigmoidAVX512(SB), NOSPLIT, $0-24
 	ACTLOOP16(SIGMOIDF16)
@@ -336,57 +405,11 @@ TEXT ·geluAVX512(SB), NOSPLIT, $0-24
 
 // func geluFastAVX512(out, x *float32, n int, slowIdx *int32, slowX *float32, room int) (done, slow int)
 TEXT ·geluFastAVX512(SB), NOSPLIT, $0-64
-	MOVQ out+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
-	MOVQ slowIdx+24(FP), R11
-	MOVQ slowX+32(FP), R12
-	LEAQ f32Const<>(SB), R9
-	MOVQ room+40(FP), R13
-	SUBQ $16, R13
-	XORQ R10, R10
-	XORQ R8, R8
+	FASTLOOP16(GELUFASTF16)
 
-loop:
-	CMPQ R10, R13 // room for a vector's slow lanes
-	JG   done
-	CMPQ CX, $16
-	JL   tail
-	VMOVUPS (SI), Z0
-	GELUFASTF16
-	KMOVW K3, AX
-	XORL  $0xffff, AX
-	JEQ   store
-	SLOWLANES(slow16)
-
-store:
-	VMOVUPS Z13, (DI)
-	ADDQ    $64, SI
-	ADDQ    $64, DI
-	ADDQ    $16, R8
-	SUBQ    $16, CX
-	JMP     loop
-
-tail:
-	TESTQ CX, CX
-	JEQ   done
-	TAILMASK(K4)
-	VMOVUPS.Z (SI), K4, Z0
-	GELUFASTF16
-	KMOVW     K3, AX
-	XORL      $0xffff, AX // lanes past n are 0, not slow
-	JEQ       tailstore
-	SLOWLANES(slowtail)
-
-tailstore:
-	VMOVUPS Z13, K4, (DI)
-	ADDQ CX, R8
-
-done:
-	MOVQ R8, done+48(FP)
-	MOVQ R10, slow+56(FP)
-	VZEROUPPER
-	RET
+// func geluTanhFastAVX512(out, x *float32, n int, slowIdx *int32, slowX *float32, room int) (done, slow int)
+TEXT ·geluTanhFastAVX512(SB), NOSPLIT, $0-64
+	FASTLOOP16(GELUTANHFASTF16)
 
 // func geluTanhAVX512(out, x *float32, n int)
 TEXT ·geluTanhAVX512(SB), NOSPLIT, $0-24

@@ -1,4 +1,4 @@
-// The exact GELU's vector kernels: a fast polynomial for most inputs, the
+// The GELUs' vector kernels: a fast polynomial for most inputs, the
 // general kernel for the rest.
 
 //go:build amd64 && !noasm
@@ -15,64 +15,85 @@ import "unsafe"
 // each element's result depends on its value only, not on its neighbours
 // in a vector, and a vector with one element below -4 costs little more
 // than one without.
-func geluVecAVX2(out, x *float32, n int) { geluVec(out, x, n, false) }
+func geluVecAVX2(out, x *float32, n int) { geluVec(out, x, n, false, false) }
 
 // geluVecAVX512 is geluVecAVX2 sixteen lanes at a time (geluFastAVX512,
 // geluAVX512), with the same results.
-func geluVecAVX512(out, x *float32, n int) { geluVec(out, x, n, true) }
+func geluVecAVX512(out, x *float32, n int) { geluVec(out, x, n, true, false) }
 
-// geluVec runs the fast kernel (wide: AVX-512's) over x with room for 16
-// elements below -4, which is all most rows need, and the rest of x, if it
+// geluTanhVecAVX2 is geluVecAVX2 for the tanh GELU: the fast path
+// (geluTanhFastAVX2) for x ≥ -2.5, the general kernel (geluTanhAVX2,
+// which computes its argument in float64) for the rest.
+func geluTanhVecAVX2(out, x *float32, n int) { geluVec(out, x, n, false, true) }
+
+// geluTanhVecAVX512 is geluTanhVecAVX2 sixteen lanes at a time, with the
+// same results.
+func geluTanhVecAVX512(out, x *float32, n int) { geluVec(out, x, n, true, true) }
+
+// geluVec runs the fast kernel of the tier (wide: AVX-512) and GELU
+// (tanh: the tanh GELU) over x with room for 16 elements it leaves to the
+// general kernel, which is all most rows need, and the rest of x, if it
 // has more, with room for geluSlowRoom at a time: a buffer that costs to
 // clear, so not for every call (a GEMM epilogue calls this for each row
 // of a block).
-func geluVec(out, x *float32, n int, wide bool) {
+func geluVec(out, x *float32, n int, wide, tanh bool) {
 	var idx [16]int32
 	var slowX [16]float32
-	done, slow := geluFast(out, x, n, idx[:], slowX[:], wide)
+	done, slow := geluFast(out, x, n, idx[:], slowX[:], wide, tanh)
 	o := unsafe.Slice(out, n)
-	geluSlow(o, idx[:slow], slowX[:slow], wide)
+	geluSlow(o, idx[:slow], slowX[:slow], wide, tanh)
 	if done < n {
-		geluVecRest(o[done:], unsafe.Slice(x, n)[done:], wide)
+		geluVecRest(o[done:], unsafe.Slice(x, n)[done:], wide, tanh)
 	}
 }
 
-// geluSlowRoom is how many elements below -4 geluVecRest gathers before it
-// computes them.
+// geluSlowRoom is how many elements geluVecRest gathers for the general
+// kernel before it runs it.
 const geluSlowRoom = 256
 
-// geluVecRest is geluVec's loop for rows with many elements below -4.
+// geluVecRest is geluVec's loop for rows with many elements the fast
+// kernel leaves.
 //
 //go:noinline
-func geluVecRest(out, x []float32, wide bool) {
+func geluVecRest(out, x []float32, wide, tanh bool) {
 	var idx [geluSlowRoom]int32
 	var slowX [geluSlowRoom]float32
 	for i := 0; i < len(out); {
-		done, slow := geluFast(&out[i], &x[i], len(out)-i, idx[:], slowX[:], wide)
-		geluSlow(out[i:], idx[:slow], slowX[:slow], wide)
+		done, slow := geluFast(&out[i], &x[i], len(out)-i, idx[:], slowX[:], wide, tanh)
+		geluSlow(out[i:], idx[:slow], slowX[:slow], wide, tanh)
 		i += done
 	}
 }
 
-// geluFast runs geluFastAVX512 (wide) or geluFastAVX2 with room for
-// len(idx) elements below -4.
-func geluFast(out, x *float32, n int, idx []int32, slowX []float32, wide bool) (done, slow int) {
-	if wide {
+// geluFast runs the fast kernel with room for len(idx) elements it leaves.
+func geluFast(out, x *float32, n int, idx []int32, slowX []float32, wide, tanh bool) (done, slow int) {
+	switch {
+	case wide && tanh:
+		return geluTanhFastAVX512(out, x, n, &idx[0], &slowX[0], len(idx))
+	case wide:
 		return geluFastAVX512(out, x, n, &idx[0], &slowX[0], len(idx))
+	case tanh:
+		return geluTanhFastAVX2(out, x, n, &idx[0], &slowX[0], len(idx))
 	}
 	return geluFastAVX2(out, x, n, &idx[0], &slowX[0], len(idx))
 }
 
 // geluSlow computes the gathered elements slowX with the general kernel
-// (wide: AVX-512's) and puts each at out[idx[j]].
-func geluSlow(out []float32, idx []int32, slowX []float32, wide bool) {
+// and puts each at out[idx[j]].
+func geluSlow(out []float32, idx []int32, slowX []float32, wide, tanh bool) {
 	if len(idx) == 0 {
 		return
 	}
-	if wide {
-		geluAVX512(&slowX[0], &slowX[0], len(slowX))
-	} else {
-		geluAVX2(&slowX[0], &slowX[0], len(slowX))
+	s, n := &slowX[0], len(slowX)
+	switch {
+	case wide && tanh:
+		geluTanhAVX512(s, s, n)
+	case wide:
+		geluAVX512(s, s, n)
+	case tanh:
+		geluTanhAVX2(s, s, n)
+	default:
+		geluAVX2(s, s, n)
 	}
 	for j, i := range idx {
 		out[i] = slowX[j]

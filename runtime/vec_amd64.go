@@ -26,7 +26,7 @@ var vec *vecKernels
 var avx512Vec = &vecKernels{
 	activation: [...]func(out, x *float32, n int){
 		taskSigmoid: sigmoidAVX512, taskTanh: tanhAVX512, taskGelu: geluVecAVX512,
-		taskSilu: siluAVX512, taskGeluTanh: geluTanhAVX512,
+		taskSilu: siluAVX512, taskGeluTanh: geluTanhVecAVX512,
 	},
 	expShift:      expShiftAVX512,
 	expShiftBelow: expShiftBelowAVX512,
@@ -42,7 +42,7 @@ var avx512Vec = &vecKernels{
 var avx2Vec = &vecKernels{
 	activation: [...]func(out, x *float32, n int){
 		taskSigmoid: sigmoidAVX2, taskTanh: tanhAVX2, taskGelu: geluVecAVX2,
-		taskSilu: siluAVX2, taskGeluTanh: geluTanhAVX2,
+		taskSilu: siluAVX2, taskGeluTanh: geluTanhVecAVX2,
 	},
 	expShift:      expShiftAVX2,
 	expShiftBelow: expShiftBelowAVX2,

@@ -13,8 +13,10 @@ runtime/activation_f32_amd64.h.
 The kernels' fast path, for vectors whose every x is at least -4, takes
 Φ(x) itself as a polynomial of degree 9 in u = x - C on eight pieces of
 x + 5 (the halves of the binades [1, 2) to [8, 16), x clamped to 10.5,
-where Φ rounds to 1), fitted and rounded the same way; the second half of
-the output is its pieces' errors and G16 lines. Needs numpy and mpmath (Debian's
+where Φ rounds to 1), fitted and rounded the same way; the second part of
+the output is its pieces' errors and G16 lines. The third is the same for
+the tanh GELU's fast path: σ(v(x)), v = 2·√(2/π)·(x + 0.044715x³), on
+pieces of x + 3.5 for x ≥ -2.5. Needs numpy and mpmath (Debian's
 python3-numpy and python3-mpmath); nothing in the build runs it.
 """
 import struct
@@ -119,3 +121,24 @@ for b0, b1 in zip(FAST_BOUNDS, FAST_BOUNDS[1:]):
 # Entry i of a row is for the x + 5 whose bits 22 to 24 are i: [2, 3) is
 # 0, ..., [12, 16) 5, [1, 1.5) 6 and [1.5, 2) 7.
 print_rows("fGF", fast, [2, 3, 4, 5, 6, 7, 0, 1])
+
+# The tanh GELU's fast path: sigmoid(v(x)) for x ≥ -2.5 on pieces of
+# x + TANH_SHIFT, the same binade halves.
+TANH_SHIFT = 3.5
+TANH_XMAX = 11.5
+
+
+def tanh_gelu_factor(x):
+    x = mp.mpf(x)
+    v = 2 * mp.sqrt(2 / mp.pi) * (x + mp.mpf("0.044715") * x**3)
+    return float(1 / (1 + mp.exp(-v)))
+
+
+tanh_fast = []
+for b0, b1 in zip(FAST_BOUNDS, FAST_BOUNDS[1:]):
+    x0, x1 = b0 - TANH_SHIFT, min(b1 - TANH_SHIFT, TANH_XMAX)
+    c, coef, err = piece(x0 - 1e-6, x1 + 1e-6, tanh_gelu_factor, FAST_DEG)
+    print(f"// x in [{x0}, {x1}): relative error {err:.2e}")
+    tanh_fast.append((c, coef))
+
+print_rows("fGT", tanh_fast, [2, 3, 4, 5, 6, 7, 0, 1])
