@@ -109,18 +109,23 @@ def phi(x):
     return float(mp.ncdf(x))
 
 
-fast = []
-for b0, b1 in zip(FAST_BOUNDS, FAST_BOUNDS[1:]):
-    x0, x1 = b0 - FAST_SHIFT, min(b1 - FAST_SHIFT, FAST_XMAX)
-    # A little past each end: x + 5 is rounded before its bits pick the
-    # piece.
-    c, coef, err = piece(x0 - 1e-6, x1 + 1e-6, phi, FAST_DEG)
-    print(f"// x in [{x0}, {x1}): relative error {err:.2e}")
-    fast.append((c, coef))
+def fast_rows(prefix, f, shift, xmax):
+    """Fits f on the pieces of x + shift (x clamped to xmax), printing
+    their errors and G16 rows."""
+    pieces = []
+    for b0, b1 in zip(FAST_BOUNDS, FAST_BOUNDS[1:]):
+        x0, x1 = b0 - shift, min(b1 - shift, xmax)
+        # A little past each end: x + shift is rounded before its bits
+        # pick the piece.
+        c, coef, err = piece(x0 - 1e-6, x1 + 1e-6, f, FAST_DEG)
+        print(f"// x in [{x0}, {x1}): relative error {err:.2e}")
+        pieces.append((c, coef))
+    # Entry i of a row is for the x + shift whose bits 22 to 24 are i:
+    # [2, 3) is 0, ..., [12, 16) 5, [1, 1.5) 6 and [1.5, 2) 7.
+    print_rows(prefix, pieces, [2, 3, 4, 5, 6, 7, 0, 1])
 
-# Entry i of a row is for the x + 5 whose bits 22 to 24 are i: [2, 3) is
-# 0, ..., [12, 16) 5, [1, 1.5) 6 and [1.5, 2) 7.
-print_rows("fGF", fast, [2, 3, 4, 5, 6, 7, 0, 1])
+
+fast_rows("fGF", phi, FAST_SHIFT, FAST_XMAX)
 
 # The tanh GELU's fast path: sigmoid(v(x)) for x ≥ -2.5 on pieces of
 # x + TANH_SHIFT, the same binade halves.
@@ -134,11 +139,4 @@ def tanh_gelu_factor(x):
     return float(1 / (1 + mp.exp(-v)))
 
 
-tanh_fast = []
-for b0, b1 in zip(FAST_BOUNDS, FAST_BOUNDS[1:]):
-    x0, x1 = b0 - TANH_SHIFT, min(b1 - TANH_SHIFT, TANH_XMAX)
-    c, coef, err = piece(x0 - 1e-6, x1 + 1e-6, tanh_gelu_factor, FAST_DEG)
-    print(f"// x in [{x0}, {x1}): relative error {err:.2e}")
-    tanh_fast.append((c, coef))
-
-print_rows("fGT", tanh_fast, [2, 3, 4, 5, 6, 7, 0, 1])
+fast_rows("fGT", tanh_gelu_factor, TANH_SHIFT, TANH_XMAX)
