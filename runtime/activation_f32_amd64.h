@@ -154,8 +154,8 @@ G16(fGTP6, $0x3b008569, $0x32bd51f3, $0x3a417fc6, $0xb9381b1e, $0x33332814, $0xa
 G16(fGTP7, $0x3a5fb156, $0xbaa2c095, $0x3a05b07d, $0x3712f2ec, $0xb2f06664, $0x289342ad, $0xb9780b3c, $0x38e4c356)
 G16(fGTP8, $0xb8e12b4f, $0xb34f7556, $0xb91ea9d4, $0x376a84d4, $0xb2190d78, $0xa5da0e51, $0x3763b18a, $0x393024f3)
 G16(fGTP9, $0xb8d48c28, $0x38ec5c37, $0xb79d4882, $0xb68e0096, $0x31abe523, $0xa72d0850, $0x37c52568, $0x3808bde7)
-// fIOTA holds the int32 lanes 0 to 15: the AVX-512 fast GELU kernels add
-// it to a vector's first index to gather their slow lanes' indices.
+// fIOTA holds the int32 lanes 0 to 15: the fast GELU kernels add a
+// vector's first index to it to gather their slow lanes' indices.
 #define fIOTA 3008
 DATA f32Const<>+(fIOTA+0)(SB)/4, $0
 DATA f32Const<>+(fIOTA+4)(SB)/4, $1
@@ -174,21 +174,6 @@ DATA f32Const<>+(fIOTA+52)(SB)/4, $13
 DATA f32Const<>+(fIOTA+56)(SB)/4, $14
 DATA f32Const<>+(fIOTA+60)(SB)/4, $15
 GLOBL f32Const<>(SB), RODATA|NOPTR, $3072
-
-// SLOWLANES(loop), in the GELUs' AVX2 fast kernels, appends x[j] (read
-// from SI) to slowX (R12) and R8+j to slowIdx (R11) for each set bit j of
-// AX, counting them in R10; BX and DX are scratch.
-#define SLOWLANES(loop) \
-loop: \
-	BSFL AX, BX; \
-	MOVL (SI)(BX*4), DX; \
-	MOVL DX, (R12)(R10*4); \
-	LEAQ (R8)(BX*1), DX; \
-	MOVL DX, (R11)(R10*4); \
-	INCQ R10; \
-	LEAL -1(AX), DX; \
-	ANDL DX, AX; \
-	JNE  loop
 
 // The float64 constants of the tanh GELU (GELUTANHF8, GELUTANHF16), four
 // lanes each.
