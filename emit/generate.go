@@ -206,11 +206,8 @@ func (e *gen) build() error {
 		if !e.hoisted[k.n] || e.outVar[k] != "" {
 			continue
 		}
-		v, tv := e.newResult(k)
-		t := k.n.Types[k.i]
-		e.body = append(e.body,
-			jen.List(jen.Id(tv), jen.Id(v)).Op(":=").Qual(tensorPkg, "NewResult").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...),
-			jen.Qual(runtimePkg, "Copy").Call(jen.Id(v), e.fwdRef(e.ctorStore[k])))
+		v, _, alloc := e.newResult(k)
+		e.body = append(e.body, alloc, jen.Qual(runtimePkg, "Copy").Call(jen.Id(v), e.fwdRef(e.ctorStore[k])))
 	}
 	return nil
 }

@@ -140,9 +140,8 @@ func (e *gen) results(n *ir.Node, outputs map[resultKey]bool) (outs, allocs []je
 		k := resultKey{n, i}
 		name := resultName(k)
 		if outputs[k] {
-			v, tv := e.newResult(k)
+			v, tv, alloc := e.newResult(k)
 			e.store[k] = jen.Id(v)
-			alloc := jen.List(jen.Id(tv), jen.Id(v)).Op(":=").Qual(tensorPkg, "NewResult").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...)
 			if e.split != nil {
 				e.split.out, e.split.outTensor, e.split.alloc = v, tv, alloc
 			} else {
@@ -443,11 +442,13 @@ func (e *gen) emitGoCall(n *ir.Node, comment, fn jen.Code, outputs map[resultKey
 }
 
 // newResult names an output's array and the tensor tensor.NewResult
-// returns with it (the result's name and that name with _tensor), and
-// records both.
-func (e *gen) newResult(k resultKey) (array, tensor string) {
+// returns with it (the result's name and that name with _tensor), records
+// both, and returns the statement that makes them.
+func (e *gen) newResult(k resultKey) (array, tensor string, alloc jen.Code) {
 	array = e.names.name(resultName(k))
 	tensor = e.names.name(resultName(k) + "_tensor")
 	e.outVar[k], e.outTensor[k] = array, tensor
-	return array, tensor
+	t := k.n.Types[k.i]
+	alloc = jen.List(jen.Id(tensor), jen.Id(array)).Op(":=").Qual(tensorPkg, "NewResult").Call(append([]jen.Code{dtypeCode(t.DType)}, e.dims(t.Shape)...)...)
+	return array, tensor, alloc
 }

@@ -66,6 +66,9 @@ func geluVecRest(out, x []float32, wide, tanh bool) {
 }
 
 // geluFast runs the fast kernel with room for len(idx) elements it leaves.
+// It and geluSlow pick the kernel by a switch, not through func values in
+// the tier's vecKernels: a buffer passed to a func value escapes, and
+// geluVec's would then be allocated on every call.
 func geluFast(out, x *float32, n int, idx []int32, slowX []float32, wide, tanh bool) (done, slow int) {
 	switch {
 	case wide && tanh:

@@ -10,7 +10,7 @@ import "github.com/fxgen/fxgen/runtime"
 func NewResult(dt runtime.DType, shape ...int) (*Tensor, *runtime.Array) {
 	r := &result{}
 	a := r.a.Init(dt, shape...)
-	r.t = Tensor{arr: a, born: Now()}
+	r.t = eagerValue(a)
 	return &r.t, a
 }
 

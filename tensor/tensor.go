@@ -66,7 +66,14 @@ func NewSymbolic(n *ir.Node, h Hook) *Tensor {
 }
 
 // eager wraps an array as an eager tensor made now.
-func eager(a *runtime.Array) *Tensor { return &Tensor{arr: a, born: Now()} }
+func eager(a *runtime.Array) *Tensor {
+	t := eagerValue(a)
+	return &t
+}
+
+// eagerValue is the eager tensor over a made now, for a caller that
+// allocates it with other things (NewResult).
+func eagerValue(a *runtime.Array) Tensor { return Tensor{arr: a, born: Now()} }
 
 // FromParams reports whether the eager tensor was computed from a
 // parameter of a model under trace on a goroutine other than the tracing
