@@ -109,6 +109,9 @@ type PackedB struct {
 	// instead (see packBBlocks).
 	data   []float32
 	kblock int
+	// finite reports that no element of data is ±Inf or NaN, which the
+	// sparse rows need (see sparseReady).
+	finite bool
 	// sweeps counts the m == 1 products that read this operand serially;
 	// every other one walks its panels from the last to the first (see
 	// gemvSweepBack).
@@ -162,6 +165,7 @@ func PackB(transB bool, k, n int, b []float32, ldb int) *PackedB {
 	if k > 0 && n > 0 {
 		pb.data = alignedFloats((n + nr - 1) / nr * nr * k)
 		packB(pb.data, transB, b, ldb, 0, k, 0, n, nr)
+		pb.finite = allFinite(pb.data)
 	}
 	return pb
 }
@@ -280,7 +284,12 @@ type gemmCall struct {
 }
 
 // gemmBuf holds one goroutine's packing buffers.
-type gemmBuf struct{ a, b []float32 }
+// gemmBuf is a goroutine's scratch for region: packed blocks of A and B,
+// and the sparse rows' sums and indices.
+type gemmBuf struct {
+	a, b, acc []float32
+	idx       []int32
+}
 
 var gemmBufs = sync.Pool{New: func() any { return new(gemmBuf) }}
 
@@ -436,6 +445,7 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 	// others read the panel); its tiles compute what direct computes from
 	// the packed panel.
 	packBFly := g.directA && kern.directPackB != nil && g.pb == nil && !g.transB && g.ldb <= packBFlyMaxLdb
+	sparse := g.sparseReady()
 	if !g.directA {
 		buf.a = gemmGrow(buf.a, mc*min(kc, k))
 	}
@@ -490,7 +500,11 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 				case !g.directA && !packFly:
 					packA(buf.a, g.transA, g.a, g.lda, ic, mb, pc, kb, g.alpha, mr)
 				}
-				for jr := 0; jr < nb; jr += nr {
+				jr0 := 0
+				if sparse {
+					jr0 = g.sparseRows(buf, bblk, pstride, ic, mb, jc, nb, pc, kb, beta, flags)
+				}
+				for jr := jr0; jr < nb; jr += nr {
 					cols := min(nr, nb-jr)
 					bp := bblk[jr/nr*pstride:]
 					var bias []float32

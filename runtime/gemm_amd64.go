@@ -31,6 +31,7 @@ var avx2Kernel = &gemmKernel{
 	directPackB: tileDirectPackBAVX2, directNarrow: tileDirectNarrowAVX2,
 	rowBias: true,
 	gemv:    &gemvKernel{row: gemvRowAVX2, dot4: dot4AVX2},
+	sparse:  sparseAVX2,
 }
 
 // gemvRowAVX512 runs gemvRow512 with the column count as a lane mask; see

@@ -82,6 +82,10 @@ type gemmKernel struct {
 
 	// gemv, if not nil, is the kernel's m == 1 path (see gemvFast).
 	gemv *gemvKernel
+
+	// sparse, if not nil, is the kernel's path for blocks of A with many
+	// zeros (see sparseRows).
+	sparse *sparseKernel
 }
 
 // gemvKernel is the m == 1 path of a micro-kernel whose packed panels are

@@ -1,0 +1,146 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestSparseRowsMatchTiles checks that the sparse rows give the bits the
+// tiles give, for every share of zeros, with NaN, ±Inf and -0 among A's
+// elements, every epilogue, depths of several blocks and sub-blocks, and
+// columns past the last whole group; and that B holding a non-finite
+// element keeps the tiles (0·Inf is NaN).
+func TestSparseRowsMatchTiles(t *testing.T) { forEachISA(t, testSparseRowsMatchTiles) }
+
+func testSparseRowsMatchTiles(t *testing.T) {
+	base := selectedKernel
+	kern := *base
+	calls := 0
+	if base.sparse != nil {
+		sk := *base.sparse
+		rows := sk.rows
+		sk.rows = func(a []float32, lda, m, n int, b []float32, pstride int, acc []float32, idx []int32, c []float32, ldc int, beta float32, bias []float32, flags int) {
+			calls++
+			rows(a, lda, m, n, b, pstride, acc, idx, c, ldc, beta, bias, flags)
+		}
+		kern.sparse = &sk
+	}
+	// The same product with the sparse rows forced and forbidden.
+	run := func(minZeros float64, pb *PackedB, a *matrix, c *matrix, bias []float32, beta float32, act Activation) *matrix {
+		saved := sparseMinZeros
+		defer func() { sparseMinZeros = saved }()
+		sparseMinZeros = minZeros
+		out := c.clone()
+		withKernel(&kern, func() {
+			SgemmPackedEpilogue(a.rows, 1, a.data(), a.ld, pb, beta, out.data(), out.ld, bias, act)
+		})
+		return out
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, s := range [][3]int{{7, 64, 96}, {13, 200, 200}, {40, 800, 300}, {5, 70, 192}, {150, 130, 97}, {3, 1, 96}, {2, 9, 500}, {9, 100, 95}} {
+		m, k, n := s[0], s[1], s[2]
+		for _, zeros := range []float64{0.5, 0.95, 1} {
+			for _, special := range []bool{false, true} {
+				for _, act := range []Activation{ActNone, ActReLU, ActGELU} {
+					for _, beta := range []float32{0, 0.75} {
+						name := fmt.Sprintf("%dx%dx%d/zeros=%v/special=%v/act=%d/beta=%v", m, k, n, zeros, special, act, beta)
+						a := newMatrix(rng, m, k, 3)
+						for i := range m {
+							for p := range k {
+								if rng.Float64() < zeros {
+									a.set(i, p, float32(math.Copysign(0, rng.Float64()-0.5)))
+								}
+							}
+						}
+						if special {
+							for _, v := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+								a.set(rng.IntN(m), rng.IntN(k), v)
+							}
+						}
+						b := newMatrix(rng, k, n, 0)
+						var pb *PackedB
+						withKernel(&kern, func() { pb = PackB(false, k, n, b.data(), b.ld) })
+						c := newMatrix(rng, m, n, 2)
+						var bias []float32
+						if beta != 0 {
+							bias = randSlice(rng, n)
+						}
+						calls = 0
+						want := run(2, pb, a, c, bias, beta, act)
+						if calls != 0 {
+							t.Fatalf("%s: %d sparse row calls with the sparse rows forbidden", name, calls)
+						}
+						got := run(0, pb, a, c, bias, beta, act)
+						if kern.sparse != nil && n >= kern.sparse.cols && calls == 0 {
+							t.Fatalf("%s: the sparse rows did not run", name)
+						}
+						got.checkGuards(t, name)
+						for idx, w := range want.buf {
+							if math.Float32bits(got.buf[idx]) != math.Float32bits(w) {
+								t.Fatalf("%s: element %d = %v, the tiles give %v", name, idx, got.buf[idx], w)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	// B with an infinity: 0·Inf is NaN, so the zeros of A count.
+	a := newMatrix(rng, 8, 64, 0)
+	for p := range 64 {
+		a.set(3, p, 0)
+	}
+	b := newMatrix(rng, 64, 96, 0)
+	b.set(10, 5, float32(math.Inf(1)))
+	var pb *PackedB
+	withKernel(&kern, func() { pb = PackB(false, 64, 96, b.data(), b.ld) })
+	c := newMatrix(rng, 8, 96, 0)
+	calls = 0
+	got := run(0, pb, a, c, nil, 0, ActNone)
+	if calls != 0 {
+		t.Errorf("B with an infinity: %d sparse row calls, want 0", calls)
+	}
+	if v := got.at(3, 5); v == v {
+		t.Errorf("B with an infinity: C[3, 5] = %v, want NaN (0·Inf)", v)
+	}
+}
+
+// TestSparseCountZeros checks each kernel's zero count against a loop,
+// over lengths with every tail, with -0, NaN and ±Inf among the values.
+func TestSparseCountZeros(t *testing.T) {
+	for _, k := range availableKernels() {
+		if k.sparse == nil {
+			continue
+		}
+		rng := rand.New(rand.NewPCG(5, 6))
+		for n := 0; n < 70; n++ {
+			x := make([]float32, n+1)
+			for i := range x {
+				switch rng.IntN(6) {
+				case 0:
+					x[i] = 0
+				case 1:
+					x[i] = float32(math.Copysign(0, -1))
+				case 2:
+					x[i] = float32(math.NaN())
+				case 3:
+					x[i] = float32(math.Inf(rng.IntN(2)*2 - 1))
+				default:
+					x[i] = float32(rng.NormFloat64())
+				}
+			}
+			x[n] = 0 // past the end: not counted
+			want := 0
+			for _, v := range x[:n] {
+				if v == 0 {
+					want++
+				}
+			}
+			if got := k.sparse.countZeros(x[:n]); got != want {
+				t.Errorf("%s: countZeros of %d elements = %d, want %d", k.name, n, got, want)
+			}
+		}
+	}
+}
