@@ -17,6 +17,7 @@ var avx512Kernel = &gemmKernel{
 	directPackB: tileDirectPackBAVX512,
 	rowBias:     true,
 	gemv:        &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512},
+	sparse:      sparseAVX512,
 }
 
 // avx2Kernel is the 6×16 AVX2 FMA micro-kernel (12 ymm accumulators).

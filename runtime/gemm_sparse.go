@@ -15,6 +15,19 @@ import "math"
 // bits are the tiles'.
 type sparseKernel struct {
 	cols int // columns of B a row call computes: a whole number of panels
+	// depth is the depth of the sub-blocks of a block that the rows go
+	// through one after the other: the group's panels over that depth
+	// (24 KB for AVX2's six panels of 16 columns, 64 deep) stay in L1
+	// while each row reads them.
+	depth int
+	// minZeros is the share of zeros in a block of A from which its rows
+	// take this path. A row's term reads cols floats of B for 2·cols
+	// flops, where a tile reuses each load of B for mr rows: at about 50
+	// bytes a cycle from L1 (Xeon SPR, either tier) the rows spend about
+	// 1.5 times the AVX2 tile's time per term they keep, and 2.5 times
+	// the AVX-512 tile's, plus a scan of each row for its nonzero
+	// elements (see sparseAVX2 and sparseAVX512).
+	minZeros float64
 	// rows sets, for each of rows rows of A (the first at a, lda floats
 	// apart) and of acc (cols floats apart), acc[j], j < cols, to
 	// Σ a[p]·B(p, j) over p < n where a[p] ≠ 0 (or NaN), from acc
@@ -22,7 +35,7 @@ type sparseKernel struct {
 	// apart; then stores the sums to acc (flags&sparseAccOut) or applies
 	// the tiles' epilogue to them into the row of C (ldc floats apart;
 	// beta, bias and flags as gemmKernel.tile's). idx is scratch for
-	// n + 8 indices.
+	// n + 16 indices.
 	rows func(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, c []float32, ldc int, beta float32, bias []float32, flags int)
 	// countZeros returns the number of elements of x equal to ±0.
 	countZeros func(x []float32) int
@@ -35,21 +48,6 @@ const (
 	sparseAccOut = 1 << 9 // the sums are stored to acc, without epilogue
 )
 
-// sparseDepth is the depth of the sub-blocks of a block that the rows go
-// through one after the other: the group's panels over that depth (24 KB
-// for six panels of 16 columns) stay in L1 while each row reads them.
-const sparseDepth = 64
-
-// sparseMinZeros is the share of zeros in a block of A from which its rows
-// take the sparse path. A row's term costs about 1.5 times a tile's share
-// of it (each of its loads of B feeds one FMA, not six), and each row
-// scans its block for its nonzero elements: 256×512×512 with B packed,
-// AVX2 tier, 1 worker, Xeon SPR, the tiles 1.19 ms whatever A holds, the
-// sparse rows 1.59 ms without zeros, 0.98 with half, 0.42 with 90 % and
-// 0.23 with all (which the last 32 columns' tiles take mostly): even
-// from about 30 %.
-var sparseMinZeros = 0.35
-
 // sparseReady reports whether g may take the sparse path at all: A read
 // in place, not scaled or transposed, against B packed beforehand whose
 // elements are all finite (0·±Inf and 0·NaN are NaN, which skipping the
@@ -60,7 +58,7 @@ func (g *gemmCall) sparseReady() bool {
 }
 
 // sparseRows computes, when rows [ic, ic+mb) of A over depths
-// [pc, pc+kb) hold at least sparseMinZeros of zeros, the whole groups of
+// [pc, pc+kb) hold at least the kernel's minZeros of zeros, the whole groups of
 // panels of the block's columns [jc, jc+nb) of C (bblk the block's
 // panels, pstride floats apart) with the sparse row kernel, and returns
 // how many columns it computed (0 when it left the block to the tiles).
@@ -74,12 +72,12 @@ func (g *gemmCall) sparseRows(buf *gemmBuf, bblk []float32, pstride, ic, mb, jc,
 	for i := ic; i < ic+mb; i++ {
 		zeros += sk.countZeros(g.a[i*g.lda+pc : i*g.lda+pc+kb])
 	}
-	if float64(zeros) < math.Ceil(sparseMinZeros*float64(mb*kb)) {
+	if float64(zeros) < math.Ceil(sk.minZeros*float64(mb*kb)) {
 		return 0
 	}
 	buf.acc = gemmGrow(buf.acc, mb*sk.cols)
-	if cap(buf.idx) < sparseDepth+8 {
-		buf.idx = make([]int32, sparseDepth+8)
+	if cap(buf.idx) < sk.depth+16 {
+		buf.idx = make([]int32, sk.depth+16)
 	}
 	nr := g.kern.nr
 	for q := range groups {
@@ -89,8 +87,8 @@ func (g *gemmCall) sparseRows(buf *gemmBuf, bblk []float32, pstride, ic, mb, jc,
 		if flags&flagBias != 0 {
 			bias = g.bias[jc+jr:]
 		}
-		for p0 := 0; p0 < kb; p0 += sparseDepth {
-			n := min(sparseDepth, kb-p0)
+		for p0 := 0; p0 < kb; p0 += sk.depth {
+			n := min(sk.depth, kb-p0)
 			f := flags
 			if p0+n < kb {
 				f = sparseAccOut

@@ -28,10 +28,15 @@ func testSparseRowsMatchTiles(t *testing.T) {
 		kern.sparse = &sk
 	}
 	// The same product with the sparse rows forced and forbidden.
-	run := func(minZeros float64, pb *PackedB, a *matrix, c *matrix, bias []float32, beta float32, act Activation) *matrix {
-		saved := sparseMinZeros
-		defer func() { sparseMinZeros = saved }()
-		sparseMinZeros = minZeros
+	// On one worker, or on two (which split the columns, so fewer of
+	// each worker's are whole groups).
+	run := func(minZeros float64, workers int, pb *PackedB, a *matrix, c *matrix, bias []float32, beta float32, act Activation) *matrix {
+		saved := Workers()
+		defer SetWorkers(saved)
+		SetWorkers(workers)
+		if kern.sparse != nil {
+			kern.sparse.minZeros = minZeros
+		}
 		out := c.clone()
 		withKernel(&kern, func() {
 			SgemmPackedEpilogue(a.rows, 1, a.data(), a.ld, pb, beta, out.data(), out.ld, bias, act)
@@ -39,7 +44,7 @@ func testSparseRowsMatchTiles(t *testing.T) {
 		return out
 	}
 	rng := rand.New(rand.NewPCG(21, 22))
-	for _, s := range [][3]int{{7, 64, 96}, {13, 200, 200}, {40, 800, 300}, {5, 70, 192}, {150, 130, 97}, {3, 1, 96}, {2, 9, 500}, {9, 100, 95}} {
+	for _, s := range [][3]int{{7, 64, 96}, {13, 200, 200}, {40, 800, 300}, {5, 70, 192}, {150, 130, 97}, {3, 1, 96}, {2, 9, 500}, {9, 100, 95}, {40, 300, 600}, {30, 64, 512}} {
 		m, k, n := s[0], s[1], s[2]
 		for _, zeros := range []float64{0.5, 0.95, 1} {
 			for _, special := range []bool{false, true} {
@@ -68,18 +73,20 @@ func testSparseRowsMatchTiles(t *testing.T) {
 							bias = randSlice(rng, n)
 						}
 						calls = 0
-						want := run(2, pb, a, c, bias, beta, act)
+						want := run(2, 1, pb, a, c, bias, beta, act)
 						if calls != 0 {
 							t.Fatalf("%s: %d sparse row calls with the sparse rows forbidden", name, calls)
 						}
-						got := run(0, pb, a, c, bias, beta, act)
-						if kern.sparse != nil && n >= kern.sparse.cols && calls == 0 {
-							t.Fatalf("%s: the sparse rows did not run", name)
-						}
-						got.checkGuards(t, name)
-						for idx, w := range want.buf {
-							if math.Float32bits(got.buf[idx]) != math.Float32bits(w) {
-								t.Fatalf("%s: element %d = %v, the tiles give %v", name, idx, got.buf[idx], w)
+						for _, workers := range []int{1, 2} {
+							got := run(0, workers, pb, a, c, bias, beta, act)
+							if kern.sparse != nil && n >= kern.sparse.cols && workers == 1 && calls == 0 {
+								t.Fatalf("%s: the sparse rows did not run", name)
+							}
+							got.checkGuards(t, name)
+							for idx, w := range want.buf {
+								if math.Float32bits(got.buf[idx]) != math.Float32bits(w) {
+									t.Fatalf("%s, %d workers: element %d = %v, the tiles give %v", name, workers, idx, got.buf[idx], w)
+								}
 							}
 						}
 					}
@@ -98,7 +105,7 @@ func testSparseRowsMatchTiles(t *testing.T) {
 	withKernel(&kern, func() { pb = PackB(false, 64, 96, b.data(), b.ld) })
 	c := newMatrix(rng, 8, 96, 0)
 	calls = 0
-	got := run(0, pb, a, c, nil, 0, ActNone)
+	got := run(0, 1, pb, a, c, nil, 0, ActNone)
 	if calls != 0 {
 		t.Errorf("B with an infinity: %d sparse row calls, want 0", calls)
 	}
