@@ -103,10 +103,11 @@ func (g *gemmCall) sparseRows(buf *gemmBuf, bblk []float32, pstride, ic, mb, jc,
 	return groups * sk.cols
 }
 
-// allFinite reports whether no element of x is ±Inf or NaN.
+// allFinite reports whether no element of x is ±Inf or NaN (an exponent
+// field of all ones).
 func allFinite(x []float32) bool {
 	for _, v := range x {
-		if math.IsInf(float64(v), 0) || v != v {
+		if math.Float32bits(v)&0x7f800000 == 0x7f800000 {
 			return false
 		}
 	}
