@@ -287,8 +287,8 @@ type gemmCall struct {
 // gemmBuf is a goroutine's scratch for region: packed blocks of A and B,
 // and the sparse rows' sums and indices.
 type gemmBuf struct {
-	a, b, acc []float32
-	idx       []int32
+	a, b, acc   []float32
+	idx, counts []int32
 }
 
 var gemmBufs = sync.Pool{New: func() any { return new(gemmBuf) }}

@@ -28,15 +28,19 @@ type sparseKernel struct {
 	// the AVX-512 tile's, plus a scan of each row for its nonzero
 	// elements (see sparseAVX2 and sparseAVX512).
 	minZeros float64
+	// scan stores, for each of rows rows of A (the first at a, lda
+	// floats apart), the indices p < n of its elements not equal to 0
+	// (NaN included) in increasing order from idx (idxStride a row; room
+	// for n + 16) and their count at counts (countStride a row).
+	scan func(a []float32, lda, rows, n int, idx []int32, idxStride int, counts []int32, countStride int)
 	// rows sets, for each of rows rows of A (the first at a, lda floats
 	// apart) and of acc (cols floats apart), acc[j], j < cols, to
-	// Σ a[p]·B(p, j) over p < n where a[p] ≠ 0 (or NaN), from acc
-	// (flags&sparseAccIn) or from 0, B's panels at b, pstride floats
+	// Σ a[p]·B(p, j) over the row's indices p from scan (all < n), from
+	// acc (flags&sparseAccIn) or from 0, B's panels at b, pstride floats
 	// apart; then stores the sums to acc (flags&sparseAccOut) or applies
 	// the tiles' epilogue to them into the row of C (ldc floats apart;
-	// beta, bias and flags as gemmKernel.tile's). idx is scratch for
-	// n + 16 indices.
-	rows func(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, c []float32, ldc int, beta float32, bias []float32, flags int)
+	// beta, bias and flags as gemmKernel.tile's).
+	rows func(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int)
 	// countZeros returns the number of elements of x equal to ±0.
 	countZeros func(x []float32) int
 }
@@ -75,9 +79,21 @@ func (g *gemmCall) sparseRows(buf *gemmBuf, bblk []float32, pstride, ic, mb, jc,
 	if float64(zeros) < math.Ceil(sk.minZeros*float64(mb*kb)) {
 		return 0
 	}
+	// The indices of each row's nonzero elements, scanned once for all
+	// the groups: sub-block s of row i in its slot of depth + 16.
+	subs := (kb + sk.depth - 1) / sk.depth
+	slot := sk.depth + 16
 	buf.acc = gemmGrow(buf.acc, mb*sk.cols)
-	if cap(buf.idx) < sk.depth+16 {
-		buf.idx = make([]int32, sk.depth+16)
+	if n := mb * subs * slot; cap(buf.idx) < n {
+		buf.idx = make([]int32, n)
+	}
+	if n := mb * subs; cap(buf.counts) < n {
+		buf.counts = make([]int32, n)
+	}
+	idx, counts := buf.idx[:mb*subs*slot], buf.counts[:mb*subs]
+	for s := range subs {
+		p0 := s * sk.depth
+		sk.scan(g.a[ic*g.lda+pc+p0:], g.lda, mb, min(sk.depth, kb-p0), idx[s*slot:], subs*slot, counts[s:], subs)
 	}
 	nr := g.kern.nr
 	for q := range groups {
@@ -87,7 +103,8 @@ func (g *gemmCall) sparseRows(buf *gemmBuf, bblk []float32, pstride, ic, mb, jc,
 		if flags&flagBias != 0 {
 			bias = g.bias[jc+jr:]
 		}
-		for p0 := 0; p0 < kb; p0 += sk.depth {
+		for s := range subs {
+			p0 := s * sk.depth
 			n := min(sk.depth, kb-p0)
 			f := flags
 			if p0+n < kb {
@@ -96,7 +113,7 @@ func (g *gemmCall) sparseRows(buf *gemmBuf, bblk []float32, pstride, ic, mb, jc,
 			if p0 > 0 {
 				f |= sparseAccIn
 			}
-			sk.rows(g.a[ic*g.lda+pc+p0:], g.lda, mb, n, bp[p0*nr:], pstride, buf.acc, buf.idx,
+			sk.rows(g.a[ic*g.lda+pc+p0:], g.lda, mb, n, bp[p0*nr:], pstride, buf.acc, idx[s*slot:], subs*slot, counts[s:], subs,
 				g.c[ic*g.ldc+jc+jr:], g.ldc, beta, bias, f)
 		}
 	}

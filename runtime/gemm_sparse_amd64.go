@@ -2,61 +2,93 @@
 
 //go:build amd64 && !noasm
 
+//go:generate go run gemm_sparse_asmgen.go
+
 package runtime
 
 // sparseAVX2 is the AVX2 kernel's sparse rows: six panels (96 columns) a
 // row call, 64 deep (24 KB of B). 256×512×512 with B packed, 1 worker,
-// Xeon SPR: the tiles 1.19 ms whatever A holds, the sparse rows 1.59 ms
-// without zeros, 0.98 with half, 0.42 with 90 % and 0.23 with all (most
+// Xeon SPR: the tiles 1.20 ms whatever A holds, the sparse rows 1.53 ms
+// without zeros, 0.90 with half, 0.36 with 90 % and 0.17 with all (most
 // of it the last 32 columns, which the tiles compute): even from about
-// 30 % of zeros.
-var sparseAVX2 = &sparseKernel{cols: 96, depth: 64, minZeros: 0.35, rows: sparseRowsAVX2, countZeros: countZerosAVX2}
+// 25 % of zeros.
+var sparseAVX2 = &sparseKernel{cols: 96, depth: 64, minZeros: 0.35,
+	scan: sparseScanAVX2, rows: sparseRowsAVX2, countZeros: countZerosAVX2}
 
 // sparseAVX512 is the AVX-512 kernel's sparse rows: eight panels (256
 // columns) a row call, 32 deep (32 KB of B). 256×512×512 as for
-// sparseAVX2: the tiles 0.81 ms, the sparse rows 1.55 ms without zeros,
-// 0.84 with half, 0.30 with 90 % and 0.17 with all: even from about
+// sparseAVX2: the tiles 0.77 ms, the sparse rows 1.45 ms without zeros,
+// 0.84 with half, 0.31 with 90 % and 0.19 with all: even from about
 // 55 %.
-var sparseAVX512 = &sparseKernel{cols: 256, depth: 32, minZeros: 0.6, rows: sparseRowsAVX512, countZeros: countZerosAVX2}
+var sparseAVX512 = &sparseKernel{cols: 256, depth: 32, minZeros: 0.6,
+	scan: sparseScanAVX512, rows: sparseRowsAVX512, countZeros: countZerosAVX2}
 
-// sparseRowsAVX512 runs sparseRows512 after checking its operands'
-// lengths; see sparseKernel.rows.
-func sparseRowsAVX512(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, c []float32, ldc int, beta float32, bias []float32, flags int) {
-	const cols, nr = 256, 32
-	if rows <= 0 {
-		return
-	}
-	_, _, _, _ = a[(rows-1)*lda+n-1], b[(cols/nr-1)*pstride+n*nr-1], acc[rows*cols-1], idx[n+15]
-	var cp, bp *float32
-	if flags&sparseAccOut == 0 {
-		_ = c[(rows-1)*ldc+cols-1]
-		cp = &c[0]
-		if flags&flagBias != 0 {
-			_ = bias[cols-1]
-			bp = &bias[0]
-		}
-	}
-	sparseRows512(&a[0], lda, rows, n, &b[0], pstride, &acc[0], &idx[0], cp, ldc, beta, bp, flags)
+// checkSparseScan checks the operands of a scan of rows rows of n
+// elements whose vectors hold lanes floats.
+func checkSparseScan(a []float32, lda, rows, n int, idx []int32, idxStride int, counts []int32, countStride, lanes int) {
+	_, _, _ = a[(rows-1)*lda+n-1], idx[(rows-1)*idxStride+n+lanes-1], counts[(rows-1)*countStride]
 }
 
-// sparseRowsAVX2 runs sparseRows256 after checking its operands' lengths;
-// see sparseKernel.rows.
-func sparseRowsAVX2(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, c []float32, ldc int, beta float32, bias []float32, flags int) {
-	const cols, nr = 96, 16
-	if rows <= 0 {
-		return
-	}
-	_, _, _, _ = a[(rows-1)*lda+n-1], b[(cols/nr-1)*pstride+n*nr-1], acc[rows*cols-1], idx[n+7]
-	var cp, bp *float32
+// checkSparseRows checks the operands of a rows call over cols columns of
+// panels nr wide, n deep (the counts, at most n, are the scan's).
+func checkSparseRows(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, bias []float32, flags, cols, nr int) {
+	_, _, _, _, _ = a[(rows-1)*lda+n-1], b[(cols/nr-1)*pstride+n*nr-1], acc[rows*cols-1], idx[(rows-1)*idxStride+n-1], counts[(rows-1)*countStride]
 	if flags&sparseAccOut == 0 {
 		_ = c[(rows-1)*ldc+cols-1]
-		cp = &c[0]
 		if flags&flagBias != 0 {
 			_ = bias[cols-1]
+		}
+	}
+}
+
+// sparseScanAVX2 runs sparseScan256; see sparseKernel.scan.
+func sparseScanAVX2(a []float32, lda, rows, n int, idx []int32, idxStride int, counts []int32, countStride int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	checkSparseScan(a, lda, rows, n, idx, idxStride, counts, countStride, 8)
+	sparseScan256(&a[0], lda, rows, n, &idx[0], idxStride, &counts[0], countStride)
+}
+
+// sparseScanAVX512 runs sparseScan512; see sparseKernel.scan.
+func sparseScanAVX512(a []float32, lda, rows, n int, idx []int32, idxStride int, counts []int32, countStride int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	checkSparseScan(a, lda, rows, n, idx, idxStride, counts, countStride, 16)
+	sparseScan512(&a[0], lda, rows, n, &idx[0], idxStride, &counts[0], countStride)
+}
+
+// sparseRowsAVX2 runs sparseRows256; see sparseKernel.rows.
+func sparseRowsAVX2(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	checkSparseRows(a, lda, rows, n, b, pstride, acc, idx, idxStride, counts, countStride, c, ldc, bias, flags, 96, 16)
+	cp, bp := sparseEpilogue(c, bias, flags)
+	sparseRows256(&a[0], lda, rows, &b[0], pstride, &acc[0], &idx[0], idxStride, &counts[0], countStride, cp, ldc, beta, bp, flags)
+}
+
+// sparseRowsAVX512 runs sparseRows512; see sparseKernel.rows.
+func sparseRowsAVX512(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	checkSparseRows(a, lda, rows, n, b, pstride, acc, idx, idxStride, counts, countStride, c, ldc, bias, flags, 256, 32)
+	cp, bp := sparseEpilogue(c, bias, flags)
+	sparseRows512(&a[0], lda, rows, &b[0], pstride, &acc[0], &idx[0], idxStride, &counts[0], countStride, cp, ldc, beta, bp, flags)
+}
+
+// sparseEpilogue returns the pointers to C and the bias a rows kernel
+// reads, nil where its flags do not read them.
+func sparseEpilogue(c, bias []float32, flags int) (cp, bp *float32) {
+	if flags&sparseAccOut == 0 {
+		cp = &c[0]
+		if flags&flagBias != 0 {
 			bp = &bias[0]
 		}
 	}
-	sparseRows256(&a[0], lda, rows, n, &b[0], pstride, &acc[0], &idx[0], cp, ldc, beta, bp, flags)
+	return cp, bp
 }
 
 // countZerosAVX2 runs countZeros256; see sparseKernel.countZeros.
@@ -67,18 +99,24 @@ func countZerosAVX2(x []float32) int {
 	return countZeros256(&x[0], len(x))
 }
 
-// sparseRows256 is sparseRowsAVX2's kernel (gemm_sparse_avx2_amd64.s).
+// sparseScan256 and sparseScan512 are the scans' kernels
+// (gemm_sparse_avx2_amd64.s, gemm_sparse_avx512_amd64.s).
 //
 //go:noescape
-func sparseRows256(a *float32, lda, rows, n int, b *float32, pstride int, acc *float32, idx *int32, c *float32, ldc int, beta float32, bias *float32, flags int)
+func sparseScan256(a *float32, lda, rows, n int, idx *int32, idxStride int, counts *int32, countStride int)
+
+//go:noescape
+func sparseScan512(a *float32, lda, rows, n int, idx *int32, idxStride int, counts *int32, countStride int)
+
+// sparseRows256 and sparseRows512 are the rows kernels.
+//
+//go:noescape
+func sparseRows256(a *float32, lda, rows int, b *float32, pstride int, acc *float32, idx *int32, idxStride int, counts *int32, countStride int, c *float32, ldc int, beta float32, bias *float32, flags int)
+
+//go:noescape
+func sparseRows512(a *float32, lda, rows int, b *float32, pstride int, acc *float32, idx *int32, idxStride int, counts *int32, countStride int, c *float32, ldc int, beta float32, bias *float32, flags int)
 
 // countZeros256 returns the number of elements of x[:n] equal to ±0.
 //
 //go:noescape
 func countZeros256(x *float32, n int) int
-
-// sparseRows512 is sparseRowsAVX512's kernel
-// (gemm_sparse_avx512_amd64.s).
-//
-//go:noescape
-func sparseRows512(a *float32, lda, rows, n int, b *float32, pstride int, acc *float32, idx *int32, c *float32, ldc int, beta float32, bias *float32, flags int)

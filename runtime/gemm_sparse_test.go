@@ -21,9 +21,9 @@ func testSparseRowsMatchTiles(t *testing.T) {
 	if base.sparse != nil {
 		sk := *base.sparse
 		rows := sk.rows
-		sk.rows = func(a []float32, lda, m, n int, b []float32, pstride int, acc []float32, idx []int32, c []float32, ldc int, beta float32, bias []float32, flags int) {
+		sk.rows = func(a []float32, lda, m, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int) {
 			calls++
-			rows(a, lda, m, n, b, pstride, acc, idx, c, ldc, beta, bias, flags)
+			rows(a, lda, m, n, b, pstride, acc, idx, idxStride, counts, countStride, c, ldc, beta, bias, flags)
 		}
 		kern.sparse = &sk
 	}
