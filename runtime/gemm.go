@@ -285,10 +285,11 @@ type gemmCall struct {
 
 // gemmBuf holds one goroutine's packing buffers.
 // gemmBuf is a goroutine's scratch for region: packed blocks of A and B,
-// and the sparse rows' sums and indices.
+// and the sparse rows' sums and indices (or an m = 1 product's).
 type gemmBuf struct {
 	a, b, acc   []float32
 	idx, counts []int32
+	lists       gemvLists // an m = 1 product's, over idx
 }
 
 var gemmBufs = sync.Pool{New: func() any { return new(gemmBuf) }}

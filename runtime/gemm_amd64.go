@@ -16,8 +16,9 @@ var avx512Kernel = &gemmKernel{
 	tile: tileAVX512, direct: tileDirectAVX512, directPack: tileDirectPackAVX512,
 	directPackB: tileDirectPackBAVX512,
 	rowBias:     true,
-	gemv:        &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512},
-	sparse:      sparseAVX512,
+	gemv: &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512,
+		sparse: gemvSparseAVX512, sparseMinZeros: 0.2, countZeros: countZerosAVX2},
+	sparse: sparseAVX512,
 }
 
 // avx2Kernel is the 6×16 AVX2 FMA micro-kernel (12 ymm accumulators).
@@ -31,8 +32,9 @@ var avx2Kernel = &gemmKernel{
 	tile: tileAVX2, direct: tileDirectAVX2, directPack: tileDirectPackAVX2,
 	directPackB: tileDirectPackBAVX2, directNarrow: tileDirectNarrowAVX2,
 	rowBias: true,
-	gemv:    &gemvKernel{row: gemvRowAVX2, dot4: dot4AVX2},
-	sparse:  sparseAVX2,
+	gemv: &gemvKernel{row: gemvRowAVX2, dot4: dot4AVX2,
+		sparse: gemvSparseAVX2, sparseMinZeros: 0.25, countZeros: countZerosAVX2},
+	sparse: sparseAVX2,
 }
 
 // gemvRowAVX512 runs gemvRow512 with the column count as a lane mask; see

@@ -120,3 +120,46 @@ func sparseRows512(a *float32, lda, rows int, b *float32, pstride int, acc *floa
 //
 //go:noescape
 func countZeros256(x *float32, n int) int
+
+// gemvSparseAVX2 and gemvSparseAVX512 run gemvSparse256 and
+// gemvSparse512; see gemvKernel.sparse.
+func gemvSparseAVX2(x []float32, l *gemvLists, b, c []float32, alpha, beta float32, bias []float32, flags int) {
+	checkGemvSparse(x, l, b, c, bias, flags, 16)
+	gemvSparse256(&x[0], &l.idx[0], l.stride, l.n[0], l.n[1], l.n[2], l.n[3], &b[0], &c[0], alpha, beta, biasPtr(bias, flags), flags)
+}
+
+func gemvSparseAVX512(x []float32, l *gemvLists, b, c []float32, alpha, beta float32, bias []float32, flags int) {
+	checkGemvSparse(x, l, b, c, bias, flags, 32)
+	gemvSparse512(&x[0], &l.idx[0], l.stride, l.n[0], l.n[1], l.n[2], l.n[3], &b[0], &c[0], alpha, beta, biasPtr(bias, flags), flags)
+}
+
+// checkGemvSparse checks the operands of a sparse m = 1 panel of nr
+// columns: the lists' indices are below len(x) (see gemvLists).
+func checkGemvSparse(x []float32, l *gemvLists, b, c, bias []float32, flags, nr int) {
+	k := len(x)
+	_, _, _ = b[k*nr-1], c[nr-1], l.idx[3*l.stride]
+	for r, n := range l.n {
+		if n < 0 || n > l.stride || r*l.stride+n > len(l.idx) {
+			panic("runtime: gemvSparse: a chain's list out of range")
+		}
+	}
+	if flags&flagBias != 0 {
+		_ = bias[nr-1]
+	}
+}
+
+// biasPtr returns the bias a kernel reads, nil when flags do not add one.
+func biasPtr(bias []float32, flags int) *float32 {
+	if flags&flagBias == 0 {
+		return nil
+	}
+	return &bias[0]
+}
+
+// gemvSparse256 and gemvSparse512 are the sparse m = 1 panels' kernels.
+//
+//go:noescape
+func gemvSparse256(x *float32, idx *int32, stride, n0, n1, n2, n3 int, b, c *float32, alpha, beta float32, bias *float32, flags int)
+
+//go:noescape
+func gemvSparse512(x *float32, idx *int32, stride, n0, n1, n2, n3 int, b, c *float32, alpha, beta float32, bias *float32, flags int)

@@ -4,10 +4,11 @@
 //go:build ignore
 
 // Run with `go generate` in package runtime (see gemm_sparse_amd64.go).
-// Each tier gets two kernels: a scan that lists the indices of the
-// nonzero elements of rows of A, and the rows kernel that multiplies each
-// row by a group of packed panels of B over those indices (see
-// gemm_sparse.go).
+// Each tier gets three kernels: a scan that lists the indices of the
+// nonzero elements of rows of A, the rows kernel that multiplies each row
+// by a group of packed panels of B over those indices (see
+// gemm_sparse.go), and the m = 1 product's kernel over a row's indices
+// split by chain (see gemv_sparse.go).
 package main
 
 import (
@@ -61,6 +62,7 @@ func main() {
 		fma(t)
 		scan(t)
 		rows(t)
+		gemvSparse(t)
 		if t.suffix == "256" {
 			countZeros()
 		}
@@ -376,6 +378,123 @@ TEXT ·countZeros256(SB), NOSPLIT, $0-24
 	p("JMP count1")
 	label("counted")
 	p("MOVQ BX, ret+16(FP)")
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// gemvSparse writes gemvSparseN, the sparse form of gemvRowN for one
+// whole packed panel.
+func gemvSparse(t tier) {
+	name := "gemvSparse" + t.suffix
+	per := t.nr / t.lanes
+	fmt.Fprintf(&out, `
+// func %s(x *float32, idx *int32, stride, n0, n1, n2, n3 int, b, c *float32, alpha, beta float32, bias *float32, flags int)
+//
+// %s sets c[j], j < %d, to what gemvRow%s computes for one whole
+// packed panel of B at b (row p at p·%d), from the indices of x's nonzero
+// elements split by its chains: chain r, r < 4, adds the terms of the nr
+// indices from idx + r·stride (those p < k&^3 with p%%4 = r, and for
+// chain 0 then the p past them), each chain in increasing p, so that
+// each gets the terms gemvRow%s adds to it but for those of the zeros
+// of x, which add nothing where B is finite; the same epilogue follows.
+TEXT ·%s(SB), NOSPLIT, $0-96
+`, name, name, t.nr, t.suffix, t.nr, t.suffix, name)
+	p("MOVQ x+0(FP), SI")
+	p("MOVQ b+56(FP), BX")
+	p("MOVQ idx+8(FP), R8")
+	p("MOVQ stride+16(FP), AX")
+	p("LEAQ (R8)(AX*4), R9")
+	p("LEAQ (R9)(AX*4), R10")
+	p("LEAQ (R10)(AX*4), R11")
+	p("MOVQ n0+24(FP), R12")
+	for _, n := range []string{"n1+32(FP)", "n2+40(FP)", "n3+48(FP)"} {
+		p("MOVQ %s, AX", n)
+		p("CMPQ AX, R12")
+		p("CMOVQLT AX, R12")
+	}
+	for i := 0; i < 4*per; i++ {
+		p("%s %s%d, %s%d, %s%d", t.zeroOp, t.r, i, t.r, i, t.r, i)
+	}
+	bc := t.bcast
+	if t.suffix == "256" {
+		bc = 8
+	}
+	lists := []string{"R8", "R9", "R10", "R11"}
+	term := func(r int) {
+		p("MOVL (%s), DX", lists[r])
+		p("VBROADCASTSS (SI)(DX*4), %s%d", t.r, bc+r)
+		p("SHLQ $%d, DX", t.rowShift())
+		for v := 0; v < per; v++ {
+			off := ""
+			if v > 0 {
+				off = fmt.Sprint(v * t.width)
+			}
+			p("VFMADD231PS %s(BX)(DX*1), %s%d, %s%d", off, t.r, bc+r, t.r, r*per+v)
+		}
+		p("ADDQ $4, %s", lists[r])
+	}
+	comment("\n\t// The four chains side by side while each has an index left, then\n\t// each chain's rest.")
+	p("MOVQ R12, CX")
+	p("TESTQ CX, CX")
+	p("JEQ rest0")
+	label("loop")
+	for r := 0; r < 4; r++ {
+		term(r)
+	}
+	p("DECQ CX")
+	p("JNE loop")
+	for r := 0; r < 4; r++ {
+		label(fmt.Sprintf("rest%d", r))
+		p("MOVQ n%d+%d(FP), CX", r, 24+8*r)
+		p("SUBQ R12, CX")
+		label(fmt.Sprintf("more%d", r))
+		p("TESTQ CX, CX")
+		p("JEQ rest%d", r+1)
+		term(r)
+		p("DECQ CX")
+		p("JMP more%d", r)
+	}
+	label("rest4")
+	comment("\t// gemvRow" + t.suffix + "'s epilogue, the same operations in the same order.")
+	for v := 0; v < per; v++ {
+		p("VADDPS %s%d, %s%d, %s%d", t.r, per+v, t.r, v, t.r, v)
+	}
+	for v := 0; v < per; v++ {
+		p("VADDPS %s%d, %s%d, %s%d", t.r, 3*per+v, t.r, 2*per+v, t.r, 2*per+v)
+	}
+	for v := 0; v < per; v++ {
+		p("VADDPS %s%d, %s%d, %s%d", t.r, 2*per+v, t.r, v, t.r, v)
+	}
+	p("MOVQ c+64(FP), DI")
+	p("VBROADCASTSS alpha+72(FP), %s%d", t.r, bc)
+	for v := 0; v < per; v++ {
+		p("VMULPS %s%d, %s%d, %s%d", t.r, bc, t.r, v, t.r, v)
+	}
+	p("MOVQ flags+88(FP), R10")
+	p("TESTQ $1, R10")
+	p("JEQ nobeta")
+	p("VBROADCASTSS beta+76(FP), %s%d", t.r, bc)
+	for v := 0; v < per; v++ {
+		p("VFMADD231PS %d(DI), %s%d, %s%d", v*t.width, t.r, bc, t.r, v)
+	}
+	label("nobeta")
+	p("TESTQ $2, R10")
+	p("JEQ nobias")
+	p("MOVQ bias+80(FP), R11")
+	for v := 0; v < per; v++ {
+		p("VADDPS %d(R11), %s%d, %s%d", v*t.width, t.r, v, t.r, v)
+	}
+	label("nobias")
+	p("TESTQ $4, R10")
+	p("JEQ store")
+	p("%s %s%d, %s%d, %s%d", t.zeroOp, t.r, bc, t.r, bc, t.r, bc)
+	for v := 0; v < per; v++ {
+		p("VMAXPS %s%d, %s%d, %s%d", t.r, v, t.r, bc, t.r, v)
+	}
+	label("store")
+	for v := 0; v < per; v++ {
+		p("VMOVUPS %s%d, %d(DI)", t.r, v, v*t.width)
+	}
 	p("VZEROUPPER")
 	p("RET")
 }

@@ -295,6 +295,179 @@ done:
 	VZEROUPPER
 	RET
 
+// func gemvSparse256(x *float32, idx *int32, stride, n0, n1, n2, n3 int, b, c *float32, alpha, beta float32, bias *float32, flags int)
+//
+// gemvSparse256 sets c[j], j < 16, to what gemvRow256 computes for one whole
+// packed panel of B at b (row p at p·16), from the indices of x's nonzero
+// elements split by its chains: chain r, r < 4, adds the terms of the nr
+// indices from idx + r·stride (those p < k&^3 with p%4 = r, and for
+// chain 0 then the p past them), each chain in increasing p, so that
+// each gets the terms gemvRow256 adds to it but for those of the zeros
+// of x, which add nothing where B is finite; the same epilogue follows.
+TEXT ·gemvSparse256(SB), NOSPLIT, $0-96
+	MOVQ x+0(FP), SI
+	MOVQ b+56(FP), BX
+	MOVQ idx+8(FP), R8
+	MOVQ stride+16(FP), AX
+	LEAQ (R8)(AX*4), R9
+	LEAQ (R9)(AX*4), R10
+	LEAQ (R10)(AX*4), R11
+	MOVQ n0+24(FP), R12
+	MOVQ n1+32(FP), AX
+	CMPQ AX, R12
+	CMOVQLT AX, R12
+	MOVQ n2+40(FP), AX
+	CMPQ AX, R12
+	CMOVQLT AX, R12
+	MOVQ n3+48(FP), AX
+	CMPQ AX, R12
+	CMOVQLT AX, R12
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+	// The four chains side by side while each has an index left, then
+	// each chain's rest.
+	MOVQ R12, CX
+	TESTQ CX, CX
+	JEQ rest0
+
+loop:
+	MOVL (R8), DX
+	VBROADCASTSS (SI)(DX*4), Y8
+	SHLQ $6, DX
+	VFMADD231PS (BX)(DX*1), Y8, Y0
+	VFMADD231PS 32(BX)(DX*1), Y8, Y1
+	ADDQ $4, R8
+	MOVL (R9), DX
+	VBROADCASTSS (SI)(DX*4), Y9
+	SHLQ $6, DX
+	VFMADD231PS (BX)(DX*1), Y9, Y2
+	VFMADD231PS 32(BX)(DX*1), Y9, Y3
+	ADDQ $4, R9
+	MOVL (R10), DX
+	VBROADCASTSS (SI)(DX*4), Y10
+	SHLQ $6, DX
+	VFMADD231PS (BX)(DX*1), Y10, Y4
+	VFMADD231PS 32(BX)(DX*1), Y10, Y5
+	ADDQ $4, R10
+	MOVL (R11), DX
+	VBROADCASTSS (SI)(DX*4), Y11
+	SHLQ $6, DX
+	VFMADD231PS (BX)(DX*1), Y11, Y6
+	VFMADD231PS 32(BX)(DX*1), Y11, Y7
+	ADDQ $4, R11
+	DECQ CX
+	JNE loop
+
+rest0:
+	MOVQ n0+24(FP), CX
+	SUBQ R12, CX
+
+more0:
+	TESTQ CX, CX
+	JEQ rest1
+	MOVL (R8), DX
+	VBROADCASTSS (SI)(DX*4), Y8
+	SHLQ $6, DX
+	VFMADD231PS (BX)(DX*1), Y8, Y0
+	VFMADD231PS 32(BX)(DX*1), Y8, Y1
+	ADDQ $4, R8
+	DECQ CX
+	JMP more0
+
+rest1:
+	MOVQ n1+32(FP), CX
+	SUBQ R12, CX
+
+more1:
+	TESTQ CX, CX
+	JEQ rest2
+	MOVL (R9), DX
+	VBROADCASTSS (SI)(DX*4), Y9
+	SHLQ $6, DX
+	VFMADD231PS (BX)(DX*1), Y9, Y2
+	VFMADD231PS 32(BX)(DX*1), Y9, Y3
+	ADDQ $4, R9
+	DECQ CX
+	JMP more1
+
+rest2:
+	MOVQ n2+40(FP), CX
+	SUBQ R12, CX
+
+more2:
+	TESTQ CX, CX
+	JEQ rest3
+	MOVL (R10), DX
+	VBROADCASTSS (SI)(DX*4), Y10
+	SHLQ $6, DX
+	VFMADD231PS (BX)(DX*1), Y10, Y4
+	VFMADD231PS 32(BX)(DX*1), Y10, Y5
+	ADDQ $4, R10
+	DECQ CX
+	JMP more2
+
+rest3:
+	MOVQ n3+48(FP), CX
+	SUBQ R12, CX
+
+more3:
+	TESTQ CX, CX
+	JEQ rest4
+	MOVL (R11), DX
+	VBROADCASTSS (SI)(DX*4), Y11
+	SHLQ $6, DX
+	VFMADD231PS (BX)(DX*1), Y11, Y6
+	VFMADD231PS 32(BX)(DX*1), Y11, Y7
+	ADDQ $4, R11
+	DECQ CX
+	JMP more3
+
+rest4:
+	// gemvRow256's epilogue, the same operations in the same order.
+	VADDPS Y2, Y0, Y0
+	VADDPS Y3, Y1, Y1
+	VADDPS Y6, Y4, Y4
+	VADDPS Y7, Y5, Y5
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	MOVQ c+64(FP), DI
+	VBROADCASTSS alpha+72(FP), Y8
+	VMULPS Y8, Y0, Y0
+	VMULPS Y8, Y1, Y1
+	MOVQ flags+88(FP), R10
+	TESTQ $1, R10
+	JEQ nobeta
+	VBROADCASTSS beta+76(FP), Y8
+	VFMADD231PS 0(DI), Y8, Y0
+	VFMADD231PS 32(DI), Y8, Y1
+
+nobeta:
+	TESTQ $2, R10
+	JEQ nobias
+	MOVQ bias+80(FP), R11
+	VADDPS 0(R11), Y0, Y0
+	VADDPS 32(R11), Y1, Y1
+
+nobias:
+	TESTQ $4, R10
+	JEQ store
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y0, Y8, Y0
+	VMAXPS Y1, Y8, Y1
+
+store:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VZEROUPPER
+	RET
+
 // func countZeros256(x *float32, n int) int
 //
 // countZeros256 returns the number of elements of x[:n] equal to 0 (±0).

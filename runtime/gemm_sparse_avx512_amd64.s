@@ -325,3 +325,176 @@ nextrow:
 done:
 	VZEROUPPER
 	RET
+
+// func gemvSparse512(x *float32, idx *int32, stride, n0, n1, n2, n3 int, b, c *float32, alpha, beta float32, bias *float32, flags int)
+//
+// gemvSparse512 sets c[j], j < 32, to what gemvRow512 computes for one whole
+// packed panel of B at b (row p at p·32), from the indices of x's nonzero
+// elements split by its chains: chain r, r < 4, adds the terms of the nr
+// indices from idx + r·stride (those p < k&^3 with p%4 = r, and for
+// chain 0 then the p past them), each chain in increasing p, so that
+// each gets the terms gemvRow512 adds to it but for those of the zeros
+// of x, which add nothing where B is finite; the same epilogue follows.
+TEXT ·gemvSparse512(SB), NOSPLIT, $0-96
+	MOVQ x+0(FP), SI
+	MOVQ b+56(FP), BX
+	MOVQ idx+8(FP), R8
+	MOVQ stride+16(FP), AX
+	LEAQ (R8)(AX*4), R9
+	LEAQ (R9)(AX*4), R10
+	LEAQ (R10)(AX*4), R11
+	MOVQ n0+24(FP), R12
+	MOVQ n1+32(FP), AX
+	CMPQ AX, R12
+	CMOVQLT AX, R12
+	MOVQ n2+40(FP), AX
+	CMPQ AX, R12
+	CMOVQLT AX, R12
+	MOVQ n3+48(FP), AX
+	CMPQ AX, R12
+	CMOVQLT AX, R12
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+
+	// The four chains side by side while each has an index left, then
+	// each chain's rest.
+	MOVQ R12, CX
+	TESTQ CX, CX
+	JEQ rest0
+
+loop:
+	MOVL (R8), DX
+	VBROADCASTSS (SI)(DX*4), Z16
+	SHLQ $7, DX
+	VFMADD231PS (BX)(DX*1), Z16, Z0
+	VFMADD231PS 64(BX)(DX*1), Z16, Z1
+	ADDQ $4, R8
+	MOVL (R9), DX
+	VBROADCASTSS (SI)(DX*4), Z17
+	SHLQ $7, DX
+	VFMADD231PS (BX)(DX*1), Z17, Z2
+	VFMADD231PS 64(BX)(DX*1), Z17, Z3
+	ADDQ $4, R9
+	MOVL (R10), DX
+	VBROADCASTSS (SI)(DX*4), Z18
+	SHLQ $7, DX
+	VFMADD231PS (BX)(DX*1), Z18, Z4
+	VFMADD231PS 64(BX)(DX*1), Z18, Z5
+	ADDQ $4, R10
+	MOVL (R11), DX
+	VBROADCASTSS (SI)(DX*4), Z19
+	SHLQ $7, DX
+	VFMADD231PS (BX)(DX*1), Z19, Z6
+	VFMADD231PS 64(BX)(DX*1), Z19, Z7
+	ADDQ $4, R11
+	DECQ CX
+	JNE loop
+
+rest0:
+	MOVQ n0+24(FP), CX
+	SUBQ R12, CX
+
+more0:
+	TESTQ CX, CX
+	JEQ rest1
+	MOVL (R8), DX
+	VBROADCASTSS (SI)(DX*4), Z16
+	SHLQ $7, DX
+	VFMADD231PS (BX)(DX*1), Z16, Z0
+	VFMADD231PS 64(BX)(DX*1), Z16, Z1
+	ADDQ $4, R8
+	DECQ CX
+	JMP more0
+
+rest1:
+	MOVQ n1+32(FP), CX
+	SUBQ R12, CX
+
+more1:
+	TESTQ CX, CX
+	JEQ rest2
+	MOVL (R9), DX
+	VBROADCASTSS (SI)(DX*4), Z17
+	SHLQ $7, DX
+	VFMADD231PS (BX)(DX*1), Z17, Z2
+	VFMADD231PS 64(BX)(DX*1), Z17, Z3
+	ADDQ $4, R9
+	DECQ CX
+	JMP more1
+
+rest2:
+	MOVQ n2+40(FP), CX
+	SUBQ R12, CX
+
+more2:
+	TESTQ CX, CX
+	JEQ rest3
+	MOVL (R10), DX
+	VBROADCASTSS (SI)(DX*4), Z18
+	SHLQ $7, DX
+	VFMADD231PS (BX)(DX*1), Z18, Z4
+	VFMADD231PS 64(BX)(DX*1), Z18, Z5
+	ADDQ $4, R10
+	DECQ CX
+	JMP more2
+
+rest3:
+	MOVQ n3+48(FP), CX
+	SUBQ R12, CX
+
+more3:
+	TESTQ CX, CX
+	JEQ rest4
+	MOVL (R11), DX
+	VBROADCASTSS (SI)(DX*4), Z19
+	SHLQ $7, DX
+	VFMADD231PS (BX)(DX*1), Z19, Z6
+	VFMADD231PS 64(BX)(DX*1), Z19, Z7
+	ADDQ $4, R11
+	DECQ CX
+	JMP more3
+
+rest4:
+	// gemvRow512's epilogue, the same operations in the same order.
+	VADDPS Z2, Z0, Z0
+	VADDPS Z3, Z1, Z1
+	VADDPS Z6, Z4, Z4
+	VADDPS Z7, Z5, Z5
+	VADDPS Z4, Z0, Z0
+	VADDPS Z5, Z1, Z1
+	MOVQ c+64(FP), DI
+	VBROADCASTSS alpha+72(FP), Z16
+	VMULPS Z16, Z0, Z0
+	VMULPS Z16, Z1, Z1
+	MOVQ flags+88(FP), R10
+	TESTQ $1, R10
+	JEQ nobeta
+	VBROADCASTSS beta+76(FP), Z16
+	VFMADD231PS 0(DI), Z16, Z0
+	VFMADD231PS 64(DI), Z16, Z1
+
+nobeta:
+	TESTQ $2, R10
+	JEQ nobias
+	MOVQ bias+80(FP), R11
+	VADDPS 0(R11), Z0, Z0
+	VADDPS 64(R11), Z1, Z1
+
+nobias:
+	TESTQ $4, R10
+	JEQ store
+	VPXORD Z16, Z16, Z16
+	VMAXPS Z0, Z16, Z0
+	VMAXPS Z1, Z16, Z1
+
+store:
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	VZEROUPPER
+	RET

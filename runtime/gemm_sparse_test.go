@@ -151,3 +151,84 @@ func TestSparseCountZeros(t *testing.T) {
 		}
 	}
 }
+
+// TestGemvSparseMatchesRow checks that the m = 1 product's sparse panels
+// give the bits of the kernels' gemv rows, for every share of zeros, with
+// NaN, ±Inf and -0 in x, depths with every remainder of four, partial last
+// panels, every epilogue, and 1 and 2 workers.
+func TestGemvSparseMatchesRow(t *testing.T) { forEachISA(t, testGemvSparseMatchesRow) }
+
+func testGemvSparseMatchesRow(t *testing.T) {
+	kern := *selectedKernel
+	if kern.gemv == nil {
+		return
+	}
+	gv := *kern.gemv
+	kern.gemv = &gv
+	calls := 0
+	if gv.sparse != nil {
+		sparse := gv.sparse
+		gv.sparse = func(x []float32, l *gemvLists, b, c []float32, alpha, beta float32, bias []float32, flags int) {
+			calls++
+			sparse(x, l, b, c, alpha, beta, bias, flags)
+		}
+	}
+	run := func(minZeros float64, workers int, pb *PackedB, x []float32, c *matrix, bias []float32, alpha, beta float32, act Activation) *matrix {
+		saved := Workers()
+		defer SetWorkers(saved)
+		SetWorkers(workers)
+		gv.sparseMinZeros = minZeros
+		out := c.clone()
+		withKernel(&kern, func() {
+			SgemmPackedEpilogue(1, alpha, x, len(x), pb, beta, out.data(), out.ld, bias, act)
+		})
+		return out
+	}
+	rng := rand.New(rand.NewPCG(31, 32))
+	for _, k := range []int{1, 2, 3, 4, 5, 7, 9, 64, 101, 512} {
+		for _, n := range []int{16, 32, 100, 512} {
+			for _, zeros := range []float64{0.5, 0.95, 1} {
+				for _, act := range []Activation{ActNone, ActReLU, ActGELU} {
+					for _, beta := range []float32{0, 0.75} {
+						name := fmt.Sprintf("k=%d/n=%d/zeros=%v/act=%d/beta=%v", k, n, zeros, act, beta)
+						x := randSlice(rng, k)
+						for p := range x {
+							if rng.Float64() < zeros {
+								x[p] = float32(math.Copysign(0, rng.Float64()-0.5))
+							}
+						}
+						if k > 8 && zeros < 1 {
+							x[rng.IntN(k)] = float32(math.NaN())
+							x[rng.IntN(k)] = float32(math.Inf(1))
+						}
+						b := newMatrix(rng, k, n, 0)
+						var pb *PackedB
+						withKernel(&kern, func() { pb = PackB(false, k, n, b.data(), b.ld) })
+						c := newMatrix(rng, 1, n, 3)
+						var bias []float32
+						if beta != 0 {
+							bias = randSlice(rng, n)
+						}
+						calls = 0
+						want := run(2, 1, pb, x, c, bias, 1.5, beta, act)
+						if calls != 0 {
+							t.Fatalf("%s: %d sparse panels with them forbidden", name, calls)
+						}
+						for _, workers := range []int{1, 2} {
+							got := run(0, workers, pb, x, c, bias, 1.5, beta, act)
+							if gv.sparse != nil && n >= kern.nr && workers == 1 && calls == 0 {
+								t.Fatalf("%s: the sparse panels did not run", name)
+							}
+							got.checkGuards(t, name)
+							for idx, w := range want.buf {
+								if math.Float32bits(got.buf[idx]) != math.Float32bits(w) {
+									t.Fatalf("%s, %d workers: element %d = %v, the gemv rows give %v", name, workers, idx, got.buf[idx], w)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

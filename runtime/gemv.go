@@ -22,11 +22,21 @@ func gemvFast(g *gemmCall) bool {
 			x[p] = g.a[p*g.lda]
 		}
 	}
+	// A packed B whose elements are all finite is read only at the rows
+	// of x's nonzero elements when they are few enough.
+	var lists *gemvLists
+	if gv := g.kern.gemv; g.pb != nil && g.pb.finite && gv.sparse != nil &&
+		float64(gv.countZeros(x)) >= gv.sparseMinZeros*float64(g.k) {
+		buf := getGemmBuf()
+		defer putGemmBuf(buf)
+		lists = &buf.lists
+		buf.idx = lists.split(x, buf.idx)
+	}
 	blocks := (g.n + 31) / 32
 	if w := Workers(); w > 1 && !g.serial && blocks >= 2*w && g.k*g.n >= gemvParallelMin {
-		runPooled(gemvTasks, blocks, gemvJob{g: *g, x: x})
+		runPooled(gemvTasks, blocks, gemvJob{g: *g, x: x, lists: lists})
 	} else {
-		gemvCols(g, x, 0, g.n, gemvSweepBack(g))
+		gemvCols(g, x, lists, 0, g.n, gemvSweepBack(g))
 	}
 	if postAct(g.act) {
 		actBlock(g.c[:g.n], g.act)
@@ -42,17 +52,19 @@ const gemvParallelMin = 1 << 17
 
 // gemvJob is one m == 1 product split by blocks of 32 columns.
 type gemvJob struct {
-	g gemmCall
-	x []float32
+	g     gemmCall
+	x     []float32
+	lists *gemvLists
 }
 
-var gemvTasks = taskPool(func(j *gemvJob, lo, hi int) { gemvCols(&j.g, j.x, lo*32, min(hi*32, j.g.n), false) })
+var gemvTasks = taskPool(func(j *gemvJob, lo, hi int) { gemvCols(&j.g, j.x, j.lists, lo*32, min(hi*32, j.g.n), false) })
 
 // gemvCols computes columns [j0, j1) of the m == 1 product of x and B
 // (j0 a multiple of 32) with the kernel's gemvKernel, with the epilogue's
 // beta, bias and ReLU; back walks B's panels (packed or not) from the
-// last to the first.
-func gemvCols(g *gemmCall, x []float32, j0, j1 int, back bool) {
+// last to the first. With lists (B packed and finite), whole panels are
+// read only at the rows of x's nonzero elements.
+func gemvCols(g *gemmCall, x []float32, lists *gemvLists, j0, j1 int, back bool) {
 	k := g.k
 	flags := 0
 	if g.beta != 0 {
@@ -88,6 +100,10 @@ func gemvCols(g *gemmCall, x []float32, j0, j1 int, back bool) {
 				off = j / width * step
 			}
 			cols := min(width, j1-j)
+			if lists != nil && cols == width {
+				gv.sparse(x, lists, src[off:], g.c[j:j+cols], g.alpha, g.beta, bias, flags)
+				continue
+			}
 			gv.row(k, x, src[off:], ld, g.c[j:j+cols], g.alpha, g.beta, bias, flags, cols)
 		}
 	default:
