@@ -299,30 +299,7 @@ TEXT ·%s(SB), NOSPLIT, $0-120
 	comment("\n\t// The tile kernels' epilogue (gemm_asmgen.go's epilogueFlags), the\n\t// same operations in the same order.")
 	label("beta")
 	p("MOVQ c+80(FP), DI")
-	p("TESTQ $1, R8")
-	p("JEQ bias")
-	p("VBROADCASTSS beta+96(FP), %s%d", r, t.bcast)
-	for i := 0; i < acc; i++ {
-		p("VFMADD231PS %d(DI), %s%d, %s%d", i*t.width, r, t.bcast, r, i)
-	}
-	label("bias")
-	p("TESTQ $2, R8")
-	p("JEQ relu")
-	p("MOVQ bias+104(FP), AX")
-	for i := 0; i < acc; i++ {
-		p("VADDPS %d(AX), %s%d, %s%d", i*t.width, r, i, r, i)
-	}
-	label("relu")
-	p("TESTQ $4, R8")
-	p("JEQ store")
-	p("%s %s%d, %s%d, %s%d", t.zeroOp, r, t.bcast, r, t.bcast, r, t.bcast)
-	for i := 0; i < acc; i++ {
-		p("VMAXPS %s%d, %s%d, %s%d", r, i, r, t.bcast, r, i)
-	}
-	label("store")
-	for i := 0; i < acc; i++ {
-		p("VMOVUPS %s%d, %d(DI)", r, i, i*t.width)
-	}
+	epilogue(t, acc, t.bcast, "R8", "beta+96(FP)", "bias+104(FP)")
 	p("MOVQ ldc+88(FP), AX")
 	p("LEAQ (DI)(AX*4), DI")
 	p("MOVQ DI, c+80(FP)")
@@ -471,30 +448,40 @@ TEXT ·%s(SB), NOSPLIT, $0-96
 		p("VMULPS %s%d, %s%d, %s%d", t.r, bc, t.r, v, t.r, v)
 	}
 	p("MOVQ flags+88(FP), R10")
-	p("TESTQ $1, R10")
-	p("JEQ nobeta")
-	p("VBROADCASTSS beta+76(FP), %s%d", t.r, bc)
-	for v := 0; v < per; v++ {
-		p("VFMADD231PS %d(DI), %s%d, %s%d", v*t.width, t.r, bc, t.r, v)
-	}
-	label("nobeta")
-	p("TESTQ $2, R10")
-	p("JEQ nobias")
-	p("MOVQ bias+80(FP), R11")
-	for v := 0; v < per; v++ {
-		p("VADDPS %d(R11), %s%d, %s%d", v*t.width, t.r, v, t.r, v)
-	}
-	label("nobias")
-	p("TESTQ $4, R10")
-	p("JEQ store")
-	p("%s %s%d, %s%d, %s%d", t.zeroOp, t.r, bc, t.r, bc, t.r, bc)
-	for v := 0; v < per; v++ {
-		p("VMAXPS %s%d, %s%d, %s%d", t.r, v, t.r, bc, t.r, v)
-	}
-	label("store")
-	for v := 0; v < per; v++ {
-		p("VMOVUPS %s%d, %d(DI)", t.r, v, v*t.width)
-	}
+	epilogue(t, per, bc, "R10", "beta+76(FP)", "bias+80(FP)")
 	p("VZEROUPPER")
 	p("RET")
+}
+
+// epilogue writes the tile and gemv kernels' epilogue (gemm_asmgen.go's
+// epilogueFlags), the same operations in the same order, for the n
+// accumulators from register 0, with flags in the register flags, bc as
+// scratch, and C at DI: +beta·C when flags&1, +bias when flags&2, then
+// max(0, ·) when flags&4, and the store.
+func epilogue(t tier, n, bc int, flags, betaArg, biasArg string) {
+	r := t.r
+	p("TESTQ $1, %s", flags)
+	p("JEQ nobeta")
+	p("VBROADCASTSS %s, %s%d", betaArg, r, bc)
+	for i := 0; i < n; i++ {
+		p("VFMADD231PS %d(DI), %s%d, %s%d", i*t.width, r, bc, r, i)
+	}
+	label("nobeta")
+	p("TESTQ $2, %s", flags)
+	p("JEQ nobias")
+	p("MOVQ %s, AX", biasArg)
+	for i := 0; i < n; i++ {
+		p("VADDPS %d(AX), %s%d, %s%d", i*t.width, r, i, r, i)
+	}
+	label("nobias")
+	p("TESTQ $4, %s", flags)
+	p("JEQ store")
+	p("%s %s%d, %s%d, %s%d", t.zeroOp, r, bc, r, bc, r, bc)
+	for i := 0; i < n; i++ {
+		p("VMAXPS %s%d, %s%d, %s%d", r, i, r, bc, r, i)
+	}
+	label("store")
+	for i := 0; i < n; i++ {
+		p("VMOVUPS %s%d, %d(DI)", r, i, i*t.width)
+	}
 }

@@ -213,7 +213,7 @@ epi:
 beta:
 	MOVQ c+80(FP), DI
 	TESTQ $1, R8
-	JEQ bias
+	JEQ nobeta
 	VBROADCASTSS beta+96(FP), Y12
 	VFMADD231PS 0(DI), Y12, Y0
 	VFMADD231PS 32(DI), Y12, Y1
@@ -228,9 +228,9 @@ beta:
 	VFMADD231PS 320(DI), Y12, Y10
 	VFMADD231PS 352(DI), Y12, Y11
 
-bias:
+nobeta:
 	TESTQ $2, R8
-	JEQ relu
+	JEQ nobias
 	MOVQ bias+104(FP), AX
 	VADDPS 0(AX), Y0, Y0
 	VADDPS 32(AX), Y1, Y1
@@ -245,7 +245,7 @@ bias:
 	VADDPS 320(AX), Y10, Y10
 	VADDPS 352(AX), Y11, Y11
 
-relu:
+nobias:
 	TESTQ $4, R8
 	JEQ store
 	VXORPS Y12, Y12, Y12
@@ -451,9 +451,9 @@ rest4:
 nobeta:
 	TESTQ $2, R10
 	JEQ nobias
-	MOVQ bias+80(FP), R11
-	VADDPS 0(R11), Y0, Y0
-	VADDPS 32(R11), Y1, Y1
+	MOVQ bias+80(FP), AX
+	VADDPS 0(AX), Y0, Y0
+	VADDPS 32(AX), Y1, Y1
 
 nobias:
 	TESTQ $4, R10

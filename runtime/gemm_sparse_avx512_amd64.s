@@ -228,7 +228,7 @@ epi:
 beta:
 	MOVQ c+80(FP), DI
 	TESTQ $1, R8
-	JEQ bias
+	JEQ nobeta
 	VBROADCASTSS beta+96(FP), Z16
 	VFMADD231PS 0(DI), Z16, Z0
 	VFMADD231PS 64(DI), Z16, Z1
@@ -247,9 +247,9 @@ beta:
 	VFMADD231PS 896(DI), Z16, Z14
 	VFMADD231PS 960(DI), Z16, Z15
 
-bias:
+nobeta:
 	TESTQ $2, R8
-	JEQ relu
+	JEQ nobias
 	MOVQ bias+104(FP), AX
 	VADDPS 0(AX), Z0, Z0
 	VADDPS 64(AX), Z1, Z1
@@ -268,7 +268,7 @@ bias:
 	VADDPS 896(AX), Z14, Z14
 	VADDPS 960(AX), Z15, Z15
 
-relu:
+nobias:
 	TESTQ $4, R8
 	JEQ store
 	VPXORD Z16, Z16, Z16
@@ -482,9 +482,9 @@ rest4:
 nobeta:
 	TESTQ $2, R10
 	JEQ nobias
-	MOVQ bias+80(FP), R11
-	VADDPS 0(R11), Z0, Z0
-	VADDPS 64(R11), Z1, Z1
+	MOVQ bias+80(FP), AX
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
 
 nobias:
 	TESTQ $4, R10
