@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 )
 
@@ -17,12 +18,12 @@ func TestSparseRowsMatchTiles(t *testing.T) { forEachISA(t, testSparseRowsMatchT
 func testSparseRowsMatchTiles(t *testing.T) {
 	base := selectedKernel
 	kern := *base
-	calls := 0
+	var calls atomic.Int64 // the kernel's calls, from any worker
 	if base.sparse != nil {
 		sk := *base.sparse
 		rows := sk.rows
 		sk.rows = func(a []float32, lda, m, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int) {
-			calls++
+			calls.Add(1)
 			rows(a, lda, m, n, b, pstride, acc, idx, idxStride, counts, countStride, c, ldc, beta, bias, flags)
 		}
 		kern.sparse = &sk
@@ -72,14 +73,14 @@ func testSparseRowsMatchTiles(t *testing.T) {
 						if beta != 0 {
 							bias = randSlice(rng, n)
 						}
-						calls = 0
+						calls.Store(0)
 						want := run(2, 1, pb, a, c, bias, beta, act)
-						if calls != 0 {
-							t.Fatalf("%s: %d sparse row calls with the sparse rows forbidden", name, calls)
+						if calls.Load() != 0 {
+							t.Fatalf("%s: %d sparse row calls with the sparse rows forbidden", name, calls.Load())
 						}
 						for _, workers := range []int{1, 2} {
 							got := run(0, workers, pb, a, c, bias, beta, act)
-							if kern.sparse != nil && n >= kern.sparse.cols && workers == 1 && calls == 0 {
+							if kern.sparse != nil && n >= kern.sparse.cols && workers == 1 && calls.Load() == 0 {
 								t.Fatalf("%s: the sparse rows did not run", name)
 							}
 							got.checkGuards(t, name)
@@ -104,10 +105,10 @@ func testSparseRowsMatchTiles(t *testing.T) {
 	var pb *PackedB
 	withKernel(&kern, func() { pb = PackB(false, 64, 96, b.data(), b.ld) })
 	c := newMatrix(rng, 8, 96, 0)
-	calls = 0
+	calls.Store(0)
 	got := run(0, 1, pb, a, c, nil, 0, ActNone)
-	if calls != 0 {
-		t.Errorf("B with an infinity: %d sparse row calls, want 0", calls)
+	if calls.Load() != 0 {
+		t.Errorf("B with an infinity: %d sparse row calls, want 0", calls.Load())
 	}
 	if v := got.at(3, 5); v == v {
 		t.Errorf("B with an infinity: C[3, 5] = %v, want NaN (0·Inf)", v)
@@ -165,11 +166,11 @@ func testGemvSparseMatchesRow(t *testing.T) {
 	}
 	gv := *kern.gemv
 	kern.gemv = &gv
-	calls := 0
+	var calls atomic.Int64 // the kernel's calls, from any worker
 	if gv.sparse != nil {
 		sparse := gv.sparse
 		gv.sparse = func(x []float32, l *gemvLists, b, c []float32, alpha, beta float32, bias []float32, flags int) {
-			calls++
+			calls.Add(1)
 			sparse(x, l, b, c, alpha, beta, bias, flags)
 		}
 	}
@@ -209,14 +210,14 @@ func testGemvSparseMatchesRow(t *testing.T) {
 						if beta != 0 {
 							bias = randSlice(rng, n)
 						}
-						calls = 0
+						calls.Store(0)
 						want := run(2, 1, pb, x, c, bias, 1.5, beta, act)
-						if calls != 0 {
-							t.Fatalf("%s: %d sparse panels with them forbidden", name, calls)
+						if calls.Load() != 0 {
+							t.Fatalf("%s: %d sparse panels with them forbidden", name, calls.Load())
 						}
 						for _, workers := range []int{1, 2} {
 							got := run(0, workers, pb, x, c, bias, 1.5, beta, act)
-							if gv.sparse != nil && n >= kern.nr && workers == 1 && calls == 0 {
+							if gv.sparse != nil && n >= kern.nr && workers == 1 && calls.Load() == 0 {
 								t.Fatalf("%s: the sparse panels did not run", name)
 							}
 							got.checkGuards(t, name)
