@@ -283,7 +283,6 @@ type gemmCall struct {
 	patches *convPatches
 }
 
-// gemmBuf holds one goroutine's packing buffers.
 // gemmBuf is a goroutine's scratch for region: packed blocks of A and B,
 // and the sparse rows' sums and indices (or an m = 1 product's).
 type gemmBuf struct {
