@@ -23,10 +23,9 @@ type sparseKernel struct {
 	// minZeros is the share of zeros in a block of A from which its rows
 	// take this path. A row's term reads cols floats of B for 2·cols
 	// flops, where a tile reuses each load of B for mr rows: at about 50
-	// bytes a cycle from L1 (Xeon SPR, either tier) the rows spend about
-	// 1.5 times the AVX2 tile's time per term they keep, and 2.5 times
-	// the AVX-512 tile's, plus a scan of each row for its nonzero
-	// elements (see sparseAVX2 and sparseAVX512).
+	// bytes a cycle from L1 (Xeon SPR, either tier) the rows take about
+	// 1.3 times the AVX2 tiles' time without zeros, and 1.9 times the
+	// AVX-512 tiles', scan included (see sparseAVX2 and sparseAVX512).
 	minZeros float64
 	// scan stores, for each of rows rows of A (the first at a, lda
 	// floats apart), the indices p < n of its elements not equal to 0
@@ -45,7 +44,7 @@ type sparseKernel struct {
 	countZeros func(x []float32) int
 }
 
-// Flags of sparseKernel.row beside the tiles' (flagBeta, flagBias,
+// Flags of sparseKernel.rows beside the tiles' (flagBeta, flagBias,
 // flagReLU).
 const (
 	sparseAccIn  = 1 << 8 // the sums continue from acc
