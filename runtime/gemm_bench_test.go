@@ -78,3 +78,31 @@ func BenchmarkSgemmPacked(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSgemmPackedZeros times a linear layer after a ReLU: W packed by
+// PackB, the input rows a given share of zeros (names: MxKxN/zeros=share),
+// so that the sparse rows (M > 1) and panels (M = 1) run where the tier
+// takes them; GFLOP/s counts every term, zero or not.
+func BenchmarkSgemmPackedZeros(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, sh := range [][3]int{{1, 512, 512}, {256, 512, 512}} {
+		m, k, n := sh[0], sh[1], sh[2]
+		w, c := randSlice(rng, n*k), make([]float32, m*n)
+		pb := PackB(true, k, n, w, k)
+		for _, zeros := range []float64{0, 0.5, 0.9} {
+			x := randSlice(rng, m*k)
+			for i := range x {
+				if rng.Float64() < zeros {
+					x[i] = 0
+				}
+			}
+			b.Run(fmt.Sprintf("%dx%dx%d/zeros=%v", m, k, n, zeros), func(b *testing.B) {
+				benchWorkers(b, 2*float64(m)*float64(n)*float64(k), func(b *testing.B) {
+					for b.Loop() {
+						SgemmPacked(m, 1, x, k, pb, 0, c, n)
+					}
+				})
+			})
+		}
+	}
+}
