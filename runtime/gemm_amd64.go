@@ -17,7 +17,7 @@ var avx512Kernel = &gemmKernel{
 	directPackB: tileDirectPackBAVX512,
 	rowBias:     true,
 	gemv: &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512,
-		sparse: gemvSparseAVX512, sparseMinZeros: 0.2, countZeros: countZerosAVX2},
+		sparse: sparseTier{wide: true}.gemv, sparseMinZeros: 0.2, countZeros: countZerosAVX2},
 	sparse: sparseAVX512,
 }
 
@@ -33,7 +33,7 @@ var avx2Kernel = &gemmKernel{
 	directPackB: tileDirectPackBAVX2, directNarrow: tileDirectNarrowAVX2,
 	rowBias: true,
 	gemv: &gemvKernel{row: gemvRowAVX2, dot4: dot4AVX2,
-		sparse: gemvSparseAVX2, sparseMinZeros: 0.25, countZeros: countZerosAVX2},
+		sparse: sparseTier{}.gemv, sparseMinZeros: 0.25, countZeros: countZerosAVX2},
 	sparse: sparseAVX2,
 }
 

@@ -12,86 +12,88 @@ package runtime
 // without zeros, 0.90 with half, 0.36 with 90 % and 0.17 with all (most
 // of it the last 32 columns, which the tiles compute): even from about
 // 25 % of zeros.
-var sparseAVX2 = &sparseKernel{cols: 96, depth: 64, minZeros: 0.35,
-	scan: sparseScanAVX2, rows: sparseRowsAVX2, countZeros: countZerosAVX2}
+var sparseAVX2 = &sparseKernel{cols: sparseTier{}.cols(), depth: 64, minZeros: 0.35,
+	scan: sparseTier{}.scan, rows: sparseTier{}.rows, countZeros: countZerosAVX2}
 
 // sparseAVX512 is the AVX-512 kernel's sparse rows: eight panels (256
 // columns) a row call, 32 deep (32 KB of B). 256×512×512 as for
 // sparseAVX2: the tiles 0.77 ms, the sparse rows 1.45 ms without zeros,
 // 0.84 with half, 0.31 with 90 % and 0.19 with all: even from about
 // 55 %.
-var sparseAVX512 = &sparseKernel{cols: 256, depth: 32, minZeros: 0.6,
-	scan: sparseScanAVX512, rows: sparseRowsAVX512, countZeros: countZerosAVX2}
+var sparseAVX512 = &sparseKernel{cols: sparseTier{wide: true}.cols(), depth: 32, minZeros: 0.6,
+	scan: sparseTier{wide: true}.scan, rows: sparseTier{wide: true}.rows, countZeros: countZerosAVX2}
 
-// checkSparseScan checks the operands of a scan of rows rows of n
-// elements whose vectors hold lanes floats.
-func checkSparseScan(a []float32, lda, rows, n int, idx []int32, idxStride int, counts []int32, countStride, lanes int) {
-	_, _, _ = a[(rows-1)*lda+n-1], idx[(rows-1)*idxStride+n+lanes-1], counts[(rows-1)*countStride]
+// sparseTier runs the sparse kernels of the AVX2 tier or (wide) of the
+// AVX-512 one after checking their operands: the methods are the
+// sparseKernel and gemvKernel functions of both.
+type sparseTier struct{ wide bool }
+
+// lanes returns the floats of a vector, nr the columns of a panel and
+// cols those of a rows call.
+func (t sparseTier) lanes() int {
+	if t.wide {
+		return 16
+	}
+	return 8
 }
 
-// checkSparseRows checks the operands of a rows call over cols columns of
-// panels nr wide, n deep (the counts, at most n, are the scan's).
-func checkSparseRows(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, bias []float32, flags, cols, nr int) {
+func (t sparseTier) nr() int { return 2 * t.lanes() }
+
+func (t sparseTier) cols() int {
+	if t.wide {
+		return 8 * t.nr()
+	}
+	return 6 * t.nr()
+}
+
+// scan is sparseKernel.scan.
+func (t sparseTier) scan(a []float32, lda, rows, n int, idx []int32, idxStride int, counts []int32, countStride int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	_, _, _ = a[(rows-1)*lda+n-1], idx[(rows-1)*idxStride+n+t.lanes()-1], counts[(rows-1)*countStride]
+	if t.wide {
+		sparseScan512(&a[0], lda, rows, n, &idx[0], idxStride, &counts[0], countStride)
+	} else {
+		sparseScan256(&a[0], lda, rows, n, &idx[0], idxStride, &counts[0], countStride)
+	}
+}
+
+// rows is sparseKernel.rows; the counts, at most n, are scan's.
+func (t sparseTier) rows(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	nr, cols := t.nr(), t.cols()
 	_, _, _, _, _ = a[(rows-1)*lda+n-1], b[(cols/nr-1)*pstride+n*nr-1], acc[rows*cols-1], idx[(rows-1)*idxStride+n-1], counts[(rows-1)*countStride]
+	var cp *float32
 	if flags&sparseAccOut == 0 {
 		_ = c[(rows-1)*ldc+cols-1]
-		if flags&flagBias != 0 {
-			_ = bias[cols-1]
-		}
-	}
-}
-
-// sparseScanAVX2 runs sparseScan256; see sparseKernel.scan.
-func sparseScanAVX2(a []float32, lda, rows, n int, idx []int32, idxStride int, counts []int32, countStride int) {
-	if rows <= 0 || n <= 0 {
-		return
-	}
-	checkSparseScan(a, lda, rows, n, idx, idxStride, counts, countStride, 8)
-	sparseScan256(&a[0], lda, rows, n, &idx[0], idxStride, &counts[0], countStride)
-}
-
-// sparseScanAVX512 runs sparseScan512; see sparseKernel.scan.
-func sparseScanAVX512(a []float32, lda, rows, n int, idx []int32, idxStride int, counts []int32, countStride int) {
-	if rows <= 0 || n <= 0 {
-		return
-	}
-	checkSparseScan(a, lda, rows, n, idx, idxStride, counts, countStride, 16)
-	sparseScan512(&a[0], lda, rows, n, &idx[0], idxStride, &counts[0], countStride)
-}
-
-// sparseRowsAVX2 runs sparseRows256; see sparseKernel.rows.
-func sparseRowsAVX2(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int) {
-	if rows <= 0 || n <= 0 {
-		return
-	}
-	checkSparseRows(a, lda, rows, n, b, pstride, acc, idx, idxStride, counts, countStride, c, ldc, bias, flags, 96, 16)
-	cp, bp := sparseEpilogue(c, bias, flags)
-	sparseRows256(&a[0], lda, rows, &b[0], pstride, &acc[0], &idx[0], idxStride, &counts[0], countStride, cp, ldc, beta, bp, flags)
-}
-
-// sparseRowsAVX512 runs sparseRows512; see sparseKernel.rows.
-func sparseRowsAVX512(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int) {
-	if rows <= 0 || n <= 0 {
-		return
-	}
-	checkSparseRows(a, lda, rows, n, b, pstride, acc, idx, idxStride, counts, countStride, c, ldc, bias, flags, 256, 32)
-	cp, bp := sparseEpilogue(c, bias, flags)
-	sparseRows512(&a[0], lda, rows, &b[0], pstride, &acc[0], &idx[0], idxStride, &counts[0], countStride, cp, ldc, beta, bp, flags)
-}
-
-// sparseEpilogue returns the pointers to C and the bias a rows kernel
-// reads, nil where its flags do not read them.
-func sparseEpilogue(c, bias []float32, flags int) (cp, bp *float32) {
-	if flags&sparseAccOut == 0 {
 		cp = &c[0]
-		if flags&flagBias != 0 {
-			bp = &bias[0]
-		}
 	}
-	return cp, bp
+	bp := tileBias(bias, rows, cols, flags)
+	if t.wide {
+		sparseRows512(&a[0], lda, rows, &b[0], pstride, &acc[0], &idx[0], idxStride, &counts[0], countStride, cp, ldc, beta, bp, flags)
+	} else {
+		sparseRows256(&a[0], lda, rows, &b[0], pstride, &acc[0], &idx[0], idxStride, &counts[0], countStride, cp, ldc, beta, bp, flags)
+	}
 }
 
-// countZerosAVX2 runs countZeros256; see sparseKernel.countZeros.
+// gemv is gemvKernel.sparse for one whole panel; the lists' indices are
+// below len(x) and each list within its stride by construction (split).
+func (t sparseTier) gemv(x []float32, l *gemvLists, b, c []float32, alpha, beta float32, bias []float32, flags int) {
+	nr := t.nr()
+	_, _ = b[len(x)*nr-1], c[nr-1]
+	bp := tileBias(bias, 1, nr, flags)
+	if t.wide {
+		gemvSparse512(&x[0], &l.idx[0], l.stride, l.n[0], l.n[1], l.n[2], l.n[3], &b[0], &c[0], alpha, beta, bp, flags)
+	} else {
+		gemvSparse256(&x[0], &l.idx[0], l.stride, l.n[0], l.n[1], l.n[2], l.n[3], &b[0], &c[0], alpha, beta, bp, flags)
+	}
+}
+
+// countZerosAVX2 runs countZeros256 (on either tier); see
+// sparseKernel.countZeros.
 func countZerosAVX2(x []float32) int {
 	if len(x) == 0 {
 		return 0
@@ -120,41 +122,6 @@ func sparseRows512(a *float32, lda, rows int, b *float32, pstride int, acc *floa
 //
 //go:noescape
 func countZeros256(x *float32, n int) int
-
-// gemvSparseAVX2 and gemvSparseAVX512 run gemvSparse256 and
-// gemvSparse512; see gemvKernel.sparse.
-func gemvSparseAVX2(x []float32, l *gemvLists, b, c []float32, alpha, beta float32, bias []float32, flags int) {
-	checkGemvSparse(x, l, b, c, bias, flags, 16)
-	gemvSparse256(&x[0], &l.idx[0], l.stride, l.n[0], l.n[1], l.n[2], l.n[3], &b[0], &c[0], alpha, beta, biasPtr(bias, flags), flags)
-}
-
-func gemvSparseAVX512(x []float32, l *gemvLists, b, c []float32, alpha, beta float32, bias []float32, flags int) {
-	checkGemvSparse(x, l, b, c, bias, flags, 32)
-	gemvSparse512(&x[0], &l.idx[0], l.stride, l.n[0], l.n[1], l.n[2], l.n[3], &b[0], &c[0], alpha, beta, biasPtr(bias, flags), flags)
-}
-
-// checkGemvSparse checks the operands of a sparse m = 1 panel of nr
-// columns: the lists' indices are below len(x) (see gemvLists).
-func checkGemvSparse(x []float32, l *gemvLists, b, c, bias []float32, flags, nr int) {
-	k := len(x)
-	_, _, _ = b[k*nr-1], c[nr-1], l.idx[3*l.stride]
-	for r, n := range l.n {
-		if n < 0 || n > l.stride || r*l.stride+n > len(l.idx) {
-			panic("runtime: gemvSparse: a chain's list out of range")
-		}
-	}
-	if flags&flagBias != 0 {
-		_ = bias[nr-1]
-	}
-}
-
-// biasPtr returns the bias a kernel reads, nil when flags do not add one.
-func biasPtr(bias []float32, flags int) *float32 {
-	if flags&flagBias == 0 {
-		return nil
-	}
-	return &bias[0]
-}
 
 // gemvSparse256 and gemvSparse512 are the sparse m = 1 panels' kernels.
 //
