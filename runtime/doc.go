@@ -12,9 +12,9 @@
 // loops for ReLU, GELU, sigmoid, tanh, softmax, layer normalization and the
 // float32 binary ops. Each has a portable Go twin, used on other CPUs and
 // architectures and everywhere with the build tag noasm, and is tested
-// against it. On the vector tiers a product of weights packed by PackB
-// whose left operand is mostly zeros (a ReLU's output) skips the zeros'
-// terms, with the bits of the full product. The tier (ISA: avx512, avx2 or generic) is chosen at
+// against it. A product of weights packed by PackB whose left operand is
+// mostly zeros (a ReLU's output) skips the zeros' terms, with the bits of
+// the full product (at batch 1 on the vector tiers only). The tier (ISA: avx512, avx2 or generic) is chosen at
 // start-up; the environment variable FXGEN_ISA or SetISA forces a lower
 // one, so one machine can test and time every tier.
 //

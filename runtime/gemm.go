@@ -445,7 +445,9 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 	// others read the panel); its tiles compute what direct computes from
 	// the packed panel.
 	packBFly := g.directA && kern.directPackB != nil && g.pb == nil && !g.transB && g.ldb <= packBFlyMaxLdb
-	sparse := g.sparseReady()
+	// The sparse rows read A in place; the tiles after them must not
+	// expect the first column of tiles to have packed it.
+	sparse := g.sparseReady() && !packFly
 	if !g.directA {
 		buf.a = gemmGrow(buf.a, mc*min(kc, k))
 	}

@@ -173,7 +173,8 @@ var genericKernel = &gemmKernel{
 	name: "go4x4", mr: 4, nr: 4,
 	kc: 256, mc: 128, nc: 1024,
 	tile: tileGeneric, rowBias: true,
-	gemv: portableGemv,
+	gemv:   portableGemv,
+	sparse: sparseGo,
 }
 
 // tileGeneric is the portable micro-kernel; see gemmKernel.tile.

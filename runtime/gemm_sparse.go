@@ -42,6 +42,13 @@ type sparseKernel struct {
 	rows func(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int)
 	// countZeros returns the number of elements of x equal to ±0.
 	countZeros func(x []float32) int
+	// finiteA, when set, keeps the tiles for a block of A holding ±Inf or
+	// NaN: Go's compiler picks the operand order of an add, and when both
+	// are NaN (a NaN or Inf·0 term on a NaN sum) the order picks the
+	// NaN's bits, so a loop in Go gives the tiles' bits only where no
+	// term is NaN, which finite A and B ensure (an overflow gives ±Inf,
+	// and Inf - Inf the one default NaN whatever the order).
+	finiteA bool
 }
 
 // Flags of sparseKernel.rows beside the tiles' (flagBeta, flagBias,
@@ -55,12 +62,12 @@ const (
 // block takes the sparse path.
 const sparseSample = 8
 
-// sparseReady reports whether g may take the sparse path at all: A read
-// in place, not scaled or transposed, against B packed beforehand whose
+// sparseReady reports whether g may take the sparse path at all (which
+// reads A in place): A not scaled or transposed, against B packed beforehand whose
 // elements are all finite (0·±Inf and 0·NaN are NaN, which skipping the
 // zero would lose), with no per-row bias.
 func (g *gemmCall) sparseReady() bool {
-	return g.kern.sparse != nil && g.directA && !g.transA && g.alpha == 1 && g.pb != nil &&
+	return g.kern.sparse != nil && !g.transA && g.alpha == 1 && g.pb != nil &&
 		g.pb.finite && g.pb.kblock == 0 && g.patches == nil && g.rowBias == nil
 }
 
@@ -87,6 +94,13 @@ func (g *gemmCall) sparseRows(buf *gemmBuf, bblk []float32, pstride, ic, mb, jc,
 	}
 	if float64(zeros) < math.Ceil(sk.minZeros*float64(counted)) {
 		return 0
+	}
+	if sk.finiteA {
+		for i := ic; i < ic+mb; i++ {
+			if !allFinite(g.a[i*g.lda+pc : i*g.lda+pc+kb]) {
+				return 0
+			}
+		}
 	}
 	// The indices of each row's nonzero elements, scanned once for all
 	// the groups: sub-block s of row i in its slot of depth + 16.

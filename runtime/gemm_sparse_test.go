@@ -30,13 +30,20 @@ func testSparseRowsMatchTiles(t *testing.T) {
 	}
 	// The same product with the sparse rows forced and forbidden.
 	// On one worker, or on two (which split the columns, so fewer of
-	// each worker's are whole groups).
+	// each worker's are whole groups); with the kernel's depth of the
+	// sub-blocks, and with 16, so that every block has several and the
+	// sums go through acc (sparseAccIn, sparseAccOut) on every tier.
+	depth := 0
+	if kern.sparse != nil {
+		depth = kern.sparse.depth
+	}
 	run := func(minZeros float64, workers int, pb *PackedB, a *matrix, c *matrix, bias []float32, beta float32, act Activation) *matrix {
 		saved := Workers()
 		defer SetWorkers(saved)
 		SetWorkers(workers)
 		if kern.sparse != nil {
 			kern.sparse.minZeros = minZeros
+			kern.sparse.depth = depth
 		}
 		out := c.clone()
 		withKernel(&kern, func() {
@@ -78,15 +85,24 @@ func testSparseRowsMatchTiles(t *testing.T) {
 						if calls.Load() != 0 {
 							t.Fatalf("%s: %d sparse row calls with the sparse rows forbidden", name, calls.Load())
 						}
-						for _, workers := range []int{1, 2} {
+						for _, workers := range []int{1, 2, -16} {
+							// -16: one worker, sub-blocks 16 deep.
+							if workers < 0 {
+								depth, workers = -workers, 1
+							}
 							got := run(0, workers, pb, a, c, bias, beta, act)
-							if kern.sparse != nil && n >= kern.sparse.cols && workers == 1 && calls.Load() == 0 {
+							ranDepth := depth
+							if kern.sparse != nil {
+								depth = base.sparse.depth
+							}
+							if kern.sparse != nil && n >= kern.sparse.cols && workers == 1 && calls.Load() == 0 &&
+								!(special && kern.sparse.finiteA) {
 								t.Fatalf("%s: the sparse rows did not run", name)
 							}
 							got.checkGuards(t, name)
 							for idx, w := range want.buf {
 								if math.Float32bits(got.buf[idx]) != math.Float32bits(w) {
-									t.Fatalf("%s, %d workers: element %d = %v, the tiles give %v", name, workers, idx, got.buf[idx], w)
+									t.Fatalf("%s, %d workers, depth %d: element %d = %v, the tiles give %v", name, workers, ranDepth, idx, got.buf[idx], w)
 								}
 							}
 						}
