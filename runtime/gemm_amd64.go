@@ -16,7 +16,7 @@ var avx512Kernel = &gemmKernel{
 	tile: tileAVX512, direct: tileDirectAVX512, directPack: tileDirectPackAVX512,
 	directPackB: tileDirectPackBAVX512,
 	rowBias:     true,
-	gemv: &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512,
+	gemv: &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512, dot8: dot8AVX512,
 		sparse: sparseTier{wide: true}.gemv, sparseMinZeros: 0.2, countZeros: countZerosAVX2},
 	sparse: sparseAVX512,
 }
@@ -55,6 +55,12 @@ func dot4AVX512(k int, a, b []float32, ldb int) (d [4]float32) {
 	_, _ = a[k-1], b[3*ldb+k-1]
 	dot4x512(k, &a[0], &b[0], ldb, &d[0])
 	return d
+}
+
+// dot8AVX512 runs dot8x512; see gemvKernel.dot8.
+func dot8AVX512(k int, a, b []float32, ldb int, dst []float32) {
+	_, _, _ = a[k-1], b[7*ldb+k-1], dst[7]
+	dot8x512(k, &a[0], &b[0], ldb, &dst[0])
 }
 
 func dot4AVX2(k int, a, b []float32, ldb int) (d [4]float32) {

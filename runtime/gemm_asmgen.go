@@ -694,10 +694,12 @@ func gemvRow512() {
 	out.WriteString("\n")
 }
 
-// dot4x512 writes the kernel dst[r] = Σp a[p]·b[r*ldb+p] for r = 0..3, with
-// two partial sums per row over 16-float chunks of p and a masked tail.
-func dot4x512() {
-	name := "dot4x512"
+// dotRows512 writes the kernel dotNx512, dst[r] = Σp a[p]·b[r*ldb+p] for
+// r < rows (4 or 8), with two partial sums per row over 16-float chunks
+// of p and a masked tail: each row's sums are the same whatever rows.
+func dotRows512(rows int) {
+	name := fmt.Sprintf("dot%dx512", rows)
+	regs := []string{"R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15"}[:rows]
 	fmt.Fprintf(&out, "// func %s(k int, a, b *float32, ldb int, dst *float32)\n", name)
 	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
 	p("MOVQ k+0(FP), CX")
@@ -705,11 +707,12 @@ func dot4x512() {
 	p("MOVQ b+16(FP), R8")
 	p("MOVQ ldb+24(FP), SI")
 	p("SHLQ $2, SI")
-	p("LEAQ (R8)(SI*1), R9")
-	p("LEAQ (R9)(SI*1), R10")
-	p("LEAQ (R10)(SI*1), R11")
+	for r := 1; r < rows; r++ {
+		p("LEAQ (%s)(SI*1), %s", regs[r-1], regs[r])
+	}
 	p("XORQ DX, DX")
-	for r := 0; r < 8; r++ {
+	// Row r's first sums are in Zr, its second in Z(rows+r).
+	for r := 0; r < 2*rows; r++ {
 		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
 	}
 	p("CMPQ CX, $32")
@@ -717,9 +720,9 @@ func dot4x512() {
 	label(name + "_loop")
 	p("VMOVUPS (AX)(DX*1), Z16")
 	p("VMOVUPS 64(AX)(DX*1), Z17")
-	for r, reg := range []string{"R8", "R9", "R10", "R11"} {
+	for r, reg := range regs {
 		p("VFMADD231PS (%s)(DX*1), Z16, Z%d", reg, r)
-		p("VFMADD231PS 64(%s)(DX*1), Z17, Z%d", reg, r+4)
+		p("VFMADD231PS 64(%s)(DX*1), Z17, Z%d", reg, r+rows)
 	}
 	p("ADDQ $128, DX")
 	p("SUBQ $32, CX")
@@ -729,7 +732,7 @@ func dot4x512() {
 	p("CMPQ CX, $16")
 	p("JL %s_tail", name)
 	p("VMOVUPS (AX)(DX*1), Z16")
-	for r, reg := range []string{"R8", "R9", "R10", "R11"} {
+	for r, reg := range regs {
 		p("VFMADD231PS (%s)(DX*1), Z16, Z%d", reg, r)
 	}
 	p("ADDQ $64, DX")
@@ -742,18 +745,21 @@ func dot4x512() {
 	p("DECL BX")
 	p("KMOVW BX, K1")
 	p("VMOVUPS.Z (AX)(DX*1), K1, Z16")
-	for r, reg := range []string{"R8", "R9", "R10", "R11"} {
+	for r, reg := range regs {
 		p("VMOVUPS.Z (%s)(DX*1), K1, Z17", reg)
-		p("VFMADD231PS Z17, Z16, Z%d", r+4)
+		p("VFMADD231PS Z17, Z16, Z%d", r+rows)
 	}
 	label(name + "_reduce")
 	p("MOVQ dst+32(FP), DI")
-	for r := 0; r < 4; r++ {
-		p("VADDPS Z%d, Z%d, Z%d", r+4, r, r)
-		p("VEXTRACTF64X4 $1, Z%d, Y8", r)
-		p("VADDPS Y8, Y%d, Y%d", r, r)
-		p("VEXTRACTF128 $1, Y%d, X8", r)
-		p("VADDPS X8, X%d, X%d", r, r)
+	// Row 0's second sums are added first, which frees Z(rows) as the
+	// scratch of the reductions.
+	t := rows
+	for r := 0; r < rows; r++ {
+		p("VADDPS Z%d, Z%d, Z%d", r+rows, r, r)
+		p("VEXTRACTF64X4 $1, Z%d, Y%d", r, t)
+		p("VADDPS Y%d, Y%d, Y%d", t, r, r)
+		p("VEXTRACTF128 $1, Y%d, X%d", r, t)
+		p("VADDPS X%d, X%d, X%d", t, r, r)
 		p("VHADDPS X%d, X%d, X%d", r, r, r)
 		p("VHADDPS X%d, X%d, X%d", r, r, r)
 		p("VMOVSS X%d, %d(DI)", r, 4*r)
@@ -992,7 +998,8 @@ func main() {
 		tileDirectNarrow256(mr)
 	}
 	gemvRow512()
-	dot4x512()
+	dotRows512(4)
+	dotRows512(8)
 	transpose16()
 	packRows(32)
 	packRows(16)
@@ -1044,8 +1051,10 @@ func decls() {
 	}
 	out.WriteString("// gemvRow512 sets c[0:32] (lanes in mask) to alpha·Σp a[p]·b[p*ldb+j] (+beta·c, +bias, ReLU per flags).\n//\n//go:noescape\n")
 	out.WriteString("func gemvRow512(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, bias *float32, flags int, mask uint32)\n\n")
-	out.WriteString("// dot4x512 sets dst[r] = Σ_{p<k} a[p]·b[r*ldb+p] for r = 0..3.\n//\n//go:noescape\n")
-	out.WriteString("func dot4x512(k int, a, b *float32, ldb int, dst *float32)\n\n")
+	for _, rows := range []int{4, 8} {
+		fmt.Fprintf(&out, "// dot%dx512 sets dst[r] = Σ_{p<k} a[p]·b[r*ldb+p] for r = 0..%d.\n//\n//go:noescape\n", rows, rows-1)
+		fmt.Fprintf(&out, "func dot%dx512(k int, a, b *float32, ldb int, dst *float32)\n\n", rows)
+	}
 	out.WriteString("// transpose16x16 sets dst[q*dstStride+i] = alpha·src[i*ld+q] for i < rows ≤ 16, q < cols ≤ 16.\n//\n//go:noescape\n")
 	out.WriteString("func transpose16x16(src *float32, ld int, dst *float32, dstStride int, rows, cols int, alpha float32)\n\n")
 	out.WriteString("// packRows32 packs kb rows of B (stride ldb) into full 32-column panels of kb·32 floats and a zero-padded panel of tail columns.\n//\n//go:noescape\n")

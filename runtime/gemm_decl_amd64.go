@@ -475,6 +475,11 @@ func gemvRow512(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, 
 //go:noescape
 func dot4x512(k int, a, b *float32, ldb int, dst *float32)
 
+// dot8x512 sets dst[r] = Σ_{p<k} a[p]·b[r*ldb+p] for r = 0..7.
+//
+//go:noescape
+func dot8x512(k int, a, b *float32, ldb int, dst *float32)
+
 // transpose16x16 sets dst[q*dstStride+i] = alpha·src[i*ld+q] for i < rows ≤ 16, q < cols ≤ 16.
 //
 //go:noescape

@@ -101,6 +101,10 @@ type gemvKernel struct {
 	// caller's stack passed through a func value would move it to the
 	// heap.)
 	dot4 func(k int, a, b []float32, ldb int) [4]float32
+	// dot8, if not nil, is dot4 for eight columns, each summed as dot4
+	// sums it (more rows of B in flight from L2 a call), storing the sums
+	// to dst[:8].
+	dot8 func(k int, a, b []float32, ldb int, dst []float32)
 	// sparse, if not nil, is row for one whole packed panel over the
 	// indices of x's nonzero elements (see gemvLists): the bits row
 	// gives where the panel is finite.

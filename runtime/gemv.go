@@ -114,26 +114,46 @@ func gemvCols(g *gemmCall, x []float32, lists *gemvLists, j0, j1 int, back bool)
 			gv.row(k, x, src[off:], ld, g.c[j:j+cols], g.alpha, g.beta, bias, flags, cols)
 		}
 	default:
-		for j := j0; j < j1; j += 4 {
+		j := j0
+		if gv.dot8 != nil && g.beta == 0 {
+			// The sums go straight to C, the epilogue (without beta)
+			// applied to them there.
+			plain := g.alpha == 1 && g.bias == nil && g.act != ActReLU
+			for ; j+8 <= j1; j += 8 {
+				gv.dot8(k, x, g.b[j*g.ldb:], g.ldb, g.c[j:j+8])
+				if !plain {
+					g.dotEpilogue(j, g.c[j:j+8])
+				}
+			}
+		}
+		for j < j1 {
 			r, ld := 4, g.ldb
 			if j1-j < 4 {
 				r, ld = 1, 0
 			}
 			d := gv.dot4(k, x, g.b[j*g.ldb:], ld)
-			for i := 0; i < r; i++ {
-				v := g.alpha * d[i]
-				if g.beta != 0 {
-					v += g.beta * g.c[j+i]
-				}
-				if g.bias != nil {
-					v += g.bias[j+i]
-				}
-				if g.act == ActReLU && v < 0 {
-					v = 0
-				}
-				g.c[j+i] = v
-			}
-			j += r - 4
+			g.dotEpilogue(j, d[:r])
+			j += r
 		}
+	}
+}
+
+// dotEpilogue stores the sums d of columns j, j+1, … of an m == 1
+// product with B stored transposed, scaled by alpha, with the epilogue's
+// beta, bias and ReLU; d may be those columns of C when beta is 0.
+func (g *gemmCall) dotEpilogue(j int, d []float32) {
+	c := g.c[j : j+len(d)]
+	for i, s := range d {
+		v := g.alpha * s
+		if g.beta != 0 {
+			v += g.beta * c[i]
+		}
+		if g.bias != nil {
+			v += g.bias[j+i]
+		}
+		if g.act == ActReLU && v < 0 {
+			v = 0
+		}
+		c[i] = v
 	}
 }
