@@ -143,14 +143,17 @@ func TopK(values, indices, x *Array, k, dim int, largest bool) {
 	}
 	inner := NumElements(x.Shape[d+1:])
 	outer := NumElements(x.Shape[:d])
+	if inner == 1 && k <= topKInsertionMax {
+		var keys [topKInsertionMax]uint32
+		for o := 0; o < outer; o++ {
+			topKRow(values.F32[o*k:(o+1)*k], indices.I64[o*k:(o+1)*k], x.F32[o*size:(o+1)*size], largest, &keys)
+		}
+		return
+	}
 	var order []int // only for large k
 	for o := 0; o < outer; o++ {
 		for in := 0; in < inner; in++ {
 			base, ob := o*size*inner+in, o*k*inner+in
-			if inner == 1 && k <= topKInsertionMax {
-				topKRow(values.F32[ob:ob+k], indices.I64[ob:ob+k], x.F32[base:base+size], largest)
-				continue
-			}
 			if k <= topKInsertionMax {
 				topKInsert(values.F32, indices.I64, x.F32, base, ob, inner, size, k, largest)
 				continue
@@ -226,11 +229,9 @@ func topKKey(v float32, largest bool) uint32 {
 	if b == 1<<31 {
 		b = 0 // -0 ranks with +0
 	}
-	if b&(1<<31) != 0 {
-		b = ^b
-	} else {
-		b |= 1 << 31
-	}
+	// Negative values flip all their bits, others only the sign bit, a
+	// mask rather than a branch on the sign.
+	b ^= uint32(int32(b)>>31) | 1<<31
 	if !largest {
 		b = ^b
 	}
@@ -239,14 +240,15 @@ func topKKey(v float32, largest bool) uint32 {
 
 // topKRow is topKInsert for a contiguous row (inner == 1), comparing
 // integer keys (topKKey) instead of floats with their NaN cases; k =
-// len(vals) ≤ topKInsertionMax.
-func topKRow(vals []float32, idx []int64, x []float32, largest bool) {
+// len(vals) ≤ topKInsertionMax. keys is the caller's scratch for all its
+// rows: an array of the row's own was cleared for every row of 5 of the
+// torch.fx example's batches.
+func topKRow(vals []float32, idx []int64, x []float32, largest bool, keys *[topKInsertionMax]uint32) {
 	k := len(vals)
 	if k == 0 {
 		return
 	}
 	_ = idx[k-1]
-	var keys [topKInsertionMax]uint32
 	n := 0
 	for j, v := range x {
 		key := topKKey(v, largest)
