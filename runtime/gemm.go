@@ -419,6 +419,16 @@ func (g *gemmCall) split(w int) (byM bool, parts int) {
 		packB *= float64(partsM)
 		syncM = 0
 	}
+	if partsM > 1 && g.sparseReady() && !g.packsAOnTheFly() && g.mostlyZeros(0, g.m, 0, g.k) {
+		// A product the sparse rows will compute (A a ReLU's output):
+		// split by rows, so that each worker has every whole group of
+		// columns for the sparse rows, rather than by columns, which
+		// leaves the last part of each worker's columns to the tiles.
+		// [Xeon SPR avx2] 256×512×512, B packed, 2 workers, by columns:
+		// 489 µs at half zeros and 260 µs at 90 %, by rows 437 and 160
+		// µs (benchstat n=5); dense, by rows was 15 % slower [avx512].
+		return true, partsM
+	}
 	costM := float64((pm+partsM-1)/partsM*mr)*n*k + packB/float64(partsM) + m/float64(partsM)*k*packCost + syncM
 	costN := m*float64((pn+partsN-1)/partsN*nr)*k + packB/float64(partsN) + m*k*packCost
 	if costM <= costN {
@@ -441,6 +451,12 @@ func directRows(left, mr int) int {
 	return min(mr, left)
 }
 
+// packsAOnTheFly reports whether the first column of tiles of each block
+// packs A as it reads it (see region).
+func (g *gemmCall) packsAOnTheFly() bool {
+	return !g.directA && g.kern.directPack != nil && !g.transA && g.alpha == 1 && g.patches == nil
+}
+
 // region computes rows [m0, m1) and columns [n0, n1) of C on the calling
 // goroutine: the blocked loop nest around the micro-kernel. m0 is a multiple
 // of mr and n0 of nr.
@@ -453,7 +469,7 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 	// With alpha 1, the first column of tiles of each block packs A as it
 	// reads it: its tiles compute exactly what tile computes from the
 	// packed panel, so the result is the same either way.
-	packFly := !g.directA && kern.directPack != nil && !g.transA && g.alpha == 1 && g.patches == nil
+	packFly := g.packsAOnTheFly()
 	// When A is read in place, the top tile of each full column of tiles
 	// of a block packs B as it reads it (the first block of rows only; the
 	// others read the panel); its tiles compute what direct computes from

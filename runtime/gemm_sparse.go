@@ -77,22 +77,29 @@ func (g *gemmCall) sparseReady() bool {
 // panels of the block's columns [jc, jc+nb) of C (bblk the block's
 // panels, pstride floats apart) with the sparse row kernel, and returns
 // how many columns it computed (0 when it left the block to the tiles).
+// mostlyZeros reports whether rows [i0, i1) of A over depths [p0, p0+kb)
+// hold at least the sparse kernel's minZeros of zeros, counted in every
+// sparseSample-th row: the result is the same either way, and a dense A
+// (a layer norm's or a GELU's output) pays an eighth of a full count (a
+// count of every row was 0.7 % of the transformer's time at batch 8, AVX2
+// tier).
+func (g *gemmCall) mostlyZeros(i0, i1, p0, kb int) bool {
+	sk := g.kern.sparse
+	zeros, counted := 0, 0
+	for i := i0; i < i1; i += sparseSample {
+		zeros += sk.countZeros(g.a[i*g.lda+p0 : i*g.lda+p0+kb])
+		counted += kb
+	}
+	return float64(zeros) >= math.Ceil(sk.minZeros*float64(counted))
+}
+
 func (g *gemmCall) sparseRows(buf *gemmBuf, bblk []float32, pstride, ic, mb, jc, nb, pc, kb int, beta float32, flags int) int {
 	sk := g.kern.sparse
 	groups := nb / sk.cols
 	if groups == 0 {
 		return 0
 	}
-	// The share of zeros in every sparseSample-th row: the result is the
-	// same either way, and a dense A (a layer norm's or a GELU's output)
-	// pays an eighth of a full count (a count of every row was 0.7 % of
-	// the transformer's time at batch 8, AVX2 tier).
-	zeros, counted := 0, 0
-	for i := ic; i < ic+mb; i += sparseSample {
-		zeros += sk.countZeros(g.a[i*g.lda+pc : i*g.lda+pc+kb])
-		counted += kb
-	}
-	if float64(zeros) < math.Ceil(sk.minZeros*float64(counted)) {
+	if !g.mostlyZeros(ic, ic+mb, pc, kb) {
 		return 0
 	}
 	if sk.finiteA {
