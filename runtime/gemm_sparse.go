@@ -71,12 +71,6 @@ func (g *gemmCall) sparseReady() bool {
 		g.pb.finite && g.pb.kblock == 0 && g.patches == nil && g.rowBias == nil
 }
 
-// sparseRows computes, when rows [ic, ic+mb) of A over depths
-// [pc, pc+kb) hold at least the kernel's minZeros of zeros (counted in
-// every sparseSample-th row), the whole groups of
-// panels of the block's columns [jc, jc+nb) of C (bblk the block's
-// panels, pstride floats apart) with the sparse row kernel, and returns
-// how many columns it computed (0 when it left the block to the tiles).
 // mostlyZeros reports whether rows [i0, i1) of A over depths [p0, p0+kb)
 // hold at least the sparse kernel's minZeros of zeros, counted in every
 // sparseSample-th row: the result is the same either way, and a dense A
@@ -93,6 +87,12 @@ func (g *gemmCall) mostlyZeros(i0, i1, p0, kb int) bool {
 	return float64(zeros) >= math.Ceil(sk.minZeros*float64(counted))
 }
 
+// sparseRows computes, when rows [ic, ic+mb) of A over depths
+// [pc, pc+kb) hold at least the kernel's minZeros of zeros (counted in
+// every sparseSample-th row), the whole groups of
+// panels of the block's columns [jc, jc+nb) of C (bblk the block's
+// panels, pstride floats apart) with the sparse row kernel, and returns
+// how many columns it computed (0 when it left the block to the tiles).
 func (g *gemmCall) sparseRows(buf *gemmBuf, bblk []float32, pstride, ic, mb, jc, nb, pc, kb int, beta float32, flags int) int {
 	sk := g.kern.sparse
 	groups := nb / sk.cols

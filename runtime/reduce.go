@@ -241,8 +241,8 @@ func topKKey(v float32, largest bool) uint32 {
 // topKRow is topKInsert for a contiguous row (inner == 1), comparing
 // integer keys (topKKey) instead of floats with their NaN cases; k =
 // len(vals) ≤ topKInsertionMax. keys is the caller's scratch for all its
-// rows: an array of the row's own was cleared for every row of 5 of the
-// torch.fx example's batches.
+// rows, rather than an array cleared for each row (the torch.fx
+// example's rows are 5 long).
 func topKRow(vals []float32, idx []int64, x []float32, largest bool, keys *[topKInsertionMax]uint32) {
 	k := len(vals)
 	if k == 0 {
