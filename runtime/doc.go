@@ -14,9 +14,10 @@
 // architectures and everywhere with the build tag noasm, and is tested
 // against it. A product of weights packed by PackB whose left operand is
 // mostly zeros (a ReLU's output) skips the zeros' terms, with the bits of
-// the full product (at batch 1 on the vector tiers only). The tier (ISA: avx512, avx2 or generic) is chosen at
-// start-up; the environment variable FXGEN_ISA or SetISA forces a lower
-// one, so one machine can test and time every tier.
+// the full product (at batch 1 on the vector tiers only). The tier (ISA:
+// avx512, avx2 or generic) is chosen at start-up; the environment
+// variable FXGEN_ISA or SetISA forces a lower one, so one machine can
+// test and time every tier.
 //
 // Large kernels split their work over a fixed pool of worker goroutines
 // (SetWorkers; GOMAXPROCS by default). The split never changes a result:
