@@ -3,6 +3,7 @@
 package runtime
 
 import (
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -58,6 +59,52 @@ func testParallelNested(t *testing.T) {
 	})
 	if total.Load() != 8*16 {
 		t.Fatalf("nested Parallel counted %d, want %d", total.Load(), 8*16)
+	}
+}
+
+// TestParallelConcurrentCallers runs Parallel from many goroutines at
+// once, nested and not, with ranges that finish at different times, so
+// that workers claim ranges of several calls and find tokens of calls
+// that have already returned: every index of every call must be covered
+// exactly once.
+func TestParallelConcurrentCallers(t *testing.T) {
+	saved := Workers()
+	defer SetWorkers(saved)
+	for _, w := range []int{2, 3} {
+		SetWorkers(w)
+		var wg sync.WaitGroup
+		for g := range 6 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for call := range 300 {
+					n := 1 + (g*7+call)%11
+					hits := make([]atomic.Int32, n)
+					Parallel(n, func(lo, hi int) {
+						for i := lo; i < hi; i++ {
+							hits[i].Add(1)
+						}
+						if call%5 == 0 {
+							var inner atomic.Int32
+							Parallel(3, func(a, b int) { inner.Add(int32(b - a)) })
+							if inner.Load() != 3 {
+								t.Errorf("nested call covered %d of 3", inner.Load())
+							}
+						}
+						if lo%3 == 1 {
+							time.Sleep(time.Microsecond)
+						}
+					})
+					for i := range hits {
+						if h := hits[i].Load(); h != 1 {
+							t.Errorf("w=%d goroutine %d call %d: index %d of %d covered %d times", w, g, call, i, n, h)
+							return
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
 	}
 }
 
