@@ -10,16 +10,28 @@ import (
 )
 
 // BenchForward runs the sub-benchmarks eager/N=n and compiled/N=n of one
-// model, reporting allocations and, when flops > 0, GFLOP/s.
+// model, reporting allocations and, when flops > 0, GFLOP/s, and
+// concurrent/N=n: compiled Forward called from GOMAXPROCS goroutines at
+// once, as a service serving that many requests calls it (its time per
+// call is the wall time over all goroutines' calls).
 func BenchForward(b *testing.B, n int, flops float64, eager, compiled func()) {
 	for _, v := range []struct {
-		name string
-		fn   func()
-	}{{"eager", eager}, {"compiled", compiled}} {
+		name       string
+		fn         func()
+		concurrent bool
+	}{{"eager", eager, false}, {"compiled", compiled, false}, {"concurrent", compiled, true}} {
 		b.Run(fmt.Sprintf("%s/N=%d", v.name, n), func(b *testing.B) {
 			b.ReportAllocs()
-			for b.Loop() {
-				v.fn()
+			if v.concurrent {
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						v.fn()
+					}
+				})
+			} else {
+				for b.Loop() {
+					v.fn()
+				}
 			}
 			if flops > 0 {
 				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
