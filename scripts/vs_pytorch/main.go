@@ -1,7 +1,7 @@
 // Command vs_pytorch times fxgen's compiled Forward of every zoo model
 // against PyTorch 1.13 on the same inputs shapes, side by side in one run.
 //
-//	go run ./scripts/vs_pytorch [-passes 5] [-models mlp,lstm] [-threads 1,2] [-markdown] [-layers]
+//	go run ./scripts/vs_pytorch [-passes 5] [-models mlp,lstm] [-threads 1,2] [-gap 10ms] [-markdown] [-layers]
 //
 // With -layers it times convolution layers and depthwise-separable blocks
 // (layers.go) instead: the runtime's kernels on the Go side, the same
@@ -23,6 +23,10 @@
 // ONEDNN_MAX_CPU_ISA=AVX2 and OpenBLAS's OPENBLAS_CORETYPE=Haswell), so
 // that both sides run what an AVX2 server would. The worker runs with OMP_WAIT_POLICY=PASSIVE unless
 // OMP_WAIT_POLICY or GOMP_SPINCOUNT is set (see startWorker).
+//
+// With -gap d both sides sleep d before each timed call and time the calls
+// alone: a service's sporadic requests, which find the threads of either
+// side parked and the caches cooled.
 //
 // Nothing in the build or the tests needs Python or this command.
 package main
@@ -57,6 +61,7 @@ func main() {
 	threadList := flag.String("threads", "1,2", "comma-separated thread counts")
 	target := flag.Duration("time", 300*time.Millisecond, "time per side, cell and pass")
 	minCalls := flag.Int("calls", 10, "fewest timed calls per side, cell and pass, however long they take")
+	gap := flag.Duration("gap", 0, "idle time before each timed call, on both sides (0: calls back to back)")
 	python := flag.String("python", "/usr/bin/python3", "Python with torch (Debian's python3-torch)")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
 	layers := flag.Bool("layers", false, "time convolution layers and depthwise-separable blocks instead of the zoo's models")
@@ -101,7 +106,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "\rpass %d/%d, cell %d/%d: %s N=%d %d thread(s)      ", pass+1, *passes, i+1, len(cells), c.model.name, c.n, c.threads)
 			var fx, pt float64
 			timeTorch := func() {
-				r, err := w.time(c.model.name, c.n, c.threads, *target, *minCalls)
+				r, err := w.time(c.model.name, c.n, c.threads, *target, *minCalls, *gap)
 				if err != nil {
 					fmt.Fprintf(os.Stderr, "\nvs_pytorch: %s N=%d: %v\n", c.model.name, c.n, err)
 					os.Exit(1)
@@ -109,7 +114,7 @@ func main() {
 				pt = r.NS
 				c.torchOn = fmt.Sprintf("%s, %.1f cores busy", r.Path, r.CPU)
 			}
-			timeGo := func() { fx = c.timeGo(*target, *minCalls) }
+			timeGo := func() { fx = c.timeGo(*target, *minCalls, *gap) }
 			if (pass+i)%2 == 0 {
 				timeGo()
 				timeTorch()
@@ -175,20 +180,26 @@ func makeCells(zoo []zooModel, models, threadList string) ([]*cell, error) {
 // garbage of the cells before it (fxdoc at batch 1024, 1 thread, after
 // ResNet-18's cells: 282 µs a call, 88 µs with the collection; the Python
 // worker collects too).
-func (c *cell) timeGo(target time.Duration, minCalls int) float64 {
+func (c *cell) timeGo(target time.Duration, minCalls int, gap time.Duration) float64 {
 	goruntime.GOMAXPROCS(c.threads)
 	fxruntime.SetWorkers(c.threads)
 	goruntime.GC()
 	c.forward() // warm: the worker count may have changed
 	calls, start := 0, time.Now()
+	var busy time.Duration // the calls' time, without the gaps
 	for {
+		if gap > 0 {
+			time.Sleep(gap)
+		}
+		t0 := time.Now()
 		c.forward()
+		busy += time.Since(t0)
 		calls++
 		if calls >= minCalls && time.Since(start) >= target {
 			break
 		}
 	}
-	return float64(time.Since(start).Nanoseconds()) / float64(calls)
+	return float64(busy.Nanoseconds()) / float64(calls)
 }
 
 func printHeader(info map[string]any) {

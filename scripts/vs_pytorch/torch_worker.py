@@ -121,13 +121,19 @@ def time_cell(req):
     fn, args, path = build(req["model"], req["n"])
     target = req["target_ms"] / 1000.0
     min_calls = req.get("min_calls", 1)
+    gap = req.get("gap_us", 0) / 1e6
     gc.collect()  # as the Go side collects before each cell
     with torch.no_grad():
         fn(*args)  # warm: the thread count may have changed
         settle()
         calls, start, cpu = 0, time.perf_counter(), time.process_time()
+        busy = 0.0  # the calls' time, without the gaps
         while True:
+            if gap > 0:
+                time.sleep(gap)
+            t0 = time.perf_counter()
             fn(*args)
+            busy += time.perf_counter() - t0
             calls += 1
             elapsed = time.perf_counter() - start
             if calls >= min_calls and elapsed >= target:
@@ -135,7 +141,7 @@ def time_cell(req):
         cpu = time.process_time() - cpu
     # cpu: the cores kept busy on average (at most threads if they hold).
     settle()
-    return {"ns": elapsed * 1e9 / calls, "calls": calls, "path": path, "cpu": cpu / elapsed}
+    return {"ns": busy * 1e9 / calls, "calls": calls, "path": path, "cpu": cpu / busy}
 
 
 def settle():
