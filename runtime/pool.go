@@ -138,6 +138,16 @@ func init() { poolSpin.Store(int64(DefaultSpinWait)) }
 // 15.5 → 13.6 µs).
 const DefaultSpinWait = 200 * time.Microsecond
 
+// yieldAfter is how long the pool's polling loops run before each poll
+// also yields the thread (osYield). A worker that the OS woke onto the
+// CPU of the caller that woke it (as a virtual machine's parked vCPUs
+// often make it) would otherwise poll the caller off its CPU for the
+// whole spin wait, on every call after an idle spell (calls 10 ms apart,
+// 2 workers, Xeon SPR VM: MLP at batch 1 321 → 130 µs, transformer at
+// batch 1 8.8 → 6.4 ms, LSTM at batch 64 7.0 → 5.6 ms). The first 25 µs
+// poll without the system call, which back-to-back calls never outlast.
+const yieldAfter = 25 * time.Microsecond
+
 // SetSpinWait sets how long an idle worker polls for new work, and a
 // Parallel caller for its workers to finish, before blocking; 0 means block
 // at once. Polling lets back-to-back parallel calls skip the wake-up of a
@@ -147,17 +157,19 @@ const DefaultSpinWait = 200 * time.Microsecond
 // after each burst of work, and holds its processor meanwhile (see
 // nextJob). A longer wait serves calls that come after idle gaps on a
 // virtual machine whose idle vCPUs wake slowly, at the expense of
-// callers running at once (transformer at batch 1 on 2 workers, Xeon SPR
-// VM, a call every 10 ms: 7.4–9.2 ms a call with 200 µs, 4.2 ms with
-// 1 ms; with 1 ms, two concurrent callers 5–12 % slower across the zoo).
-// It returns the previous setting.
+// callers running at once, whose processors the polling workers hold
+// (transformer at batch 1 on 2 workers, Xeon SPR VM, 3.5–3.7 ms a call
+// back to back; a call every 10 ms: 5.3–6.4 ms a call with 200 µs,
+// 3.9–5.7 ms with 1 ms; with 1 ms, two concurrent callers 5–12 % slower
+// across the zoo). It returns the previous setting.
 func SetSpinWait(d time.Duration) time.Duration {
 	return time.Duration(poolSpin.Swap(int64(max(d, 0))))
 }
 
 // nextJob returns the next job sent to the workers, polling for up to
-// the spin wait before it blocks on the channel. It does not yield while
-// it polls: a yielding worker can land in the run queue of a caller's
+// the spin wait before it blocks on the channel. It does not yield the
+// processor while it polls, only the CPU after yieldAfter: a worker that
+// yields the processor can land in the run queue of a caller's
 // processor, which never yields either, while the other processor sits
 // idle, and then every call's ranges ran on the caller alone (LSTM at
 // batch 1 on 2 workers, Xeon SPR VM: 160–170 µs a call became 250–400 µs
@@ -170,11 +182,14 @@ func nextJob() (*parJob, bool) {
 	}
 	if spin := time.Duration(poolSpin.Load()); spin > 0 {
 		start := time.Now()
-		for time.Since(start) < spin {
+		for waited := time.Duration(0); waited < spin; waited = time.Since(start) {
 			select {
 			case j, ok := <-workerPool.jobs:
 				return j, ok
 			default:
+			}
+			if waited > yieldAfter {
+				osYield()
 			}
 		}
 	}
@@ -234,13 +249,16 @@ func Parallel(n int, fn func(lo, hi int)) {
 	}
 	// Every range is now claimed, and the workers' are running: poll for
 	// them before blocking, since a caller parked in Wait costs a thread
-	// wake-up when the last range ends. The caller does not yield while
-	// it polls: on a goroutine locked to its thread
-	// (runtime.LockOSThread) each yield would hand the processor to
-	// another thread.
+	// wake-up when the last range ends. The caller does not yield the
+	// processor while it polls (on a goroutine locked to its thread,
+	// runtime.LockOSThread, each Gosched would hand it to another
+	// thread), only the CPU after yieldAfter.
 	if spin := time.Duration(poolSpin.Load()); spin > 0 && j.finished.Load() < workers {
 		start := time.Now()
-		for j.finished.Load() < workers && time.Since(start) < spin {
+		for waited := time.Duration(0); j.finished.Load() < workers && waited < spin; waited = time.Since(start) {
+			if waited > yieldAfter {
+				osYield()
+			}
 		}
 	}
 	j.wg.Wait()
