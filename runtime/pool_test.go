@@ -108,6 +108,61 @@ func TestParallelConcurrentCallers(t *testing.T) {
 	}
 }
 
+// TestParallelWithWorkersBusy checks that a call completes while every
+// pool worker is held inside another call's range: its caller runs the
+// ranges itself instead of waiting for a worker.
+func TestParallelWithWorkersBusy(t *testing.T) {
+	saved := Workers()
+	defer SetWorkers(saved)
+	workerPool.mu.Lock()
+	workers := workerPool.started
+	workerPool.mu.Unlock()
+	// One range for each pool goroutine and one for the blocked caller.
+	SetWorkers(workers + 1)
+	release := make(chan struct{})
+	var held atomic.Int32
+	blocked := make(chan struct{})
+	go func() {
+		defer close(blocked)
+		Parallel(workers+1, func(lo, hi int) {
+			held.Add(1)
+			<-release
+		})
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for held.Load() < int32(workers+1) {
+		if time.Now().After(deadline) {
+			close(release)
+			t.Fatalf("only %d of %d ranges started", held.Load(), workers+1)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	SetWorkers(2)
+	var hits [64]atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Parallel(len(hits), func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				hits[i].Add(1)
+			}
+		})
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		close(release)
+		t.Fatal("Parallel waited for a worker busy in another call")
+	}
+	for i := range hits {
+		if n := hits[i].Load(); n != 1 {
+			t.Errorf("index %d covered %d times", i, n)
+		}
+	}
+	close(release)
+	<-blocked
+}
+
 func TestSetWorkersDefault(t *testing.T) { forEachISA(t, testSetWorkersDefault) }
 
 func testSetWorkersDefault(t *testing.T) {
