@@ -235,17 +235,17 @@ func Parallel(n int, fn func(lo, hi int)) {
 	j.runRange(0, w)
 	// The caller counts its own ranges here rather than in finished and
 	// wg, which the workers write.
-	workers := int32(w - 1)
+	workerRanges := int32(w - 1) // ranges left to the workers
 	for {
 		i, ok := j.claim()
 		if !ok {
 			break
 		}
 		j.runRange(i, w)
-		workers--
+		workerRanges--
 	}
-	if workers < int32(w-1) {
-		j.wg.Add(int(workers) - (w - 1))
+	if workerRanges < int32(w-1) {
+		j.wg.Add(int(workerRanges) - (w - 1))
 	}
 	// Every range is now claimed, and the workers' are running: poll for
 	// them before blocking, since a caller parked in Wait costs a thread
@@ -253,9 +253,9 @@ func Parallel(n int, fn func(lo, hi int)) {
 	// processor while it polls (on a goroutine locked to its thread,
 	// runtime.LockOSThread, each Gosched would hand it to another
 	// thread), only the CPU after yieldAfter.
-	if spin := time.Duration(poolSpin.Load()); spin > 0 && j.finished.Load() < workers {
+	if spin := time.Duration(poolSpin.Load()); spin > 0 && j.finished.Load() < workerRanges {
 		start := time.Now()
-		for waited := time.Duration(0); j.finished.Load() < workers && waited < spin; waited = time.Since(start) {
+		for waited := time.Duration(0); j.finished.Load() < workerRanges && waited < spin; waited = time.Since(start) {
 			if waited > yieldAfter {
 				osYield()
 			}
