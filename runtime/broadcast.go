@@ -2,7 +2,10 @@
 
 package runtime
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // BroadcastShapes returns the NumPy/PyTorch broadcast of two shapes, or an
 // error naming both when they are incompatible.
@@ -220,6 +223,10 @@ func binarySameF32(op binaryOp, o, a, b []float32) {
 
 func binaryScalarF32(op binaryOp, o, a []float32, s float32) {
 	a = a[:len(o)]
+	if r, ok := exactReciprocal(s); ok && op == opDiv {
+		// a/s and a·(1/s) are the same real number, each rounded once.
+		op, s = opMul, r
+	}
 	if binaryScalarVec(op, o, a, s) {
 		return
 	}
@@ -241,6 +248,18 @@ func binaryScalarF32(op binaryOp, o, a []float32, s float32) {
 			o[i] = a[i] / s
 		}
 	}
+}
+
+// exactReciprocal returns 1/s when s is a normal power of two (of either
+// sign), whose reciprocal is a float32 too (2^-127 a subnormal one), so
+// that dividing by s is multiplying by it: a division by the square root
+// of an attention head's width of 64, say, on a fraction of the cycles.
+func exactReciprocal(s float32) (float32, bool) {
+	b := math.Float32bits(s)
+	if e := b >> 23 & 0xff; b&0x7fffff != 0 || e == 0 || e == 0xff {
+		return 0, false
+	}
+	return 1 / s, true
 }
 
 // broadcastStrides returns the strides of shape seen as outShape, with 0 for

@@ -65,3 +65,41 @@ func testBinaryVecMatchesLoops(t *testing.T) {
 		}
 	}
 }
+
+// TestDivScalarByPowerOfTwo checks that a division by a scalar power of
+// two, which binaryScalarF32 does as a multiplication by its reciprocal,
+// gives the quotient's bits for every power of two of either sign and for
+// normal, subnormal, tiny, huge and special dividends, and that other
+// divisors (subnormal powers of two included) are left to the division.
+func TestDivScalarByPowerOfTwo(t *testing.T) { forEachISA(t, testDivScalarByPowerOfTwo) }
+
+func testDivScalarByPowerOfTwo(t *testing.T) {
+	xs := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 3, 0.1, -7.25, 1e-40, -1e-44, 1e-45,
+		math.SmallestNonzeroFloat32, 0x1p-126, 0x1.fffffep-127, 1.5e-38, 3.4e38, -math.MaxFloat32, 0x1p127,
+		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}
+	rng := rand.New(rand.NewPCG(5, 5))
+	for range 200 {
+		xs = append(xs, float32(rng.NormFloat64()*math.Pow(2, float64(rng.IntN(300)-150))))
+	}
+	out := make([]float32, len(xs))
+	for e := -126; e <= 127; e++ {
+		for _, sign := range []float32{1, -1} {
+			s := sign * float32(math.Ldexp(1, e))
+			if _, ok := exactReciprocal(s); !ok {
+				t.Fatalf("exactReciprocal(%g) = false", s)
+			}
+			binaryScalarF32(opDiv, out, xs, s)
+			for i, x := range xs {
+				want := x / s
+				if math.Float32bits(out[i]) != math.Float32bits(want) && !(want != want && out[i] != out[i]) {
+					t.Fatalf("%g / %g = %g (%#x), want %g (%#x)", x, s, out[i], math.Float32bits(out[i]), want, math.Float32bits(want))
+				}
+			}
+		}
+	}
+	for _, s := range []float32{0, 3, 0.1, 0x1p-127, 0x1p-149, float32(math.Inf(1)), float32(math.NaN()), 1.0000001} {
+		if _, ok := exactReciprocal(s); ok {
+			t.Errorf("exactReciprocal(%g) = true", s)
+		}
+	}
+}
