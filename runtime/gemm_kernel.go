@@ -103,7 +103,10 @@ type gemvKernel struct {
 	dot4 func(k int, a, b []float32, ldb int) [4]float32
 	// dot8, if not nil, is dot4 for eight columns, each summed as dot4
 	// sums it (more rows of B in flight from L2 a call), storing the sums
-	// to dst[:8].
+	// to dst[:8]. It must give dot4's bits, since the split over workers
+	// decides which columns take it; so AVX-512 has one and AVX2 not:
+	// eight columns of dot4x256's two partial sums would take all sixteen
+	// ymm registers, and one sum a column would change the bits.
 	dot8 func(k int, a, b []float32, ldb int, dst []float32)
 	// sparse, if not nil, is row for one whole packed panel over the
 	// indices of x's nonzero elements (see gemvLists): the bits row
