@@ -21,7 +21,11 @@
 // FXGEN_ISA=avx2); with -torch-isa match (the default), a forced AVX2 tier
 // on an AVX-512 CPU caps PyTorch to AVX2 as well (oneDNN's
 // ONEDNN_MAX_CPU_ISA=AVX2 and OpenBLAS's OPENBLAS_CORETYPE=Haswell), so
-// that both sides run what an AVX2 server would. The worker runs with OMP_WAIT_POLICY=PASSIVE unless
+// that both sides run what an AVX2 server would; and fxgen's AVX-512 tier
+// has OpenBLAS run its AVX-512 kernels (OPENBLAS_CORETYPE=SkylakeX), which
+// Debian's OpenBLAS does not pick by itself on every such CPU (see
+// torchAVX512Env); -torch-isa native leaves both to the environment. The
+// worker runs with OMP_WAIT_POLICY=PASSIVE unless
 // OMP_WAIT_POLICY or GOMP_SPINCOUNT is set (see startWorker).
 //
 // With -gap d both sides sleep d before each timed call and time the calls
@@ -65,14 +69,17 @@ func main() {
 	python := flag.String("python", "/usr/bin/python3", "Python with torch (Debian's python3-torch)")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
 	layers := flag.Bool("layers", false, "time convolution layers and depthwise-separable blocks instead of the zoo's models")
-	torchISA := flag.String("torch-isa", "match", "match: cap PyTorch to AVX2 when fxgen's tier is forced to AVX2 on an AVX-512 CPU; native: never cap it")
+	torchISA := flag.String("torch-isa", "match", "match: cap PyTorch to AVX2 when fxgen's tier is forced to AVX2 on an AVX-512 CPU, and have OpenBLAS run its AVX-512 kernels when fxgen runs its own; native: leave PyTorch as it detects the CPU")
 	flag.Parse()
 
 	var capEnv []string
 	switch *torchISA {
 	case "match":
-		if fxruntime.CurrentISA() == fxruntime.ISAAVX2 && fxruntime.CPUISA() > fxruntime.ISAAVX2 {
+		switch {
+		case fxruntime.CurrentISA() == fxruntime.ISAAVX2 && fxruntime.CPUISA() > fxruntime.ISAAVX2:
 			capEnv = torchAVX2Env
+		case fxruntime.CurrentISA() == fxruntime.ISAAVX512:
+			capEnv = torchAVX512Env
 		}
 	case "native":
 	default:

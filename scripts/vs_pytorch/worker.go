@@ -33,6 +33,14 @@ type timing struct {
 // spellings of its variable) and OpenBLAS's core.
 var torchAVX2Env = []string{"ONEDNN_MAX_CPU_ISA=AVX2", "DNNL_MAX_CPU_ISA=AVX2", "OPENBLAS_CORETYPE=Haswell"}
 
+// torchAVX512Env is what PyTorch runs with when fxgen runs its AVX-512
+// tier: OpenBLAS's AVX-512 kernels, whatever OPENBLAS_CORETYPE says. The
+// OpenBLAS of Debian 12 (0.3.21) does not know every AVX-512 CPU and
+// falls back to its AVX2 kernels on some: on an AMD EPYC Zen 5 (family
+// 26) it runs Haswell's, whose Sgemm (1024³, 1 thread) gives 100 GFLOP/s
+// against SkylakeX's 171.
+var torchAVX512Env = []string{"OPENBLAS_CORETYPE=SkylakeX"}
+
 // startWorker starts torch_worker.py (next to this file) with python and
 // checks that it can import torch; env is added to its environment.
 func startWorker(python string, env []string) (*worker, error) {
