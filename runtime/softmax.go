@@ -83,6 +83,32 @@ func softmaxOne(v float64) float64 {
 // softmaxRows handles contiguous rows r0..r1 of length size; logOut
 // gives the log-softmax.
 func softmaxRows(out, x []float32, size, r0, r1 int, logOut bool) {
+	if !logOut && currentISA > ISAGeneric {
+		// Two rows at a time, each step of one next to the same step of
+		// the other: a short row's vector steps wait on each other (its
+		// maximum, then its sum, then its reciprocal), and the CPU
+		// overlaps the two rows' waits. The portable loops have nothing
+		// to overlap: their rows take long enough alone.
+		for ; r0+1 < r1; r0 += 2 {
+			xa, xb := x[r0*size:(r0+1)*size], x[(r0+1)*size:(r0+2)*size]
+			oa, ob := out[r0*size:(r0+1)*size], out[(r0+1)*size:(r0+2)*size]
+			ma, nanA := rowMax(xa)
+			mb, nanB := rowMax(xb)
+			if nanA || nanB || math.IsInf(float64(ma), -1) || math.IsInf(float64(mb), -1) {
+				softmaxRowsOne(out, x, size, r0, r0+2, false)
+				continue
+			}
+			sa := expShift(oa, xa, float64(ma))
+			sb := expShift(ob, xb, float64(mb))
+			binaryScalarF32(opMul, oa, oa, float32(1/sa))
+			binaryScalarF32(opMul, ob, ob, float32(1/sb))
+		}
+	}
+	softmaxRowsOne(out, x, size, r0, r1, logOut)
+}
+
+// softmaxRowsOne is softmaxRows a row at a time.
+func softmaxRowsOne(out, x []float32, size, r0, r1 int, logOut bool) {
 	for r := r0; r < r1; r++ {
 		xs := x[r*size : (r+1)*size]
 		os := out[r*size : (r+1)*size]

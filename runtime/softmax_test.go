@@ -124,3 +124,45 @@ func testSoftmaxPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestSoftmaxRowPairs checks that softmaxRows, which takes two rows at a
+// time on the vector tiers, gives each row the bits it gets alone, over
+// odd and even row counts, short and long rows, and a pair with a special
+// row (all -Inf, or a NaN) at either place.
+func TestSoftmaxRowPairs(t *testing.T) { forEachISA(t, testSoftmaxRowPairs) }
+
+func testSoftmaxRowPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	for _, size := range []int{1, 7, 16, 77, 128, 301} {
+		for _, rows := range []int{1, 2, 5, 8} {
+			x := make([]float32, rows*size)
+			for i := range x {
+				x[i] = float32(rng.NormFloat64() * 6)
+			}
+			if rows >= 5 {
+				for i := range size {
+					x[size+i] = float32(math.Inf(-1)) // row 1: all -Inf
+				}
+				x[4*size+size/2] = float32(math.NaN()) // row 4: a NaN
+			}
+			got := make([]float32, len(x))
+			softmaxRows(got, x, size, 0, rows, false)
+			want := make([]float32, len(x))
+			for r := range rows {
+				softmaxRowsOne(want, x, size, r, r+1, false)
+			}
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+					t.Fatalf("size %d, %d rows: element %d of row %d is %v, alone %v", size, rows, i%size, i/size, got[i], want[i])
+				}
+			}
+			// In place, as the attention's program runs it.
+			softmaxRows(x, x, size, 0, rows, false)
+			for i := range want {
+				if math.Float32bits(x[i]) != math.Float32bits(want[i]) && !(x[i] != x[i] && want[i] != want[i]) {
+					t.Fatalf("in place, size %d, %d rows: element %d of row %d is %v, alone %v", size, rows, i%size, i/size, x[i], want[i])
+				}
+			}
+		}
+	}
+}
