@@ -43,7 +43,23 @@ type maskedKeyBlocks struct {
 	// one block over those.
 	padX int
 	keys []int
+	// keptRows, with no padding mask, says that every row of the shared
+	// mask (extra maskX) cuts a run of last keys and that the program
+	// ends in its masked_fill (ElementwiseProgram.maskedLast): the blocks
+	// then run the program without it and a softmax over each query row's
+	// kept[row] first keys alone (softmaxKeptRows).
+	keptRows bool
+	maskX    int
+	kept     []int
 }
+
+// attentionKeptRows lets a test turn the kept rows (maskedKeyBlocks.keptRows)
+// off, to compare their bits with the blocks' whole rows.
+var attentionKeptRows = true
+
+// unreadInput stands for the mask Attention gives the program without
+// its masked_fill, which reads it as a number it never reads.
+var unreadInput = &Array{DType: Float32, Shape: []int{1}, F32: []float32{0}}
 
 // paddedKeys returns the keys each sample's queries attend when the mask
 // (extra mx) is a padding mask, one row of keys that all queries and
@@ -62,7 +78,7 @@ func paddedKeys(j *attentionJob, mx int) *maskedKeyBlocks {
 		}
 	}
 	m := maskedKeysPool.Get().(*maskedKeyBlocks)
-	m.cols, m.padX, m.keys = m.cols[:0], mx, m.keys[:0]
+	m.cols, m.padX, m.keys, m.keptRows = m.cols[:0], mx, m.keys[:0], false
 	for x := range j.nExtras {
 		m.extraOff[x] = -1 // one element, or the padding read in place
 	}
@@ -136,17 +152,21 @@ func maskedKeys(j *attentionJob) *maskedKeyBlocks {
 	m.padX, m.keys = padX, m.keys[:0]
 	m.rows = (maskedKeyRows + mr - 1) / mr * mr
 	m.cols, m.offs = m.cols[:0], m.offs[:0]
+	m.keptRows, m.maskX, m.kept = attentionKeptRows && padX < 0 && j.program.maskedLast, last.B-1, m.kept[:0]
 	total := 0
 	m.minCols, m.maxCols = s, 0
 	for r0 := 0; r0 < l; r0 += m.rows {
 		cols := 0
 		for r := r0; r < min(l, r0+m.rows); r++ {
-			kept := keptKeys(mask.B[r*s : (r+1)*s])
+			row := mask.B[r*s : (r+1)*s]
+			kept := keptKeys(row)
 			if kept == 0 {
 				maskedKeysPool.Put(m)
 				return nil
 			}
 			cols = max(cols, kept)
+			m.kept = append(m.kept, kept)
+			m.keptRows = m.keptRows && noneMasked(row[:kept])
 		}
 		m.cols = append(m.cols, cols)
 		m.offs = append(m.offs, total)
@@ -170,6 +190,8 @@ func maskedKeys(j *attentionJob) *maskedKeyBlocks {
 		switch {
 		case x == padX:
 			m.extraOff[x] = -1 // read from its row in place (unitSkips)
+		case m.keptRows && x == m.maskX:
+			m.extraOff[x] = -1 // not read: unreadInput stands for it
 		case a.Len() == 1:
 			m.extraOff[x] = -1
 		case a.DType == Bool:
@@ -211,6 +233,17 @@ func keptKeys(row []bool) int {
 		n--
 	}
 	return n
+}
+
+// noneMasked reports whether row holds no true element.
+func noneMasked(row []bool) bool {
+	for len(row) >= 8 {
+		if boolWord(row[:8]) != 0 {
+			return false
+		}
+		row = row[8:]
+	}
+	return !slices.Contains(row, true)
 }
 
 // extra returns the input the program reads for extra x (a) in block b:
@@ -287,6 +320,10 @@ func (j *attentionJob) unitSkips(w *attentionWorkspace, buf []float32, i, h int)
 			c: w.blockScores.F32, ldc: cols, kern: selectedKernel, serial: true}
 		g.run()
 		for x := range j.nExtras {
+			if m.keptRows && x == m.maskX {
+				inputs[1+x] = unreadInput
+				continue
+			}
 			if x == m.padX {
 				e := &j.extras[x]
 				w.viewShapes[x] = [2]int{cols}
@@ -296,7 +333,15 @@ func (j *attentionJob) unitSkips(w *attentionWorkspace, buf []float32, i, h int)
 			}
 			inputs[1+x] = m.extra(&w.views[x], &w.blockShape, j.extras[x].a, x, b)
 		}
-		j.program.runSerial("Attention", &w.blockProbs, inputs, cols)
+		switch {
+		case !m.keptRows:
+			j.program.runSerial("Attention", &w.blockProbs, inputs, cols)
+		case j.program.unmasked == nil:
+			softmaxKeptRows(w.blockProbs.F32, w.blockScores.F32, cols, rows, m.kept[r0:r0+rows])
+		default:
+			j.program.unmasked.runSerial("Attention", &w.blockProbs, inputs, 0)
+			softmaxKeptRows(w.blockProbs.F32, w.blockProbs.F32, cols, rows, m.kept[r0:r0+rows])
+		}
 		g = gemmCall{m: rows, n: j.d, k: attended, alpha: 1, a: w.blockProbs.F32, lda: cols,
 			b: j.v[vBase:], ldb: j.cv,
 			c: j.out[(i*j.l+r0)*hd+h*j.d:], ldc: hd, kern: selectedKernel, serial: true}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -228,6 +229,90 @@ func testFiniteFrom(t *testing.T) {
 				}
 				v.F32[at] = saved
 			}
+		}
+	}
+}
+
+// TestAttentionKeptRows checks that the blocks of a causal mask, which
+// run the program without its masked_fill and a softmax over each query
+// row's kept keys alone, give the bits of the blocks' whole rows masked to
+// -Inf: with the scores scaled, biased or taken as they are, with
+// infinities and NaNs in v, and with rows whose kept scores hold a NaN or
+// are all -Inf.
+func TestAttentionKeptRows(t *testing.T) { forEachISA(t, testAttentionKeptRows) }
+
+func testAttentionKeptRows(t *testing.T) {
+	SetWorkers(1)
+	defer SetWorkers(0)
+	defer func() { attentionKeptRows = true }()
+	r := rand.New(rand.NewPCG(43, 44))
+	causal := func(i, j int) bool { return j > i }
+	c := attentionCase{2, 70, 70, 2, 8, 48, 48, 48, 0, 16, 32, nil, false}
+	for _, name := range []string{"scaled", "biased", "poisoned", "special rows", "mask alone"} {
+		mc := maskedKeysCase{c: c, masked: causal, maskLast: true, bias: name == "biased" || name == "special rows", poison: name == "poisoned"}
+		a := mc.args(r)
+		switch name {
+		case "special rows":
+			bias := a.extras[0].F32
+			bias[5*c.s+2] = float32(math.NaN())
+			for k := range 10 {
+				bias[9*c.s+k] = float32(math.Inf(-1))
+			}
+			a.extras[1].F32[0] = 2 // keeps -Inf as -Inf
+		case "mask alone":
+			a.program = NewElementwiseProgram(2, []ElementwiseStep{{Op: ElemMaskedFill, A: 0, B: 1, C: float32(math.Inf(-1))}})
+		}
+		j := attentionJob{program: a.program, n: c.n, l: c.l, s: c.s, nExtras: len(a.extras)}
+		for x, e := range a.extras {
+			j.extras[x] = newAttentionExtra("test", e, c.n, c.heads, c.l, c.s)
+		}
+		m := maskedKeys(&j)
+		if m == nil || !m.keptRows {
+			t.Fatalf("%s: the blocks do not take the kept rows", name)
+		}
+		maskedKeysPool.Put(m)
+		want := nanArray(c.n, c.l, c.heads*c.d)
+		attentionKeptRows = false
+		a.run(want, c)
+		attentionKeptRows = true
+		got := nanArray(want.Shape...)
+		a.run(got, c)
+		for i, w := range want.F32 {
+			if g := got.F32[i]; math.Float32bits(g) != math.Float32bits(w) && !(g != g && w != w) {
+				t.Fatalf("%s: element %d is %v, the whole rows give %v", name, i, g, w)
+			}
+		}
+		if name == "special rows" && !slices.ContainsFunc(want.F32, func(v float32) bool { return v != v }) {
+			t.Errorf("%s: no NaN in the result", name)
+		}
+	}
+}
+
+// TestMaskedLastStep checks which programs Attention may run without their
+// last step, a masked_fill(-Inf) of the value before it.
+func TestMaskedLastStep(t *testing.T) {
+	inf := float32(math.Inf(-1))
+	for _, c := range []struct {
+		name   string
+		inputs int
+		steps  []ElementwiseStep
+		want   bool
+	}{
+		{"scores masked", 2, []ElementwiseStep{{Op: ElemMaskedFill, A: 0, B: 1, C: inf}}, true},
+		{"scaled, masked", 2, []ElementwiseStep{{Op: ElemDivScalar, A: 0, C: 8}, {Op: ElemMaskedFill, A: 2, B: 1, C: inf}}, true},
+		{"another input masked", 3, []ElementwiseStep{{Op: ElemMaskedFill, A: 2, B: 1, C: inf}}, false},
+		{"an earlier value masked", 2, []ElementwiseStep{{Op: ElemDivScalar, A: 0, C: 8}, {Op: ElemNeg, A: 2}, {Op: ElemMaskedFill, A: 2, B: 1, C: inf}}, false},
+		{"filled with 0", 2, []ElementwiseStep{{Op: ElemDivScalar, A: 0, C: 8}, {Op: ElemMaskedFill, A: 2, B: 1, C: 0}}, false},
+		{"mask read before", 2, []ElementwiseStep{{Op: ElemMaskedFill, A: 0, B: 1, C: 0}, {Op: ElemMaskedFill, A: 2, B: 1, C: inf}}, false},
+		{"another mask before", 3, []ElementwiseStep{{Op: ElemMaskedFill, A: 0, B: 2, C: inf}, {Op: ElemMaskedFill, A: 3, B: 1, C: inf}}, true},
+		{"mask not last", 2, []ElementwiseStep{{Op: ElemMaskedFill, A: 0, B: 1, C: inf}, {Op: ElemAddScalar, A: 2, C: 1}}, false},
+	} {
+		p := NewElementwiseProgram(c.inputs, c.steps)
+		if p.maskedLast != c.want {
+			t.Errorf("%s: maskedLast %v, want %v", c.name, p.maskedLast, c.want)
+		}
+		if want := c.want && len(c.steps) > 1; (p.unmasked != nil) != want || want && !slices.Equal(p.unmasked.steps, c.steps[:len(c.steps)-1]) {
+			t.Errorf("%s: unmasked %v, want the steps before the last: %v", c.name, p.unmasked, want)
 		}
 	}
 }

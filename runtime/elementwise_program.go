@@ -93,6 +93,15 @@ type ElementwiseProgram struct {
 	inputs int
 	steps  []ElementwiseStep
 	bools  [MaxElementwiseInputs]bool // inputs read as a mask
+	// maskedLast says that the last step is masked_fill(mask, -Inf) of
+	// the step before's result (of input 0 when it is the only step) and
+	// that no other step reads its mask; unmasked is then the program
+	// without it (nil when it is the only step), over the same inputs.
+	// Attention runs unmasked and a softmax over each query's kept keys
+	// alone where every row of the mask cuts a run of last keys
+	// (softmaxKeptRows).
+	maskedLast bool
+	unmasked   *ElementwiseProgram
 }
 
 // NewElementwiseProgram checks steps over the given number of inputs and
@@ -132,7 +141,34 @@ func newElementwiseProgram(inputs int, steps []ElementwiseStep) (*ElementwisePro
 			return nil, fmt.Errorf("step %d (%v) reads a mask as a number", j, s.Op)
 		}
 	}
+	if n := len(steps); maskedLastStep(inputs, steps) {
+		p.maskedLast = true
+		if n > 1 {
+			// Its steps were checked above; the mask is an input none reads.
+			p.unmasked, _ = newElementwiseProgram(inputs, steps[:n-1])
+		}
+	}
 	return p, nil
+}
+
+// maskedLastStep reports whether the last of steps (over inputs inputs)
+// is masked_fill(mask, -Inf) of the result of the step before it (of
+// input 0 when it is the only step), with a mask no other step reads.
+func maskedLastStep(inputs int, steps []ElementwiseStep) bool {
+	n := len(steps)
+	last, value := steps[n-1], 0
+	if n > 1 {
+		value = inputs + n - 2
+	}
+	if last.Op != ElemMaskedFill || !math.IsInf(float64(last.C), -1) || last.A != value {
+		return false
+	}
+	for _, s := range steps[:n-1] {
+		if s.A == last.B || s.Op.Operands() == 2 && s.B == last.B {
+			return false
+		}
+	}
+	return true
 }
 
 // DecodeElementwiseProgram returns the program of code, four ints a step

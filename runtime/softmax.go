@@ -83,28 +83,72 @@ func softmaxOne(v float64) float64 {
 // softmaxRows handles contiguous rows r0..r1 of length size; logOut
 // gives the log-softmax.
 func softmaxRows(out, x []float32, size, r0, r1 int, logOut bool) {
-	if !logOut && currentISA > ISAGeneric {
-		// Two rows at a time, each step of one next to the same step of
-		// the other: a short row's vector steps wait on each other (its
-		// maximum, then its sum, then its reciprocal), and the CPU
-		// overlaps the two rows' waits. The portable loops have nothing
-		// to overlap: their rows take long enough alone.
-		for ; r0+1 < r1; r0 += 2 {
-			xa, xb := x[r0*size:(r0+1)*size], x[(r0+1)*size:(r0+2)*size]
-			oa, ob := out[r0*size:(r0+1)*size], out[(r0+1)*size:(r0+2)*size]
+	if logOut || currentISA == ISAGeneric {
+		softmaxRowsOne(out, x, size, r0, r1, logOut)
+		return
+	}
+	softmaxKeptRows(out[r0*size:r1*size], x[r0*size:r1*size], size, r1-r0, nil)
+}
+
+// softmaxKeptRows sets the rows rows of out (size floats each) to the
+// softmax of those of x over the first kept[r] elements of row r (every
+// element when kept is nil) and the other elements to 0: the bits of a
+// softmax of the row whose other elements are -Inf, as Attention's causal
+// mask makes them. A row whose kept elements hold a NaN or are all -Inf is
+// given that softmax (NaNs). out may be x.
+func softmaxKeptRows(out, x []float32, size, rows int, kept []int) {
+	keep := func(r int) int {
+		if kept == nil {
+			return size
+		}
+		return kept[r]
+	}
+	// Two rows at a time, each step of one next to the same step of the
+	// other: a short row's vector steps wait on each other (its maximum,
+	// then its sum, then its reciprocal), and the CPU overlaps the two
+	// rows' waits. The portable loops have nothing to overlap: their rows
+	// take long enough alone.
+	r := 0
+	if currentISA > ISAGeneric {
+		for ; r+1 < rows; r += 2 {
+			na, nb := keep(r), keep(r+1)
+			xa, xb := x[r*size:r*size+na], x[(r+1)*size:(r+1)*size+nb]
+			oa, ob := out[r*size:(r+1)*size], out[(r+1)*size:(r+2)*size]
 			ma, nanA := rowMax(xa)
 			mb, nanB := rowMax(xb)
 			if nanA || nanB || math.IsInf(float64(ma), -1) || math.IsInf(float64(mb), -1) {
-				softmaxRowsOne(out, x, size, r0, r0+2, false)
+				softmaxKeptRow(oa, x[r*size:(r+1)*size], na)
+				softmaxKeptRow(ob, x[(r+1)*size:(r+2)*size], nb)
 				continue
 			}
-			sa := expShift(oa, xa, float64(ma))
-			sb := expShift(ob, xb, float64(mb))
-			binaryScalarF32(opMul, oa, oa, float32(1/sa))
-			binaryScalarF32(opMul, ob, ob, float32(1/sb))
+			sa := expShift(oa[:na], xa, float64(ma))
+			sb := expShift(ob[:nb], xb, float64(mb))
+			binaryScalarF32(opMul, oa[:na], oa[:na], float32(1/sa))
+			binaryScalarF32(opMul, ob[:nb], ob[:nb], float32(1/sb))
+			clear(oa[na:])
+			clear(ob[nb:])
 		}
 	}
-	softmaxRowsOne(out, x, size, r0, r1, logOut)
+	for ; r < rows; r++ {
+		softmaxKeptRow(out[r*size:(r+1)*size], x[r*size:(r+1)*size], keep(r))
+	}
+}
+
+// softmaxKeptRow is softmaxKeptRows for one row out of x, n elements kept.
+func softmaxKeptRow(out, x []float32, n int) {
+	m, nan := rowMax(x[:n])
+	if nan || math.IsInf(float64(m), -1) {
+		// The row as the mask makes it, and its softmax of NaNs.
+		copy(out, x)
+		for i := n; i < len(out); i++ {
+			out[i] = float32(math.Inf(-1))
+		}
+		softmaxRowsOne(out, out, len(out), 0, 1, false)
+		return
+	}
+	sum := expShift(out[:n], x[:n], float64(m))
+	binaryScalarF32(opMul, out[:n], out[:n], float32(1/sum))
+	clear(out[n:])
 }
 
 // softmaxRowsOne is softmaxRows a row at a time.
