@@ -238,7 +238,7 @@ func testFiniteFrom(t *testing.T) {
 // row's kept keys alone, give the bits of the blocks' whole rows masked to
 // -Inf: with the scores scaled, biased or taken as they are, with
 // infinities and NaNs in v, and with rows whose kept scores hold a NaN or
-// are all -Inf.
+// +Inf or are all -Inf.
 func TestAttentionKeptRows(t *testing.T) { forEachISA(t, testAttentionKeptRows) }
 
 func testAttentionKeptRows(t *testing.T) {
@@ -258,7 +258,8 @@ func testAttentionKeptRows(t *testing.T) {
 			for k := range 10 {
 				bias[9*c.s+k] = float32(math.Inf(-1))
 			}
-			a.extras[1].F32[0] = 2 // keeps -Inf as -Inf
+			bias[13*c.s+4] = float32(math.Inf(1)) // +Inf - +Inf: NaNs, the cut keys' too
+			a.extras[1].F32[0] = 2 // keeps ±Inf as they are
 		case "mask alone":
 			a.program = NewElementwiseProgram(2, []ElementwiseStep{{Op: ElemMaskedFill, A: 0, B: 1, C: float32(math.Inf(-1))}})
 		}

@@ -94,8 +94,8 @@ func softmaxRows(out, x []float32, size, r0, r1 int, logOut bool) {
 // softmax of those of x over the first kept[r] elements of row r (every
 // element when kept is nil) and the other elements to 0: the bits of a
 // softmax of the row whose other elements are -Inf, as Attention's causal
-// mask makes them. A row whose kept elements hold a NaN or are all -Inf is
-// given that softmax (NaNs). out may be x.
+// mask makes them. A row whose kept elements hold a NaN or +Inf or are all
+// -Inf is given that softmax (NaNs). out may be x.
 func softmaxKeptRows(out, x []float32, size, rows int, kept []int) {
 	keep := func(r int) int {
 		if kept == nil {
@@ -116,7 +116,7 @@ func softmaxKeptRows(out, x []float32, size, rows int, kept []int) {
 			oa, ob := out[r*size:(r+1)*size], out[(r+1)*size:(r+2)*size]
 			ma, nanA := rowMax(xa)
 			mb, nanB := rowMax(xb)
-			if nanA || nanB || math.IsInf(float64(ma), -1) || math.IsInf(float64(mb), -1) {
+			if nanA || nanB || math.IsInf(float64(ma), 0) || math.IsInf(float64(mb), 0) {
 				softmaxKeptRow(oa, x[r*size:(r+1)*size], na)
 				softmaxKeptRow(ob, x[(r+1)*size:(r+2)*size], nb)
 				continue
@@ -137,8 +137,9 @@ func softmaxKeptRows(out, x []float32, size, rows int, kept []int) {
 // softmaxKeptRow is softmaxKeptRows for one row out of x, n elements kept.
 func softmaxKeptRow(out, x []float32, n int) {
 	m, nan := rowMax(x[:n])
-	if nan || math.IsInf(float64(m), -1) {
-		// The row as the mask makes it, and its softmax of NaNs.
+	if nan || math.IsInf(float64(m), 0) {
+		// The row as the mask makes it, and its softmax: NaNs, for +Inf
+		// the cut elements' too (0 times the reciprocal of a NaN sum).
 		copy(out, x)
 		for i := n; i < len(out); i++ {
 			out[i] = float32(math.Inf(-1))

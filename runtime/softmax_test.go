@@ -5,6 +5,7 @@ package runtime
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -161,6 +162,57 @@ func testSoftmaxRowPairs(t *testing.T) {
 			for i := range want {
 				if math.Float32bits(x[i]) != math.Float32bits(want[i]) && !(x[i] != x[i] && want[i] != want[i]) {
 					t.Fatalf("in place, size %d, %d rows: element %d of row %d is %v, alone %v", size, rows, i%size, i/size, x[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestSoftmaxKeptRows checks softmaxKeptRows against the softmax of each
+// row with its elements past the kept ones set to -Inf, bit for bit:
+// rows of random lengths kept, and rows whose kept elements hold a NaN, a
+// +Inf or only -Inf, or whose cut elements hold a NaN.
+func TestSoftmaxKeptRows(t *testing.T) { forEachISA(t, testSoftmaxKeptRows) }
+
+func testSoftmaxKeptRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	for _, size := range []int{1, 9, 28, 77, 128} {
+		const rows = 9
+		x := make([]float32, rows*size)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64() * 6)
+		}
+		kept := make([]int, rows)
+		for r := range kept {
+			kept[r] = 1 + rng.IntN(size)
+		}
+		x[1*size+kept[1]-1] = nan
+		x[2*size] = inf
+		for i := range kept[3] {
+			x[3*size+i] = -inf
+		}
+		if kept[4] < size {
+			x[4*size+size-1] = nan // cut: no effect
+		}
+		want := slices.Clone(x)
+		for r, n := range kept {
+			for i := n; i < size; i++ {
+				want[r*size+i] = -inf
+			}
+		}
+		softmaxRowsOne(want, want, size, 0, rows, false)
+		for _, inPlace := range []bool{false, true} {
+			got := make([]float32, len(x))
+			src := x
+			if inPlace {
+				copy(got, x)
+				src = got
+			}
+			softmaxKeptRows(got, src, size, rows, kept)
+			for i := range want {
+				if g, w := got[i], want[i]; math.Float32bits(g) != math.Float32bits(w) && !(g != g && w != w) {
+					t.Fatalf("size %d, in place %v: row %d (%d kept) element %d is %v, want %v", size, inPlace, i/size, kept[i/size], i%size, g, w)
 				}
 			}
 		}
