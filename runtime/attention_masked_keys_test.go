@@ -259,7 +259,7 @@ func testAttentionKeptRows(t *testing.T) {
 				bias[9*c.s+k] = float32(math.Inf(-1))
 			}
 			bias[13*c.s+4] = float32(math.Inf(1)) // +Inf - +Inf: NaNs, the cut keys' too
-			a.extras[1].F32[0] = 2 // keeps ±Inf as they are
+			a.extras[1].F32[0] = 2                // keeps ±Inf as they are
 		case "mask alone":
 			a.program = NewElementwiseProgram(2, []ElementwiseStep{{Op: ElemMaskedFill, A: 0, B: 1, C: float32(math.Inf(-1))}})
 		}
