@@ -53,10 +53,6 @@ type maskedKeyBlocks struct {
 	kept     []int
 }
 
-// attentionKeptRows lets a test turn the kept rows (maskedKeyBlocks.keptRows)
-// off, to compare their bits with the blocks' whole rows.
-var attentionKeptRows = true
-
 // unreadInput stands for the mask Attention gives the program without
 // its masked_fill, which reads it as a number it never reads.
 var unreadInput = &Array{DType: Float32, Shape: []int{1}, F32: []float32{0}}
@@ -152,7 +148,7 @@ func maskedKeys(j *attentionJob) *maskedKeyBlocks {
 	m.padX, m.keys = padX, m.keys[:0]
 	m.rows = (maskedKeyRows + mr - 1) / mr * mr
 	m.cols, m.offs = m.cols[:0], m.offs[:0]
-	m.keptRows, m.maskX, m.kept = attentionKeptRows && padX < 0 && j.program.maskedLast, last.B-1, m.kept[:0]
+	m.keptRows, m.maskX, m.kept = padX < 0 && j.program.maskedLast, last.B-1, m.kept[:0]
 	total := 0
 	m.minCols, m.maxCols = s, 0
 	for r0 := 0; r0 < l; r0 += m.rows {

@@ -236,7 +236,8 @@ func testFiniteFrom(t *testing.T) {
 // TestAttentionKeptRows checks that the blocks of a causal mask, which
 // run the program without its masked_fill and a softmax over each query
 // row's kept keys alone, give the bits of the blocks' whole rows masked to
-// -Inf: with the scores scaled, biased or taken as they are, with
+// -Inf (the same program with the mask applied twice, which the kept rows
+// do not take): with the scores scaled, biased or taken as they are, with
 // infinities and NaNs in v, and with rows whose kept scores hold a NaN or
 // +Inf or are all -Inf.
 func TestAttentionKeptRows(t *testing.T) { forEachISA(t, testAttentionKeptRows) }
@@ -244,10 +245,21 @@ func TestAttentionKeptRows(t *testing.T) { forEachISA(t, testAttentionKeptRows) 
 func testAttentionKeptRows(t *testing.T) {
 	SetWorkers(1)
 	defer SetWorkers(0)
-	defer func() { attentionKeptRows = true }()
 	r := rand.New(rand.NewPCG(43, 44))
 	causal := func(i, j int) bool { return j > i }
 	c := attentionCase{2, 70, 70, 2, 8, 48, 48, 48, 0, 16, 32, nil, false}
+	keptRows := func(a attentionArgs) bool {
+		j := attentionJob{program: a.program, n: c.n, l: c.l, s: c.s, nExtras: len(a.extras)}
+		for x, e := range a.extras {
+			j.extras[x] = newAttentionExtra("test", e, c.n, c.heads, c.l, c.s)
+		}
+		m := maskedKeys(&j)
+		if m == nil {
+			t.Fatal("the units do not skip keys")
+		}
+		defer maskedKeysPool.Put(m)
+		return m.keptRows
+	}
 	for _, name := range []string{"scaled", "biased", "poisoned", "special rows", "mask alone"} {
 		mc := maskedKeysCase{c: c, masked: causal, maskLast: true, bias: name == "biased" || name == "special rows", poison: name == "poisoned"}
 		a := mc.args(r)
@@ -263,19 +275,16 @@ func testAttentionKeptRows(t *testing.T) {
 		case "mask alone":
 			a.program = NewElementwiseProgram(2, []ElementwiseStep{{Op: ElemMaskedFill, A: 0, B: 1, C: float32(math.Inf(-1))}})
 		}
-		j := attentionJob{program: a.program, n: c.n, l: c.l, s: c.s, nExtras: len(a.extras)}
-		for x, e := range a.extras {
-			j.extras[x] = newAttentionExtra("test", e, c.n, c.heads, c.l, c.s)
+		whole := a
+		steps := a.program.steps
+		last := steps[len(steps)-1]
+		last.A = a.program.inputs + len(steps) - 1
+		whole.program = NewElementwiseProgram(a.program.inputs, append(slices.Clone(steps), last))
+		if !keptRows(a) || keptRows(whole) {
+			t.Fatalf("%s: the kept rows are not taken where they should be, or taken twice masked", name)
 		}
-		m := maskedKeys(&j)
-		if m == nil || !m.keptRows {
-			t.Fatalf("%s: the blocks do not take the kept rows", name)
-		}
-		maskedKeysPool.Put(m)
 		want := nanArray(c.n, c.l, c.heads*c.d)
-		attentionKeptRows = false
-		a.run(want, c)
-		attentionKeptRows = true
+		whole.run(want, c)
 		got := nanArray(want.Shape...)
 		a.run(got, c)
 		for i, w := range want.F32 {

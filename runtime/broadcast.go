@@ -223,9 +223,11 @@ func binarySameF32(op binaryOp, o, a, b []float32) {
 
 func binaryScalarF32(op binaryOp, o, a []float32, s float32) {
 	a = a[:len(o)]
-	if r, ok := exactReciprocal(s); ok && op == opDiv {
-		// a/s and a·(1/s) are the same real number, each rounded once.
-		op, s = opMul, r
+	if op == opDiv {
+		if r, ok := exactReciprocal(s); ok {
+			// a/s and a·(1/s) are the same real number, each rounded once.
+			op, s = opMul, r
+		}
 	}
 	if binaryScalarVec(op, o, a, s) {
 		return

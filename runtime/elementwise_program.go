@@ -141,11 +141,11 @@ func newElementwiseProgram(inputs int, steps []ElementwiseStep) (*ElementwisePro
 			return nil, fmt.Errorf("step %d (%v) reads a mask as a number", j, s.Op)
 		}
 	}
-	if n := len(steps); maskedLastStep(inputs, steps) {
+	if maskedLastStep(inputs, steps) {
 		p.maskedLast = true
-		if n > 1 {
+		if len(steps) > 1 {
 			// Its steps were checked above; the mask is an input none reads.
-			p.unmasked, _ = newElementwiseProgram(inputs, steps[:n-1])
+			p.unmasked, _ = newElementwiseProgram(inputs, steps[:len(steps)-1])
 		}
 	}
 	return p, nil

@@ -64,9 +64,9 @@ func testParallelNested(t *testing.T) {
 
 // TestParallelConcurrentCallers runs Parallel from many goroutines at
 // once, nested and not, with ranges that finish at different times, so
-// that workers claim ranges of several calls and find tokens of calls
-// that have already returned: every index of every call must be covered
-// exactly once.
+// that workers claim ranges of several calls and find, in the channel,
+// jobs of calls that have already returned: every index of every call
+// must be covered exactly once.
 func TestParallelConcurrentCallers(t *testing.T) {
 	saved := Workers()
 	defer SetWorkers(saved)

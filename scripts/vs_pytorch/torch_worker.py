@@ -139,7 +139,9 @@ def time_cell(req):
             if calls >= min_calls and elapsed >= target:
                 break
         cpu = time.process_time() - cpu
-    # cpu: the cores kept busy on average (at most threads if they hold).
+    # cpu: the cores kept busy on average over the calls' time (at most
+    # threads if they hold; with a gap, threads that spin through it count
+    # too, so it can be more).
     settle()
     return {"ns": busy * 1e9 / calls, "calls": calls, "path": path, "cpu": cpu / busy}
 
