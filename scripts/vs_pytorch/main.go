@@ -1,7 +1,7 @@
 // Command vs_pytorch times fxgen's compiled Forward of every zoo model
 // against PyTorch 1.13 on the same inputs shapes, side by side in one run.
 //
-//	go run ./scripts/vs_pytorch [-passes 5] [-models mlp,lstm] [-threads 1,2] [-gap 10ms] [-markdown] [-layers]
+//	go run ./scripts/vs_pytorch [-passes 5] [-models mlp,lstm] [-threads 1,2] [-gap 10ms] [-markdown] [-layers] [-v]
 //
 // With -layers it times convolution layers and depthwise-separable blocks
 // (layers.go) instead: the runtime's kernels on the Go side, the same
@@ -14,7 +14,8 @@
 // in an order that alternates between passes; the ratio PyTorch time /
 // fxgen time (above 1: fxgen is faster) is taken per pass and the table
 // shows medians, so that a machine whose speed drifts between quiet and
-// busy spells still gives comparable figures. PyTorch runs torch.jit.optimize_for_inference of a jit.trace with
+// busy spells still gives comparable figures. At 1 thread both sides of a
+// pass run on the same CPU, the next CPU in turn each pass (-pin). PyTorch runs torch.jit.optimize_for_inference of a jit.trace with
 // torch.set_num_threads and OpenBLAS's own thread count set to the cell's;
 // fxgen runs with GOMAXPROCS and runtime.SetWorkers set to it. The kernel
 // tier is the CPU's best unless FXGEN_ISA says otherwise (e.g.
@@ -69,6 +70,8 @@ func main() {
 	python := flag.String("python", "/usr/bin/python3", "Python with torch (Debian's python3-torch)")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
 	layers := flag.Bool("layers", false, "time convolution layers and depthwise-separable blocks instead of the zoo's models")
+	verbose := flag.Bool("v", false, "print each pass's times on standard error as they come")
+	pin := flag.Bool("pin", true, "at 1 thread, run both sides on the same CPU, pass p on the p-th CPU this process may use (cyclically)")
 	torchISA := flag.String("torch-isa", "match", "match: cap PyTorch to AVX2 when fxgen's tier is forced to AVX2 on an AVX-512 CPU, and have OpenBLAS run its AVX-512 kernels when fxgen runs its own; native: leave PyTorch as it detects the CPU")
 	flag.Parse()
 
@@ -106,14 +109,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, "vs_pytorch:", err)
 		os.Exit(1)
 	}
-	printHeader(info)
+	var cpus []int
+	if *pin {
+		cpus = allowedCPUs()
+	}
+	printHeader(info, cpus)
 
 	for pass := range *passes {
 		for i, c := range cells {
-			fmt.Fprintf(os.Stderr, "\rpass %d/%d, cell %d/%d: %s N=%d %d thread(s)      ", pass+1, *passes, i+1, len(cells), c.model.name, c.n, c.threads)
+			if !*verbose {
+				fmt.Fprintf(os.Stderr, "\rpass %d/%d, cell %d/%d: %s N=%d %d thread(s)      ", pass+1, *passes, i+1, len(cells), c.model.name, c.n, c.threads)
+			}
 			var fx, pt float64
+			cpu := -1 // any
+			if c.threads == 1 && len(cpus) > 1 {
+				cpu = cpus[pass%len(cpus)]
+			}
 			timeTorch := func() {
-				r, err := w.time(c.model.name, c.n, c.threads, *target, *minCalls, *gap)
+				r, err := w.time(c.model.name, c.n, c.threads, cpu, *target, *minCalls, *gap)
 				if err != nil {
 					fmt.Fprintf(os.Stderr, "\nvs_pytorch: %s N=%d: %v\n", c.model.name, c.n, err)
 					os.Exit(1)
@@ -121,7 +134,7 @@ func main() {
 				pt = r.NS
 				c.torchOn = fmt.Sprintf("%s, %.1f cores busy", r.Path, r.CPU)
 			}
-			timeGo := func() { fx = c.timeGo(*target, *minCalls, *gap) }
+			timeGo := func() { fx = c.timeGo(cpu, *target, *minCalls, *gap) }
 			if (pass+i)%2 == 0 {
 				timeGo()
 				timeTorch()
@@ -130,6 +143,13 @@ func main() {
 				timeGo()
 			}
 			c.fx, c.pt = append(c.fx, fx), append(c.pt, pt)
+			if *verbose {
+				on := "any CPU"
+				if cpu >= 0 {
+					on = fmt.Sprintf("CPU %d", cpu)
+				}
+				fmt.Fprintf(os.Stderr, "pass %d: %s N=%d, %d thread(s) on %s: fxgen %v, PyTorch %v, ratio %.2f\n", pass+1, c.model.name, c.n, c.threads, on, round(time.Duration(fx)), round(time.Duration(pt)), pt/fx)
+			}
 		}
 	}
 	fmt.Fprintln(os.Stderr)
@@ -187,7 +207,20 @@ func makeCells(zoo []zooModel, models, threadList string) ([]*cell, error) {
 // garbage of the cells before it (fxdoc at batch 1024, 1 thread, after
 // ResNet-18's cells: 282 µs a call, 88 µs with the collection; the Python
 // worker collects too).
-func (c *cell) timeGo(target time.Duration, minCalls int, gap time.Duration) float64 {
+// With cpu ≥ 0 the calls run on that CPU alone, as the Python worker's do
+// for the same pass: the vCPUs of a VM can differ in speed (a 2-vCPU Zen 5
+// VM: its GEMM micro-kernel 189 GFLOP/s on one, 206–210 on the other, and
+// the transformer's Linears in sequence 143–154 against 179–189), so that
+// two workers left to the scheduler could each land on either one.
+func (c *cell) timeGo(cpu int, target time.Duration, minCalls int, gap time.Duration) float64 {
+	if cpu >= 0 {
+		unpin, err := pinToCPU(cpu)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "\nvs_pytorch: pinning to CPU %d: %v\n", cpu, err)
+			os.Exit(1)
+		}
+		defer unpin()
+	}
 	goruntime.GOMAXPROCS(c.threads)
 	fxruntime.SetWorkers(c.threads)
 	goruntime.GC()
@@ -209,12 +242,15 @@ func (c *cell) timeGo(target time.Duration, minCalls int, gap time.Duration) flo
 	return float64(busy.Nanoseconds()) / float64(calls)
 }
 
-func printHeader(info map[string]any) {
+func printHeader(info map[string]any, cpus []int) {
 	fmt.Printf("# CPU: %s\n", cpuModel())
 	fmt.Printf("# fxgen kernel tier: %v (CPU's best: %v; FXGEN_ISA=%q); %s\n", fxruntime.CurrentISA(), fxruntime.CPUISA(), os.Getenv(fxruntime.ISAEnv), goruntime.Version())
 	fmt.Printf("# PyTorch %v (Python %v), CPU capability %v, oneDNN available: %v; OpenMP: %v\n", info["torch"], info["python"], info["capability"], info["mkldnn"], info["omp_env"])
 	fmt.Printf("# BLAS: BLAS_INFO=%v, loaded %v, OpenBLAS core %v; OPENBLAS_CORETYPE=%q\n", info["blas_info"], info["blas_lib"], info["openblas_core"], info["coretype_env"])
 	fmt.Printf("# oneDNN ISA cap: ONEDNN_MAX_CPU_ISA=%q\n", info["onednn_isa_env"])
+	if len(cpus) > 1 {
+		fmt.Printf("# 1-thread cells: both sides pinned to the same CPU, pass p on CPU %v[p mod %d] (-pin)\n", cpus, len(cpus))
+	}
 	fmt.Println("# ratio = PyTorch time / fxgen time per pass (above 1: fxgen is faster); medians over passes, and the smallest and largest pass")
 }
 

@@ -4,8 +4,11 @@ coordinator. It reads one JSON request a line on stdin and answers one JSON
 line on stdout:
 
     {"op": "info"}                                  -> versions, BLAS library and core
-    {"op": "time", "model": "mlp", "n": 256, "threads": 1, "target_ms": 300, "min_calls": 10}
+    {"op": "time", "model": "mlp", "n": 256, "threads": 1, "cpu": 0, "target_ms": 300, "min_calls": 10}
                                                     -> {"ns": ..., "calls": ..., "path": ...}
+
+With "cpu" 0 or more, the timed calls run on that CPU alone (the calling
+thread's affinity, which is where 1-thread PyTorch and OpenBLAS compute).
 
 A model is a name of the zoo or a layer cell of layers.go
 (conv:C/H/O/K/S/P or dwsep:C/H/E/O/S).
@@ -123,6 +126,20 @@ def time_cell(req):
     min_calls = req.get("min_calls", 1)
     gap = req.get("gap_us", 0) / 1e6
     gc.collect()  # as the Go side collects before each cell
+    cpu_req = req.get("cpu", -1)
+    allowed = os.sched_getaffinity(0)
+    if cpu_req >= 0:
+        os.sched_setaffinity(0, {cpu_req})
+    try:
+        return timed_calls(fn, args, path, target, min_calls, gap)
+    finally:
+        if cpu_req >= 0:
+            os.sched_setaffinity(0, allowed)
+
+
+def timed_calls(fn, args, path, target, min_calls, gap):
+    """Times calls of fn(*args) for at least target seconds and min_calls
+    calls, each after gap seconds idle."""
     with torch.no_grad():
         fn(*args)  # warm: the thread count may have changed
         settle()

@@ -107,10 +107,10 @@ func (w *worker) info() (map[string]any, error) {
 }
 
 // time asks for the PyTorch time of one cell, over at least target and
-// minCalls calls, each after gap idle.
-func (w *worker) time(model string, n, threads int, target time.Duration, minCalls int, gap time.Duration) (timing, error) {
+// minCalls calls, each after gap idle, on the given CPU (-1: any).
+func (w *worker) time(model string, n, threads, cpu int, target time.Duration, minCalls int, gap time.Duration) (timing, error) {
 	var t timing
-	err := w.call(map[string]any{"op": "time", "model": model, "n": n, "threads": threads, "target_ms": target.Milliseconds(), "min_calls": minCalls, "gap_us": gap.Microseconds()}, &t)
+	err := w.call(map[string]any{"op": "time", "model": model, "n": n, "threads": threads, "cpu": cpu, "target_ms": target.Milliseconds(), "min_calls": minCalls, "gap_us": gap.Microseconds()}, &t)
 	if err == nil && t.Error != "" {
 		err = fmt.Errorf("python worker: %s", t.Error)
 	}
