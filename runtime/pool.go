@@ -3,6 +3,7 @@
 package runtime
 
 import (
+	"os"
 	goruntime "runtime"
 	"sync"
 	"sync/atomic"
@@ -79,6 +80,11 @@ func (j *parJob) help() {
 
 func poolInit() {
 	workerPool.once.Do(func() {
+		// The tier was chosen from ISAEnv at start-up, before go test
+		// records the environment a test reads; reading it again here,
+		// at the first use of the pool, makes go test's cache tell
+		// FXGEN_ISA=avx2 go test from a plain run.
+		_ = os.Getenv(ISAEnv)
 		workerPool.jobs = make(chan *parJob, 256)
 		setWorkers(goruntime.GOMAXPROCS(0))
 	})
