@@ -572,9 +572,14 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 						tiles := (mb + step - 1) / step
 						share = min((kb*nr/tiles+15)&^15, prefetchTileLines*16)
 					}
-					for ir, rows := 0, 0; ir < mb; ir += rows {
+					// Tile t of the column (rows [ir, ir+rows)) reads its
+					// packed panel of A, mr floats a step, at pa[t*kb*mr:]:
+					// where A is read in place or packed on the fly, the
+					// last rows may go as two tiles of about half
+					// (directRows), each with a panel of its own.
+					for ir, rows, t := 0, 0, 0; ir < mb; ir, t = ir+rows, t+1 {
 						rows = min(step, mb-ir)
-						if g.directA && !narrow {
+						if g.directA && !narrow || packFly {
 							rows = directRows(mb-ir, mr)
 						}
 						if len(ahead) > 0 {
@@ -594,15 +599,15 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 						case g.directA:
 							kern.direct(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, bp, c, g.ldc, g.alpha, beta, bias, flags)
 						case packFly && jr == 0:
-							kern.directPack(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, buf.a[ir/mr*kb*mr:], bp, c, g.ldc, beta, bias, flags)
+							kern.directPack(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, buf.a[t*kb*mr:], bp, c, g.ldc, beta, bias, flags)
 						default:
 							// The next tile is the one below, or at the
 							// top of the next column of tiles.
-							next := mr * g.ldc
-							if ir+mr >= mb {
+							next := rows * g.ldc
+							if ir+rows >= mb {
 								next = nr - ir*g.ldc
 							}
-							kern.tile(rows, cols, kb, buf.a[ir/mr*kb*mr:], bp, c, g.ldc, beta, bias, flags, next)
+							kern.tile(rows, cols, kb, buf.a[t*kb*mr:], bp, c, g.ldc, beta, bias, flags, next)
 						}
 					}
 				}

@@ -685,3 +685,48 @@ func testGemvSweepsBothWays(t *testing.T) {
 		}
 	}
 }
+
+// TestRowTilingsAgree checks that how a block's rows are cut into tiles
+// does not change a bit of C: one product whose last rows go as two tiles
+// of about half (directRows), with A read in place and with A packed on
+// the fly (rows 4 KB apart), against the same rows two (or three) at a
+// time; B plain and packed, one block of k and two, with bias and ReLU.
+func TestRowTilingsAgree(t *testing.T) { forEachISA(t, testRowTilingsAgree) }
+
+func testRowTilingsAgree(t *testing.T) {
+	saved := Workers()
+	defer SetWorkers(saved)
+	SetWorkers(1)
+	mr := selectedKernel.mr
+	rng := rand.New(rand.NewPCG(5, 11))
+	const n = 70
+	for _, k := range []int{96, 600} {
+		for _, lda := range []int{k, 1024} {
+			bt, bias := randSlice(rng, n*k), randSlice(rng, n)
+			pb := PackB(true, k, n, bt, k)
+			for _, m := range []int{mr + 1, mr + 2, mr + 3, 2*mr + 2} {
+				a := randSlice(rng, m*lda)
+				products := map[string]func(rows int, a, c []float32){
+					"plain":  func(rows int, a, c []float32) { Sgemm(false, true, rows, n, k, 1, a, lda, bt, k, 0, c, n) },
+					"packed": func(rows int, a, c []float32) { SgemmPackedEpilogue(rows, 1, a, lda, pb, 0, c, n, bias, ActReLU) },
+				}
+				for name, f := range products {
+					whole := make([]float32, m*n)
+					f(m, a, whole)
+					pairs := make([]float32, m*n)
+					for r, rows := 0, 2; r < m; r += rows {
+						if rows = 2; m-r == 3 {
+							rows = 3 // not 1: a single row is a GEMV
+						}
+						f(rows, a[r*lda:], pairs[r*n:])
+					}
+					for i := range whole {
+						if math.Float32bits(whole[i]) != math.Float32bits(pairs[i]) {
+							t.Fatalf("%s, k %d, lda %d, m %d: C[%d][%d] is %v in one product, %v two rows at a time", name, k, lda, m, i/n, i%n, whole[i], pairs[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
