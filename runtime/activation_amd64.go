@@ -71,6 +71,41 @@ func maxVec(x []float32) (m float32, nan, ok bool) {
 	return m, nan, true
 }
 
+// softmaxKeptAVX512 computes rows of softmaxKeptRows, all in one call,
+// until a row it leaves to its caller (a NaN or a ±∞ maximum among the
+// kept elements); see activation_f32_avx512_amd64.s.
+//
+//go:noescape
+func softmaxKeptAVX512(out, x *float32, size, rows int, kept *int) (done int)
+
+// softmaxKeptAVX2 is softmaxKeptAVX512 eight lanes at a time, with the
+// bits of the AVX2 steps (activation_f32_avx2_amd64.s).
+//
+//go:noescape
+func softmaxKeptAVX2(out, x *float32, size, rows int, kept *int) (done int)
+
+// softmaxKeptVec computes the rows of softmaxKeptRows from the first on
+// with the tier's fused kernel, up to a row whose kept elements hold a NaN
+// or whose maximum is ±∞, and returns the rows done; ok is false where the
+// tier has no such kernel (or kept holds a count outside [1, size]) and
+// nothing was done.
+func softmaxKeptVec(out, x []float32, size, rows int, kept []int) (done int, ok bool) {
+	if vec == nil || vec.softmaxKept == nil || rows == 0 || size < 1 {
+		return 0, false
+	}
+	_, _ = out[rows*size-1], x[rows*size-1]
+	var kp *int
+	if kept != nil {
+		for _, n := range kept[:rows] {
+			if n < 1 || n > size {
+				return 0, false
+			}
+		}
+		kp = &kept[0]
+	}
+	return vec.softmaxKept(&out[0], &x[0], size, rows, kp), true
+}
+
 // reluAVX512 sets out[i] = max(x[i], 0) for i < n, keeping NaN and -0
 // (AVX-512 only).
 //

@@ -746,3 +746,151 @@ TEXT ·expShiftAVX2(SB), NOSPLIT, $0-40
 // expShiftAVX2 for x[i] ≤ shift (softmax's row maximum), with its bits.
 TEXT ·expShiftBelowAVX2(SB), NOSPLIT, $0-40
 	EXPSHIFTLOOP8(EXPSHIFTLE8)
+
+// func softmaxKeptAVX2(out, x *float32, size, rows int, kept *int) (done int)
+//
+// softmaxKeptAVX512 eight lanes at a time, with the bits of maxAVX2,
+// expShiftBelowAVX2 and mulScalarAVX2. The row's maximum is kept in X7,
+// its NaN lanes in Y8 and the pending row's float32(1/sum) in Y9; DX holds
+// the row's count n, R12 the row above's while it waits for its scaling
+// (0: none) and R11 where that row starts in out.
+TEXT ·softmaxKeptAVX2(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), R10
+	MOVQ x+8(FP), SI
+	MOVQ size+16(FP), R13
+	SHLQ $2, R13
+	MOVQ kept+32(FP), R14
+	LEAQ f32Const<>(SB), R9
+	VMOVUPS fEXPLO(R9), Y14
+	VMOVUPS fEXPHI(R9), Y15
+	XORQ R15, R15
+	XORQ R12, R12
+
+snextmax:
+	CMPQ R15, rows+24(FP)
+	JGE  spending
+	MOVQ size+16(FP), DX
+	TESTQ R14, R14
+	JEQ  smax
+	MOVQ (R14)(R15*8), DX
+
+smax:
+	MOVQ SI, R8
+	MOVQ DX, CX
+	VMOVUPS fINF(R9), Y3
+	VXORPS fSIGN(R9), Y3, Y3 // -∞
+	VMOVAPS Y3, Y7
+	VXORPS Y8, Y8, Y8
+
+smaxloop:
+	CMPQ CX, $8
+	JL   smaxtail
+	VMOVUPS (R8), Y1
+	VMAXPS Y1, Y7, Y7
+	VCMPPS $3, Y1, Y1, Y2
+	VORPS Y2, Y8, Y8
+	ADDQ $32, R8
+	SUBQ $8, CX
+	JMP  smaxloop
+
+smaxtail:
+	TESTQ CX, CX
+	JEQ   smaxreduce
+	TAILMASK8(Y13)
+	VMASKMOVPS (R8), Y13, Y1
+	VBLENDVPS Y13, Y1, Y3, Y1
+	VMAXPS Y1, Y7, Y7
+	VCMPPS $3, Y1, Y1, Y2
+	VORPS Y2, Y8, Y8
+
+smaxreduce:
+	VEXTRACTF128 $1, Y7, X1
+	VMAXPS X1, X7, X7
+	VPERMILPS $0x4e, X7, X1
+	VMAXPS X1, X7, X7
+	VPERMILPS $0xb1, X7, X1
+	VMAXPS X1, X7, X7
+
+spending:
+	TESTQ R12, R12
+	JEQ   scheck
+	MOVQ  R12, CX
+	XORQ  R12, R12
+
+sscaleloop:
+	CMPQ CX, $8
+	JL   sscaletail
+	VMOVUPS (R11), Y0
+	VMULPS Y9, Y0, Y0
+	VMOVUPS Y0, (R11)
+	ADDQ $32, R11
+	SUBQ $8, CX
+	JMP  sscaleloop
+
+sscaletail:
+	TESTQ CX, CX
+	JEQ   scheck
+	TAILMASK8(Y13)
+	VMASKMOVPS (R11), Y13, Y0
+	VMULPS Y9, Y0, Y0
+	VMASKMOVPS Y0, Y13, (R11)
+
+scheck:
+	CMPQ R15, rows+24(FP)
+	JGE  sdone
+	VMOVMSKPS Y8, AX
+	TESTL AX, AX
+	JNE  sdone
+	VMOVD X7, AX
+	ANDL $0x7fffffff, AX
+	CMPL AX, $0x7f800000
+	JEQ  sdone
+
+	VBROADCASTSS X7, Y12
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	MOVQ SI, R8
+	MOVQ R10, DI
+	MOVQ DX, CX
+
+sexploop:
+	CMPQ CX, $8
+	JL   sexptail
+	VMOVUPS (R8), Y0
+	EXPSHIFTLE8
+	VMOVUPS Y1, (DI)
+	EXPSUMSTORED8
+	ADDQ $32, R8
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  sexploop
+
+sexptail:
+	TESTQ CX, CX
+	JEQ   ssum
+	TAILMASK8(Y13)
+	VMASKMOVPS (R8), Y13, Y0
+	EXPSHIFTF8
+	VANDPS Y13, Y1, Y1
+	EXPSUM8
+	VMASKMOVPS Y1, Y13, (DI)
+
+ssum:
+	VADDPD Y11, Y10, Y0
+	HSUMPD4
+	MOVQ $0x3ff0000000000000, AX
+	VMOVQ AX, X1
+	VDIVSD X0, X1, X1
+	VCVTSD2SS X1, X1, X1
+	VBROADCASTSS X1, Y9
+	MOVQ R10, R11
+	MOVQ DX, R12
+	ADDQ R13, SI
+	ADDQ R13, R10
+	INCQ R15
+	JMP  snextmax
+
+sdone:
+	MOVQ R15, done+40(FP)
+	VZEROUPPER
+	RET

@@ -466,3 +466,163 @@ TEXT ·expShiftAVX512(SB), NOSPLIT, $0-40
 // expShiftAVX512 for x[i] ≤ shift (softmax's row maximum), with its bits.
 TEXT ·expShiftBelowAVX512(SB), NOSPLIT, $0-40
 	EXPSHIFTLOOP16(EXPSHIFTLE16)
+
+// func softmaxKeptAVX512(out, x *float32, size, rows int, kept *int) (done int)
+//
+// For each of rows rows of size floats (the r-th at x + r·size and out +
+// r·size), with its first n = kept[r] elements kept (all size when kept is
+// nil; n ≥ 1), sets out[0:n] to the softmax of x[0:n] (leaving out[n:size]
+// to the caller), with the bits of the steps it fuses: maxAVX512's maximum
+// m, then expShiftBelowAVX512's e^(x-m) and float64 sum s (constants loaded
+// once for all rows), then each e^(x-m) times float32(1/s) as
+// mulScalarAVX512. It stops before a row whose kept elements hold a NaN or
+// whose maximum is ±∞ and returns the rows done; the caller computes that
+// row. A row's maximum is taken before the row above is scaled: out may be
+// x, and loads of a row just after stores to the row above would wait on
+// them.
+TEXT ·softmaxKeptAVX512(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ size+16(FP), R13
+	SHLQ $2, R13
+	MOVQ kept+32(FP), R14
+	LEAQ f32Const<>(SB), R9
+	EXPCONST16
+	VBROADCASTSS fINF(R9), Z13
+	VXORPS Z19, Z13, Z13 // -∞: Z19 holds the sign bit
+	XORQ R15, R15        // the row
+	XORQ R12, R12        // 1: the row above waits for its scaling
+
+	// The maximum of row R15's n kept elements (BX) in X7, K5 set if any
+	// is NaN.
+snextmax:
+	CMPQ R15, rows+24(FP)
+	JGE  spending
+	MOVQ size+16(FP), BX
+	TESTQ R14, R14
+	JEQ  smax
+	MOVQ (R14)(R15*8), BX
+
+smax:
+	MOVQ SI, R8
+	MOVQ BX, CX
+	VMOVAPS Z13, Z7
+	KXORW K5, K5, K5
+
+smaxloop:
+	CMPQ CX, $16
+	JL   smaxtail
+	VMOVUPS (R8), Z8
+	VMAXPS Z8, Z7, Z7
+	VCMPPS $3, Z8, Z8, K7
+	KORW K7, K5, K5
+	ADDQ $64, R8
+	SUBQ $16, CX
+	JMP  smaxloop
+
+smaxtail:
+	TESTQ CX, CX
+	JEQ   smaxreduce
+	TAILMASK(K2)
+	VMOVAPS Z13, Z8
+	VMOVUPS (R8), K2, Z8
+	VMAXPS Z8, Z7, Z7
+	VCMPPS $3, Z8, Z8, K7
+	KORW K7, K5, K5
+
+smaxreduce:
+	VEXTRACTF32X8 $1, Z7, Y8
+	VMAXPS Y8, Y7, Y7
+	VEXTRACTF128 $1, Y7, X8
+	VMAXPS X8, X7, X7
+	VPERMILPS $0x4e, X7, X8
+	VMAXPS X8, X7, X7
+	VPERMILPS $0xb1, X7, X8
+	VMAXPS X8, X7, X7
+
+	// The row above (R11 floats from R10) times float32(1/sum) in Z2.
+spending:
+	TESTQ R12, R12
+	JEQ   scheck
+	XORQ  R12, R12
+	MOVQ  R11, CX
+
+sscaleloop:
+	CMPQ CX, $16
+	JL   sscaletail
+	VMOVUPS (R10), Z0
+	VMULPS Z2, Z0, Z0
+	VMOVUPS Z0, (R10)
+	ADDQ $64, R10
+	SUBQ $16, CX
+	JMP  sscaleloop
+
+sscaletail:
+	TESTQ CX, CX
+	JEQ   scheck
+	TAILMASK(K2)
+	VMOVUPS (R10), K2, Z0
+	VMULPS Z2, Z0, Z0
+	VMOVUPS Z0, K2, (R10)
+
+	// Row R15: stop at the end or at a row left to the caller.
+scheck:
+	CMPQ R15, rows+24(FP)
+	JGE  sdone
+	KORTESTW K5, K5
+	JNE  sdone
+	VMOVD X7, AX
+	ANDL $0x7fffffff, AX
+	CMPL AX, $0x7f800000
+	JEQ  sdone
+
+	// e^(x-m) into out, their sum in float64.
+	VBROADCASTSS X7, Z12
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	MOVQ SI, R8
+	MOVQ DI, R10
+	MOVQ BX, CX
+
+sexploop:
+	CMPQ CX, $16
+	JL   sexptail
+	VMOVUPS (R8), Z0
+	EXPSHIFTLE16
+	EXPSUM16
+	VMOVUPS Z1, (R10)
+	ADDQ $64, R8
+	ADDQ $64, R10
+	SUBQ $16, CX
+	JMP  sexploop
+
+sexptail:
+	TESTQ CX, CX
+	JEQ   ssum
+	TAILMASK(K4)
+	VMOVUPS.Z (R8), K4, Z0
+	EXPSHIFTF16
+	VMOVAPS.Z Z1, K4, Z1
+	EXPSUM16
+	VMOVUPS Z1, K4, (R10)
+
+ssum:
+	VADDPD Z11, Z10, Z0
+	HSUMPD0
+	MOVQ $0x3ff0000000000000, AX
+	VMOVQ AX, X1
+	VDIVSD X0, X1, X1
+	VCVTSD2SS X1, X1, X1
+	VBROADCASTSS X1, Z2
+	MOVQ DI, R10
+	MOVQ BX, R11
+	MOVQ $1, R12
+	ADDQ R13, SI
+	ADDQ R13, DI
+	INCQ R15
+	JMP  snextmax
+
+sdone:
+	MOVQ R15, done+40(FP)
+	VZEROUPPER
+	RET

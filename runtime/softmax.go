@@ -103,30 +103,29 @@ func softmaxKeptRows(out, x []float32, size, rows int, kept []int) {
 		}
 		return kept[r]
 	}
-	// Two rows at a time, each step of one next to the same step of the
-	// other: a short row's vector steps wait on each other (its maximum,
-	// then its sum, then its reciprocal), and the CPU overlaps the two
-	// rows' waits. The portable loops have nothing to overlap: their rows
-	// take long enough alone.
+	// The tier's fused kernel, where it has one: all the rows in one call
+	// but those it leaves to softmaxKeptRow. The rows overlap there, a
+	// row's maximum loaded while the row above is scaled: alone, a short
+	// row's steps wait on each other (its maximum, then its sum, then its
+	// reciprocal). The portable loops take a row at a time.
 	r := 0
-	if currentISA > ISAGeneric {
-		for ; r+1 < rows; r += 2 {
-			na, nb := keep(r), keep(r+1)
-			xa, xb := x[r*size:r*size+na], x[(r+1)*size:(r+1)*size+nb]
-			oa, ob := out[r*size:(r+1)*size], out[(r+1)*size:(r+2)*size]
-			ma, nanA := rowMax(xa)
-			mb, nanB := rowMax(xb)
-			if nanA || nanB || math.IsInf(float64(ma), 0) || math.IsInf(float64(mb), 0) {
-				softmaxKeptRow(oa, x[r*size:(r+1)*size], na)
-				softmaxKeptRow(ob, x[(r+1)*size:(r+2)*size], nb)
-				continue
-			}
-			sa := expShift(oa[:na], xa, float64(ma))
-			sb := expShift(ob[:nb], xb, float64(mb))
-			binaryScalarF32(opMul, oa[:na], oa[:na], float32(1/sa))
-			binaryScalarF32(opMul, ob[:nb], ob[:nb], float32(1/sb))
-			clear(oa[na:])
-			clear(ob[nb:])
+	for r < rows {
+		var ks []int
+		if kept != nil {
+			ks = kept[r:rows]
+		}
+		done, ok := softmaxKeptVec(out[r*size:rows*size], x[r*size:rows*size], size, rows-r, ks)
+		if !ok {
+			break
+		}
+		// The cut elements' zeros after the kernel's reads: stores
+		// next to the following row's loads stall them when out is x.
+		for i := r; kept != nil && i < r+done; i++ {
+			clear(out[i*size+kept[i] : (i+1)*size])
+		}
+		if r += done; r < rows {
+			softmaxKeptRow(out[r*size:(r+1)*size], x[r*size:(r+1)*size], keep(r))
+			r++
 		}
 	}
 	for ; r < rows; r++ {

@@ -126,13 +126,14 @@ func testSoftmaxPanics(t *testing.T) {
 	}
 }
 
-// TestSoftmaxRowPairs checks that softmaxRows, which takes two rows at a
-// time on the vector tiers, gives each row the bits it gets alone, over
-// odd and even row counts, short and long rows, and a pair with a special
-// row (all -Inf, or a NaN) at either place.
-func TestSoftmaxRowPairs(t *testing.T) { forEachISA(t, testSoftmaxRowPairs) }
+// TestSoftmaxRowsTogether checks that softmaxRows, whose vector tiers
+// take all the rows in one call of a fused kernel, gives each row the bits
+// softmaxRowsOne's steps give it alone, over odd and even row counts,
+// short and long rows, and special rows (all -Inf, or a NaN) after the
+// first and among the last.
+func TestSoftmaxRowsTogether(t *testing.T) { forEachISA(t, testSoftmaxRowsTogether) }
 
-func testSoftmaxRowPairs(t *testing.T) {
+func testSoftmaxRowsTogether(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
 	for _, size := range []int{1, 7, 16, 77, 128, 301} {
 		for _, rows := range []int{1, 2, 5, 8} {

@@ -18,6 +18,8 @@ type vecKernels struct {
 	same          [opDiv + 1]func(o, a, b *float32, n int) // by binaryOp
 	scalar        [opDiv + 1]func(o, a *float32, s float32, n int)
 	layerNormRow  func(out, x, w, b *float32, n int, eps float64, mode int)
+	// softmaxKept is softmaxKeptVec's kernel; nil: the tier has none.
+	softmaxKept func(out, x *float32, size, rows int, kept *int) (done int)
 }
 
 // vec is the vector kernel set of the selected tier, or nil.
@@ -37,6 +39,7 @@ var avx512Vec = &vecKernels{
 	same:          [...]func(o, a, b *float32, n int){addSameAVX512, subSameAVX512, mulSameAVX512, divSameAVX512},
 	scalar:        [...]func(o, a *float32, s float32, n int){addScalarAVX512, subScalarAVX512, mulScalarAVX512, divScalarAVX512},
 	layerNormRow:  layerNormRowAVX512,
+	softmaxKept:   softmaxKeptAVX512,
 }
 
 var avx2Vec = &vecKernels{
@@ -53,6 +56,7 @@ var avx2Vec = &vecKernels{
 	same:          [...]func(o, a, b *float32, n int){addSameAVX2, subSameAVX2, mulSameAVX2, divSameAVX2},
 	scalar:        [...]func(o, a *float32, s float32, n int){addScalarAVX2, subScalarAVX2, mulScalarAVX2, divScalarAVX2},
 	layerNormRow:  layerNormRowAVX2,
+	softmaxKept:   softmaxKeptAVX2,
 }
 
 // bestVec returns the vector kernels of the selected tier (SetISA).
