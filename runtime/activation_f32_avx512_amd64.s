@@ -513,9 +513,7 @@ smaxloop:
 	CMPQ CX, $16
 	JL   smaxtail
 	VMOVUPS (R8), Z8
-	VMAXPS Z8, Z7, Z7
-	VCMPPS $3, Z8, Z8, K7
-	KORW K7, K5, K5
+	MAXSTEP16(Z8, Z7, K7, K5)
 	ADDQ $64, R8
 	SUBQ $16, CX
 	JMP  smaxloop
@@ -526,19 +524,10 @@ smaxtail:
 	TAILMASK(K2)
 	VMOVAPS Z13, Z8
 	VMOVUPS (R8), K2, Z8
-	VMAXPS Z8, Z7, Z7
-	VCMPPS $3, Z8, Z8, K7
-	KORW K7, K5, K5
+	MAXSTEP16(Z8, Z7, K7, K5)
 
 smaxreduce:
-	VEXTRACTF32X8 $1, Z7, Y8
-	VMAXPS Y8, Y7, Y7
-	VEXTRACTF128 $1, Y7, X8
-	VMAXPS X8, X7, X7
-	VPERMILPS $0x4e, X7, X8
-	VMAXPS X8, X7, X7
-	VPERMILPS $0xb1, X7, X8
-	VMAXPS X8, X7, X7
+	MAXREDUCE16(Z7, Y7, X7, Y8, X8)
 
 	// The row above (R11 floats from R10) times float32(1/sum) in Z2.
 spending:

@@ -8,6 +8,27 @@
 	DECL  AX; \
 	KMOVW AX, K
 
+// MAXSTEP16 folds the sixteen lanes of V into the running maximum ACC
+// (VMAXPS keeps its second source, V, where either is NaN) and sets the
+// lanes of V that are NaN in the opmask NAN, with K as scratch.
+#define MAXSTEP16(V, ACC, K, NAN) \
+	VMAXPS V, ACC, ACC; \
+	VCMPPS $3, V, V, K; \
+	KORW K, NAN, NAN
+
+// MAXREDUCE16 sets the low lane of X (the X register of Z) to the largest
+// of Z's sixteen lanes, in the order maxAVX512 takes them; Y is Z's Y
+// register, YT and XT those of a scratch register.
+#define MAXREDUCE16(Z, Y, X, YT, XT) \
+	VEXTRACTF32X8 $1, Z, YT; \
+	VMAXPS YT, Y, Y; \
+	VEXTRACTF128 $1, Y, XT; \
+	VMAXPS XT, X, X; \
+	VPERMILPS $0x4e, X, XT; \
+	VMAXPS XT, X, X; \
+	VPERMILPS $0xb1, X, XT; \
+	VMAXPS XT, X, X
+
 // HSUMPD0 sets the low lane of X0 to the sum of the eight float64 lanes of
 // Z0, with Z1 as scratch.
 #define HSUMPD0 \

@@ -30,6 +30,24 @@
 // number, is the mask of the low min(CX, 4) lanes.
 #define TAILMASK8(Y) LANEMASK(CX, Y, AX, BX)
 
+// MAXSTEP8 folds the eight lanes of V into the running maximum ACC
+// (VMAXPS keeps its second source, V, where either is NaN) and ORs the
+// mask of V's NaN lanes into NAN, with T as scratch.
+#define MAXSTEP8(V, ACC, T, NAN) \
+	VMAXPS V, ACC, ACC; \
+	VCMPPS $3, V, V, T; \
+	VORPS T, NAN, NAN
+
+// MAXREDUCE8 sets the low lane of X (the X register of Y) to the largest
+// of Y's eight lanes, in the order maxAVX2 takes them; XT is scratch.
+#define MAXREDUCE8(Y, X, XT) \
+	VEXTRACTF128 $1, Y, XT; \
+	VMAXPS XT, X, X; \
+	VPERMILPS $0x4e, X, XT; \
+	VMAXPS XT, X, X; \
+	VPERMILPS $0xb1, X, XT; \
+	VMAXPS XT, X, X
+
 // HSUMPD4 sets the low lane of X0 to the sum of the four float64 lanes of
 // Y0, with X1 as scratch.
 #define HSUMPD4 \
