@@ -41,9 +41,9 @@ var tiers = []tier{
 	{file: "gemm_sparse_avx2_amd64.s", suffix: "256", r: "Y", width: 32, lanes: 8, panels: 6, nr: 16,
 		bcast: 12, zero: 15, zeroOp: "VXORPS", rowMove: "VMOVDQU",
 		summary: "AVX2+FMA kernels of the GEMM's sparse rows (gemm_sparse.go): one row of\n// A against six packed panels of B (96 columns), over the row's nonzero\n// elements only."},
-	{file: "gemm_sparse_avx512_amd64.s", suffix: "512", r: "Z", width: 64, lanes: 16, panels: 8, nr: 32,
+	{file: "gemm_sparse_avx512_amd64.s", suffix: "512", r: "Z", width: 64, lanes: 16, panels: 4, nr: 32,
 		bcast: 16, zero: 31, zeroOp: "VPXORD", rowMove: "VMOVDQU32",
-		summary: "AVX-512 kernels of the GEMM's sparse rows (gemm_sparse.go): one row of\n// A against eight packed panels of B (256 columns), over the row's\n// nonzero elements only."},
+		summary: "AVX-512 kernels of the GEMM's sparse rows (gemm_sparse.go): one row of\n// A against four packed panels of B (128 columns), over the row's\n// nonzero elements only."},
 }
 
 var out bytes.Buffer
