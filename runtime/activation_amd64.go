@@ -86,24 +86,23 @@ func softmaxKeptAVX2(out, x *float32, size, rows int, kept *int) (done int)
 
 // softmaxKeptVec computes the rows of softmaxKeptRows from the first on
 // with the tier's fused kernel, up to a row whose kept elements hold a NaN
-// or whose maximum is ±∞, and returns the rows done; ok is false where the
-// tier has no such kernel (or kept holds a count outside [1, size]) and
-// nothing was done.
-func softmaxKeptVec(out, x []float32, size, rows int, kept []int) (done int, ok bool) {
+// or whose maximum is ±∞, and returns the rows done: 0 where the tier has
+// no such kernel or kept holds a count outside [1, size].
+func softmaxKeptVec(out, x []float32, size, rows int, kept []int) (done int) {
 	if vec == nil || vec.softmaxKept == nil || rows == 0 || size < 1 {
-		return 0, false
+		return 0
 	}
 	_, _ = out[rows*size-1], x[rows*size-1]
 	var kp *int
 	if kept != nil {
 		for _, n := range kept[:rows] {
 			if n < 1 || n > size {
-				return 0, false
+				return 0
 			}
 		}
 		kp = &kept[0]
 	}
-	return vec.softmaxKept(&out[0], &x[0], size, rows, kp), true
+	return vec.softmaxKept(&out[0], &x[0], size, rows, kp)
 }
 
 // reluAVX512 sets out[i] = max(x[i], 0) for i < n, keeping NaN and -0

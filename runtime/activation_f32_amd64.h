@@ -11,6 +11,23 @@
 // G16 fills 64 bytes with eight float32 entries, twice.
 #define G16(off, v0, v1, v2, v3, v4, v5, v6, v7) DATA f32Const<>+(off+0)(SB)/4, v0; DATA f32Const<>+(off+4)(SB)/4, v1; DATA f32Const<>+(off+8)(SB)/4, v2; DATA f32Const<>+(off+12)(SB)/4, v3; DATA f32Const<>+(off+16)(SB)/4, v4; DATA f32Const<>+(off+20)(SB)/4, v5; DATA f32Const<>+(off+24)(SB)/4, v6; DATA f32Const<>+(off+28)(SB)/4, v7; DATA f32Const<>+(off+32)(SB)/4, v0; DATA f32Const<>+(off+36)(SB)/4, v1; DATA f32Const<>+(off+40)(SB)/4, v2; DATA f32Const<>+(off+44)(SB)/4, v3; DATA f32Const<>+(off+48)(SB)/4, v4; DATA f32Const<>+(off+52)(SB)/4, v5; DATA f32Const<>+(off+56)(SB)/4, v6; DATA f32Const<>+(off+60)(SB)/4, v7
 
+// RECIPF32 sets the low lane of R to float32(1/s) for the float64 s in the
+// low lane of S (the division in float64, then one rounding, as Go's
+// float32(1/s)); AX is scratch.
+#define RECIPF32(S, R) \
+	MOVQ $0x3ff0000000000000, AX; \
+	VMOVQ AX, R; \
+	VDIVSD S, R, R; \
+	VCVTSD2SS R, R, R
+
+// JINF32 jumps to L when the float32 in the low lane of X is ±∞; AX is
+// scratch.
+#define JINF32(X, L) \
+	VMOVD X, AX; \
+	ANDL $0x7fffffff, AX; \
+	CMPL AX, $0x7f800000; \
+	JEQ L
+
 #define fONE 0
 #define fSIGN 32
 #define fABS 64

@@ -560,10 +560,7 @@ scheck:
 	JGE  sdone
 	KORTESTW K5, K5
 	JNE  sdone
-	VMOVD X7, AX
-	ANDL $0x7fffffff, AX
-	CMPL AX, $0x7f800000
-	JEQ  sdone
+	JINF32(X7, sdone)
 
 	// e^(x-m) into out, their sum in float64.
 	VBROADCASTSS X7, Z12
@@ -598,10 +595,7 @@ sexptail:
 ssum:
 	VADDPD Z11, Z10, Z0
 	HSUMPD0
-	MOVQ $0x3ff0000000000000, AX
-	VMOVQ AX, X1
-	VDIVSD X0, X1, X1
-	VCVTSD2SS X1, X1, X1
+	RECIPF32(X0, X1)
 	VBROADCASTSS X1, Z2
 	MOVQ DI, R10
 	MOVQ BX, R11

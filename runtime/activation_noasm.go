@@ -13,10 +13,8 @@ func expShiftVec(out, x []float32, shift float64, below bool) (sum float64, ok b
 	return 0, false
 }
 
-// softmaxKeptVec reports false: softmaxKeptRows takes its rows one by one.
-func softmaxKeptVec(out, x []float32, size, rows int, kept []int) (done int, ok bool) {
-	return 0, false
-}
+// softmaxKeptVec does no row: softmaxKeptRows takes them one by one.
+func softmaxKeptVec(out, x []float32, size, rows int, kept []int) (done int) { return 0 }
 
 // maxVec reports false: softmax uses its portable loop.
 func maxVec(x []float32) (m float32, nan, ok bool) { return 0, false, false }

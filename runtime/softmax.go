@@ -103,21 +103,17 @@ func softmaxKeptRows(out, x []float32, size, rows int, kept []int) {
 		}
 		return kept[r]
 	}
-	// The tier's fused kernel, where it has one: all the rows in one call
-	// but those it leaves to softmaxKeptRow. The rows overlap there, a
-	// row's maximum loaded while the row above is scaled: alone, a short
-	// row's steps wait on each other (its maximum, then its sum, then its
-	// reciprocal). The portable loops take a row at a time.
-	r := 0
-	for r < rows {
+	// The tier's fused kernel, where it has one, takes all the rows in one
+	// call but those it leaves to softmaxKeptRow (the portable tier: all of
+	// them). The rows overlap there, a row's maximum loaded while the row
+	// above is scaled: alone, a short row's steps wait on each other (its
+	// maximum, then its sum, then its reciprocal).
+	for r := 0; r < rows; {
 		var ks []int
 		if kept != nil {
 			ks = kept[r:rows]
 		}
-		done, ok := softmaxKeptVec(out[r*size:rows*size], x[r*size:rows*size], size, rows-r, ks)
-		if !ok {
-			break
-		}
+		done := softmaxKeptVec(out[r*size:rows*size], x[r*size:rows*size], size, rows-r, ks)
 		// The cut elements' zeros after the kernel's reads: stores
 		// next to the following row's loads stall them when out is x.
 		for i := r; kept != nil && i < r+done; i++ {
@@ -127,9 +123,6 @@ func softmaxKeptRows(out, x []float32, size, rows int, kept []int) {
 			softmaxKeptRow(out[r*size:(r+1)*size], x[r*size:(r+1)*size], keep(r))
 			r++
 		}
-	}
-	for ; r < rows; r++ {
-		softmaxKeptRow(out[r*size:(r+1)*size], x[r*size:(r+1)*size], keep(r))
 	}
 }
 

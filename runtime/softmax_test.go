@@ -126,11 +126,12 @@ func testSoftmaxPanics(t *testing.T) {
 	}
 }
 
-// TestSoftmaxRowsTogether checks that softmaxRows, whose vector tiers
-// take all the rows in one call of a fused kernel, gives each row the bits
-// softmaxRowsOne's steps give it alone, over odd and even row counts,
-// short and long rows, and special rows (all -Inf, or a NaN) after the
-// first and among the last.
+// TestSoftmaxRowsTogether checks that softmaxKeptRows with every element
+// kept, which softmaxRows runs on the vector tiers (all the rows in one
+// call of a fused kernel; on the portable tier a row at a time through
+// softmaxKeptRow), gives each row the bits softmaxRowsOne's steps give it
+// alone, over odd and even row counts, short and long rows, and special
+// rows (all -Inf, or a NaN) after the first and among the last.
 func TestSoftmaxRowsTogether(t *testing.T) { forEachISA(t, testSoftmaxRowsTogether) }
 
 func testSoftmaxRowsTogether(t *testing.T) {
@@ -148,7 +149,7 @@ func testSoftmaxRowsTogether(t *testing.T) {
 				x[4*size+size/2] = float32(math.NaN()) // row 4: a NaN
 			}
 			got := make([]float32, len(x))
-			softmaxRows(got, x, size, 0, rows, false)
+			softmaxKeptRows(got, x, size, rows, nil)
 			want := make([]float32, len(x))
 			for r := range rows {
 				softmaxRowsOne(want, x, size, r, r+1, false)
@@ -159,7 +160,7 @@ func testSoftmaxRowsTogether(t *testing.T) {
 				}
 			}
 			// In place, as the attention's program runs it.
-			softmaxRows(x, x, size, 0, rows, false)
+			softmaxKeptRows(x, x, size, rows, nil)
 			for i := range want {
 				if math.Float32bits(x[i]) != math.Float32bits(want[i]) && !(x[i] != x[i] && want[i] != want[i]) {
 					t.Fatalf("in place, size %d, %d rows: element %d of row %d is %v, alone %v", size, rows, i%size, i/size, x[i], want[i])

@@ -1,5 +1,7 @@
 // Macros shared by the AVX-512 kernels of this package.
 
+#include "vec_avx2_amd64.h"
+
 // TAILMASK sets the mask register K to the low CX bits (CX < 16), with AX
 // as scratch: the lanes of a last, partial vector.
 #define TAILMASK(K) \
@@ -22,12 +24,7 @@
 #define MAXREDUCE16(Z, Y, X, YT, XT) \
 	VEXTRACTF32X8 $1, Z, YT; \
 	VMAXPS YT, Y, Y; \
-	VEXTRACTF128 $1, Y, XT; \
-	VMAXPS XT, X, X; \
-	VPERMILPS $0x4e, X, XT; \
-	VMAXPS XT, X, X; \
-	VPERMILPS $0xb1, X, XT; \
-	VMAXPS XT, X, X
+	MAXREDUCE8(Y, X, XT)
 
 // HSUMPD0 sets the low lane of X0 to the sum of the eight float64 lanes of
 // Z0, with Z1 as scratch.
