@@ -14,8 +14,8 @@ var avx512Kernel = &gemmKernel{
 	name: "avx512-14x32", mr: 14, nr: 32,
 	kc: 256, kcLargeC: 512, mc: 14 * 12, nc: 2048,
 	tile: tileAVX512, direct: tileDirectAVX512, directPack: tileDirectPackAVX512,
-	directPackB: tileDirectPackBAVX512,
-	rowBias:     true,
+	directPackB: tileDirectPackBAVX512, directNarrow: tileDirectNarrowAVX512,
+	rowBias: true,
 	gemv: &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512, dot8: dot8AVX512,
 		sparse: sparseTier{wide: true}.gemv, sparseMinZeros: 0.2, countZeros: countZerosAVX2},
 	sparse: sparseAVX512,
@@ -158,6 +158,17 @@ func tileDirectPackAVX2(rows, cols, k int, a []float32, lda int, pa, b, c []floa
 	var acc [6 * 16]float32
 	tileDirectPack256(rows, k, &a[0], lda, &b[0], &acc[0], 16, 1, 0, nil, 0, &pa[0])
 	storeTile(acc[:], 16, rows, cols, c, ldc, beta, bias, flags)
+}
+
+// tileDirectNarrowAVX512 runs the AVX-512 kernel for up to 28 rows and
+// 16 columns that reads A in place; see gemmKernel.directNarrow. A 14×32
+// tile of at most 16 columns spends half its FMAs on columns it drops:
+// 256×512×10 with B packed, 1 worker, AMD EPYC Zen 5, 40.7 → 30.1 µs.
+func tileDirectNarrowAVX512(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int) {
+	_ = a[(rows-1)*lda+k-1]
+	_ = b[k*32-1]
+	_ = c[(rows-1)*ldc+cols-1]
+	tileDirectNarrow512(rows, k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, tileBias(bias, rows, cols, flags), flags, uint32(1)<<cols-1)
 }
 
 // tileDirectNarrowAVX2 runs the AVX2 micro-kernel for up to 12 rows and 8

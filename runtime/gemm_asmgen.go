@@ -51,12 +51,14 @@ func tile512(mr int) {
 }
 
 // directRow returns the address of A(i, p) at byte offset off for the
-// direct-A kernel: AX is row 0, R12 row 8, R8 = lda, R9 = 3·lda,
-// R10 = 5·lda, R11 = 7·lda (all in bytes).
+// direct-A kernels: AX is row 0, R12 row 8, R13 row 16 and R14 row 24
+// (the last two for the AVX-512 narrow kernel's 28 rows), R8 = lda,
+// R9 = 3·lda, R10 = 5·lda, R11 = 7·lda (all in bytes).
 func directRow(i, off int) string {
 	base := "AX"
 	if i > 8 {
-		base, i = "R12", i-8
+		g := (i - 1) / 8
+		base, i = []string{"R12", "R13", "R14"}[g-1], i-8*g
 	}
 	idx := [...]string{"", "(R8*1)", "(R8*2)", "(R9*1)", "(R8*4)", "(R10*1)", "(R9*2)", "(R11*1)", "(R8*8)"}[i]
 	return fmt.Sprintf("%d(%s)%s", off, base, idx)
@@ -281,18 +283,63 @@ func tileDirectPackB(v vecRegs, mr int) {
 	epilogueFlags(name, mr, v, "beta+68(FP)", "bias+72(FP)")
 }
 
-// tileDirectNarrow256 writes the AVX2 kernel for mr ≤ 12 rows (two tiles
-// high) and the first 8 columns of a 16-column B panel, reading A in place:
-// c[i*ldc+j] = alpha·Σp a[i*lda+p]·b[p*16+j] for j < 8, with no epilogue
-// (the Go side applies it, as for other partial tiles). Each element is
-// the same chain of FMAs over p as in the 6×16 kernels, so the bits are
-// theirs; twelve rows keep twelve chains in flight where a 6×8 tile would
-// wait on the FMA latency. Registers: Y0..Y11 accumulators, Y12 the B
-// row, Y13/Y14 broadcasts; AX and R12 rows 0 and 8 of A.
-func tileDirectNarrow256(mr int) {
-	name := fmt.Sprintf("tileDirectNarrow256x%d", mr)
-	fmt.Fprintf(&out, "// func %s(%s)\n", name, directNarrow256Args)
-	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-52\n", name)
+// narrowTier is one vector width's narrow kernel (tileDirectNarrow): the
+// first vector of a two-vector panel of B, for up to two tiles' rows.
+type narrowTier struct {
+	r     string // register prefix
+	bits  int    // vector width: the kernels' names
+	lanes int    // floats per vector
+	nr    int    // columns of a packed panel of B
+	mr    int    // rows at most: two tiles'
+	zero  string // instruction zeroing a register
+}
+
+// args returns the parameters of the tier's narrow kernels: the AVX-512
+// ones apply the direct tiles' epilogue under a column mask, the AVX2 ones
+// store alpha times the sums for the Go side's (as for the AVX2 tiles'
+// partial columns), and frame the bytes of those parameters.
+func (t narrowTier) args() string {
+	if t.bits == 512 {
+		return direct512Args
+	}
+	return directNarrowArgs
+}
+
+func (t narrowTier) frame() int {
+	if t.bits == 512 {
+		return 76
+	}
+	return 52
+}
+
+// name returns the tier's name in comments and messages.
+func (t narrowTier) name() string {
+	if t.bits == 512 {
+		return "AVX-512"
+	}
+	return "AVX2"
+}
+
+var (
+	narrow512 = narrowTier{r: "Z", bits: 512, lanes: 16, nr: nr512, mr: 2 * mr512, zero: "VPXORD"}
+	narrow256 = narrowTier{r: "Y", bits: 256, lanes: 8, nr: nr256, mr: 2 * mr256, zero: "VXORPS"}
+)
+
+// tileDirectNarrow writes the kernel of tier t for mr ≤ t.mr rows (two
+// tiles high) and the first t.lanes columns of a packed B panel, reading
+// A in place: alpha·Σp a[i*lda+p]·b[p*t.nr+j] for j < t.lanes, then on
+// AVX-512 the direct tiles' epilogue under the column mask, on AVX2 none
+// (stored to c for the Go side's, as for the AVX2 tiles' partial
+// columns). Each element is the same chain of FMAs over p as in the tile
+// kernels, so the bits are theirs; two tiles' rows keep as many chains in
+// flight as a whole tile where one tile's rows of one vector would wait
+// on the FMA latency. Registers: accumulators from 0, the B row in
+// t.mr, broadcasts in t.mr+1 and t.mr+2; A's rows from AX, R12, R13 and
+// R14 (rows 0, 8, 16 and 24; see directRow).
+func tileDirectNarrow(t narrowTier, mr int) {
+	name := fmt.Sprintf("tileDirectNarrow%dx%d", t.bits, mr)
+	fmt.Fprintf(&out, "// func %s(%s)\n", name, t.args())
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, t.frame())
 	p("MOVQ k+0(FP), CX")
 	p("MOVQ a+8(FP), AX")
 	p("MOVQ lda+16(FP), R8")
@@ -300,21 +347,35 @@ func tileDirectNarrow256(mr int) {
 	p("LEAQ (R8)(R8*2), R9")
 	p("LEAQ (R8)(R8*4), R10")
 	p("LEAQ (R9)(R8*4), R11")
-	p("LEAQ (AX)(R8*8), R12")
+	bases := []string{"R12", "R13", "R14"}[:max(mr-2, 0)/8] // for rows 9 on
+	for g, base := range bases {
+		from := "AX"
+		if g > 0 {
+			from = bases[g-1]
+		}
+		p("LEAQ (%s)(R8*8), %s", from, base)
+	}
 	p("MOVQ b+24(FP), BX")
 	p("MOVQ c+32(FP), DI")
 	p("MOVQ ldc+40(FP), SI")
 	p("SHLQ $2, SI")
 	for i := 0; i < mr; i++ {
-		p("VXORPS Y%d, Y%d, Y%d", i, i, i)
+		p("%s %s%d, %s%d, %s%d", t.zero, t.r, i, t.r, i, t.r, i)
 	}
 	step := func(u int) {
-		p("VMOVUPS %d(BX), Y12", u*nr256*4)
+		p("VMOVUPS %d(BX), %s%d", u*t.nr*4, t.r, t.mr)
 		for i := 0; i < mr; i++ {
-			x := 13 + i%2
-			p("VBROADCASTSS %s, Y%d", directRow(i, 4*u), x)
-			p("VFMADD231PS Y12, Y%d, Y%d", x, i)
+			x := t.mr + 1 + i%2
+			p("VBROADCASTSS %s, %s%d", directRow(i, 4*u), t.r, x)
+			p("VFMADD231PS %s%d, %s%d, %s%d", t.r, t.mr, t.r, x, t.r, i)
 		}
+	}
+	advance := func(floats int) {
+		p("ADDQ $%d, AX", floats*4)
+		for _, base := range bases {
+			p("ADDQ $%d, %s", floats*4, base)
+		}
+		p("ADDQ $%d, BX", floats*t.nr*4)
 	}
 	p("CMPQ CX, $%d", unroll)
 	p("JL %s_tail", name)
@@ -322,11 +383,7 @@ func tileDirectNarrow256(mr int) {
 	for u := 0; u < unroll; u++ {
 		step(u)
 	}
-	p("ADDQ $%d, AX", unroll*4)
-	if mr > 9 {
-		p("ADDQ $%d, R12", unroll*4)
-	}
-	p("ADDQ $%d, BX", unroll*nr256*4)
+	advance(unroll)
 	p("SUBQ $%d, CX", unroll)
 	p("CMPQ CX, $%d", unroll)
 	p("JGE %s_loop", name)
@@ -335,18 +392,24 @@ func tileDirectNarrow256(mr int) {
 	p("JEQ %s_epi", name)
 	label(name + "_tail1")
 	step(0)
-	p("ADDQ $4, AX")
-	if mr > 9 {
-		p("ADDQ $4, R12")
-	}
-	p("ADDQ $%d, BX", nr256*4)
+	advance(1)
 	p("DECQ CX")
 	p("JNE %s_tail1", name)
 	label(name + "_epi")
-	p("VBROADCASTSS alpha+48(FP), Y13")
+	p("VBROADCASTSS alpha+48(FP), %s%d", t.r, t.mr+1)
 	for i := 0; i < mr; i++ {
-		p("VMULPS Y13, Y%d, Y%d", i, i)
-		p("VMOVUPS Y%d, (DI)", i)
+		p("VMULPS %s%d, %s%d, %s%d", t.r, t.mr+1, t.r, i, t.r, i)
+	}
+	if t.bits == 512 {
+		// The direct tiles' epilogue, under the column mask.
+		p("MOVL mask+72(FP), R9")
+		p("KMOVW R9, K1")
+		p("MOVQ flags+64(FP), R10")
+		epilogueFlags(name, mr, narrowRegs512, "beta+52(FP)", "bias+56(FP)")
+		return
+	}
+	for i := 0; i < mr; i++ {
+		p("VMOVUPS %s%d, (DI)", t.r, i)
 		if i < mr-1 {
 			p("ADDQ SI, DI")
 		}
@@ -356,8 +419,12 @@ func tileDirectNarrow256(mr int) {
 	out.WriteString("\n")
 }
 
-// directNarrow256Args are the parameters of tileDirectNarrow256.
-const directNarrow256Args = "k int, a *float32, lda int, b, c *float32, ldc int, alpha float32"
+// direct512Args are the parameters of the AVX-512 kernels that read A in
+// place.
+const direct512Args = "k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32"
+
+// directNarrowArgs are the parameters of the AVX2 narrow kernels.
+const directNarrowArgs = "k int, a *float32, lda int, b, c *float32, ldc int, alpha float32"
 
 // directPackB512Args are the parameters of the AVX-512 kernels that read
 // A and B in place and pack B.
@@ -449,15 +516,21 @@ type vecRegs struct {
 	mr, nr           int       // rows and columns of a full tile (the packed panels' widths)
 	b, bcast         int       // the two B registers (b, b+1) and broadcast registers (bcast, bcast+1)
 	mask             [2]string // mask operands of the two halves of a row, if any
+	perRow           int       // accumulators of a row: 2, or 1 in the narrow kernels
 }
 
 // avx512Regs masks both halves of a 32-column row with K1 and K2.
 var avx512Regs = vecRegs{r: "Z", width: 64, mask: [2]string{"K1, ", "K2, "}, beta: 30, bias: 28, zero: 30, zeroOp: "VPXORD", load: "VMOVUPS.Z",
-	mr: mr512, nr: nr512, b: 28, bcast: 30}
+	mr: mr512, nr: nr512, b: 28, bcast: 30, perRow: 2}
+
+// narrowRegs512 is the AVX-512 narrow kernel's epilogue: one vector a row,
+// masked by K1.
+var narrowRegs512 = vecRegs{r: "Z", width: 64, mask: [2]string{"K1, "}, beta: 30, bias: 28, zero: 30, zeroOp: "VPXORD", load: "VMOVUPS.Z",
+	perRow: 1}
 
 // avx2Regs stores whole 16-column rows.
 var avx2Regs = vecRegs{r: "Y", width: 32, beta: 14, bias: 12, zero: 14, zeroOp: "VXORPS", load: "VMOVUPS",
-	mr: mr256, nr: nr256, b: 12, bcast: 14}
+	mr: mr256, nr: nr256, b: 12, bcast: 14, perRow: 2}
 
 // tileLoop writes the body of a packed tile kernel for mr rows, after the
 // arguments are loaded (k in CX, the A panel at AX, the B panel at BX):
@@ -503,12 +576,12 @@ func tileLoop(name string, mr int, v vecRegs, loopTop func()) {
 }
 
 // epilogueFlags writes the flag-driven end of a tile kernel, with the flags
-// in R10, the accumulators in registers 0..2·mr-1 (two per row) and C at DI
-// with its row stride in SI: C = acc (+beta·C when flags&1) (+bias when
-// flags&2) (+bias[i] on row i when flags&8) (ReLU when flags&4),
-// then the store.
+// in R10, the accumulators in registers 0..v.perRow·mr-1 (v.perRow a row)
+// and C at DI with its row stride in SI: C = acc (+beta·C when flags&1)
+// (+bias when flags&2) (+bias[i] on row i when flags&8) (ReLU when
+// flags&4), then the store.
 func epilogueFlags(name string, mr int, v vecRegs, betaArg, biasArg string) {
-	r, w := v.r, v.width
+	r, w, per := v.r, v.width, v.perRow
 	// loadMask puts a mask register after a memory source operand.
 	loadMask := func(h int) string {
 		if v.mask[h] == "" {
@@ -516,13 +589,21 @@ func epilogueFlags(name string, mr int, v vecRegs, betaArg, biasArg string) {
 		}
 		return ", " + v.mask[h][:len(v.mask[h])-2]
 	}
+	// off is the byte offset of a row's vector h.
+	off := func(h int) string {
+		if h == 0 {
+			return ""
+		}
+		return fmt.Sprint(h * w)
+	}
 	p("TESTQ $1, R10")
 	p("JEQ %s_nobeta", name)
 	p("VBROADCASTSS %s, %s%d", betaArg, r, v.beta)
 	p("MOVQ DI, R8")
 	for i := 0; i < mr; i++ {
-		p("VFMADD231PS (R8), %s%d, %s%s%d", r, v.beta, v.mask[0], r, 2*i)
-		p("VFMADD231PS %d(R8), %s%d, %s%s%d", w, r, v.beta, v.mask[1], r, 2*i+1)
+		for h := range per {
+			p("VFMADD231PS %s(R8), %s%d, %s%s%d", off(h), r, v.beta, v.mask[h], r, per*i+h)
+		}
 		if i < mr-1 {
 			p("ADDQ SI, R8")
 		}
@@ -531,11 +612,13 @@ func epilogueFlags(name string, mr int, v vecRegs, betaArg, biasArg string) {
 	p("TESTQ $2, R10")
 	p("JEQ %s_nobias", name)
 	p("MOVQ %s, R11", biasArg)
-	p("%s (R11)%s, %s%d", v.load, loadMask(0), r, v.bias)
-	p("%s %d(R11)%s, %s%d", v.load, w, loadMask(1), r, v.bias+1)
+	for h := range per {
+		p("%s %s(R11)%s, %s%d", v.load, off(h), loadMask(h), r, v.bias+h)
+	}
 	for i := 0; i < mr; i++ {
-		p("VADDPS %s%d, %s%d, %s%d", r, v.bias, r, 2*i, r, 2*i)
-		p("VADDPS %s%d, %s%d, %s%d", r, v.bias+1, r, 2*i+1, r, 2*i+1)
+		for h := range per {
+			p("VADDPS %s%d, %s%d, %s%d", r, v.bias+h, r, per*i+h, r, per*i+h)
+		}
 	}
 	label(name + "_nobias")
 	// flags&8 adds bias[i] to row i (bias is then per row).
@@ -544,21 +627,23 @@ func epilogueFlags(name string, mr int, v vecRegs, betaArg, biasArg string) {
 	p("MOVQ %s, R11", biasArg)
 	for i := 0; i < mr; i++ {
 		p("VBROADCASTSS %d(R11), %s%d", 4*i, r, v.bias)
-		p("VADDPS %s%d, %s%d, %s%d", r, v.bias, r, 2*i, r, 2*i)
-		p("VADDPS %s%d, %s%d, %s%d", r, v.bias, r, 2*i+1, r, 2*i+1)
+		for h := range per {
+			p("VADDPS %s%d, %s%d, %s%d", r, v.bias, r, per*i+h, r, per*i+h)
+		}
 	}
 	label(name + "_norowbias")
 	p("TESTQ $4, R10")
 	p("JEQ %s_store", name)
 	p("%s %s%d, %s%d, %s%d", v.zeroOp, r, v.zero, r, v.zero, r, v.zero)
-	for i := 0; i < 2*mr; i++ {
+	for i := 0; i < per*mr; i++ {
 		// max(0, x) with x as second source keeps NaN and -0 like the Go loop.
 		p("VMAXPS %s%d, %s%d, %s%d", r, i, r, v.zero, r, i)
 	}
 	label(name + "_store")
 	for i := 0; i < mr; i++ {
-		p("VMOVUPS %s%d, %s(DI)", r, 2*i, v.mask[0])
-		p("VMOVUPS %s%d, %s%d(DI)", r, 2*i+1, v.mask[1], w)
+		for h := range per {
+			p("VMOVUPS %s%d, %s%s(DI)", r, per*i+h, v.mask[h], off(h))
+		}
 		if i < mr-1 {
 			p("ADDQ SI, DI")
 		}
@@ -994,8 +1079,10 @@ func main() {
 	for mr := 1; mr <= mr256; mr++ {
 		tileDirectPackB(avx2Regs, mr)
 	}
-	for mr := 1; mr <= 2*mr256; mr++ {
-		tileDirectNarrow256(mr)
+	for _, t := range []narrowTier{narrow512, narrow256} {
+		for mr := 1; mr <= t.mr; mr++ {
+			tileDirectNarrow(t, mr)
+		}
 	}
 	gemvRow512()
 	dotRows512(4)
@@ -1019,7 +1106,7 @@ func decls() {
 	}
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, "// tileDirect512x%d is the AVX-512 micro-kernel for %d row(s) of a 14×32 tile reading A in place.\n//\n//go:noescape\n", mr, mr)
-		fmt.Fprintf(&out, "func tileDirect512x%d(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)\n\n", mr)
+		fmt.Fprintf(&out, "func tileDirect512x%d(%s)\n\n", mr, direct512Args)
 	}
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, "// tileDirectPack512x%d is tileDirect512x%d also storing the A it reads to the packed panel pa.\n//\n//go:noescape\n", mr, mr)
@@ -1045,9 +1132,11 @@ func decls() {
 		fmt.Fprintf(&out, "// tileDirectPackB256x%d is tileDirect256x%d reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.\n//\n//go:noescape\n", mr, mr)
 		fmt.Fprintf(&out, "func tileDirectPackB256x%d(%s)\n\n", mr, directPackB256Args)
 	}
-	for mr := 1; mr <= 2*mr256; mr++ {
-		fmt.Fprintf(&out, "// tileDirectNarrow256x%d is the AVX2 kernel for %d row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.\n//\n//go:noescape\n", mr, mr)
-		fmt.Fprintf(&out, "func tileDirectNarrow256x%d(%s)\n\n", mr, directNarrow256Args)
+	for _, t := range []narrowTier{narrow512, narrow256} {
+		for mr := 1; mr <= t.mr; mr++ {
+			fmt.Fprintf(&out, "// tileDirectNarrow%dx%d is the %s kernel for %d row(s) and the first %d columns of a %d-column panel, reading A in place.\n//\n//go:noescape\n", t.bits, mr, t.name(), mr, t.lanes, t.nr)
+			fmt.Fprintf(&out, "func tileDirectNarrow%dx%d(%s)\n\n", t.bits, mr, t.args())
+		}
 	}
 	out.WriteString("// gemvRow512 sets c[0:32] (lanes in mask) to alpha·Σp a[p]·b[p*ldb+j] (+beta·c, +bias, ReLU per flags).\n//\n//go:noescape\n")
 	out.WriteString("func gemvRow512(k int, a, b *float32, ldb int, c *float32, alpha, beta float32, bias *float32, flags int, mask uint32)\n\n")
@@ -1094,12 +1183,18 @@ func decls() {
 		}
 		out.WriteString("\tdefault:\n\t\tpanic(\"runtime: AVX2 tile with more than 6 rows\")\n\t}\n}\n")
 	}
-	out.WriteString("\n// tileDirectNarrow256 runs the AVX2 kernel tileDirectNarrow256xN for rows rows.\n")
-	fmt.Fprintf(&out, "func tileDirectNarrow256(rows int, %s) {\n\tswitch rows {\n", directNarrow256Args)
-	for mr := 1; mr <= 2*mr256; mr++ {
-		fmt.Fprintf(&out, "\tcase %d:\n\t\ttileDirectNarrow256x%d(k, a, lda, b, c, ldc, alpha)\n", mr, mr)
+	for _, t := range []narrowTier{narrow512, narrow256} {
+		fmt.Fprintf(&out, "\n// tileDirectNarrow%d runs the %s kernel tileDirectNarrow%dxN for rows rows.\n", t.bits, t.name(), t.bits)
+		fmt.Fprintf(&out, "func tileDirectNarrow%d(rows int, %s) {\n\tswitch rows {\n", t.bits, t.args())
+		call := "k, a, lda, b, c, ldc, alpha"
+		if t.bits == 512 {
+			call += ", beta, bias, flags, mask"
+		}
+		for mr := 1; mr <= t.mr; mr++ {
+			fmt.Fprintf(&out, "\tcase %d:\n\t\ttileDirectNarrow%dx%d(%s)\n", mr, t.bits, mr, call)
+		}
+		fmt.Fprintf(&out, "\tdefault:\n\t\tpanic(\"runtime: narrow %s tile with more than %d rows\")\n\t}\n}\n", t.name(), t.mr)
 	}
-	out.WriteString("\tdefault:\n\t\tpanic(\"runtime: narrow AVX2 tile with more than 12 rows\")\n\t}\n}\n")
 	out.WriteString("\n// tileDirectPackB512 runs the AVX-512 kernel tileDirectPackB512xN for rows rows.\n")
 	fmt.Fprintf(&out, "func tileDirectPackB512(rows int, %s) {\n\tswitch rows {\n", directPackB512Args)
 	for mr := 1; mr <= mr512; mr++ {

@@ -405,62 +405,202 @@ func tileDirectPackB256x5(k int, a *float32, lda int, b *float32, ldb int, pb, c
 //go:noescape
 func tileDirectPackB256x6(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
 
-// tileDirectNarrow256x1 is the AVX2 kernel for 1 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+// tileDirectNarrow512x1 is the AVX-512 kernel for 1 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x2 is the AVX-512 kernel for 2 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x3 is the AVX-512 kernel for 3 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x4 is the AVX-512 kernel for 4 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x5 is the AVX-512 kernel for 5 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x6 is the AVX-512 kernel for 6 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x7 is the AVX-512 kernel for 7 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x8 is the AVX-512 kernel for 8 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x9 is the AVX-512 kernel for 9 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x10 is the AVX-512 kernel for 10 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x11 is the AVX-512 kernel for 11 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x12 is the AVX-512 kernel for 12 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x13 is the AVX-512 kernel for 13 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x13(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x14 is the AVX-512 kernel for 14 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x15 is the AVX-512 kernel for 15 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x15(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x16 is the AVX-512 kernel for 16 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x16(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x17 is the AVX-512 kernel for 17 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x17(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x18 is the AVX-512 kernel for 18 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x18(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x19 is the AVX-512 kernel for 19 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x19(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x20 is the AVX-512 kernel for 20 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x20(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x21 is the AVX-512 kernel for 21 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x21(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x22 is the AVX-512 kernel for 22 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x22(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x23 is the AVX-512 kernel for 23 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x23(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x24 is the AVX-512 kernel for 24 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x24(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x25 is the AVX-512 kernel for 25 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x25(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x26 is the AVX-512 kernel for 26 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x26(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x27 is the AVX-512 kernel for 27 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x27(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow512x28 is the AVX-512 kernel for 28 row(s) and the first 16 columns of a 32-column panel, reading A in place.
+//
+//go:noescape
+func tileDirectNarrow512x28(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+
+// tileDirectNarrow256x1 is the AVX2 kernel for 1 row(s) and the first 8 columns of a 16-column panel, reading A in place.
 //
 //go:noescape
 func tileDirectNarrow256x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
 
-// tileDirectNarrow256x2 is the AVX2 kernel for 2 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+// tileDirectNarrow256x2 is the AVX2 kernel for 2 row(s) and the first 8 columns of a 16-column panel, reading A in place.
 //
 //go:noescape
 func tileDirectNarrow256x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
 
-// tileDirectNarrow256x3 is the AVX2 kernel for 3 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+// tileDirectNarrow256x3 is the AVX2 kernel for 3 row(s) and the first 8 columns of a 16-column panel, reading A in place.
 //
 //go:noescape
 func tileDirectNarrow256x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
 
-// tileDirectNarrow256x4 is the AVX2 kernel for 4 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+// tileDirectNarrow256x4 is the AVX2 kernel for 4 row(s) and the first 8 columns of a 16-column panel, reading A in place.
 //
 //go:noescape
 func tileDirectNarrow256x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
 
-// tileDirectNarrow256x5 is the AVX2 kernel for 5 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+// tileDirectNarrow256x5 is the AVX2 kernel for 5 row(s) and the first 8 columns of a 16-column panel, reading A in place.
 //
 //go:noescape
 func tileDirectNarrow256x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
 
-// tileDirectNarrow256x6 is the AVX2 kernel for 6 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+// tileDirectNarrow256x6 is the AVX2 kernel for 6 row(s) and the first 8 columns of a 16-column panel, reading A in place.
 //
 //go:noescape
 func tileDirectNarrow256x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
 
-// tileDirectNarrow256x7 is the AVX2 kernel for 7 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+// tileDirectNarrow256x7 is the AVX2 kernel for 7 row(s) and the first 8 columns of a 16-column panel, reading A in place.
 //
 //go:noescape
 func tileDirectNarrow256x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
 
-// tileDirectNarrow256x8 is the AVX2 kernel for 8 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+// tileDirectNarrow256x8 is the AVX2 kernel for 8 row(s) and the first 8 columns of a 16-column panel, reading A in place.
 //
 //go:noescape
 func tileDirectNarrow256x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
 
-// tileDirectNarrow256x9 is the AVX2 kernel for 9 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+// tileDirectNarrow256x9 is the AVX2 kernel for 9 row(s) and the first 8 columns of a 16-column panel, reading A in place.
 //
 //go:noescape
 func tileDirectNarrow256x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
 
-// tileDirectNarrow256x10 is the AVX2 kernel for 10 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+// tileDirectNarrow256x10 is the AVX2 kernel for 10 row(s) and the first 8 columns of a 16-column panel, reading A in place.
 //
 //go:noescape
 func tileDirectNarrow256x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
 
-// tileDirectNarrow256x11 is the AVX2 kernel for 11 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+// tileDirectNarrow256x11 is the AVX2 kernel for 11 row(s) and the first 8 columns of a 16-column panel, reading A in place.
 //
 //go:noescape
 func tileDirectNarrow256x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
 
-// tileDirectNarrow256x12 is the AVX2 kernel for 12 row(s) and the first 8 columns of a 16-column panel, reading A in place, with no epilogue.
+// tileDirectNarrow256x12 is the AVX2 kernel for 12 row(s) and the first 8 columns of a 16-column panel, reading A in place.
 //
 //go:noescape
 func tileDirectNarrow256x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha float32)
@@ -564,6 +704,70 @@ func tileDirectPack256(rows int, k int, a *float32, lda int, b, c *float32, ldc 
 		tileDirectPack256x6(k, a, lda, b, c, ldc, alpha, beta, bias, flags, pa)
 	default:
 		panic("runtime: AVX2 tile with more than 6 rows")
+	}
+}
+
+// tileDirectNarrow512 runs the AVX-512 kernel tileDirectNarrow512xN for rows rows.
+func tileDirectNarrow512(rows int, k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32) {
+	switch rows {
+	case 1:
+		tileDirectNarrow512x1(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 2:
+		tileDirectNarrow512x2(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 3:
+		tileDirectNarrow512x3(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 4:
+		tileDirectNarrow512x4(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 5:
+		tileDirectNarrow512x5(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 6:
+		tileDirectNarrow512x6(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 7:
+		tileDirectNarrow512x7(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 8:
+		tileDirectNarrow512x8(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 9:
+		tileDirectNarrow512x9(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 10:
+		tileDirectNarrow512x10(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 11:
+		tileDirectNarrow512x11(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 12:
+		tileDirectNarrow512x12(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 13:
+		tileDirectNarrow512x13(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 14:
+		tileDirectNarrow512x14(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 15:
+		tileDirectNarrow512x15(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 16:
+		tileDirectNarrow512x16(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 17:
+		tileDirectNarrow512x17(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 18:
+		tileDirectNarrow512x18(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 19:
+		tileDirectNarrow512x19(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 20:
+		tileDirectNarrow512x20(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 21:
+		tileDirectNarrow512x21(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 22:
+		tileDirectNarrow512x22(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 23:
+		tileDirectNarrow512x23(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 24:
+		tileDirectNarrow512x24(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 25:
+		tileDirectNarrow512x25(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 26:
+		tileDirectNarrow512x26(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 27:
+		tileDirectNarrow512x27(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	case 28:
+		tileDirectNarrow512x28(k, a, lda, b, c, ldc, alpha, beta, bias, flags, mask)
+	default:
+		panic("runtime: narrow AVX-512 tile with more than 28 rows")
 	}
 }
 
