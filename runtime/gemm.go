@@ -448,6 +448,23 @@ func (g *gemmCall) split(w int) (byM bool, parts int) {
 // the AVX2 tier unchanged).
 const prefetchTileLines = 32
 
+// prefetchSpreadLines is the most lines of the next panel of B a tile
+// asks for when it spreads them over its loop, one every unroll steps of
+// k (gemmKernel.spreadAhead: the AVX-512 tiles). With its whole share, up
+// to 128 lines a tile in ResNet-18's convolutions at 7², ResNet-18 at
+// batch 1 ran 4 % slower than with bursts of 32 (AMD EPYC Zen 5, 1
+// worker, benchstat n=6); 32 and 64 as fast as those bursts, and the
+// transformer's Linears at batch 1 take 51 a tile.
+const prefetchSpreadLines = 64
+
+// prefetchAhead asks for a tile's lines ahead all at once, for the
+// kernels that do not spread them (see gemmKernel.spreadAhead).
+func prefetchAhead(ahead []float32) {
+	if len(ahead) >= 16 {
+		prefetchL2(&ahead[0], len(ahead)/16)
+	}
+}
+
 // directRows returns the rows of the next tile read in place when left
 // rows of the block remain: mr, but the last mr + 1 to mr + 3 rows go as
 // two tiles of about half. A tile of 1 to 3 rows keeps too few sums in
@@ -564,13 +581,20 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 					// B packed beforehand: each tile fetches its share of
 					// the next panel's block while it runs (stored block by
 					// block, the next panel follows this one), at most
-					// prefetchTileLines lines.
+					// prefetchTileLines lines where the kernel asks for them
+					// all at once, prefetchSpreadLines where it spreads them
+					// over its loop (see gemmKernel.spreadAhead).
 					var ahead []float32
 					share := 0 // floats of it a tile fetches, whole lines
 					if g.pb != nil && len(bp) >= pstride+kb*nr {
 						ahead = bp[pstride : pstride+kb*nr]
 						tiles := (mb + step - 1) / step
-						share = min((kb*nr/tiles+15)&^15, prefetchTileLines*16)
+						share = (kb*nr/tiles + 15) &^ 15
+						if kern.spreadAhead {
+							share = min(share, prefetchSpreadLines*16)
+						} else {
+							share = min(share, prefetchTileLines*16)
+						}
 					}
 					// Tile t of the column (rows [ir, ir+rows)) reads its
 					// packed panel of A, mr floats a step, at pa[t*kb*mr:]:
@@ -582,11 +606,9 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 						if g.directA && !narrow || packFly {
 							rows = directRows(mb-ir, mr)
 						}
-						if len(ahead) > 0 {
-							n := min(len(ahead), share)
-							prefetchL2(&ahead[0], n/16)
-							ahead = ahead[n:]
-						}
+						n := min(len(ahead), share)
+						tileAhead := ahead[:n]
+						ahead = ahead[n:]
 						c := g.c[(ic+ir)*g.ldc+jc+jr:]
 						if flags&flagRowBias != 0 {
 							bias = g.rowBias[ic+ir:]
@@ -597,9 +619,9 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 						case packBFly && ic == m0 && ir == 0 && cols == nr:
 							kern.directPackB(rows, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, g.b[pc*g.ldb+jc+jr:], g.ldb, bp, c, g.ldc, g.alpha, beta, bias, flags)
 						case g.directA:
-							kern.direct(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, bp, c, g.ldc, g.alpha, beta, bias, flags)
+							kern.direct(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, bp, c, g.ldc, g.alpha, beta, bias, flags, tileAhead)
 						case packFly && jr == 0:
-							kern.directPack(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, buf.a[t*kb*mr:], bp, c, g.ldc, beta, bias, flags)
+							kern.directPack(rows, cols, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, buf.a[t*kb*mr:], bp, c, g.ldc, beta, bias, flags, tileAhead)
 						default:
 							// The next tile is the one below, or at the
 							// top of the next column of tiles.
@@ -607,7 +629,7 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 							if ir+rows >= mb {
 								next = nr - ir*g.ldc
 							}
-							kern.tile(rows, cols, kb, buf.a[t*kb*mr:], bp, c, g.ldc, beta, bias, flags, next)
+							kern.tile(rows, cols, kb, buf.a[t*kb*mr:], bp, c, g.ldc, beta, bias, flags, next, tileAhead)
 						}
 					}
 				}

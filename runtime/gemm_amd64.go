@@ -15,7 +15,7 @@ var avx512Kernel = &gemmKernel{
 	kc: 256, kcLargeC: 512, mc: 14 * 12, nc: 2048,
 	tile: tileAVX512, direct: tileDirectAVX512, directPack: tileDirectPackAVX512,
 	directPackB: tileDirectPackBAVX512, directNarrow: tileDirectNarrowAVX512,
-	rowBias: true,
+	rowBias: true, spreadAhead: true,
 	gemv: &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512, dot8: dot8AVX512,
 		sparse: sparseTier{wide: true}.gemv, sparseMinZeros: 0.2, countZeros: countZerosAVX2},
 	sparse: sparseAVX512,
@@ -93,32 +93,45 @@ func availableKernels() []*gemmKernel {
 }
 
 // tileAVX512 runs the AVX-512 micro-kernel; see gemmKernel.tile.
-func tileAVX512(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int) {
+func tileAVX512(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int, ahead []float32) {
 	bp := tileBias(bias, rows, cols, flags)
 	mask := uint32(uint64(1)<<uint(cols) - 1)
-	tiles512[rows](k, &a[0], &b[0], &c[0], ldc, beta, bp, flags, mask, next)
+	pf, lines := aheadLines(ahead)
+	tiles512[rows](k, &a[0], &b[0], &c[0], ldc, beta, bp, flags, mask, next, pf, lines)
+}
+
+// aheadLines returns where a tile's lines ahead start and how many there
+// are, for the AVX-512 kernels (which read nothing when there are none).
+func aheadLines(ahead []float32) (*float32, int) {
+	if len(ahead) < 16 {
+		return nil, 0
+	}
+	return &ahead[0], len(ahead) / 16
 }
 
 // tileDirectAVX512 runs the AVX-512 micro-kernel that reads A in place; see
 // gemmKernel.direct.
-func tileDirectAVX512(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int) {
+func tileDirectAVX512(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int, ahead []float32) {
 	bp := tileBias(bias, rows, cols, flags)
 	mask := uint32(uint64(1)<<uint(cols) - 1)
-	tilesDirect512[rows](k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, bp, flags, mask)
+	pf, lines := aheadLines(ahead)
+	tilesDirect512[rows](k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, bp, flags, mask, pf, lines)
 }
 
 // tileDirectPackAVX512 runs the AVX-512 micro-kernel that reads A in place
 // and packs it; see gemmKernel.directPack.
-func tileDirectPackAVX512(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int) {
+func tileDirectPackAVX512(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int, ahead []float32) {
 	bp := tileBias(bias, rows, cols, flags)
 	_ = pa[(k-1)*14+rows-1]
 	mask := uint32(uint64(1)<<uint(cols) - 1)
-	tilesDirectPack512[rows](k, &a[0], lda, &b[0], &c[0], ldc, 1, beta, bp, flags, mask, &pa[0])
+	pf, lines := aheadLines(ahead)
+	tilesDirectPack512[rows](k, &a[0], lda, &b[0], &c[0], ldc, 1, beta, bp, flags, mask, &pa[0], pf, lines)
 }
 
 // tileAVX2 runs the AVX2 micro-kernel; see gemmKernel.tile. Tiles narrower
 // than 16 columns go through a scratch tile.
-func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int) {
+func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int, ahead []float32) {
+	prefetchAhead(ahead)
 	if cols == 16 {
 		tile256(rows, k, &a[0], &b[0], &c[0], ldc, beta, tileBias(bias, rows, 16, flags), flags, next)
 		return
@@ -131,7 +144,8 @@ func tileAVX2(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias 
 // tileDirectAVX2 runs the AVX2 micro-kernel that reads A in place; see
 // gemmKernel.direct. Tiles narrower than 16 columns go through a scratch
 // tile.
-func tileDirectAVX2(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int) {
+func tileDirectAVX2(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int, ahead []float32) {
+	prefetchAhead(ahead)
 	_ = a[(rows-1)*lda+k-1]
 	_ = b[k*16-1]
 	if cols == 16 {
@@ -146,7 +160,8 @@ func tileDirectAVX2(rows, cols, k int, a []float32, lda int, b, c []float32, ldc
 
 // tileDirectPackAVX2 runs the AVX2 micro-kernel that reads A in place and
 // packs it; see gemmKernel.directPack.
-func tileDirectPackAVX2(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int) {
+func tileDirectPackAVX2(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int, ahead []float32) {
+	prefetchAhead(ahead)
 	_ = a[(rows-1)*lda+k-1]
 	_ = b[k*16-1]
 	_ = pa[(k-1)*6+rows-1]

@@ -5,8 +5,8 @@
 
 #include "textflag.h"
 
-// func tile512x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x1(SB), NOSPLIT, $0-80
+// func tile512x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x1(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -27,6 +27,7 @@ tile512x1_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x1_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	CMPQ CX, $4
@@ -46,6 +47,12 @@ tile512x1_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x1_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x1_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x1_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -123,8 +130,8 @@ tile512x1_store:
 	VZEROUPPER
 	RET
 
-// func tile512x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x2(SB), NOSPLIT, $0-80
+// func tile512x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x2(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -148,6 +155,7 @@ tile512x2_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x2_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -169,6 +177,12 @@ tile512x2_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x2_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x2_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x2_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -274,8 +288,8 @@ tile512x2_store:
 	VZEROUPPER
 	RET
 
-// func tile512x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x3(SB), NOSPLIT, $0-80
+// func tile512x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x3(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -302,6 +316,7 @@ tile512x3_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x3_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -325,6 +340,12 @@ tile512x3_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x3_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x3_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x3_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -458,8 +479,8 @@ tile512x3_store:
 	VZEROUPPER
 	RET
 
-// func tile512x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x4(SB), NOSPLIT, $0-80
+// func tile512x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x4(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -489,6 +510,7 @@ tile512x4_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x4_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -514,6 +536,12 @@ tile512x4_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x4_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x4_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x4_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -675,8 +703,8 @@ tile512x4_store:
 	VZEROUPPER
 	RET
 
-// func tile512x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x5(SB), NOSPLIT, $0-80
+// func tile512x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x5(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -709,6 +737,7 @@ tile512x5_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x5_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -736,6 +765,12 @@ tile512x5_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x5_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x5_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x5_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -925,8 +960,8 @@ tile512x5_store:
 	VZEROUPPER
 	RET
 
-// func tile512x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x6(SB), NOSPLIT, $0-80
+// func tile512x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x6(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -962,6 +997,7 @@ tile512x6_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x6_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -991,6 +1027,12 @@ tile512x6_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x6_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x6_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x6_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -1208,8 +1250,8 @@ tile512x6_store:
 	VZEROUPPER
 	RET
 
-// func tile512x7(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x7(SB), NOSPLIT, $0-80
+// func tile512x7(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x7(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -1248,6 +1290,7 @@ tile512x7_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x7_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1279,6 +1322,12 @@ tile512x7_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x7_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x7_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x7_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -1524,8 +1573,8 @@ tile512x7_store:
 	VZEROUPPER
 	RET
 
-// func tile512x8(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x8(SB), NOSPLIT, $0-80
+// func tile512x8(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x8(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -1567,6 +1616,7 @@ tile512x8_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x8_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1600,6 +1650,12 @@ tile512x8_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x8_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x8_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x8_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -1873,8 +1929,8 @@ tile512x8_store:
 	VZEROUPPER
 	RET
 
-// func tile512x9(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x9(SB), NOSPLIT, $0-80
+// func tile512x9(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x9(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -1919,6 +1975,7 @@ tile512x9_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x9_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1954,6 +2011,12 @@ tile512x9_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x9_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x9_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x9_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -2255,8 +2318,8 @@ tile512x9_store:
 	VZEROUPPER
 	RET
 
-// func tile512x10(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x10(SB), NOSPLIT, $0-80
+// func tile512x10(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x10(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -2304,6 +2367,7 @@ tile512x10_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x10_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -2341,6 +2405,12 @@ tile512x10_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x10_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x10_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x10_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -2670,8 +2740,8 @@ tile512x10_store:
 	VZEROUPPER
 	RET
 
-// func tile512x11(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x11(SB), NOSPLIT, $0-80
+// func tile512x11(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x11(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -2722,6 +2792,7 @@ tile512x11_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x11_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -2761,6 +2832,12 @@ tile512x11_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x11_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x11_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x11_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -3118,8 +3195,8 @@ tile512x11_store:
 	VZEROUPPER
 	RET
 
-// func tile512x12(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x12(SB), NOSPLIT, $0-80
+// func tile512x12(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x12(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -3173,6 +3250,7 @@ tile512x12_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x12_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -3214,6 +3292,12 @@ tile512x12_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x12_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x12_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x12_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -3599,8 +3683,8 @@ tile512x12_store:
 	VZEROUPPER
 	RET
 
-// func tile512x13(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x13(SB), NOSPLIT, $0-80
+// func tile512x13(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x13(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -3657,6 +3741,7 @@ tile512x13_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x13_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -3700,6 +3785,12 @@ tile512x13_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x13_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x13_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x13_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -4113,8 +4204,8 @@ tile512x13_store:
 	VZEROUPPER
 	RET
 
-// func tile512x14(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
-TEXT ·tile512x14(SB), NOSPLIT, $0-80
+// func tile512x14(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
+TEXT ·tile512x14(SB), NOSPLIT, $0-96
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ b+16(FP), BX
@@ -4174,6 +4265,7 @@ tile512x14_late:
 	MOVQ next+72(FP), R13
 	LEAQ (DI)(R13*4), R13
 tile512x14_nonext:
+	MOVQ ahead+80(FP), R14
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -4219,6 +4311,12 @@ tile512x14_nonextpf:
 	PREFETCHT0 124(R12)
 	ADDQ SI, R12
 tile512x14_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tile512x14_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tile512x14_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -4660,8 +4758,9 @@ tile512x14_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x1(SB), NOSPLIT, $0-76
+// func tileDirect512x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x1(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -4692,6 +4791,12 @@ tileDirect512x1_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x1_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x1_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x1_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -4774,8 +4879,9 @@ tileDirect512x1_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x2(SB), NOSPLIT, $0-76
+// func tileDirect512x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x2(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -4811,6 +4917,12 @@ tileDirect512x2_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x2_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x2_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x2_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -4923,8 +5035,9 @@ tileDirect512x2_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x3(SB), NOSPLIT, $0-76
+// func tileDirect512x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x3(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -4965,6 +5078,12 @@ tileDirect512x3_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x3_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x3_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x3_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -5107,8 +5226,9 @@ tileDirect512x3_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x4(SB), NOSPLIT, $0-76
+// func tileDirect512x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x4(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -5154,6 +5274,12 @@ tileDirect512x4_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x4_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x4_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x4_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -5326,8 +5452,9 @@ tileDirect512x4_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x5(SB), NOSPLIT, $0-76
+// func tileDirect512x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x5(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -5378,6 +5505,12 @@ tileDirect512x5_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x5_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x5_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x5_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -5580,8 +5713,9 @@ tileDirect512x5_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x6(SB), NOSPLIT, $0-76
+// func tileDirect512x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x6(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -5637,6 +5771,12 @@ tileDirect512x6_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x6_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x6_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x6_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -5869,8 +6009,9 @@ tileDirect512x6_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x7(SB), NOSPLIT, $0-76
+// func tileDirect512x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x7(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -5931,6 +6072,12 @@ tileDirect512x7_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x7_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x7_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x7_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -6193,8 +6340,9 @@ tileDirect512x7_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x8(SB), NOSPLIT, $0-76
+// func tileDirect512x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x8(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -6260,6 +6408,12 @@ tileDirect512x8_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x8_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x8_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x8_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -6552,8 +6706,9 @@ tileDirect512x8_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x9(SB), NOSPLIT, $0-76
+// func tileDirect512x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x9(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -6624,6 +6779,12 @@ tileDirect512x9_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x9_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x9_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x9_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -6946,8 +7107,9 @@ tileDirect512x9_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x10(SB), NOSPLIT, $0-76
+// func tileDirect512x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x10(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -7023,6 +7185,12 @@ tileDirect512x10_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x10_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x10_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x10_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -7375,8 +7543,9 @@ tileDirect512x10_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x11(SB), NOSPLIT, $0-76
+// func tileDirect512x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x11(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -7457,6 +7626,12 @@ tileDirect512x11_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x11_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x11_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x11_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -7839,8 +8014,9 @@ tileDirect512x11_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x12(SB), NOSPLIT, $0-76
+// func tileDirect512x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x12(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -7926,6 +8102,12 @@ tileDirect512x12_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x12_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x12_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x12_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -8338,8 +8520,9 @@ tileDirect512x12_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x13(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x13(SB), NOSPLIT, $0-76
+// func tileDirect512x13(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x13(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -8430,6 +8613,12 @@ tileDirect512x13_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x13_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x13_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x13_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -8872,8 +9061,9 @@ tileDirect512x13_store:
 	VZEROUPPER
 	RET
 
-// func tileDirect512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
-TEXT ·tileDirect512x14(SB), NOSPLIT, $0-76
+// func tileDirect512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
+TEXT ·tileDirect512x14(SB), NOSPLIT, $0-96
+	MOVQ ahead+80(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -8969,6 +9159,12 @@ tileDirect512x14_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirect512x14_nopf:
+	CMPQ aheadLines+88(FP), $0
+	JEQ tileDirect512x14_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+88(FP)
+tileDirect512x14_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -9441,9 +9637,10 @@ tileDirect512x14_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x1(SB), NOSPLIT, $0-88
+// func tileDirectPack512x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x1(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -9474,6 +9671,12 @@ tileDirectPack512x1_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x1_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x1_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x1_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -9563,9 +9766,10 @@ tileDirectPack512x1_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x2(SB), NOSPLIT, $0-88
+// func tileDirectPack512x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x2(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -9601,6 +9805,12 @@ tileDirectPack512x2_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x2_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x2_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x2_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -9725,9 +9935,10 @@ tileDirectPack512x2_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x3(SB), NOSPLIT, $0-88
+// func tileDirectPack512x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x3(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -9768,6 +9979,12 @@ tileDirectPack512x3_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x3_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x3_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x3_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -9927,9 +10144,10 @@ tileDirectPack512x3_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x4(SB), NOSPLIT, $0-88
+// func tileDirectPack512x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x4(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -9975,6 +10193,12 @@ tileDirectPack512x4_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x4_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x4_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x4_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -10169,9 +10393,10 @@ tileDirectPack512x4_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x5(SB), NOSPLIT, $0-88
+// func tileDirectPack512x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x5(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -10222,6 +10447,12 @@ tileDirectPack512x5_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x5_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x5_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x5_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -10451,9 +10682,10 @@ tileDirectPack512x5_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x6(SB), NOSPLIT, $0-88
+// func tileDirectPack512x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x6(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -10509,6 +10741,12 @@ tileDirectPack512x6_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x6_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x6_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x6_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -10773,9 +11011,10 @@ tileDirectPack512x6_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x7(SB), NOSPLIT, $0-88
+// func tileDirectPack512x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x7(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -10836,6 +11075,12 @@ tileDirectPack512x7_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x7_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x7_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x7_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -11135,9 +11380,10 @@ tileDirectPack512x7_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x8(SB), NOSPLIT, $0-88
+// func tileDirectPack512x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x8(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -11203,6 +11449,12 @@ tileDirectPack512x8_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x8_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x8_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x8_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -11537,9 +11789,10 @@ tileDirectPack512x8_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x9(SB), NOSPLIT, $0-88
+// func tileDirectPack512x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x9(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -11610,6 +11863,12 @@ tileDirectPack512x9_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x9_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x9_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x9_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -11979,9 +12238,10 @@ tileDirectPack512x9_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x10(SB), NOSPLIT, $0-88
+// func tileDirectPack512x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x10(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -12057,6 +12317,12 @@ tileDirectPack512x10_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x10_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x10_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x10_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -12461,9 +12727,10 @@ tileDirectPack512x10_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x11(SB), NOSPLIT, $0-88
+// func tileDirectPack512x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x11(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -12544,6 +12811,12 @@ tileDirectPack512x11_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x11_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x11_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x11_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -12983,9 +13256,10 @@ tileDirectPack512x11_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x12(SB), NOSPLIT, $0-88
+// func tileDirectPack512x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x12(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -13071,6 +13345,12 @@ tileDirectPack512x12_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x12_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x12_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x12_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -13545,9 +13825,10 @@ tileDirectPack512x12_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x13(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x13(SB), NOSPLIT, $0-88
+// func tileDirectPack512x13(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x13(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -13638,6 +13919,12 @@ tileDirectPack512x13_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x13_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x13_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x13_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30
@@ -14147,9 +14434,10 @@ tileDirectPack512x13_store:
 	VZEROUPPER
 	RET
 
-// func tileDirectPack512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
-TEXT ·tileDirectPack512x14(SB), NOSPLIT, $0-88
+// func tileDirectPack512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
+TEXT ·tileDirectPack512x14(SB), NOSPLIT, $0-104
 	MOVQ pa+80(FP), DX
+	MOVQ ahead+88(FP), R14
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), AX
 	MOVQ lda+16(FP), R8
@@ -14245,6 +14533,12 @@ tileDirectPack512x14_loop:
 	PREFETCHT0 124(R13)
 	ADDQ SI, R13
 tileDirectPack512x14_nopf:
+	CMPQ aheadLines+96(FP), $0
+	JEQ tileDirectPack512x14_noahead
+	PREFETCHT1 (R14)
+	ADDQ $64, R14
+	DECQ aheadLines+96(FP)
+tileDirectPack512x14_noahead:
 	VMOVUPS 0(BX), Z28
 	VMOVUPS 64(BX), Z29
 	VBROADCASTSS 0(AX), Z30

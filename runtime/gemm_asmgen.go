@@ -36,15 +36,17 @@ const (
 // packed B (stride 32 floats), CX counts k, DI is C, SI ldc in bytes.
 func tile512(mr int) {
 	name := fmt.Sprintf("tile512x%d", mr)
-	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)\n", name)
-	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-80\n", name)
+	fmt.Fprintf(&out, "// func %s(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)\n", name)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-96\n", name)
 	loadTileArgs()
 	prefetchCSetup(name, mr, "R12", avx512Regs)
 	prefetchNextSetup(name, "next+72(FP)", avx512Regs)
+	p("MOVQ ahead+80(FP), R14")
 	tileLoop(name, mr, avx512Regs, func() {
 		p("PREFETCHT0 %d(AX)", 4*mr512*4*4)
 		prefetchNextLoop(name, avx512Regs)
 		prefetchCLoop(name, mr, "R12", avx512Regs)
+		prefetchAheadLoop(name, "aheadLines+88(FP)")
 	})
 	label(name + "_epi")
 	epilogue512(name, mr, "", "beta+40(FP)", "bias+48(FP)", "flags+56(FP)", "mask+64(FP)")
@@ -100,10 +102,18 @@ func tileDirect(v vecRegs, mr int, pack bool) {
 		args += ", pa *float32"
 		size = paOff + 8
 	}
+	aheadOff := (size + 7) &^ 7 // pointer-aligned
+	if masked {
+		args += ", ahead *float32, aheadLines int"
+		size = aheadOff + 16
+	}
 	fmt.Fprintf(&out, "// func %s(%s)\n", name, args)
 	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, size)
 	if pack {
 		p("MOVQ pa+%d(FP), DX", paOff)
+	}
+	if masked {
+		p("MOVQ ahead+%d(FP), R14", aheadOff)
 	}
 	p("MOVQ k+0(FP), CX")
 	p("MOVQ a+8(FP), AX")
@@ -138,6 +148,9 @@ func tileDirect(v vecRegs, mr int, pack bool) {
 	p("JL %s_tail", name)
 	label(name + "_loop")
 	prefetchCLoop(name, mr, "R13", v)
+	if masked {
+		prefetchAheadLoop(name, fmt.Sprintf("aheadLines+%d(FP)", aheadOff+8))
+	}
 	for u := 0; u < unroll; u++ {
 		step(u)
 	}
@@ -485,6 +498,20 @@ func prefetchCLoop(name string, mr int, reg string, v vecRegs) {
 	p("PREFETCHT0 %d(%s)", 4*v.nr-4, reg)
 	p("ADDQ SI, %s", reg)
 	label(name + "_nopf")
+}
+
+// prefetchAheadLoop asks, at the top of each unrolled pass, for the next
+// of the lines of the next panel of B that the driver gave the AVX-512
+// tile (at R14, their count in the argument countArg, counted down in
+// place): one line every four steps of k, spread over the tile where a
+// burst before it held the L2's miss buffers that its own loads wait for.
+func prefetchAheadLoop(name, countArg string) {
+	p("CMPQ %s, $0", countArg)
+	p("JEQ %s_noahead", name)
+	p("PREFETCHT1 (R14)")
+	p("ADDQ $64, R14")
+	p("DECQ %s", countArg)
+	label(name + "_noahead")
 }
 
 // epilogue512 writes the end of an AVX-512 tile kernel: scale by alpha (when
@@ -1102,15 +1129,15 @@ func decls() {
 	out.WriteString("//go:build amd64 && !noasm\n\npackage runtime\n\n")
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, "// tile512x%d is the AVX-512 micro-kernel for %d row(s) of a 14×32 tile.\n//\n//go:noescape\n", mr, mr)
-		fmt.Fprintf(&out, "func tile512x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)\n\n", mr)
+		fmt.Fprintf(&out, "func tile512x%d(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)\n\n", mr)
 	}
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, "// tileDirect512x%d is the AVX-512 micro-kernel for %d row(s) of a 14×32 tile reading A in place.\n//\n//go:noescape\n", mr, mr)
-		fmt.Fprintf(&out, "func tileDirect512x%d(%s)\n\n", mr, direct512Args)
+		fmt.Fprintf(&out, "func tileDirect512x%d(%s, ahead *float32, aheadLines int)\n\n", mr, direct512Args)
 	}
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, "// tileDirectPack512x%d is tileDirect512x%d also storing the A it reads to the packed panel pa.\n//\n//go:noescape\n", mr, mr)
-		fmt.Fprintf(&out, "func tileDirectPack512x%d(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)\n\n", mr)
+		fmt.Fprintf(&out, "func tileDirectPack512x%d(%s, pa *float32, ahead *float32, aheadLines int)\n\n", mr, direct512Args)
 	}
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, "// tileDirectPackB512x%d is tileDirect512x%d reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.\n//\n//go:noescape\n", mr, mr)
@@ -1150,15 +1177,15 @@ func decls() {
 	out.WriteString("func packRows32(dst, src *float32, ldb, kb, full, tail int)\n\n")
 	out.WriteString("// packRows16 packs kb rows of B (stride ldb) into full 16-column panels of kb·16 floats and a zero-padded panel of tail columns.\n//\n//go:noescape\n")
 	out.WriteString("func packRows16(dst, src *float32, ldb, kb, full, tail int)\n\n")
-	out.WriteString("var tiles512 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int){\n\tnil,")
+	out.WriteString("var tiles512 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int){\n\tnil,")
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, " tile512x%d,", mr)
 	}
-	out.WriteString("\n}\n\nvar tilesDirect512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32){\n\tnil,")
+	out.WriteString("\n}\n\nvar tilesDirect512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int){\n\tnil,")
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, " tileDirect512x%d,", mr)
 	}
-	out.WriteString("\n}\n\nvar tilesDirectPack512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32){\n\tnil,")
+	out.WriteString("\n}\n\nvar tilesDirectPack512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int){\n\tnil,")
 	for mr := 1; mr <= mr512; mr++ {
 		fmt.Fprintf(&out, " tileDirectPack512x%d,", mr)
 	}

@@ -8,212 +8,212 @@ package runtime
 // tile512x1 is the AVX-512 micro-kernel for 1 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x1(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tile512x2 is the AVX-512 micro-kernel for 2 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x2(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tile512x3 is the AVX-512 micro-kernel for 3 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x3(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tile512x4 is the AVX-512 micro-kernel for 4 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x4(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tile512x5 is the AVX-512 micro-kernel for 5 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x5(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tile512x6 is the AVX-512 micro-kernel for 6 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x6(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tile512x7 is the AVX-512 micro-kernel for 7 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x7(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x7(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tile512x8 is the AVX-512 micro-kernel for 8 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x8(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x8(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tile512x9 is the AVX-512 micro-kernel for 9 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x9(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x9(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tile512x10 is the AVX-512 micro-kernel for 10 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x10(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x10(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tile512x11 is the AVX-512 micro-kernel for 11 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x11(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x11(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tile512x12 is the AVX-512 micro-kernel for 12 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x12(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x12(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tile512x13 is the AVX-512 micro-kernel for 13 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x13(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x13(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tile512x14 is the AVX-512 micro-kernel for 14 row(s) of a 14×32 tile.
 //
 //go:noescape
-func tile512x14(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int)
+func tile512x14(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int)
 
 // tileDirect512x1 is the AVX-512 micro-kernel for 1 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirect512x2 is the AVX-512 micro-kernel for 2 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirect512x3 is the AVX-512 micro-kernel for 3 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirect512x4 is the AVX-512 micro-kernel for 4 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirect512x5 is the AVX-512 micro-kernel for 5 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirect512x6 is the AVX-512 micro-kernel for 6 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirect512x7 is the AVX-512 micro-kernel for 7 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirect512x8 is the AVX-512 micro-kernel for 8 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirect512x9 is the AVX-512 micro-kernel for 9 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirect512x10 is the AVX-512 micro-kernel for 10 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirect512x11 is the AVX-512 micro-kernel for 11 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirect512x12 is the AVX-512 micro-kernel for 12 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirect512x13 is the AVX-512 micro-kernel for 13 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x13(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x13(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirect512x14 is the AVX-512 micro-kernel for 14 row(s) of a 14×32 tile reading A in place.
 //
 //go:noescape
-func tileDirect512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32)
+func tileDirect512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x1 is tileDirect512x1 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x1(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x2 is tileDirect512x2 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x2(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x3 is tileDirect512x3 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x3(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x4 is tileDirect512x4 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x4(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x5 is tileDirect512x5 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x5(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x6 is tileDirect512x6 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x7 is tileDirect512x7 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x7(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x8 is tileDirect512x8 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x8(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x9 is tileDirect512x9 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x9(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x10 is tileDirect512x10 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x10(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x11 is tileDirect512x11 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x11(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x12 is tileDirect512x12 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x12(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x13 is tileDirect512x13 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x13(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x13(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPack512x14 is tileDirect512x14 also storing the A it reads to the packed panel pa.
 //
 //go:noescape
-func tileDirectPack512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32)
+func tileDirectPack512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int)
 
 // tileDirectPackB512x1 is tileDirect512x1 reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.
 //
@@ -635,15 +635,15 @@ func packRows32(dst, src *float32, ldb, kb, full, tail int)
 //go:noescape
 func packRows16(dst, src *float32, ldb, kb, full, tail int)
 
-var tiles512 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int){
+var tiles512 = [...]func(k int, a, b, c *float32, ldc int, beta float32, bias *float32, flags int, mask uint32, next int, ahead *float32, aheadLines int){
 	nil, tile512x1, tile512x2, tile512x3, tile512x4, tile512x5, tile512x6, tile512x7, tile512x8, tile512x9, tile512x10, tile512x11, tile512x12, tile512x13, tile512x14,
 }
 
-var tilesDirect512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32){
+var tilesDirect512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int){
 	nil, tileDirect512x1, tileDirect512x2, tileDirect512x3, tileDirect512x4, tileDirect512x5, tileDirect512x6, tileDirect512x7, tileDirect512x8, tileDirect512x9, tileDirect512x10, tileDirect512x11, tileDirect512x12, tileDirect512x13, tileDirect512x14,
 }
 
-var tilesDirectPack512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32){
+var tilesDirectPack512 = [...]func(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, pa *float32, ahead *float32, aheadLines int){
 	nil, tileDirectPack512x1, tileDirectPack512x2, tileDirectPack512x3, tileDirectPack512x4, tileDirectPack512x5, tileDirectPack512x6, tileDirectPack512x7, tileDirectPack512x8, tileDirectPack512x9, tileDirectPack512x10, tileDirectPack512x11, tileDirectPack512x12, tileDirectPack512x13, tileDirectPack512x14,
 }
 

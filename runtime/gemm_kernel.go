@@ -46,21 +46,30 @@ type gemmKernel struct {
 	// a and b are packed panels zero-padded to mr rows and nr columns; k ≥ 1.
 	// next is the offset from c (in floats, possibly negative) of the tile
 	// the driver computes next, which the kernel may prefetch; it is never
-	// read through.
-	tile func(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int)
+	// read through. ahead is the tile's share of the next panel of B
+	// (whole 64-byte lines, possibly none), which it asks into L2 (see
+	// spreadAhead).
+	tile func(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, next int, ahead []float32)
+
+	// spreadAhead reports whether the tile functions ask for their lines
+	// ahead one at a time within their loop over k (at most one every
+	// unroll steps), so that the driver gives each tile its whole share of
+	// the next panel; otherwise they ask for them all before they start,
+	// and the driver gives each at most prefetchTileLines.
+	spreadAhead bool
 
 	// direct, if not nil, is tile reading A in place instead of from a
 	// packed panel, for products too narrow (n ≤ directMaxN) or too small
 	// (m·k ≤ directMaxA) to repay packing A (see useDirectA):
 	// acc[i][j] = alpha·Σ_{p<k} a[i*lda+p]·b[p*nr+j], then the same
 	// epilogue as tile.
-	direct func(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int)
+	direct func(rows, cols, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int, ahead []float32)
 
 	// directPack, if not nil, is direct with alpha 1 that also stores the
 	// elements of A it reads to the packed panel pa (the layout tile reads),
 	// so that A is packed on the fly by the first column of tiles of a
 	// block instead of by a separate pass.
-	directPack func(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int)
+	directPack func(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int, ahead []float32)
 
 	// directPackB, if not nil, is direct for a full nr-column tile that
 	// also reads B in place, the k×nr block at b with row stride ldb (B not
@@ -185,7 +194,8 @@ var genericKernel = &gemmKernel{
 }
 
 // tileGeneric is the portable micro-kernel; see gemmKernel.tile.
-func tileGeneric(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, _ int) {
+func tileGeneric(rows, cols, k int, a, b, c []float32, ldc int, beta float32, bias []float32, flags, _ int, ahead []float32) {
+	prefetchAhead(ahead)
 	a = a[:4*k]
 	b = b[:4*k]
 	var c00, c01, c02, c03, c10, c11, c12, c13 float32

@@ -16,7 +16,7 @@ func BenchmarkGemmMicroKernel(b *testing.B) {
 		a[i] = 1
 	}
 	for b.Loop() {
-		kern.tile(kern.mr, kern.nr, k, a, bp, c, kern.nr, 1, nil, flagBeta, 0)
+		kern.tile(kern.mr, kern.nr, k, a, bp, c, kern.nr, 1, nil, flagBeta, 0, nil)
 	}
 	b.ReportMetric(2*float64(kern.mr*kern.nr*k)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "GFLOP/s")
 }
