@@ -1,7 +1,7 @@
 // Command vs_pytorch times fxgen's compiled Forward of every zoo model
 // against PyTorch 1.13 on the same inputs shapes, side by side in one run.
 //
-//	go run ./scripts/vs_pytorch [-passes 5] [-models mlp,lstm] [-threads 1,2] [-gap 10ms] [-markdown] [-layers] [-v]
+//	go run ./scripts/vs_pytorch [-passes 5] [-warm 1] [-models mlp,lstm] [-threads 1,2] [-gap 10ms] [-markdown] [-layers] [-v]
 //
 // With -layers it times convolution layers and depthwise-separable blocks
 // (layers.go) instead: the runtime's kernels on the Go side, the same
@@ -14,8 +14,11 @@
 // in an order that alternates between passes; the ratio PyTorch time /
 // fxgen time (above 1: fxgen is faster) is taken per pass and the table
 // shows medians, so that a machine whose speed drifts between quiet and
-// busy spells still gives comparable figures. At 1 thread both sides of a
-// pass run on the same CPU, the next CPU in turn each pass (-pin). PyTorch runs torch.jit.optimize_for_inference of a jit.trace with
+// busy spells still gives comparable figures. An untimed pass over every
+// cell comes first (-warm), so that the first calls on either side stay
+// out of the table (without it, fxgen's transformer at batch 1 took
+// 6.3-7.2 ms in the first pass against 5.0-6.1 in the others, four runs). At 1 thread
+// both sides of a pass run on the same CPU, the next CPU in turn each pass (-pin). PyTorch runs torch.jit.optimize_for_inference of a jit.trace with
 // torch.set_num_threads and OpenBLAS's own thread count set to the cell's;
 // fxgen runs with GOMAXPROCS and runtime.SetWorkers set to it. The kernel
 // tier is the CPU's best unless FXGEN_ISA says otherwise (e.g.
@@ -62,6 +65,7 @@ type cell struct {
 
 func main() {
 	passes := flag.Int("passes", 5, "passes over all cells")
+	warm := flag.Int("warm", 1, "untimed passes over all cells first, so that first-time costs on either side (a new heap's page faults, PyTorch's first calls) stay out of the table")
 	models := flag.String("models", "", "comma-separated models (default: the whole zoo)")
 	threadList := flag.String("threads", "1,2", "comma-separated thread counts")
 	target := flag.Duration("time", 300*time.Millisecond, "time per side, cell and pass")
@@ -115,15 +119,19 @@ func main() {
 	}
 	printHeader(info, cpus)
 
-	for pass := range *passes {
+	for pass := -*warm; pass < *passes; pass++ {
 		for i, c := range cells {
 			if !*verbose {
-				fmt.Fprintf(os.Stderr, "\rpass %d/%d, cell %d/%d: %s N=%d %d thread(s)      ", pass+1, *passes, i+1, len(cells), c.model.name, c.n, c.threads)
+				if pass < 0 {
+					fmt.Fprintf(os.Stderr, "\rwarming, cell %d/%d: %s N=%d %d thread(s)      ", i+1, len(cells), c.model.name, c.n, c.threads)
+				} else {
+					fmt.Fprintf(os.Stderr, "\rpass %d/%d, cell %d/%d: %s N=%d %d thread(s)      ", pass+1, *passes, i+1, len(cells), c.model.name, c.n, c.threads)
+				}
 			}
 			var fx, pt float64
 			cpu := -1 // any
 			if c.threads == 1 && len(cpus) > 1 {
-				cpu = cpus[pass%len(cpus)]
+				cpu = cpus[(pass%len(cpus)+len(cpus))%len(cpus)]
 			}
 			timeTorch := func() {
 				r, err := w.time(c.model.name, c.n, c.threads, cpu, *target, *minCalls, *gap)
@@ -142,8 +150,11 @@ func main() {
 				timeTorch()
 				timeGo()
 			}
+			if pass < 0 {
+				continue
+			}
 			c.fx, c.pt = append(c.fx, fx), append(c.pt, pt)
-			if *verbose {
+			if *verbose && pass >= 0 {
 				on := "any CPU"
 				if cpu >= 0 {
 					on = fmt.Sprintf("CPU %d", cpu)
