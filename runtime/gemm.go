@@ -329,7 +329,7 @@ func (g *gemmCall) run() {
 		g.scaleC()
 		return
 	}
-	if g.patches == nil && gemvFast(g) {
+	if g.patches == nil && (gemvFast(g) || columnFast(g)) {
 		return
 	}
 	g.directA = g.useDirectA()
