@@ -99,22 +99,10 @@ func (g *gemmCall) columnRows(w []float32, i0, i1 int) {
 }
 
 // columnEpilogue stores the sums d of rows i, i+1, … of a product of one
-// column, scaled by alpha, with the epilogue's beta, bias and ReLU, as
-// the reference loop computes them; d may be those rows of C when beta
-// is 0.
+// column (epilogueOne); d may be those rows of C when beta is 0.
 func (g *gemmCall) columnEpilogue(i int, d []float32) {
 	for r, s := range d {
 		c := &g.c[(i+r)*g.ldc]
-		v := g.alpha * s
-		if g.beta != 0 {
-			v += g.beta * *c
-		}
-		if g.bias != nil {
-			v += g.bias[0]
-		}
-		if g.act == ActReLU && v < 0 {
-			v = 0
-		}
-		*c = v
+		*c = g.epilogueOne(s, c, 0)
 	}
 }

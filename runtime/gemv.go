@@ -144,16 +144,23 @@ func gemvCols(g *gemmCall, x []float32, lists *gemvLists, j0, j1 int, back bool)
 func (g *gemmCall) dotEpilogue(j int, d []float32) {
 	c := g.c[j : j+len(d)]
 	for i, s := range d {
-		v := g.alpha * s
-		if g.beta != 0 {
-			v += g.beta * c[i]
-		}
-		if g.bias != nil {
-			v += g.bias[j+i]
-		}
-		if g.act == ActReLU && v < 0 {
-			v = 0
-		}
-		c[i] = v
+		c[i] = g.epilogueOne(s, &c[i], j+i)
 	}
+}
+
+// epilogueOne returns the element of C at *c for the sum s of a product
+// computed outside the tiles: alpha·s (+beta·*c, +bias[j] of column j,
+// then ReLU), as the reference loop computes it.
+func (g *gemmCall) epilogueOne(s float32, c *float32, j int) float32 {
+	v := g.alpha * s
+	if g.beta != 0 {
+		v += g.beta * *c
+	}
+	if g.bias != nil {
+		v += g.bias[j]
+	}
+	if g.act == ActReLU && v < 0 {
+		v = 0
+	}
+	return v
 }
