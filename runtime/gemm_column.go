@@ -76,33 +76,5 @@ func (g *gemmCall) column(buf *gemmBuf) []float32 {
 
 // columnRows computes rows [i0, i1) of a product of one column w.
 func (g *gemmCall) columnRows(w []float32, i0, i1 int) {
-	gv, k := g.kern.gemv, g.k
-	i := i0
-	if gv.dot8 != nil && g.ldc == 1 && g.beta == 0 {
-		// The sums go straight to C (a scratch array passed through the
-		// func value would be allocated), the epilogue applied there.
-		for ; i+8 <= i1; i += 8 {
-			c := g.c[i : i+8]
-			gv.dot8(k, w, g.a[i*g.lda:], g.lda, c)
-			g.columnEpilogue(i, c)
-		}
-	}
-	for i < i1 {
-		r, ld := 4, g.lda
-		if i1-i < 4 {
-			r, ld = 1, 0
-		}
-		d := gv.dot4(k, w, g.a[i*g.lda:], ld)
-		g.columnEpilogue(i, d[:r])
-		i += r
-	}
-}
-
-// columnEpilogue stores the sums d of rows i, i+1, … of a product of one
-// column (epilogueOne); d may be those rows of C when beta is 0.
-func (g *gemmCall) columnEpilogue(i int, d []float32) {
-	for r, s := range d {
-		c := &g.c[(i+r)*g.ldc]
-		*c = g.epilogueOne(s, c, 0)
-	}
+	g.dotSums(w, g.a, g.lda, i0, i1, g.ldc, 0)
 }

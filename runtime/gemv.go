@@ -114,37 +114,49 @@ func gemvCols(g *gemmCall, x []float32, lists *gemvLists, j0, j1 int, back bool)
 			gv.row(k, x, src[off:], ld, g.c[j:j+cols], g.alpha, g.beta, bias, flags, cols)
 		}
 	default:
-		j := j0
-		if gv.dot8 != nil && g.beta == 0 {
-			// The sums go straight to C, the epilogue (without beta)
-			// applied to them there.
-			plain := g.alpha == 1 && g.bias == nil && g.act != ActReLU
-			for ; j+8 <= j1; j += 8 {
-				gv.dot8(k, x, g.b[j*g.ldb:], g.ldb, g.c[j:j+8])
-				if !plain {
-					g.dotEpilogue(j, g.c[j:j+8])
-				}
-			}
-		}
-		for j < j1 {
-			r, ld := 4, g.ldb
-			if j1-j < 4 {
-				r, ld = 1, 0
-			}
-			d := gv.dot4(k, x, g.b[j*g.ldb:], ld)
-			g.dotEpilogue(j, d[:r])
-			j += r
-		}
+		g.dotSums(x, g.b, g.ldb, j0, j1, 1, 1)
 	}
 }
 
-// dotEpilogue stores the sums d of columns j, j+1, … of an m == 1
-// product with B stored transposed, scaled by alpha, with the epilogue's
-// beta, bias and ReLU; d may be those columns of C when beta is 0.
-func (g *gemmCall) dotEpilogue(j int, d []float32) {
-	c := g.c[j : j+len(d)]
+// dotSums sets, for each r in [r0, r1), the element of C at r·cstride to
+// the epilogue (epilogueOne, with bias element r·biasStep) of the sum
+// Σ_{p<k} x[p]·b[r*ldb+p]: the columns of an m = 1 product whose B is
+// stored transposed (cstride and biasStep 1), or the rows of a product of
+// one column (x that column, b A; cstride ldc, biasStep 0). Eight sums a
+// call where the kernel has dot8 (the bits of dot4's), stored straight to
+// C where its elements are contiguous and beta is 0 (a scratch array
+// passed through the func value would be allocated), then four, then
+// one.
+func (g *gemmCall) dotSums(x, b []float32, ldb, r0, r1, cstride, biasStep int) {
+	gv, k := g.kern.gemv, g.k
+	r := r0
+	if gv.dot8 != nil && g.beta == 0 && cstride == 1 {
+		plain := g.alpha == 1 && g.bias == nil && g.act != ActReLU
+		for ; r+8 <= r1; r += 8 {
+			c := g.c[r : r+8]
+			gv.dot8(k, x, b[r*ldb:], ldb, c)
+			if !plain {
+				g.dotEpilogue(c, r, cstride, biasStep)
+			}
+		}
+	}
+	for r < r1 {
+		n, ld := 4, ldb
+		if r1-r < 4 {
+			n, ld = 1, 0
+		}
+		d := gv.dot4(k, x, b[r*ldb:], ld)
+		g.dotEpilogue(d[:n], r, cstride, biasStep)
+		r += n
+	}
+}
+
+// dotEpilogue stores the sums d of elements r, r+1, … of dotSums (d may
+// be those elements of C when beta is 0).
+func (g *gemmCall) dotEpilogue(d []float32, r, cstride, biasStep int) {
 	for i, s := range d {
-		c[i] = g.epilogueOne(s, &c[i], j+i)
+		c := &g.c[(r+i)*cstride]
+		*c = g.epilogueOne(s, c, (r+i)*biasStep)
 	}
 }
 
