@@ -18,25 +18,7 @@ TEXT ·maxAVX512(SB), NOSPLIT, $0-21
 	VMOVAPS Z0, Z3
 	KXORW K3, K3, K3
 
-maxloop:
-	CMPQ CX, $16
-	JL   maxtail
-	VMOVUPS (SI), Z1
-	MAXSTEP16(Z1, Z0, K1, K3)
-	ADDQ $64, SI
-	SUBQ $16, CX
-	JMP  maxloop
-
-maxtail:
-	TESTQ CX, CX
-	JEQ   maxreduce
-	TAILMASK(K2)
-	VMOVAPS Z3, Z1
-	VMOVUPS (SI), K2, Z1
-	MAXSTEP16(Z1, Z0, K1, K3)
-
-maxreduce:
-	MAXREDUCE16(Z0, Y0, X0, Y1, X1)
+	MAXROW16(SI, Z0, Y0, X0, K3, Z3, Z1, Y1, X1, K1)
 	MOVSS X0, m+16(FP)
 	KORTESTW K3, K3
 	SETNE nan+20(FP)

@@ -782,25 +782,7 @@ smax:
 	VMOVAPS Y3, Y7
 	VXORPS Y8, Y8, Y8
 
-smaxloop:
-	CMPQ CX, $8
-	JL   smaxtail
-	VMOVUPS (R8), Y1
-	MAXSTEP8(Y1, Y7, Y2, Y8)
-	ADDQ $32, R8
-	SUBQ $8, CX
-	JMP  smaxloop
-
-smaxtail:
-	TESTQ CX, CX
-	JEQ   smaxreduce
-	TAILMASK8(Y13)
-	VMASKMOVPS (R8), Y13, Y1
-	VBLENDVPS Y13, Y1, Y3, Y1
-	MAXSTEP8(Y1, Y7, Y2, Y8)
-
-smaxreduce:
-	MAXREDUCE8(Y7, X7, X1)
+	MAXROW8(R8, Y7, X7, Y8, Y3, Y1, X1, Y2)
 
 spending:
 	TESTQ R12, R12

@@ -509,25 +509,7 @@ smax:
 	VMOVAPS Z13, Z7
 	KXORW K5, K5, K5
 
-smaxloop:
-	CMPQ CX, $16
-	JL   smaxtail
-	VMOVUPS (R8), Z8
-	MAXSTEP16(Z8, Z7, K7, K5)
-	ADDQ $64, R8
-	SUBQ $16, CX
-	JMP  smaxloop
-
-smaxtail:
-	TESTQ CX, CX
-	JEQ   smaxreduce
-	TAILMASK(K2)
-	VMOVAPS Z13, Z8
-	VMOVUPS (R8), K2, Z8
-	MAXSTEP16(Z8, Z7, K7, K5)
-
-smaxreduce:
-	MAXREDUCE16(Z7, Y7, X7, Y8, X8)
+	MAXROW16(R8, Z7, Y7, X7, K5, Z13, Z8, Y8, X8, K7)
 
 	// The row above (R11 floats from R10) times float32(1/sum) in Z2.
 spending:

@@ -26,6 +26,31 @@
 	VMAXPS YT, Y, Y; \
 	MAXREDUCE8(Y, X, XT)
 
+// MAXROW16 sets the low lane of X (Z's X register; Y its Y register) to
+// the largest of the CX floats at P, taking them as maxAVX512 does from Z
+// holding -∞ in every lane, and ORs the mask of their NaN lanes into the
+// opmask NAN. NEGINF holds -∞ in every lane; V (VY, VX its Y and X
+// registers) and K are scratch, as are AX and K2 (TAILMASK); P and CX are
+// advanced. Its labels allow one use per function.
+#define MAXROW16(P, Z, Y, X, NAN, NEGINF, V, VY, VX, K) \
+rowmaxloop: \
+	CMPQ CX, $16; \
+	JL   rowmaxtail; \
+	VMOVUPS (P), V; \
+	MAXSTEP16(V, Z, K, NAN); \
+	ADDQ $64, P; \
+	SUBQ $16, CX; \
+	JMP  rowmaxloop; \
+rowmaxtail: \
+	TESTQ CX, CX; \
+	JEQ   rowmaxreduce; \
+	TAILMASK(K2); \
+	VMOVAPS NEGINF, V; \
+	VMOVUPS (P), K2, V; \
+	MAXSTEP16(V, Z, K, NAN); \
+rowmaxreduce: \
+	MAXREDUCE16(Z, Y, X, VY, VX)
+
 // HSUMPD0 sets the low lane of X0 to the sum of the eight float64 lanes of
 // Z0, with Z1 as scratch.
 #define HSUMPD0 \

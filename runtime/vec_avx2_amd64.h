@@ -48,6 +48,31 @@
 	VPERMILPS $0xb1, X, XT; \
 	VMAXPS XT, X, X
 
+// MAXROW8 sets the low lane of X (Y's X register) to the largest of the
+// CX floats at P, taking them as maxAVX2 does from Y holding -∞ in every
+// lane, and ORs the mask of their NaN lanes into NAN. NEGINF holds -∞ in
+// every lane; V (VX its X register) and T are scratch, as are AX, BX and
+// Y13 (TAILMASK8); P and CX are advanced. Its labels allow one use per
+// function.
+#define MAXROW8(P, Y, X, NAN, NEGINF, V, VX, T) \
+rowmaxloop: \
+	CMPQ CX, $8; \
+	JL   rowmaxtail; \
+	VMOVUPS (P), V; \
+	MAXSTEP8(V, Y, T, NAN); \
+	ADDQ $32, P; \
+	SUBQ $8, CX; \
+	JMP  rowmaxloop; \
+rowmaxtail: \
+	TESTQ CX, CX; \
+	JEQ   rowmaxreduce; \
+	TAILMASK8(Y13); \
+	VMASKMOVPS (P), Y13, V; \
+	VBLENDVPS Y13, V, NEGINF, V; \
+	MAXSTEP8(V, Y, T, NAN); \
+rowmaxreduce: \
+	MAXREDUCE8(Y, X, VX)
+
 // HSUMPD4 sets the low lane of X0 to the sum of the four float64 lanes of
 // Y0, with X1 as scratch.
 #define HSUMPD4 \
