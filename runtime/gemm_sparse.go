@@ -40,6 +40,12 @@ type sparseKernel struct {
 	// the tiles' epilogue to them into the row of C (ldc floats apart;
 	// beta, bias and flags as gemmKernel.tile's).
 	rows func(a []float32, lda, rows, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int)
+	// scanPairs and rowsPairs, when set, are scan and rows for pairs of
+	// rows (pairs of them, the first pair's rows at a and a+lda, acc and
+	// C likewise): one list of indices a pair, where either row's
+	// element is not 0, so that each load of B serves both rows.
+	scanPairs func(a []float32, lda, pairs, n int, idx []int32, idxStride int, counts []int32, countStride int)
+	rowsPairs func(a []float32, lda, pairs, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int)
 	// countZeros returns the number of elements of x equal to ±0.
 	countZeros func(x []float32) int
 	// finiteA, when set, keeps the tiles for a block of A holding ±Inf or
@@ -121,9 +127,22 @@ func (g *gemmCall) sparseRows(buf *gemmBuf, bblk []float32, pstride, ic, mb, jc,
 		buf.counts = make([]int32, n)
 	}
 	idx, counts := buf.idx[:mb*subs*slot], buf.counts[:mb*subs]
+	// The pairs' lists first (one a pair), then the single rows'.
+	pairs := 0
+	if sk.rowsPairs != nil {
+		pairs = mb / 2
+	}
+	one := ic + 2*pairs // the first single row
+	oneIdx, oneCounts := idx[pairs*subs*slot:], counts[pairs*subs:]
 	for s := range subs {
 		p0 := s * sk.depth
-		sk.scan(g.a[ic*g.lda+pc+p0:], g.lda, mb, min(sk.depth, kb-p0), idx[s*slot:], subs*slot, counts[s:], subs)
+		n := min(sk.depth, kb-p0)
+		if pairs > 0 {
+			sk.scanPairs(g.a[ic*g.lda+pc+p0:], g.lda, pairs, n, idx[s*slot:], subs*slot, counts[s:], subs)
+		}
+		if one < ic+mb {
+			sk.scan(g.a[one*g.lda+pc+p0:], g.lda, ic+mb-one, n, oneIdx[s*slot:], subs*slot, oneCounts[s:], subs)
+		}
 	}
 	nr := g.kern.nr
 	for q := range groups {
@@ -143,8 +162,14 @@ func (g *gemmCall) sparseRows(buf *gemmBuf, bblk []float32, pstride, ic, mb, jc,
 			if p0 > 0 {
 				f |= sparseAccIn
 			}
-			sk.rows(g.a[ic*g.lda+pc+p0:], g.lda, mb, n, bp[p0*nr:], pstride, buf.acc, idx[s*slot:], subs*slot, counts[s:], subs,
-				g.c[ic*g.ldc+jc+jr:], g.ldc, beta, bias, f)
+			if pairs > 0 {
+				sk.rowsPairs(g.a[ic*g.lda+pc+p0:], g.lda, pairs, n, bp[p0*nr:], pstride, buf.acc, idx[s*slot:], subs*slot, counts[s:], subs,
+					g.c[ic*g.ldc+jc+jr:], g.ldc, beta, bias, f)
+			}
+			if one < ic+mb {
+				sk.rows(g.a[one*g.lda+pc+p0:], g.lda, ic+mb-one, n, bp[p0*nr:], pstride, buf.acc[2*pairs*sk.cols:], oneIdx[s*slot:], subs*slot, oneCounts[s:], subs,
+					g.c[one*g.ldc+jc+jr:], g.ldc, beta, bias, f)
+			}
 		}
 	}
 	return groups * sk.cols

@@ -16,17 +16,20 @@ var sparseAVX2 = &sparseKernel{cols: sparseTier{}.cols(), depth: 64, minZeros: 0
 	scan: sparseTier{}.scan, rows: sparseTier{}.rows, countZeros: countZerosAVX2}
 
 // sparseAVX512 is the AVX-512 kernel's sparse rows: four panels (128
-// columns, 8 accumulators) a row call, 64 deep (32 KB of B): half the
-// accumulators' round trip per row and block of eight panels 32 deep.
-// 256×512×512 with B packed, 1 worker, AMD EPYC Zen 5: the tiles
-// 0.64 ms whatever A holds; the sparse rows 0.69 ms with 40 % zeros,
-// 0.64 with 45 %, 0.60 with half, 0.41 with 70 %, 0.20 with 90 % (eight
-// panels 32 deep: 0.65, 0.46, 0.24), and depths 32, 48 and 96 slower
-// than 64 at half and 70 %. From 60 %: taken from half, DLRM at batch
-// 2048 ran 2.8 % slower (a layer between half and 60 % zeros whose
-// shape gains less), the MLP's second layer (just under half) not at all.
-var sparseAVX512 = &sparseKernel{cols: sparseTier{wide: true}.cols(), depth: 64, minZeros: 0.6,
-	scan: sparseTier{wide: true}.scan, rows: sparseTier{wide: true}.rows, countZeros: countZerosAVX2}
+// columns, 8 accumulators a row) a call, 64 deep (32 KB of B), rows in
+// pairs over the indices where either row is nonzero (16 accumulators;
+// each load of B feeds two FMAs, where one row alone was bound by the
+// loads), the last row of an odd block alone. 256×512×512 with B
+// packed, 1 worker, AMD EPYC Zen 5: the tiles 0.64–0.65 ms whatever A
+// holds; the pairs 0.65 with 30 % zeros, 0.62 with 40 %, 0.56 with half,
+// 0.49 with 60 % and 0.40 with 70 %, where rows alone took 0.81, 0.72,
+// 0.61, 0.50 and 0.41; depths 32, 48, 96 and 128 slower than 64 (96
+// deep, the 64 KB apart panels' lines outgrow the ways of L1's sets).
+// Hence from 40 %: the MLP at batch 256, whose second layer's input is
+// just under half zeros, −4.7 % (from 60 % it took the tiles).
+var sparseAVX512 = &sparseKernel{cols: sparseTier{wide: true}.cols(), depth: 64, minZeros: 0.4,
+	scan: sparseTier{wide: true}.scan, rows: sparseTier{wide: true}.rows, countZeros: countZerosAVX2,
+	scanPairs: scanPairs512, rowsPairs: rowsPairs512}
 
 // sparseTier runs the sparse kernels of the AVX2 tier or (wide) of the
 // AVX-512 one after checking their operands: the methods are the
@@ -84,6 +87,33 @@ func (t sparseTier) rows(a []float32, lda, rows, n int, b []float32, pstride int
 	}
 }
 
+// scanPairs512 is sparseKernel.scanPairs of the AVX-512 tier.
+func scanPairs512(a []float32, lda, pairs, n int, idx []int32, idxStride int, counts []int32, countStride int) {
+	if pairs <= 0 || n <= 0 {
+		return
+	}
+	_, _, _ = a[(2*pairs-1)*lda+n-1], idx[(pairs-1)*idxStride+n+15], counts[(pairs-1)*countStride]
+	sparseScanPairs512(&a[0], lda, pairs, n, &idx[0], idxStride, &counts[0], countStride)
+}
+
+// rowsPairs512 is sparseKernel.rowsPairs of the AVX-512 tier; the
+// counts, at most n, are scanPairs512's.
+func rowsPairs512(a []float32, lda, pairs, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int) {
+	if pairs <= 0 || n <= 0 {
+		return
+	}
+	t := sparseTier{wide: true}
+	nr, cols := t.nr(), t.cols()
+	_, _, _, _, _ = a[(2*pairs-1)*lda+n-1], b[(cols/nr-1)*pstride+n*nr-1], acc[2*pairs*cols-1], idx[(pairs-1)*idxStride+n-1], counts[(pairs-1)*countStride]
+	var cp *float32
+	if flags&sparseAccOut == 0 {
+		_ = c[(2*pairs-1)*ldc+cols-1]
+		cp = &c[0]
+	}
+	bp := tileBias(bias, 2*pairs, cols, flags)
+	sparsePairs512(&a[0], lda, pairs, &b[0], pstride, &acc[0], &idx[0], idxStride, &counts[0], countStride, cp, ldc, beta, bp, flags)
+}
+
 // gemv is gemvKernel.sparse for one whole panel; the lists' indices are
 // below len(x) and each list within its stride by construction (split).
 func (t sparseTier) gemv(x []float32, l *gemvLists, b, c []float32, alpha, beta float32, bias []float32, flags int) {
@@ -122,6 +152,15 @@ func sparseRows256(a *float32, lda, rows int, b *float32, pstride int, acc *floa
 
 //go:noescape
 func sparseRows512(a *float32, lda, rows int, b *float32, pstride int, acc *float32, idx *int32, idxStride int, counts *int32, countStride int, c *float32, ldc int, beta float32, bias *float32, flags int)
+
+// sparseScanPairs512 and sparsePairs512 are the AVX-512 kernels for
+// pairs of rows.
+//
+//go:noescape
+func sparseScanPairs512(a *float32, lda, pairs, n int, idx *int32, idxStride int, counts *int32, countStride int)
+
+//go:noescape
+func sparsePairs512(a *float32, lda, pairs int, b *float32, pstride int, acc *float32, idx *int32, idxStride int, counts *int32, countStride int, c *float32, ldc int, beta float32, bias *float32, flags int)
 
 // countZeros256 returns the number of elements of x[:n] equal to ±0.
 //

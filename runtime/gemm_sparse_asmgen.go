@@ -62,6 +62,10 @@ func main() {
 		fma(t)
 		scan(t)
 		rows(t)
+		if t.suffix == "512" {
+			scanPairs(t)
+			rowsPairs(t)
+		}
 		gemvSparse(t)
 		if t.suffix == "256" {
 			countZeros()
@@ -459,29 +463,230 @@ TEXT ·%s(SB), NOSPLIT, $0-96
 // scratch, and C at DI: +beta·C when flags&1, +bias when flags&2, then
 // max(0, ·) when flags&4, and the store.
 func epilogue(t tier, n, bc int, flags, betaArg, biasArg string) {
+	epilogueFrom(t, 0, n, bc, flags, betaArg, biasArg, "DI", "")
+}
+
+// epilogueFrom is epilogue for the n accumulators from register first,
+// with C at the register dst and sfx ending its labels.
+func epilogueFrom(t tier, first, n, bc int, flags, betaArg, biasArg, dst, sfx string) {
 	r := t.r
 	p("TESTQ $1, %s", flags)
-	p("JEQ nobeta")
+	p("JEQ nobeta%s", sfx)
 	p("VBROADCASTSS %s, %s%d", betaArg, r, bc)
 	for i := 0; i < n; i++ {
-		p("VFMADD231PS %d(DI), %s%d, %s%d", i*t.width, r, bc, r, i)
+		p("VFMADD231PS %d(%s), %s%d, %s%d", i*t.width, dst, r, bc, r, first+i)
 	}
-	label("nobeta")
+	label("nobeta" + sfx)
 	p("TESTQ $2, %s", flags)
-	p("JEQ nobias")
+	p("JEQ nobias%s", sfx)
 	p("MOVQ %s, AX", biasArg)
 	for i := 0; i < n; i++ {
-		p("VADDPS %d(AX), %s%d, %s%d", i*t.width, r, i, r, i)
+		p("VADDPS %d(AX), %s%d, %s%d", i*t.width, r, first+i, r, first+i)
 	}
-	label("nobias")
+	label("nobias" + sfx)
 	p("TESTQ $4, %s", flags)
-	p("JEQ store")
+	p("JEQ store%s", sfx)
 	p("%s %s%d, %s%d, %s%d", t.zeroOp, r, bc, r, bc, r, bc)
 	for i := 0; i < n; i++ {
-		p("VMAXPS %s%d, %s%d, %s%d", r, i, r, bc, r, i)
+		p("VMAXPS %s%d, %s%d, %s%d", r, first+i, r, bc, r, first+i)
 	}
-	label("store")
+	label("store" + sfx)
 	for i := 0; i < n; i++ {
-		p("VMOVUPS %s%d, %d(DI)", r, i, i*t.width)
+		p("VMOVUPS %s%d, %d(%s)", r, first+i, i*t.width, dst)
 	}
+}
+
+// scanPairs writes sparseScanPairsN: scan for pairs of rows, one list of
+// the indices where either row's element is nonzero.
+func scanPairs(t tier) {
+	name := "sparseScanPairs" + t.suffix
+	fmt.Fprintf(&out, `
+// func %s(a *float32, lda, pairs, n int, idx *int32, idxStride int, counts *int32, countStride int)
+//
+// For each of pairs pairs of rows of A (the first pair's first row at a,
+// rows lda floats apart), %s stores the indices p < n where
+// either row's element is not equal to 0 (NaN included) in increasing
+// order from idx (idxStride indices a pair; room for n + %d) and their
+// count at counts (countStride a pair).
+TEXT ·%s(SB), NOSPLIT, $0-64
+`, name, name, t.lanes, name)
+	p("MOVQ a+0(FP), SI")
+	p("MOVQ lda+8(FP), R12")
+	p("SHLQ $2, R12")
+	p("MOVQ n+24(FP), CX")
+	p("MOVQ idx+32(FP), BX")
+	p("MOVQ counts+48(FP), R8")
+	p("VPXORD Z31, Z31, Z31")
+	p("VMOVDQU32 sparseIota<>(SB), Z30")
+	label("pair")
+	p("DECQ pairs+16(FP)")
+	p("JLT done")
+	p("MOVQ BX, DI")
+	p("XORQ AX, AX")
+	p("LEAQ (SI)(R12*1), R13")
+	comment("\n\t// Sixteen at a time, the last under a mask of the lanes left: the\n\t// lanes where either row is not equal to 0 (or unordered), their\n\t// indices compressed to the front and stored whole.")
+	label("scan16")
+	p("MOVQ CX, DX")
+	p("SUBQ AX, DX")
+	p("JLE counted")
+	p("MOVL $0xffff, R10")
+	p("CMPQ DX, $16")
+	p("JGE whole")
+	p("BZHIL DX, R10, R10")
+	label("whole")
+	p("KMOVW R10, K2")
+	p("VMOVUPS.Z (SI)(AX*4), K2, Z0")
+	p("VMOVUPS.Z (R13)(AX*4), K2, Z3")
+	p("VCMPPS $4, Z31, Z0, K2, K1")
+	p("VCMPPS $4, Z31, Z3, K2, K3")
+	p("KORW K1, K3, K1")
+	p("VPBROADCASTD AX, Z1")
+	p("VPADDD Z30, Z1, Z1")
+	p("VPCOMPRESSD Z1, K1, Z2")
+	p("VMOVDQU32 Z2, (DI)")
+	p("KMOVW K1, DX")
+	p("POPCNTL DX, DX")
+	p("LEAQ (DI)(DX*4), DI")
+	p("ADDQ $16, AX")
+	p("JMP scan16")
+	label("counted")
+	p("SUBQ BX, DI")
+	p("SHRQ $2, DI")
+	p("MOVL DI, (R8)")
+	p("LEAQ (SI)(R12*2), SI")
+	p("MOVQ idxStride+40(FP), AX")
+	p("LEAQ (BX)(AX*4), BX")
+	p("MOVQ countStride+56(FP), AX")
+	p("LEAQ (R8)(AX*4), R8")
+	p("JMP pair")
+	label("done")
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// rowsPairs writes the macro PAIRFMA and sparsePairsN: the rows kernel
+// for pairs of rows over their joint indices, each load of B feeding
+// both rows' accumulators.
+func rowsPairs(t tier) {
+	name := "sparsePairs" + t.suffix
+	acc, cols, r := t.acc(), t.cols(), t.r
+	b0, b1, tmp := t.bcast, t.bcast+1, t.bcast+2
+	fmt.Fprintf(&out, `
+// PAIRFMA adds A(p)·B(p, ·) to the first row's accumulators %s0…%s%d and
+// A'(p)·B(p, ·) to the second's, %s%d…%s%d, for the index p at (R10): the
+// broadcasts of A(p) and A'(p) (SI and R14 are the rows) times row p of
+// each of the %d panels, loaded once (BX is panel 0's row 0; R13 and R11
+// hold one and three panel strides in bytes). DX is scratch.
+#define PAIRFMA \
+`, r, r, acc-1, r, acc, r, 2*acc-1, t.panels)
+	lines := []string{
+		"MOVL (R10), DX",
+		fmt.Sprintf("VBROADCASTSS (SI)(DX*4), %s%d", r, b0),
+		fmt.Sprintf("VBROADCASTSS (R14)(DX*4), %s%d", r, b1),
+		fmt.Sprintf("SHLQ $%d, DX", t.rowShift()),
+		"ADDQ BX, DX",
+	}
+	base := []string{"", "(R13*1)", "(R13*2)", "(R11*1)"}
+	per := t.nr / t.lanes
+	for q := 0; q < t.panels; q++ {
+		for v := 0; v < per; v++ {
+			off := ""
+			if v > 0 {
+				off = fmt.Sprint(v * t.width)
+			}
+			i := q*per + v
+			lines = append(lines,
+				fmt.Sprintf("VMOVUPS %s(DX)%s, %s%d", off, base[q], r, tmp+i),
+				fmt.Sprintf("VFMADD231PS %s%d, %s%d, %s%d", r, tmp+i, r, b0, r, i),
+				fmt.Sprintf("VFMADD231PS %s%d, %s%d, %s%d", r, tmp+i, r, b1, r, acc+i))
+		}
+	}
+	for i, l := range lines {
+		sep := "; \\"
+		if i == len(lines)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(&out, "\t%s%s\n", l, sep)
+	}
+	fmt.Fprintf(&out, `
+// func %s(a *float32, lda, pairs int, b *float32, pstride int, acc *float32, idx *int32, idxStride int, counts *int32, countStride int, c *float32, ldc int, beta float32, bias *float32, flags int)
+//
+// %s is sparseRows%s for pairs of rows of A, acc and C, each pair
+// over one list of indices (sparseScanPairs%s's): the terms of a row's
+// zeros at the other row's nonzero elements add nothing to its sums
+// where B is finite, as in the tiles.
+TEXT ·%s(SB), NOSPLIT, $0-120
+`, name, name, t.suffix, t.suffix, name)
+	p("MOVQ a+0(FP), SI")
+	p("MOVQ lda+8(FP), R12")
+	p("SHLQ $2, R12")
+	p("MOVQ b+24(FP), BX")
+	p("MOVQ pstride+32(FP), R13")
+	p("SHLQ $2, R13")
+	p("LEAQ (R13)(R13*2), R11")
+	p("MOVQ acc+40(FP), R9")
+	p("MOVQ flags+112(FP), R8")
+	label("pair")
+	p("DECQ pairs+16(FP)")
+	p("JLT done")
+	p("LEAQ (SI)(R12*1), R14")
+	p("MOVQ idx+48(FP), R10")
+	p("MOVQ counts+64(FP), DX")
+	p("MOVLQZX (DX), DX")
+	p("LEAQ (R10)(DX*4), DI")
+	p("TESTQ $256, R8")
+	p("JEQ zero")
+	for i := 0; i < 2*acc; i++ {
+		p("VMOVUPS %d(R9), %s%d", i*t.width, r, i)
+	}
+	p("JMP fma")
+	label("zero")
+	for i := 0; i < 2*acc; i++ {
+		p("%s %s%d, %s%d, %s%d", t.zeroOp, r, i, r, i, r, i)
+	}
+	comment("\n\t// Two indices a pass, then the last one.")
+	label("fma")
+	p("LEAQ -4(DI), AX")
+	label("fma2")
+	p("CMPQ R10, AX")
+	p("JGE fma1")
+	p("PAIRFMA")
+	p("ADDQ $4, R10")
+	p("PAIRFMA")
+	p("ADDQ $4, R10")
+	p("JMP fma2")
+	label("fma1")
+	p("CMPQ R10, DI")
+	p("JGE epi")
+	p("PAIRFMA")
+	label("epi")
+	p("TESTQ $512, R8")
+	p("JEQ beta")
+	for i := 0; i < 2*acc; i++ {
+		p("VMOVUPS %s%d, %d(R9)", r, i, i*t.width)
+	}
+	p("JMP nextpair")
+	comment("\n\t// The tile kernels' epilogue (gemm_asmgen.go's epilogueFlags), the\n\t// same operations in the same order, for each row.")
+	label("beta")
+	p("MOVQ c+80(FP), DI")
+	epilogueFrom(t, 0, acc, b0, "R8", "beta+96(FP)", "bias+104(FP)", "DI", "0")
+	p("MOVQ ldc+88(FP), AX")
+	p("LEAQ (DI)(AX*4), DI")
+	epilogueFrom(t, acc, acc, b0, "R8", "beta+96(FP)", "bias+104(FP)", "DI", "1")
+	p("MOVQ ldc+88(FP), AX")
+	p("LEAQ (DI)(AX*4), DI")
+	p("MOVQ DI, c+80(FP)")
+	label("nextpair")
+	p("LEAQ (SI)(R12*2), SI")
+	p("MOVQ idxStride+56(FP), AX")
+	p("SHLQ $2, AX")
+	p("ADDQ AX, idx+48(FP)")
+	p("MOVQ countStride+72(FP), AX")
+	p("SHLQ $2, AX")
+	p("ADDQ AX, counts+64(FP)")
+	p("ADDQ $%d, R9", 2*cols*4)
+	p("JMP pair")
+	label("done")
+	p("VZEROUPPER")
+	p("RET")
 }

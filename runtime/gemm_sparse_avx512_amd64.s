@@ -261,6 +261,334 @@ done:
 	VZEROUPPER
 	RET
 
+// func sparseScanPairs512(a *float32, lda, pairs, n int, idx *int32, idxStride int, counts *int32, countStride int)
+//
+// For each of pairs pairs of rows of A (the first pair's first row at a,
+// rows lda floats apart), sparseScanPairs512 stores the indices p < n where
+// either row's element is not equal to 0 (NaN included) in increasing
+// order from idx (idxStride indices a pair; room for n + 16) and their
+// count at counts (countStride a pair).
+TEXT ·sparseScanPairs512(SB), NOSPLIT, $0-64
+	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), R12
+	SHLQ $2, R12
+	MOVQ n+24(FP), CX
+	MOVQ idx+32(FP), BX
+	MOVQ counts+48(FP), R8
+	VPXORD Z31, Z31, Z31
+	VMOVDQU32 sparseIota<>(SB), Z30
+
+pair:
+	DECQ pairs+16(FP)
+	JLT done
+	MOVQ BX, DI
+	XORQ AX, AX
+	LEAQ (SI)(R12*1), R13
+
+	// Sixteen at a time, the last under a mask of the lanes left: the
+	// lanes where either row is not equal to 0 (or unordered), their
+	// indices compressed to the front and stored whole.
+
+scan16:
+	MOVQ CX, DX
+	SUBQ AX, DX
+	JLE counted
+	MOVL $0xffff, R10
+	CMPQ DX, $16
+	JGE whole
+	BZHIL DX, R10, R10
+
+whole:
+	KMOVW R10, K2
+	VMOVUPS.Z (SI)(AX*4), K2, Z0
+	VMOVUPS.Z (R13)(AX*4), K2, Z3
+	VCMPPS $4, Z31, Z0, K2, K1
+	VCMPPS $4, Z31, Z3, K2, K3
+	KORW K1, K3, K1
+	VPBROADCASTD AX, Z1
+	VPADDD Z30, Z1, Z1
+	VPCOMPRESSD Z1, K1, Z2
+	VMOVDQU32 Z2, (DI)
+	KMOVW K1, DX
+	POPCNTL DX, DX
+	LEAQ (DI)(DX*4), DI
+	ADDQ $16, AX
+	JMP scan16
+
+counted:
+	SUBQ BX, DI
+	SHRQ $2, DI
+	MOVL DI, (R8)
+	LEAQ (SI)(R12*2), SI
+	MOVQ idxStride+40(FP), AX
+	LEAQ (BX)(AX*4), BX
+	MOVQ countStride+56(FP), AX
+	LEAQ (R8)(AX*4), R8
+	JMP pair
+
+done:
+	VZEROUPPER
+	RET
+
+// PAIRFMA adds A(p)·B(p, ·) to the first row's accumulators Z0…Z7 and
+// A'(p)·B(p, ·) to the second's, Z8…Z15, for the index p at (R10): the
+// broadcasts of A(p) and A'(p) (SI and R14 are the rows) times row p of
+// each of the 4 panels, loaded once (BX is panel 0's row 0; R13 and R11
+// hold one and three panel strides in bytes). DX is scratch.
+#define PAIRFMA \
+	MOVL (R10), DX; \
+	VBROADCASTSS (SI)(DX*4), Z16; \
+	VBROADCASTSS (R14)(DX*4), Z17; \
+	SHLQ $7, DX; \
+	ADDQ BX, DX; \
+	VMOVUPS (DX), Z18; \
+	VFMADD231PS Z18, Z16, Z0; \
+	VFMADD231PS Z18, Z17, Z8; \
+	VMOVUPS 64(DX), Z19; \
+	VFMADD231PS Z19, Z16, Z1; \
+	VFMADD231PS Z19, Z17, Z9; \
+	VMOVUPS (DX)(R13*1), Z20; \
+	VFMADD231PS Z20, Z16, Z2; \
+	VFMADD231PS Z20, Z17, Z10; \
+	VMOVUPS 64(DX)(R13*1), Z21; \
+	VFMADD231PS Z21, Z16, Z3; \
+	VFMADD231PS Z21, Z17, Z11; \
+	VMOVUPS (DX)(R13*2), Z22; \
+	VFMADD231PS Z22, Z16, Z4; \
+	VFMADD231PS Z22, Z17, Z12; \
+	VMOVUPS 64(DX)(R13*2), Z23; \
+	VFMADD231PS Z23, Z16, Z5; \
+	VFMADD231PS Z23, Z17, Z13; \
+	VMOVUPS (DX)(R11*1), Z24; \
+	VFMADD231PS Z24, Z16, Z6; \
+	VFMADD231PS Z24, Z17, Z14; \
+	VMOVUPS 64(DX)(R11*1), Z25; \
+	VFMADD231PS Z25, Z16, Z7; \
+	VFMADD231PS Z25, Z17, Z15
+
+// func sparsePairs512(a *float32, lda, pairs int, b *float32, pstride int, acc *float32, idx *int32, idxStride int, counts *int32, countStride int, c *float32, ldc int, beta float32, bias *float32, flags int)
+//
+// sparsePairs512 is sparseRows512 for pairs of rows of A, acc and C, each pair
+// over one list of indices (sparseScanPairs512's): the terms of a row's
+// zeros at the other row's nonzero elements add nothing to its sums
+// where B is finite, as in the tiles.
+TEXT ·sparsePairs512(SB), NOSPLIT, $0-120
+	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), R12
+	SHLQ $2, R12
+	MOVQ b+24(FP), BX
+	MOVQ pstride+32(FP), R13
+	SHLQ $2, R13
+	LEAQ (R13)(R13*2), R11
+	MOVQ acc+40(FP), R9
+	MOVQ flags+112(FP), R8
+
+pair:
+	DECQ pairs+16(FP)
+	JLT done
+	LEAQ (SI)(R12*1), R14
+	MOVQ idx+48(FP), R10
+	MOVQ counts+64(FP), DX
+	MOVLQZX (DX), DX
+	LEAQ (R10)(DX*4), DI
+	TESTQ $256, R8
+	JEQ zero
+	VMOVUPS 0(R9), Z0
+	VMOVUPS 64(R9), Z1
+	VMOVUPS 128(R9), Z2
+	VMOVUPS 192(R9), Z3
+	VMOVUPS 256(R9), Z4
+	VMOVUPS 320(R9), Z5
+	VMOVUPS 384(R9), Z6
+	VMOVUPS 448(R9), Z7
+	VMOVUPS 512(R9), Z8
+	VMOVUPS 576(R9), Z9
+	VMOVUPS 640(R9), Z10
+	VMOVUPS 704(R9), Z11
+	VMOVUPS 768(R9), Z12
+	VMOVUPS 832(R9), Z13
+	VMOVUPS 896(R9), Z14
+	VMOVUPS 960(R9), Z15
+	JMP fma
+
+zero:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+
+	// Two indices a pass, then the last one.
+
+fma:
+	LEAQ -4(DI), AX
+
+fma2:
+	CMPQ R10, AX
+	JGE fma1
+	PAIRFMA
+	ADDQ $4, R10
+	PAIRFMA
+	ADDQ $4, R10
+	JMP fma2
+
+fma1:
+	CMPQ R10, DI
+	JGE epi
+	PAIRFMA
+
+epi:
+	TESTQ $512, R8
+	JEQ beta
+	VMOVUPS Z0, 0(R9)
+	VMOVUPS Z1, 64(R9)
+	VMOVUPS Z2, 128(R9)
+	VMOVUPS Z3, 192(R9)
+	VMOVUPS Z4, 256(R9)
+	VMOVUPS Z5, 320(R9)
+	VMOVUPS Z6, 384(R9)
+	VMOVUPS Z7, 448(R9)
+	VMOVUPS Z8, 512(R9)
+	VMOVUPS Z9, 576(R9)
+	VMOVUPS Z10, 640(R9)
+	VMOVUPS Z11, 704(R9)
+	VMOVUPS Z12, 768(R9)
+	VMOVUPS Z13, 832(R9)
+	VMOVUPS Z14, 896(R9)
+	VMOVUPS Z15, 960(R9)
+	JMP nextpair
+
+	// The tile kernels' epilogue (gemm_asmgen.go's epilogueFlags), the
+	// same operations in the same order, for each row.
+
+beta:
+	MOVQ c+80(FP), DI
+	TESTQ $1, R8
+	JEQ nobeta0
+	VBROADCASTSS beta+96(FP), Z16
+	VFMADD231PS 0(DI), Z16, Z0
+	VFMADD231PS 64(DI), Z16, Z1
+	VFMADD231PS 128(DI), Z16, Z2
+	VFMADD231PS 192(DI), Z16, Z3
+	VFMADD231PS 256(DI), Z16, Z4
+	VFMADD231PS 320(DI), Z16, Z5
+	VFMADD231PS 384(DI), Z16, Z6
+	VFMADD231PS 448(DI), Z16, Z7
+
+nobeta0:
+	TESTQ $2, R8
+	JEQ nobias0
+	MOVQ bias+104(FP), AX
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 256(AX), Z4, Z4
+	VADDPS 320(AX), Z5, Z5
+	VADDPS 384(AX), Z6, Z6
+	VADDPS 448(AX), Z7, Z7
+
+nobias0:
+	TESTQ $4, R8
+	JEQ store0
+	VPXORD Z16, Z16, Z16
+	VMAXPS Z0, Z16, Z0
+	VMAXPS Z1, Z16, Z1
+	VMAXPS Z2, Z16, Z2
+	VMAXPS Z3, Z16, Z3
+	VMAXPS Z4, Z16, Z4
+	VMAXPS Z5, Z16, Z5
+	VMAXPS Z6, Z16, Z6
+	VMAXPS Z7, Z16, Z7
+
+store0:
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	VMOVUPS Z4, 256(DI)
+	VMOVUPS Z5, 320(DI)
+	VMOVUPS Z6, 384(DI)
+	VMOVUPS Z7, 448(DI)
+	MOVQ ldc+88(FP), AX
+	LEAQ (DI)(AX*4), DI
+	TESTQ $1, R8
+	JEQ nobeta1
+	VBROADCASTSS beta+96(FP), Z16
+	VFMADD231PS 0(DI), Z16, Z8
+	VFMADD231PS 64(DI), Z16, Z9
+	VFMADD231PS 128(DI), Z16, Z10
+	VFMADD231PS 192(DI), Z16, Z11
+	VFMADD231PS 256(DI), Z16, Z12
+	VFMADD231PS 320(DI), Z16, Z13
+	VFMADD231PS 384(DI), Z16, Z14
+	VFMADD231PS 448(DI), Z16, Z15
+
+nobeta1:
+	TESTQ $2, R8
+	JEQ nobias1
+	MOVQ bias+104(FP), AX
+	VADDPS 0(AX), Z8, Z8
+	VADDPS 64(AX), Z9, Z9
+	VADDPS 128(AX), Z10, Z10
+	VADDPS 192(AX), Z11, Z11
+	VADDPS 256(AX), Z12, Z12
+	VADDPS 320(AX), Z13, Z13
+	VADDPS 384(AX), Z14, Z14
+	VADDPS 448(AX), Z15, Z15
+
+nobias1:
+	TESTQ $4, R8
+	JEQ store1
+	VPXORD Z16, Z16, Z16
+	VMAXPS Z8, Z16, Z8
+	VMAXPS Z9, Z16, Z9
+	VMAXPS Z10, Z16, Z10
+	VMAXPS Z11, Z16, Z11
+	VMAXPS Z12, Z16, Z12
+	VMAXPS Z13, Z16, Z13
+	VMAXPS Z14, Z16, Z14
+	VMAXPS Z15, Z16, Z15
+
+store1:
+	VMOVUPS Z8, 0(DI)
+	VMOVUPS Z9, 64(DI)
+	VMOVUPS Z10, 128(DI)
+	VMOVUPS Z11, 192(DI)
+	VMOVUPS Z12, 256(DI)
+	VMOVUPS Z13, 320(DI)
+	VMOVUPS Z14, 384(DI)
+	VMOVUPS Z15, 448(DI)
+	MOVQ ldc+88(FP), AX
+	LEAQ (DI)(AX*4), DI
+	MOVQ DI, c+80(FP)
+
+nextpair:
+	LEAQ (SI)(R12*2), SI
+	MOVQ idxStride+56(FP), AX
+	SHLQ $2, AX
+	ADDQ AX, idx+48(FP)
+	MOVQ countStride+72(FP), AX
+	SHLQ $2, AX
+	ADDQ AX, counts+64(FP)
+	ADDQ $1024, R9
+	JMP pair
+
+done:
+	VZEROUPPER
+	RET
+
 // func gemvSparse512(x *float32, idx *int32, stride, n0, n1, n2, n3 int, b, c *float32, alpha, beta float32, bias *float32, flags int)
 //
 // gemvSparse512 sets c[j], j < 32, to what gemvRow512 computes for one whole

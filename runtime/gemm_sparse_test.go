@@ -18,13 +18,21 @@ func TestSparseRowsMatchTiles(t *testing.T) { forEachISA(t, testSparseRowsMatchT
 func testSparseRowsMatchTiles(t *testing.T) {
 	base := selectedKernel
 	kern := *base
-	var calls atomic.Int64 // the kernel's calls, from any worker
+	var calls atomic.Int64     // the kernel's calls, from any worker
+	var pairCalls atomic.Int64 // those for pairs of rows
 	if base.sparse != nil {
 		sk := *base.sparse
 		rows := sk.rows
 		sk.rows = func(a []float32, lda, m, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int) {
 			calls.Add(1)
 			rows(a, lda, m, n, b, pstride, acc, idx, idxStride, counts, countStride, c, ldc, beta, bias, flags)
+		}
+		if pairs := sk.rowsPairs; pairs != nil {
+			sk.rowsPairs = func(a []float32, lda, m, n int, b []float32, pstride int, acc []float32, idx []int32, idxStride int, counts []int32, countStride int, c []float32, ldc int, beta float32, bias []float32, flags int) {
+				calls.Add(1)
+				pairCalls.Add(1)
+				pairs(a, lda, m, n, b, pstride, acc, idx, idxStride, counts, countStride, c, ldc, beta, bias, flags)
+			}
 		}
 		kern.sparse = &sk
 	}
@@ -90,6 +98,8 @@ func testSparseRowsMatchTiles(t *testing.T) {
 							if workers < 0 {
 								depth, workers = -workers, 1
 							}
+							calls.Store(0)
+							pairCalls.Store(0)
 							got := run(0, workers, pb, a, c, bias, beta, act)
 							ranDepth := depth
 							if kern.sparse != nil {
@@ -98,6 +108,9 @@ func testSparseRowsMatchTiles(t *testing.T) {
 							if kern.sparse != nil && n >= kern.sparse.cols && workers == 1 && calls.Load() == 0 &&
 								!(special && kern.sparse.finiteA) {
 								t.Fatalf("%s: the sparse rows did not run", name)
+							}
+							if kern.sparse != nil && kern.sparse.rowsPairs != nil && n >= kern.sparse.cols && workers == 1 && m >= 2 && pairCalls.Load() == 0 {
+								t.Fatalf("%s: no pairs of rows ran", name)
 							}
 							got.checkGuards(t, name)
 							for idx, w := range want.buf {
