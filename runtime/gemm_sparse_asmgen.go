@@ -86,38 +86,34 @@ func iota() {
 	fmt.Fprintf(&out, "GLOBL sparseIota<>(SB), RODATA|NOPTR, $64\n")
 }
 
-// fma writes the macro adding one index's term to the accumulators.
+// fma writes the macros of the rows kernel's loop: SPARSENEXT fetches
+// an index's broadcast and row of B, SPARSEFMA adds its term.
 func fma(t tier) {
 	fmt.Fprintf(&out, `
-// SPARSEFMA adds A(p)·B(p, ·) to the accumulators %s0…%s%d for the index p
-// at (R10): the broadcast of A(p) (SI is the row) times row p of each of
-// the %d panels (BX is panel 0's row 0; R13 and R11 hold one and three
-// panel strides in bytes; panels 4 on are read from CX, four strides
-// on). DX and CX are scratch.
-#define SPARSEFMA \
-`, t.r, t.r, t.acc()-1, t.panels)
-	lines := []string{
-		"MOVL (R10), DX",
-		fmt.Sprintf("VBROADCASTSS (SI)(DX*4), %s%d", t.r, t.bcast),
-		fmt.Sprintf("SHLQ $%d, DX", t.rowShift()),
-		"ADDQ BX, DX",
-	}
-	if t.panels > 4 {
-		lines = append(lines, "LEAQ (DX)(R13*4), CX")
-	}
-	base := []string{"", "(R13*1)", "(R13*2)", "(R11*1)"}
+// SPARSENEXT(off, bc, row) reads the index p at off(R10), broadcasts
+// A(p) to bc (SI is the row of A) and sets row to the address of row p
+// of panel 0 (BX is its row 0).
+#define SPARSENEXT(off, bc, row) \
+	MOVL off(R10), row; \
+	VBROADCASTSS (SI)(row*4), bc; \
+	SHLQ $%d, row; \
+	ADDQ BX, row
+
+// SPARSEFMA(bc, row) adds bc times row p of each of the %d panels (row
+// as SPARSENEXT left it; R13, R11 and R12 hold one, three and five panel
+// strides in bytes) to the accumulators %s0…%s%d.
+#define SPARSEFMA(bc, row) \
+`, t.rowShift(), t.panels, t.r, t.r, t.acc()-1)
+	var lines []string
+	base := []string{"", "(R13*1)", "(R13*2)", "(R11*1)", "(R13*4)", "(R12*1)"}
 	per := t.nr / t.lanes
 	for q := 0; q < t.panels; q++ {
-		reg := "DX"
-		if q >= 4 {
-			reg = "CX"
-		}
 		for v := 0; v < per; v++ {
 			off := ""
 			if v > 0 {
 				off = fmt.Sprint(v * t.width)
 			}
-			lines = append(lines, fmt.Sprintf("VFMADD231PS %s(%s)%s, %s%d, %s%d", off, reg, base[q%4], t.r, t.bcast, t.r, q*per+v))
+			lines = append(lines, fmt.Sprintf("VFMADD231PS %s(row)%s, bc, %s%d", off, base[q], t.r, q*per+v))
 		}
 	}
 	for i, l := range lines {
@@ -214,6 +210,7 @@ TEXT ·%s(SB), NOSPLIT, $0-64
 		p("JMP scan16")
 	}
 	label("counted")
+	p("MOVL $0, (DI)")
 	p("SUBQ BX, DI")
 	p("SHRQ $2, DI")
 	p("MOVL DI, (R8)")
@@ -259,6 +256,7 @@ TEXT ·%s(SB), NOSPLIT, $0-120
 	p("MOVQ pstride+32(FP), R13")
 	p("SHLQ $2, R13")
 	p("LEAQ (R13)(R13*2), R11")
+	p("LEAQ (R13)(R13*4), R12")
 	p("MOVQ acc+40(FP), R9")
 	p("MOVQ flags+112(FP), R8")
 	label("row")
@@ -278,22 +276,26 @@ TEXT ·%s(SB), NOSPLIT, $0-120
 	for i := 0; i < acc; i++ {
 		p("%s %s%d, %s%d, %s%d", t.zeroOp, r, i, r, i, r, i)
 	}
-	comment("\n\t// Two indices a pass, then the last one.")
+	comment("\n\t// Two indices a pass, then the last one; each index's broadcast and\n\t// row are fetched a term ahead (the index after the last is the\n\t// scan's 0).")
 	label("fma")
+	p("CMPQ R10, DI")
+	p("JGE epi")
+	p("SPARSENEXT(0, %s%d, DX)", r, t.bcast)
 	p("LEAQ -4(DI), AX")
 	label("fma2")
 	p("CMPQ R10, AX")
 	p("JGE fma1")
-	p("SPARSEFMA")
-	p("ADDQ $4, R10")
-	p("SPARSEFMA")
-	p("ADDQ $4, R10")
+	p("SPARSENEXT(4, %s%d, CX)", r, t.bcast+1)
+	p("SPARSEFMA(%s%d, DX)", r, t.bcast)
+	p("SPARSENEXT(8, %s%d, DX)", r, t.bcast)
+	p("SPARSEFMA(%s%d, CX)", r, t.bcast+1)
+	p("ADDQ $8, R10")
 	p("JMP fma2")
 	label("fma1")
 	p("CMPQ R10, DI")
 	p("JGE epi")
-	p("SPARSEFMA")
-	label("epi")
+	p("SPARSEFMA(%s%d, DX)", r, t.bcast)
+label("epi")
 	p("TESTQ $512, R8")
 	p("JEQ beta")
 	for i := 0; i < acc; i++ {
@@ -550,6 +552,7 @@ TEXT ·%s(SB), NOSPLIT, $0-64
 	p("ADDQ $16, AX")
 	p("JMP scan16")
 	label("counted")
+	p("MOVL $0, (DI)")
 	p("SUBQ BX, DI")
 	p("SHRQ $2, DI")
 	p("MOVL DI, (R8)")
@@ -570,22 +573,27 @@ TEXT ·%s(SB), NOSPLIT, $0-64
 func rowsPairs(t tier) {
 	name := "sparsePairs" + t.suffix
 	acc, cols, r := t.acc(), t.cols(), t.r
+	// The broadcasts of one index in b0 and b1, of the next in c0 and c1.
 	b0, b1, tmp := t.bcast, t.bcast+1, t.bcast+2
+	c0, c1 := tmp+acc, tmp+acc+1
 	fmt.Fprintf(&out, `
-// PAIRFMA adds A(p)·B(p, ·) to the first row's accumulators %s0…%s%d and
-// A'(p)·B(p, ·) to the second's, %s%d…%s%d, for the index p at (R10): the
-// broadcasts of A(p) and A'(p) (SI and R14 are the rows) times row p of
-// each of the %d panels, loaded once (BX is panel 0's row 0; R13 and R11
-// hold one and three panel strides in bytes). DX is scratch.
-#define PAIRFMA \
-`, r, r, acc-1, r, acc, r, 2*acc-1, t.panels)
-	lines := []string{
-		"MOVL (R10), DX",
-		fmt.Sprintf("VBROADCASTSS (SI)(DX*4), %s%d", r, b0),
-		fmt.Sprintf("VBROADCASTSS (R14)(DX*4), %s%d", r, b1),
-		fmt.Sprintf("SHLQ $%d, DX", t.rowShift()),
-		"ADDQ BX, DX",
-	}
+// PAIRNEXT(off, b0, b1, row) reads the index p at off(R10), broadcasts
+// A(p) to b0 and A'(p) to b1 (SI and R14 are the rows) and sets row to
+// the address of row p of panel 0 (BX is its row 0).
+#define PAIRNEXT(off, b0, b1, row) \
+	MOVL off(R10), row; \
+	VBROADCASTSS (SI)(row*4), b0; \
+	VBROADCASTSS (R14)(row*4), b1; \
+	SHLQ $%d, row; \
+	ADDQ BX, row
+
+// PAIRFMA(b0, b1, row) adds b0 times row p of each of the %d panels (row
+// as PAIRNEXT left it; R13 and R11 hold one and three panel strides in
+// bytes), each loaded once, to the first row's accumulators %s0…%s%d and
+// b1 times it to the second's, %s%d…%s%d.
+#define PAIRFMA(b0, b1, row) \
+`, t.rowShift(), t.panels, r, r, acc-1, r, acc, r, 2*acc-1)
+	var lines []string
 	base := []string{"", "(R13*1)", "(R13*2)", "(R11*1)"}
 	per := t.nr / t.lanes
 	for q := 0; q < t.panels; q++ {
@@ -596,9 +604,9 @@ func rowsPairs(t tier) {
 			}
 			i := q*per + v
 			lines = append(lines,
-				fmt.Sprintf("VMOVUPS %s(DX)%s, %s%d", off, base[q], r, tmp+i),
-				fmt.Sprintf("VFMADD231PS %s%d, %s%d, %s%d", r, tmp+i, r, b0, r, i),
-				fmt.Sprintf("VFMADD231PS %s%d, %s%d, %s%d", r, tmp+i, r, b1, r, acc+i))
+				fmt.Sprintf("VMOVUPS %s(row)%s, %s%d", off, base[q], r, tmp+i),
+				fmt.Sprintf("VFMADD231PS %s%d, b0, %s%d", r, tmp+i, r, i),
+				fmt.Sprintf("VFMADD231PS %s%d, b1, %s%d", r, tmp+i, r, acc+i))
 		}
 	}
 	for i, l := range lines {
@@ -644,22 +652,26 @@ TEXT ·%s(SB), NOSPLIT, $0-120
 	for i := 0; i < 2*acc; i++ {
 		p("%s %s%d, %s%d, %s%d", t.zeroOp, r, i, r, i, r, i)
 	}
-	comment("\n\t// Two indices a pass, then the last one.")
+	comment("\n\t// Two indices a pass, then the last one; each index's broadcasts and\n\t// row are fetched a term ahead (the index after the last is the\n\t// scan's 0).")
 	label("fma")
+	p("CMPQ R10, DI")
+	p("JGE epi")
+	p("PAIRNEXT(0, %s%d, %s%d, DX)", r, b0, r, b1)
 	p("LEAQ -4(DI), AX")
 	label("fma2")
 	p("CMPQ R10, AX")
 	p("JGE fma1")
-	p("PAIRFMA")
-	p("ADDQ $4, R10")
-	p("PAIRFMA")
-	p("ADDQ $4, R10")
+	p("PAIRNEXT(4, %s%d, %s%d, CX)", r, c0, r, c1)
+	p("PAIRFMA(%s%d, %s%d, DX)", r, b0, r, b1)
+	p("PAIRNEXT(8, %s%d, %s%d, DX)", r, b0, r, b1)
+	p("PAIRFMA(%s%d, %s%d, CX)", r, c0, r, c1)
+	p("ADDQ $8, R10")
 	p("JMP fma2")
 	label("fma1")
 	p("CMPQ R10, DI")
 	p("JGE epi")
-	p("PAIRFMA")
-	label("epi")
+	p("PAIRFMA(%s%d, %s%d, DX)", r, b0, r, b1)
+label("epi")
 	p("TESTQ $512, R8")
 	p("JEQ beta")
 	for i := 0; i < 2*acc; i++ {

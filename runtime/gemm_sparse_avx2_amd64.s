@@ -8,29 +8,31 @@
 
 #include "textflag.h"
 
-// SPARSEFMA adds A(p)·B(p, ·) to the accumulators Y0…Y11 for the index p
-// at (R10): the broadcast of A(p) (SI is the row) times row p of each of
-// the 6 panels (BX is panel 0's row 0; R13 and R11 hold one and three
-// panel strides in bytes; panels 4 on are read from CX, four strides
-// on). DX and CX are scratch.
-#define SPARSEFMA \
-	MOVL (R10), DX; \
-	VBROADCASTSS (SI)(DX*4), Y12; \
-	SHLQ $6, DX; \
-	ADDQ BX, DX; \
-	LEAQ (DX)(R13*4), CX; \
-	VFMADD231PS (DX), Y12, Y0; \
-	VFMADD231PS 32(DX), Y12, Y1; \
-	VFMADD231PS (DX)(R13*1), Y12, Y2; \
-	VFMADD231PS 32(DX)(R13*1), Y12, Y3; \
-	VFMADD231PS (DX)(R13*2), Y12, Y4; \
-	VFMADD231PS 32(DX)(R13*2), Y12, Y5; \
-	VFMADD231PS (DX)(R11*1), Y12, Y6; \
-	VFMADD231PS 32(DX)(R11*1), Y12, Y7; \
-	VFMADD231PS (CX), Y12, Y8; \
-	VFMADD231PS 32(CX), Y12, Y9; \
-	VFMADD231PS (CX)(R13*1), Y12, Y10; \
-	VFMADD231PS 32(CX)(R13*1), Y12, Y11
+// SPARSENEXT(off, bc, row) reads the index p at off(R10), broadcasts
+// A(p) to bc (SI is the row of A) and sets row to the address of row p
+// of panel 0 (BX is its row 0).
+#define SPARSENEXT(off, bc, row) \
+	MOVL off(R10), row; \
+	VBROADCASTSS (SI)(row*4), bc; \
+	SHLQ $6, row; \
+	ADDQ BX, row
+
+// SPARSEFMA(bc, row) adds bc times row p of each of the 6 panels (row
+// as SPARSENEXT left it; R13, R11 and R12 hold one, three and five panel
+// strides in bytes) to the accumulators Y0…Y11.
+#define SPARSEFMA(bc, row) \
+	VFMADD231PS (row), bc, Y0; \
+	VFMADD231PS 32(row), bc, Y1; \
+	VFMADD231PS (row)(R13*1), bc, Y2; \
+	VFMADD231PS 32(row)(R13*1), bc, Y3; \
+	VFMADD231PS (row)(R13*2), bc, Y4; \
+	VFMADD231PS 32(row)(R13*2), bc, Y5; \
+	VFMADD231PS (row)(R11*1), bc, Y6; \
+	VFMADD231PS 32(row)(R11*1), bc, Y7; \
+	VFMADD231PS (row)(R13*4), bc, Y8; \
+	VFMADD231PS 32(row)(R13*4), bc, Y9; \
+	VFMADD231PS (row)(R12*1), bc, Y10; \
+	VFMADD231PS 32(row)(R12*1), bc, Y11
 
 // func sparseScan256(a *float32, lda, rows, n int, idx *int32, idxStride int, counts *int32, countStride int)
 //
@@ -92,6 +94,7 @@ next1:
 	JMP scan1
 
 counted:
+	MOVL $0, (DI)
 	SUBQ BX, DI
 	SHRQ $2, DI
 	MOVL DI, (R8)
@@ -131,6 +134,7 @@ TEXT ·sparseRows256(SB), NOSPLIT, $0-120
 	MOVQ pstride+32(FP), R13
 	SHLQ $2, R13
 	LEAQ (R13)(R13*2), R11
+	LEAQ (R13)(R13*4), R12
 	MOVQ acc+40(FP), R9
 	MOVQ flags+112(FP), R8
 
@@ -171,24 +175,30 @@ zero:
 	VXORPS Y10, Y10, Y10
 	VXORPS Y11, Y11, Y11
 
-	// Two indices a pass, then the last one.
+	// Two indices a pass, then the last one; each index's broadcast and
+	// row are fetched a term ahead (the index after the last is the
+	// scan's 0).
 
 fma:
+	CMPQ R10, DI
+	JGE epi
+	SPARSENEXT(0, Y12, DX)
 	LEAQ -4(DI), AX
 
 fma2:
 	CMPQ R10, AX
 	JGE fma1
-	SPARSEFMA
-	ADDQ $4, R10
-	SPARSEFMA
-	ADDQ $4, R10
+	SPARSENEXT(4, Y13, CX)
+	SPARSEFMA(Y12, DX)
+	SPARSENEXT(8, Y12, DX)
+	SPARSEFMA(Y13, CX)
+	ADDQ $8, R10
 	JMP fma2
 
 fma1:
 	CMPQ R10, DI
 	JGE epi
-	SPARSEFMA
+	SPARSEFMA(Y12, DX)
 
 epi:
 	TESTQ $512, R8

@@ -19,24 +19,27 @@ DATA sparseIota<>+48(SB)/8, $0x0000000d0000000c
 DATA sparseIota<>+56(SB)/8, $0x0000000f0000000e
 GLOBL sparseIota<>(SB), RODATA|NOPTR, $64
 
-// SPARSEFMA adds A(p)·B(p, ·) to the accumulators Z0…Z7 for the index p
-// at (R10): the broadcast of A(p) (SI is the row) times row p of each of
-// the 4 panels (BX is panel 0's row 0; R13 and R11 hold one and three
-// panel strides in bytes; panels 4 on are read from CX, four strides
-// on). DX and CX are scratch.
-#define SPARSEFMA \
-	MOVL (R10), DX; \
-	VBROADCASTSS (SI)(DX*4), Z16; \
-	SHLQ $7, DX; \
-	ADDQ BX, DX; \
-	VFMADD231PS (DX), Z16, Z0; \
-	VFMADD231PS 64(DX), Z16, Z1; \
-	VFMADD231PS (DX)(R13*1), Z16, Z2; \
-	VFMADD231PS 64(DX)(R13*1), Z16, Z3; \
-	VFMADD231PS (DX)(R13*2), Z16, Z4; \
-	VFMADD231PS 64(DX)(R13*2), Z16, Z5; \
-	VFMADD231PS (DX)(R11*1), Z16, Z6; \
-	VFMADD231PS 64(DX)(R11*1), Z16, Z7
+// SPARSENEXT(off, bc, row) reads the index p at off(R10), broadcasts
+// A(p) to bc (SI is the row of A) and sets row to the address of row p
+// of panel 0 (BX is its row 0).
+#define SPARSENEXT(off, bc, row) \
+	MOVL off(R10), row; \
+	VBROADCASTSS (SI)(row*4), bc; \
+	SHLQ $7, row; \
+	ADDQ BX, row
+
+// SPARSEFMA(bc, row) adds bc times row p of each of the 4 panels (row
+// as SPARSENEXT left it; R13, R11 and R12 hold one, three and five panel
+// strides in bytes) to the accumulators Z0…Z7.
+#define SPARSEFMA(bc, row) \
+	VFMADD231PS (row), bc, Z0; \
+	VFMADD231PS 64(row), bc, Z1; \
+	VFMADD231PS (row)(R13*1), bc, Z2; \
+	VFMADD231PS 64(row)(R13*1), bc, Z3; \
+	VFMADD231PS (row)(R13*2), bc, Z4; \
+	VFMADD231PS 64(row)(R13*2), bc, Z5; \
+	VFMADD231PS (row)(R11*1), bc, Z6; \
+	VFMADD231PS 64(row)(R11*1), bc, Z7
 
 // func sparseScan512(a *float32, lda, rows, n int, idx *int32, idxStride int, counts *int32, countStride int)
 //
@@ -86,6 +89,7 @@ whole:
 	JMP scan16
 
 counted:
+	MOVL $0, (DI)
 	SUBQ BX, DI
 	SHRQ $2, DI
 	MOVL DI, (R8)
@@ -125,6 +129,7 @@ TEXT ·sparseRows512(SB), NOSPLIT, $0-120
 	MOVQ pstride+32(FP), R13
 	SHLQ $2, R13
 	LEAQ (R13)(R13*2), R11
+	LEAQ (R13)(R13*4), R12
 	MOVQ acc+40(FP), R9
 	MOVQ flags+112(FP), R8
 
@@ -157,24 +162,30 @@ zero:
 	VPXORD Z6, Z6, Z6
 	VPXORD Z7, Z7, Z7
 
-	// Two indices a pass, then the last one.
+	// Two indices a pass, then the last one; each index's broadcast and
+	// row are fetched a term ahead (the index after the last is the
+	// scan's 0).
 
 fma:
+	CMPQ R10, DI
+	JGE epi
+	SPARSENEXT(0, Z16, DX)
 	LEAQ -4(DI), AX
 
 fma2:
 	CMPQ R10, AX
 	JGE fma1
-	SPARSEFMA
-	ADDQ $4, R10
-	SPARSEFMA
-	ADDQ $4, R10
+	SPARSENEXT(4, Z17, CX)
+	SPARSEFMA(Z16, DX)
+	SPARSENEXT(8, Z16, DX)
+	SPARSEFMA(Z17, CX)
+	ADDQ $8, R10
 	JMP fma2
 
 fma1:
 	CMPQ R10, DI
 	JGE epi
-	SPARSEFMA
+	SPARSEFMA(Z16, DX)
 
 epi:
 	TESTQ $512, R8
@@ -316,6 +327,7 @@ whole:
 	JMP scan16
 
 counted:
+	MOVL $0, (DI)
 	SUBQ BX, DI
 	SHRQ $2, DI
 	MOVL DI, (R8)
@@ -330,41 +342,45 @@ done:
 	VZEROUPPER
 	RET
 
-// PAIRFMA adds A(p)·B(p, ·) to the first row's accumulators Z0…Z7 and
-// A'(p)·B(p, ·) to the second's, Z8…Z15, for the index p at (R10): the
-// broadcasts of A(p) and A'(p) (SI and R14 are the rows) times row p of
-// each of the 4 panels, loaded once (BX is panel 0's row 0; R13 and R11
-// hold one and three panel strides in bytes). DX is scratch.
-#define PAIRFMA \
-	MOVL (R10), DX; \
-	VBROADCASTSS (SI)(DX*4), Z16; \
-	VBROADCASTSS (R14)(DX*4), Z17; \
-	SHLQ $7, DX; \
-	ADDQ BX, DX; \
-	VMOVUPS (DX), Z18; \
-	VFMADD231PS Z18, Z16, Z0; \
-	VFMADD231PS Z18, Z17, Z8; \
-	VMOVUPS 64(DX), Z19; \
-	VFMADD231PS Z19, Z16, Z1; \
-	VFMADD231PS Z19, Z17, Z9; \
-	VMOVUPS (DX)(R13*1), Z20; \
-	VFMADD231PS Z20, Z16, Z2; \
-	VFMADD231PS Z20, Z17, Z10; \
-	VMOVUPS 64(DX)(R13*1), Z21; \
-	VFMADD231PS Z21, Z16, Z3; \
-	VFMADD231PS Z21, Z17, Z11; \
-	VMOVUPS (DX)(R13*2), Z22; \
-	VFMADD231PS Z22, Z16, Z4; \
-	VFMADD231PS Z22, Z17, Z12; \
-	VMOVUPS 64(DX)(R13*2), Z23; \
-	VFMADD231PS Z23, Z16, Z5; \
-	VFMADD231PS Z23, Z17, Z13; \
-	VMOVUPS (DX)(R11*1), Z24; \
-	VFMADD231PS Z24, Z16, Z6; \
-	VFMADD231PS Z24, Z17, Z14; \
-	VMOVUPS 64(DX)(R11*1), Z25; \
-	VFMADD231PS Z25, Z16, Z7; \
-	VFMADD231PS Z25, Z17, Z15
+// PAIRNEXT(off, b0, b1, row) reads the index p at off(R10), broadcasts
+// A(p) to b0 and A'(p) to b1 (SI and R14 are the rows) and sets row to
+// the address of row p of panel 0 (BX is its row 0).
+#define PAIRNEXT(off, b0, b1, row) \
+	MOVL off(R10), row; \
+	VBROADCASTSS (SI)(row*4), b0; \
+	VBROADCASTSS (R14)(row*4), b1; \
+	SHLQ $7, row; \
+	ADDQ BX, row
+
+// PAIRFMA(b0, b1, row) adds b0 times row p of each of the 4 panels (row
+// as PAIRNEXT left it; R13 and R11 hold one and three panel strides in
+// bytes), each loaded once, to the first row's accumulators Z0…Z7 and
+// b1 times it to the second's, Z8…Z15.
+#define PAIRFMA(b0, b1, row) \
+	VMOVUPS (row), Z18; \
+	VFMADD231PS Z18, b0, Z0; \
+	VFMADD231PS Z18, b1, Z8; \
+	VMOVUPS 64(row), Z19; \
+	VFMADD231PS Z19, b0, Z1; \
+	VFMADD231PS Z19, b1, Z9; \
+	VMOVUPS (row)(R13*1), Z20; \
+	VFMADD231PS Z20, b0, Z2; \
+	VFMADD231PS Z20, b1, Z10; \
+	VMOVUPS 64(row)(R13*1), Z21; \
+	VFMADD231PS Z21, b0, Z3; \
+	VFMADD231PS Z21, b1, Z11; \
+	VMOVUPS (row)(R13*2), Z22; \
+	VFMADD231PS Z22, b0, Z4; \
+	VFMADD231PS Z22, b1, Z12; \
+	VMOVUPS 64(row)(R13*2), Z23; \
+	VFMADD231PS Z23, b0, Z5; \
+	VFMADD231PS Z23, b1, Z13; \
+	VMOVUPS (row)(R11*1), Z24; \
+	VFMADD231PS Z24, b0, Z6; \
+	VFMADD231PS Z24, b1, Z14; \
+	VMOVUPS 64(row)(R11*1), Z25; \
+	VFMADD231PS Z25, b0, Z7; \
+	VFMADD231PS Z25, b1, Z15
 
 // func sparsePairs512(a *float32, lda, pairs int, b *float32, pstride int, acc *float32, idx *int32, idxStride int, counts *int32, countStride int, c *float32, ldc int, beta float32, bias *float32, flags int)
 //
@@ -429,24 +445,30 @@ zero:
 	VPXORD Z14, Z14, Z14
 	VPXORD Z15, Z15, Z15
 
-	// Two indices a pass, then the last one.
+	// Two indices a pass, then the last one; each index's broadcasts and
+	// row are fetched a term ahead (the index after the last is the
+	// scan's 0).
 
 fma:
+	CMPQ R10, DI
+	JGE epi
+	PAIRNEXT(0, Z16, Z17, DX)
 	LEAQ -4(DI), AX
 
 fma2:
 	CMPQ R10, AX
 	JGE fma1
-	PAIRFMA
-	ADDQ $4, R10
-	PAIRFMA
-	ADDQ $4, R10
+	PAIRNEXT(4, Z26, Z27, CX)
+	PAIRFMA(Z16, Z17, DX)
+	PAIRNEXT(8, Z16, Z17, DX)
+	PAIRFMA(Z26, Z27, CX)
+	ADDQ $8, R10
 	JMP fma2
 
 fma1:
 	CMPQ R10, DI
 	JGE epi
-	PAIRFMA
+	PAIRFMA(Z16, Z17, DX)
 
 epi:
 	TESTQ $512, R8
