@@ -112,6 +112,9 @@ type PackedB struct {
 	// finite reports that no element of data is ±Inf or NaN, which the
 	// sparse rows need (see sparseReady).
 	finite bool
+	// dots, when not nil, holds op(B) also as dot panels for the narrow
+	// products (see packDots and dotsFast).
+	dots []float32
 	// sweeps counts the m == 1 products that read this operand serially;
 	// every other one walks its panels from the last to the first (see
 	// gemvSweepBack).
@@ -166,6 +169,9 @@ func PackB(transB bool, k, n int, b []float32, ldb int) *PackedB {
 		pb.data = alignedFloats((n + nr - 1) / nr * nr * k)
 		packB(pb.data, transB, b, ldb, 0, k, 0, n, nr)
 		pb.finite = allFinite(pb.data)
+		if d := kern.dots; d != nil && n >= 2 && n <= d.maxCols && k >= dotsMinK {
+			pb.dots = packDots(transB, b, ldb, k, n, d.lanes)
+		}
 	}
 	return pb
 }
@@ -329,7 +335,7 @@ func (g *gemmCall) run() {
 		g.scaleC()
 		return
 	}
-	if g.patches == nil && (gemvFast(g) || columnFast(g)) {
+	if g.patches == nil && (gemvFast(g) || columnFast(g) || dotsFast(g)) {
 		return
 	}
 	g.directA = g.useDirectA()

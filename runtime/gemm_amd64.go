@@ -18,7 +18,7 @@ var avx512Kernel = &gemmKernel{
 	rowBias: true, spreadAhead: true,
 	gemv: &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512, dot8: dot8AVX512,
 		sparse: sparseTier{wide: true}.gemv, sparseMinZeros: 0.2, countZeros: countZerosAVX2},
-	sparse: sparseAVX512,
+	sparse: sparseAVX512, dots: dotsAVX512,
 }
 
 // avx2Kernel is the 6×16 AVX2 FMA micro-kernel (12 ymm accumulators).
@@ -34,7 +34,7 @@ var avx2Kernel = &gemmKernel{
 	rowBias: true,
 	gemv: &gemvKernel{row: gemvRowAVX2, dot4: dot4AVX2,
 		sparse: sparseTier{}.gemv, sparseMinZeros: 0.25, countZeros: countZerosAVX2},
-	sparse: sparseAVX2,
+	sparse: sparseAVX2, dots: dotsAVX2,
 }
 
 // gemvRowAVX512 runs gemvRow512 with the column count as a lane mask; see

@@ -95,6 +95,10 @@ type gemmKernel struct {
 	// sparse, if not nil, is the kernel's path for blocks of A with many
 	// zeros (see sparseRows).
 	sparse *sparseKernel
+
+	// dots, if not nil, is the kernel's path for products of a few
+	// columns (see dotsFast).
+	dots *dotKernel
 }
 
 // gemvKernel is the m == 1 path of a micro-kernel whose packed panels are

@@ -295,7 +295,7 @@ TEXT ·%s(SB), NOSPLIT, $0-120
 	p("CMPQ R10, DI")
 	p("JGE epi")
 	p("SPARSEFMA(%s%d, DX)", r, t.bcast)
-label("epi")
+	label("epi")
 	p("TESTQ $512, R8")
 	p("JEQ beta")
 	for i := 0; i < acc; i++ {
@@ -671,7 +671,7 @@ TEXT ·%s(SB), NOSPLIT, $0-120
 	p("CMPQ R10, DI")
 	p("JGE epi")
 	p("PAIRFMA(%s%d, %s%d, DX)", r, b0, r, b1)
-label("epi")
+	label("epi")
 	p("TESTQ $512, R8")
 	p("JEQ beta")
 	for i := 0; i < 2*acc; i++ {
