@@ -471,6 +471,16 @@ func prefetchAhead(ahead []float32) {
 	}
 }
 
+// wholeTiles returns how many tiles of mr rows directRows gives in a row
+// for left rows before a partial one.
+func wholeTiles(left, mr int) int {
+	n := 0
+	for ; left >= mr && directRows(left, mr) == mr; left -= mr {
+		n++
+	}
+	return n
+}
+
 // directRows returns the rows of the next tile read in place when left
 // rows of the block remain: mr, but the last mr + 1 to mr + 3 rows go as
 // two tiles of about half. A tile of 1 to 3 rows keeps too few sums in
@@ -611,6 +621,20 @@ func (g *gemmCall) region(m0, m1, n0, n1 int) {
 						rows = min(step, mb-ir)
 						if g.directA && !narrow || packFly {
 							rows = directRows(mb-ir, mr)
+						}
+						if run := kern.directRun; run != nil && g.directA && !narrow && cols == nr &&
+							!(packBFly && ic == m0 && ir == 0) {
+							// The whole tiles from here in one call.
+							if tiles := wholeTiles(mb-ir, mr); tiles >= 2 {
+								rows = tiles * mr
+								n := min(len(ahead), tiles*share)
+								if flags&flagRowBias != 0 {
+									bias = g.rowBias[ic+ir:]
+								}
+								run(tiles, kb, g.a[(ic+ir)*g.lda+pc:], g.lda, bp, g.c[(ic+ir)*g.ldc+jc+jr:], g.ldc, g.alpha, beta, bias, flags, ahead[:n], share/16)
+								ahead = ahead[n:]
+								continue
+							}
 						}
 						n := min(len(ahead), share)
 						tileAhead := ahead[:n]

@@ -13,7 +13,7 @@ package runtime
 var avx512Kernel = &gemmKernel{
 	name: "avx512-14x32", mr: 14, nr: 32,
 	kc: 256, kcLargeC: 512, mc: 14 * 12, nc: 2048,
-	tile: tileAVX512, direct: tileDirectAVX512, directPack: tileDirectPackAVX512,
+	tile: tileAVX512, direct: tileDirectAVX512, directRun: tileDirectRunAVX512, directPack: tileDirectPackAVX512,
 	directPackB: tileDirectPackBAVX512, directNarrow: tileDirectNarrowAVX512,
 	rowBias: true, spreadAhead: true,
 	gemv: &gemvKernel{row: gemvRowAVX512, dot4: dot4AVX512, dot8: dot8AVX512,
@@ -29,7 +29,7 @@ var avx512Kernel = &gemmKernel{
 var avx2Kernel = &gemmKernel{
 	name: "avx2-6x16", mr: 6, nr: 16,
 	kc: 384, balanceK: true, mc: 6 * 24, nc: 2048,
-	tile: tileAVX2, direct: tileDirectAVX2, directPack: tileDirectPackAVX2,
+	tile: tileAVX2, direct: tileDirectAVX2, directRun: tileDirectRunAVX2, directPack: tileDirectPackAVX2,
 	directPackB: tileDirectPackBAVX2, directNarrow: tileDirectNarrowAVX2,
 	rowBias: true,
 	gemv: &gemvKernel{row: gemvRowAVX2, dot4: dot4AVX2,
@@ -118,6 +118,17 @@ func tileDirectAVX512(rows, cols, k int, a []float32, lda int, b, c []float32, l
 	tilesDirect512[rows](k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, bp, flags, mask, pf, lines)
 }
 
+// tileDirectRunAVX512 runs the AVX-512 micro-kernel that reads A in place
+// for a run of whole tiles; see gemmKernel.directRun.
+func tileDirectRunAVX512(tiles, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int, ahead []float32, aheadPer int) {
+	rows := tiles * 14
+	_ = a[(rows-1)*lda+k-1]
+	_ = b[k*32-1]
+	_ = c[(rows-1)*ldc+31]
+	pf, total := aheadLines(ahead)
+	tileDirectRun512x14(k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, tileBias(bias, rows, 32, flags), flags, 1<<32-1, pf, 0, tiles, aheadPer, total)
+}
+
 // tileDirectPackAVX512 runs the AVX-512 micro-kernel that reads A in place
 // and packs it; see gemmKernel.directPack.
 func tileDirectPackAVX512(rows, cols, k int, a []float32, lda int, pa, b, c []float32, ldc int, beta float32, bias []float32, flags int, ahead []float32) {
@@ -156,6 +167,17 @@ func tileDirectAVX2(rows, cols, k int, a []float32, lda int, b, c []float32, ldc
 	var acc [6 * 16]float32
 	tileDirect256(rows, k, &a[0], lda, &b[0], &acc[0], 16, alpha, 0, nil, 0)
 	storeTile(acc[:], 16, rows, cols, c, ldc, beta, bias, flags)
+}
+
+// tileDirectRunAVX2 runs the AVX2 micro-kernel that reads A in place for a
+// run of whole tiles; see gemmKernel.directRun.
+func tileDirectRunAVX2(tiles, k int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32, bias []float32, flags int, ahead []float32, aheadPer int) {
+	rows := tiles * 6
+	_ = a[(rows-1)*lda+k-1]
+	_ = b[k*16-1]
+	_ = c[(rows-1)*ldc+15]
+	pf, total := aheadLines(ahead)
+	tileDirectRun256x6(k, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, tileBias(bias, rows, 16, flags), flags, tiles, pf, aheadPer, total)
 }
 
 // tileDirectPackAVX2 runs the AVX2 micro-kernel that reads A in place and

@@ -81,12 +81,32 @@ func directRow(i, off int) string {
 // whole 16-column rows (the Go side routes narrower tiles through a
 // scratch tile).
 func tileDirect(v vecRegs, mr int, pack bool) {
+	tileDirectKernel(v, mr, pack, false)
+}
+
+// tileDirectRun writes tileDirectRun256xN: the AVX2 kernel of tileDirect
+// for a run of tiles of mr rows one below the other, each mr rows of A
+// and C after the one before (and mr elements of the bias after when it
+// is per row), so that the driver calls it once for a column of tiles:
+// a call per tile of 6×16 cost the driver and the wrappers about as
+// much as 5 % of the tiles. Before each tile it asks for aheadLines lines
+// of the next panel of B from ahead on (of aheadTotal left), as
+// prefetchAhead did before each call.
+func tileDirectRun(v vecRegs, mr int) {
+	tileDirectKernel(v, mr, false, true)
+}
+
+// tileDirectKernel writes tileDirect's kernels, or with run tileDirectRun's.
+func tileDirectKernel(v vecRegs, mr int, pack, run bool) {
 	r := v.r
 	bits := v.width * 8
 	masked := v.mask[0] != ""
 	name := fmt.Sprintf("tileDirect%dx%d", bits, mr)
 	if pack {
 		name = fmt.Sprintf("tileDirectPack%dx%d", bits, mr)
+	}
+	if run {
+		name = fmt.Sprintf("tileDirectRun%dx%d", bits, mr)
 	}
 	args := "k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int"
 	size := 72
@@ -107,8 +127,22 @@ func tileDirect(v vecRegs, mr int, pack bool) {
 		args += ", ahead *float32, aheadLines int"
 		size = aheadOff + 16
 	}
+	if run {
+		tileRunTop(name, mr, masked, size)
+		if masked {
+			args += ", tiles int, aheadPer, aheadTotal int"
+			size += 24
+		} else {
+			args += ", tiles int, ahead *float32, aheadLines, aheadTotal int"
+			size += 32
+		}
+	}
 	fmt.Fprintf(&out, "// func %s(%s)\n", name, args)
 	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, size)
+	if run {
+		runTop()
+		defer func() { epilogueEnd, runTop = nil, nil }()
+	}
 	if pack {
 		p("MOVQ pa+%d(FP), DX", paOff)
 	}
@@ -675,9 +709,78 @@ func epilogueFlags(name string, mr int, v vecRegs, betaArg, biasArg string) {
 			p("ADDQ SI, DI")
 		}
 	}
-	p("VZEROUPPER")
-	p("RET")
+	if epilogueEnd != nil {
+		epilogueEnd()
+	} else {
+		p("VZEROUPPER")
+		p("RET")
+	}
 	out.WriteString("\n")
+}
+
+// epilogueEnd, when set, writes the end of epilogueFlags in place of the
+// return (tileDirectRun's loop back), and runTop the top of the loop.
+var epilogueEnd, runTop func()
+
+// tileRunTop sets runTop and epilogueEnd for tileDirectRun's kernel name
+// of mr rows whose other arguments take size bytes: at the top, the
+// lines of the next panel of B the tile asks for (AVX2: all at once,
+// from ahead, which then points past them; AVX-512 (masked): aheadLines
+// for the tile's loop to spread, from ahead); at the end, A, C, ahead
+// (AVX-512) and a per-row bias moved on to the next tile.
+func tileRunTop(name string, mr int, masked bool, size int) {
+	tiles, per, total := size, size+8, size+16
+	if !masked {
+		per, total = size+16, size+24
+	}
+	runTop = func() {
+		label(name + "_top")
+		if masked {
+			p("MOVQ aheadPer+%d(FP), CX", per)
+		} else {
+			p("MOVQ aheadLines+%d(FP), CX", per)
+		}
+		p("MOVQ aheadTotal+%d(FP), DX", total)
+		p("CMPQ DX, CX")
+		p("CMOVQLT DX, CX")
+		p("SUBQ CX, aheadTotal+%d(FP)", total)
+		if masked {
+			p("MOVQ CX, aheadLines+%d(FP)", size-8)
+			return
+		}
+		p("MOVQ ahead+%d(FP), R14", size+8)
+		p("TESTQ CX, CX")
+		p("JLE %s_ahead", name)
+		label(name + "_prefetch")
+		p("PREFETCHT1 (R14)")
+		p("ADDQ $64, R14")
+		p("DECQ CX")
+		p("JNZ %s_prefetch", name)
+		p("MOVQ R14, ahead+%d(FP)", size+8)
+		label(name + "_ahead")
+	}
+	epilogueEnd = func() {
+		p("DECQ tiles+%d(FP)", tiles)
+		p("JEQ %s_done", name)
+		p("MOVQ lda+16(FP), AX")
+		p("IMULQ $%d, AX", 4*mr)
+		p("ADDQ AX, a+8(FP)")
+		p("MOVQ ldc+40(FP), AX")
+		p("IMULQ $%d, AX", 4*mr)
+		p("ADDQ AX, c+32(FP)")
+		if masked {
+			p("MOVQ aheadPer+%d(FP), AX", per)
+			p("SHLQ $6, AX")
+			p("ADDQ AX, ahead+%d(FP)", size-16)
+		}
+		p("TESTQ $8, R10")
+		p("JEQ %s_top", name)
+		p("ADDQ $%d, bias+56(FP)", 4*mr)
+		p("JMP %s_top", name)
+		label(name + "_done")
+		p("VZEROUPPER")
+		p("RET")
+	}
 }
 
 // loadTileArgs writes the loads of the arguments the packed tile kernels
@@ -1106,6 +1209,8 @@ func main() {
 	for mr := 1; mr <= mr256; mr++ {
 		tileDirectPackB(avx2Regs, mr)
 	}
+	tileDirectRun(avx2Regs, mr256)
+	tileDirectRun(avx512Regs, mr512)
 	for _, t := range []narrowTier{narrow512, narrow256} {
 		for mr := 1; mr <= t.mr; mr++ {
 			tileDirectNarrow(t, mr)
@@ -1159,6 +1264,10 @@ func decls() {
 		fmt.Fprintf(&out, "// tileDirectPackB256x%d is tileDirect256x%d reading B in place too (row stride ldb) and storing the rows of it it reads to the packed panel pb.\n//\n//go:noescape\n", mr, mr)
 		fmt.Fprintf(&out, "func tileDirectPackB256x%d(%s)\n\n", mr, directPackB256Args)
 	}
+	fmt.Fprintf(&out, "// tileDirectRun256x%d is tileDirect256x%d for a run of tiles, one below the other, prefetching lines of the next panel before each.\n//\n//go:noescape\n", mr256, mr256)
+	fmt.Fprintf(&out, "func tileDirectRun256x%d(%s, tiles int, ahead *float32, aheadLines, aheadTotal int)\n\n", mr256, direct256Args)
+	fmt.Fprintf(&out, "// tileDirectRun512x%d is tileDirect512x%d for a run of tiles, one below the other, each spreading up to aheadPer lines of the next panel over its loop.\n//\n//go:noescape\n", mr512, mr512)
+	fmt.Fprintf(&out, "func tileDirectRun512x%d(%s, ahead *float32, aheadLines int, tiles int, aheadPer, aheadTotal int)\n\n", mr512, direct512Args)
 	for _, t := range []narrowTier{narrow512, narrow256} {
 		for mr := 1; mr <= t.mr; mr++ {
 			fmt.Fprintf(&out, "// tileDirectNarrow%dx%d is the %s kernel for %d row(s) and the first %d columns of a %d-column panel, reading A in place.\n//\n//go:noescape\n", t.bits, mr, t.name(), mr, t.lanes, t.nr)

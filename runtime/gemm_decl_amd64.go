@@ -405,6 +405,16 @@ func tileDirectPackB256x5(k int, a *float32, lda int, b *float32, ldb int, pb, c
 //go:noescape
 func tileDirectPackB256x6(k int, a *float32, lda int, b *float32, ldb int, pb, c *float32, ldc int, alpha, beta float32, bias *float32, flags int)
 
+// tileDirectRun256x6 is tileDirect256x6 for a run of tiles, one below the other, prefetching lines of the next panel before each.
+//
+//go:noescape
+func tileDirectRun256x6(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, tiles int, ahead *float32, aheadLines, aheadTotal int)
+
+// tileDirectRun512x14 is tileDirect512x14 for a run of tiles, one below the other, each spreading up to aheadPer lines of the next panel over its loop.
+//
+//go:noescape
+func tileDirectRun512x14(k int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, bias *float32, flags int, mask uint32, ahead *float32, aheadLines int, tiles int, aheadPer, aheadTotal int)
+
 // tileDirectNarrow512x1 is the AVX-512 kernel for 1 row(s) and the first 16 columns of a 32-column panel, reading A in place.
 //
 //go:noescape
