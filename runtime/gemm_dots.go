@@ -82,15 +82,5 @@ func dotsFast(g *gemmCall) bool {
 
 // dotRows computes rows [i0, i1) of a narrow product.
 func (g *gemmCall) dotRows(i0, i1 int) {
-	flags := 0
-	if g.beta != 0 {
-		flags |= flagBeta
-	}
-	if g.bias != nil {
-		flags |= flagBias
-	}
-	if g.act == ActReLU {
-		flags |= flagReLU
-	}
-	g.pb.kern.dots.rows(g.n, g.k, g.a[i0*g.lda:], g.lda, i1-i0, g.pb.dots, g.c[i0*g.ldc:], g.ldc, g.beta, g.bias, flags)
+	g.pb.kern.dots.rows(g.n, g.k, g.a[i0*g.lda:], g.lda, i1-i0, g.pb.dots, g.c[i0*g.ldc:], g.ldc, g.beta, g.bias, g.oneBlockFlags())
 }

@@ -16,13 +16,6 @@ var dotsAVX2 = &dotKernel{lanes: 8, maxCols: 12, rows: dotRowsAVX2}
 // dotKernelFunc is the signature of the generated kernels.
 type dotKernelFunc func(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)
 
-// dotRows512 and dotRows256 are the kernels by dotCols: entry i takes
-// 2i + 2 columns.
-var (
-	dotRows512 = [...]dotKernelFunc{dotRows512x2, dotRows512x4, dotRows512x6, dotRows512x8, dotRows512x10, dotRows512x12, dotRows512x14}
-	dotRows256 = [...]dotKernelFunc{dotRows256x2, dotRows256x4, dotRows256x6, dotRows256x8, dotRows256x10, dotRows256x12}
-)
-
 // dotRowsAVX512 is dotKernel.rows of the AVX-512 tier.
 func dotRowsAVX512(n, k int, a []float32, lda, rows int, w, c []float32, ldc int, beta float32, bias []float32, flags int) {
 	if rows <= 0 {
@@ -51,44 +44,3 @@ func checkDots(n, k int, a []float32, lda, rows int, w, c []float32, ldc, lanes 
 	_ = w[(k+lanes-1)/lanes*dotCols(n)*lanes-1]
 	_ = c[(rows-1)*ldc+n-1]
 }
-
-// The generated kernels (gemm_dots_avx512_amd64.s, gemm_dots_avx2_amd64.s).
-
-//go:noescape
-func dotRows512x2(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)
-
-//go:noescape
-func dotRows512x4(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)
-
-//go:noescape
-func dotRows512x6(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)
-
-//go:noescape
-func dotRows512x8(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)
-
-//go:noescape
-func dotRows512x10(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)
-
-//go:noescape
-func dotRows512x12(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)
-
-//go:noescape
-func dotRows512x14(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)
-
-//go:noescape
-func dotRows256x2(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)
-
-//go:noescape
-func dotRows256x4(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)
-
-//go:noescape
-func dotRows256x6(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)
-
-//go:noescape
-func dotRows256x8(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)
-
-//go:noescape
-func dotRows256x10(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)
-
-//go:noescape
-func dotRows256x12(k int, a *float32, lda, rows int, w *float32, c *float32, ldc int, beta float32, bias *float32, flags int, mask0, mask1 *int32, kmask uint32)

@@ -13,6 +13,23 @@ const (
 	flagHaloRows                 // the AVX2 depthwise rows kernel reads the rows above and below each plane from memory
 )
 
+// oneBlockFlags returns the kernels' epilogue flags of a product computed
+// in one block of k (the m = 1 and narrow products): beta, the bias per
+// column and ReLU as g asks.
+func (g *gemmCall) oneBlockFlags() int {
+	flags := 0
+	if g.beta != 0 {
+		flags |= flagBeta
+	}
+	if g.bias != nil {
+		flags |= flagBias
+	}
+	if g.act == ActReLU {
+		flags |= flagReLU
+	}
+	return flags
+}
+
 // gemmKernel describes one register-blocked micro-kernel and the cache
 // blocking that suits it.
 type gemmKernel struct {

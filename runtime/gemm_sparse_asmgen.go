@@ -60,10 +60,10 @@ func main() {
 			iota()
 		}
 		fma(t)
-		scan(t)
+		scan(t, false)
 		rows(t)
 		if t.suffix == "512" {
-			scanPairs(t)
+			scan(t, true)
 			rowsPairs(t)
 		}
 		gemvSparse(t)
@@ -125,19 +125,26 @@ func fma(t tier) {
 	}
 }
 
-// scan writes sparseScanN.
-func scan(t tier) {
-	name := "sparseScan" + t.suffix
+// scan writes sparseScanN or, with pairs (AVX-512 only), sparseScanPairsN:
+// the scan for pairs of rows, one list of the indices where either row's
+// element is nonzero.
+func scan(t tier, pairs bool) {
+	name, rows, what, each := "sparseScan"+t.suffix, "rows", "rows rows of A (the first at a, lda floats apart)", "its elements"
+	if pairs {
+		name, rows, what, each = "sparseScanPairs"+t.suffix, "pairs", "pairs pairs of rows of A (the first pair's first\n// row at a, rows lda floats apart)", "either row's elements"
+	}
 	fmt.Fprintf(&out, `
-// func %s(a *float32, lda, rows, n int, idx *int32, idxStride int, counts *int32, countStride int)
+// func %s(a *float32, lda, %s, n int, idx *int32, idxStride int, counts *int32, countStride int)
 //
-// For each of rows rows of A (the first at a, lda floats apart), %s
-// stores the indices p < n of its elements not equal to 0 (NaN included)
-// in increasing order from idx (idxStride indices a row; room for n + %d)
-// and their count at counts (countStride a row).
+// For each of %s, %s
+// stores the indices p < n of %s not equal to 0 (NaN included)
+// in increasing order from idx (idxStride indices a list; room for n + %d),
+// then a 0, and their count at counts (countStride a list).
 TEXT ·%s(SB), NOSPLIT, $0-64
-`, name, name, t.lanes, name)
+`, name, rows, what, name, each, t.lanes, name)
 	p("MOVQ a+0(FP), SI")
+	p("MOVQ lda+8(FP), R12")
+	p("SHLQ $2, R12")
 	p("MOVQ n+24(FP), CX")
 	p("MOVQ idx+32(FP), BX")
 	p("MOVQ counts+48(FP), R8")
@@ -150,10 +157,13 @@ TEXT ·%s(SB), NOSPLIT, $0-64
 		p("VMOVDQU32 sparseIota<>(SB), Z30")
 	}
 	label("row")
-	p("DECQ rows+16(FP)")
+	p("DECQ %s+16(FP)", rows)
 	p("JLT done")
 	p("MOVQ BX, DI")
 	p("XORQ AX, AX")
+	if pairs {
+		p("LEAQ (SI)(R12*1), R13")
+	}
 	if t.suffix == "256" {
 		comment("\n\t// Eight at a time: the mask of the lanes not equal to 0 (or\n\t// unordered) picks a row of packLanes, their lane numbers, which go\n\t// to idx plus the first lane's index; the rest one at a time.")
 		label("scan8")
@@ -186,7 +196,7 @@ TEXT ·%s(SB), NOSPLIT, $0-64
 		p("INCQ AX")
 		p("JMP scan1")
 	} else {
-		comment("\n\t// Sixteen at a time, the last under a mask of the lanes left: the\n\t// lanes not equal to 0 (or unordered), their indices compressed to\n\t// the front and stored whole.")
+		comment("\n\t// Sixteen at a time, the last under a mask of the lanes left: the\n\t// lanes not equal to 0 (or unordered; in either row of a pair),\n\t// their indices compressed to the front and stored whole.")
 		label("scan16")
 		p("MOVQ CX, DX")
 		p("SUBQ AX, DX")
@@ -199,6 +209,11 @@ TEXT ·%s(SB), NOSPLIT, $0-64
 		p("KMOVW R10, K2")
 		p("VMOVUPS.Z (SI)(AX*4), K2, Z0")
 		p("VCMPPS $4, Z31, Z0, K2, K1")
+		if pairs {
+			p("VMOVUPS.Z (R13)(AX*4), K2, Z3")
+			p("VCMPPS $4, Z31, Z3, K2, K3")
+			p("KORW K1, K3, K1")
+		}
 		p("VPBROADCASTD AX, Z1")
 		p("VPADDD Z30, Z1, Z1")
 		p("VPCOMPRESSD Z1, K1, Z2")
@@ -214,8 +229,10 @@ TEXT ·%s(SB), NOSPLIT, $0-64
 	p("SUBQ BX, DI")
 	p("SHRQ $2, DI")
 	p("MOVL DI, (R8)")
-	p("MOVQ lda+8(FP), AX")
-	p("LEAQ (SI)(AX*4), SI")
+	p("ADDQ R12, SI")
+	if pairs {
+		p("ADDQ R12, SI")
+	}
 	p("MOVQ idxStride+40(FP), AX")
 	p("LEAQ (BX)(AX*4), BX")
 	p("MOVQ countStride+56(FP), AX")
@@ -496,75 +513,6 @@ func epilogueFrom(t tier, first, n, bc int, flags, betaArg, biasArg, dst, sfx st
 	for i := 0; i < n; i++ {
 		p("VMOVUPS %s%d, %d(%s)", r, first+i, i*t.width, dst)
 	}
-}
-
-// scanPairs writes sparseScanPairsN: scan for pairs of rows, one list of
-// the indices where either row's element is nonzero.
-func scanPairs(t tier) {
-	name := "sparseScanPairs" + t.suffix
-	fmt.Fprintf(&out, `
-// func %s(a *float32, lda, pairs, n int, idx *int32, idxStride int, counts *int32, countStride int)
-//
-// For each of pairs pairs of rows of A (the first pair's first row at a,
-// rows lda floats apart), %s stores the indices p < n where
-// either row's element is not equal to 0 (NaN included) in increasing
-// order from idx (idxStride indices a pair; room for n + %d) and their
-// count at counts (countStride a pair).
-TEXT ·%s(SB), NOSPLIT, $0-64
-`, name, name, t.lanes, name)
-	p("MOVQ a+0(FP), SI")
-	p("MOVQ lda+8(FP), R12")
-	p("SHLQ $2, R12")
-	p("MOVQ n+24(FP), CX")
-	p("MOVQ idx+32(FP), BX")
-	p("MOVQ counts+48(FP), R8")
-	p("VPXORD Z31, Z31, Z31")
-	p("VMOVDQU32 sparseIota<>(SB), Z30")
-	label("pair")
-	p("DECQ pairs+16(FP)")
-	p("JLT done")
-	p("MOVQ BX, DI")
-	p("XORQ AX, AX")
-	p("LEAQ (SI)(R12*1), R13")
-	comment("\n\t// Sixteen at a time, the last under a mask of the lanes left: the\n\t// lanes where either row is not equal to 0 (or unordered), their\n\t// indices compressed to the front and stored whole.")
-	label("scan16")
-	p("MOVQ CX, DX")
-	p("SUBQ AX, DX")
-	p("JLE counted")
-	p("MOVL $0xffff, R10")
-	p("CMPQ DX, $16")
-	p("JGE whole")
-	p("BZHIL DX, R10, R10")
-	label("whole")
-	p("KMOVW R10, K2")
-	p("VMOVUPS.Z (SI)(AX*4), K2, Z0")
-	p("VMOVUPS.Z (R13)(AX*4), K2, Z3")
-	p("VCMPPS $4, Z31, Z0, K2, K1")
-	p("VCMPPS $4, Z31, Z3, K2, K3")
-	p("KORW K1, K3, K1")
-	p("VPBROADCASTD AX, Z1")
-	p("VPADDD Z30, Z1, Z1")
-	p("VPCOMPRESSD Z1, K1, Z2")
-	p("VMOVDQU32 Z2, (DI)")
-	p("KMOVW K1, DX")
-	p("POPCNTL DX, DX")
-	p("LEAQ (DI)(DX*4), DI")
-	p("ADDQ $16, AX")
-	p("JMP scan16")
-	label("counted")
-	p("MOVL $0, (DI)")
-	p("SUBQ BX, DI")
-	p("SHRQ $2, DI")
-	p("MOVL DI, (R8)")
-	p("LEAQ (SI)(R12*2), SI")
-	p("MOVQ idxStride+40(FP), AX")
-	p("LEAQ (BX)(AX*4), BX")
-	p("MOVQ countStride+56(FP), AX")
-	p("LEAQ (R8)(AX*4), R8")
-	p("JMP pair")
-	label("done")
-	p("VZEROUPPER")
-	p("RET")
 }
 
 // rowsPairs writes the macro PAIRFMA and sparsePairsN: the rows kernel

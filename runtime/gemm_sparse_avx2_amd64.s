@@ -38,10 +38,12 @@
 //
 // For each of rows rows of A (the first at a, lda floats apart), sparseScan256
 // stores the indices p < n of its elements not equal to 0 (NaN included)
-// in increasing order from idx (idxStride indices a row; room for n + 8)
-// and their count at counts (countStride a row).
+// in increasing order from idx (idxStride indices a list; room for n + 8),
+// then a 0, and their count at counts (countStride a list).
 TEXT ·sparseScan256(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), R12
+	SHLQ $2, R12
 	MOVQ n+24(FP), CX
 	MOVQ idx+32(FP), BX
 	MOVQ counts+48(FP), R8
@@ -98,8 +100,7 @@ counted:
 	SUBQ BX, DI
 	SHRQ $2, DI
 	MOVL DI, (R8)
-	MOVQ lda+8(FP), AX
-	LEAQ (SI)(AX*4), SI
+	ADDQ R12, SI
 	MOVQ idxStride+40(FP), AX
 	LEAQ (BX)(AX*4), BX
 	MOVQ countStride+56(FP), AX

@@ -45,10 +45,12 @@ GLOBL sparseIota<>(SB), RODATA|NOPTR, $64
 //
 // For each of rows rows of A (the first at a, lda floats apart), sparseScan512
 // stores the indices p < n of its elements not equal to 0 (NaN included)
-// in increasing order from idx (idxStride indices a row; room for n + 16)
-// and their count at counts (countStride a row).
+// in increasing order from idx (idxStride indices a list; room for n + 16),
+// then a 0, and their count at counts (countStride a list).
 TEXT ·sparseScan512(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), R12
+	SHLQ $2, R12
 	MOVQ n+24(FP), CX
 	MOVQ idx+32(FP), BX
 	MOVQ counts+48(FP), R8
@@ -62,8 +64,8 @@ row:
 	XORQ AX, AX
 
 	// Sixteen at a time, the last under a mask of the lanes left: the
-	// lanes not equal to 0 (or unordered), their indices compressed to
-	// the front and stored whole.
+	// lanes not equal to 0 (or unordered; in either row of a pair),
+	// their indices compressed to the front and stored whole.
 
 scan16:
 	MOVQ CX, DX
@@ -93,8 +95,7 @@ counted:
 	SUBQ BX, DI
 	SHRQ $2, DI
 	MOVL DI, (R8)
-	MOVQ lda+8(FP), AX
-	LEAQ (SI)(AX*4), SI
+	ADDQ R12, SI
 	MOVQ idxStride+40(FP), AX
 	LEAQ (BX)(AX*4), BX
 	MOVQ countStride+56(FP), AX
@@ -274,11 +275,11 @@ done:
 
 // func sparseScanPairs512(a *float32, lda, pairs, n int, idx *int32, idxStride int, counts *int32, countStride int)
 //
-// For each of pairs pairs of rows of A (the first pair's first row at a,
-// rows lda floats apart), sparseScanPairs512 stores the indices p < n where
-// either row's element is not equal to 0 (NaN included) in increasing
-// order from idx (idxStride indices a pair; room for n + 16) and their
-// count at counts (countStride a pair).
+// For each of pairs pairs of rows of A (the first pair's first
+// row at a, rows lda floats apart), sparseScanPairs512
+// stores the indices p < n of either row's elements not equal to 0 (NaN included)
+// in increasing order from idx (idxStride indices a list; room for n + 16),
+// then a 0, and their count at counts (countStride a list).
 TEXT ·sparseScanPairs512(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), SI
 	MOVQ lda+8(FP), R12
@@ -289,7 +290,7 @@ TEXT ·sparseScanPairs512(SB), NOSPLIT, $0-64
 	VPXORD Z31, Z31, Z31
 	VMOVDQU32 sparseIota<>(SB), Z30
 
-pair:
+row:
 	DECQ pairs+16(FP)
 	JLT done
 	MOVQ BX, DI
@@ -297,8 +298,8 @@ pair:
 	LEAQ (SI)(R12*1), R13
 
 	// Sixteen at a time, the last under a mask of the lanes left: the
-	// lanes where either row is not equal to 0 (or unordered), their
-	// indices compressed to the front and stored whole.
+	// lanes not equal to 0 (or unordered; in either row of a pair),
+	// their indices compressed to the front and stored whole.
 
 scan16:
 	MOVQ CX, DX
@@ -312,8 +313,8 @@ scan16:
 whole:
 	KMOVW R10, K2
 	VMOVUPS.Z (SI)(AX*4), K2, Z0
-	VMOVUPS.Z (R13)(AX*4), K2, Z3
 	VCMPPS $4, Z31, Z0, K2, K1
+	VMOVUPS.Z (R13)(AX*4), K2, Z3
 	VCMPPS $4, Z31, Z3, K2, K3
 	KORW K1, K3, K1
 	VPBROADCASTD AX, Z1
@@ -331,12 +332,13 @@ counted:
 	SUBQ BX, DI
 	SHRQ $2, DI
 	MOVL DI, (R8)
-	LEAQ (SI)(R12*2), SI
+	ADDQ R12, SI
+	ADDQ R12, SI
 	MOVQ idxStride+40(FP), AX
 	LEAQ (BX)(AX*4), BX
 	MOVQ countStride+56(FP), AX
 	LEAQ (R8)(AX*4), R8
-	JMP pair
+	JMP row
 
 done:
 	VZEROUPPER

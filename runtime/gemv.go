@@ -73,16 +73,7 @@ var gemvTasks = taskPool(func(j *gemvJob, lo, hi int) { gemvCols(&j.g, j.x, j.li
 // read only at the rows of x's nonzero elements.
 func gemvCols(g *gemmCall, x []float32, lists *gemvLists, j0, j1 int, back bool) {
 	k := g.k
-	flags := 0
-	if g.beta != 0 {
-		flags |= flagBeta
-	}
-	if g.bias != nil {
-		flags |= flagBias
-	}
-	if g.act == ActReLU {
-		flags |= flagReLU
-	}
+	flags := g.oneBlockFlags()
 	var bias []float32
 	gv := g.kern.gemv
 	switch {
