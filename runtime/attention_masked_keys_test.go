@@ -144,7 +144,7 @@ func testAttentionMaskedKeys(t *testing.T) {
 			// of the extras and the packed keys are pooled); see
 			// testAttentionAllocs for two.
 			if workers == 1 && !raceEnabled {
-				if n := testing.AllocsPerRun(5, func() { a.run(got, c) }); n != 0 {
+				if n := leastAllocs(5, func() { a.run(got, c) }); n != 0 {
 					t.Errorf("%s: %v allocations a call, want 0", mc.name, n)
 				}
 			}

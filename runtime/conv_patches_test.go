@@ -137,10 +137,7 @@ func testConv2dPatchGemmAllocs(t *testing.T) {
 			out := NewArray(Float32, n, 96, c.ohw, c.ohw)
 			conv := func() { Conv2dActPrepared(out, x, w, b, stride, pad, 1, int(ActReLU)) }
 			conv()
-			least := math.Inf(1)
-			for range 3 {
-				least = min(least, testing.AllocsPerRun(20, conv))
-			}
+			least := leastAllocs(20, conv)
 			if least != 0 {
 				t.Errorf("%d×%d kernel, %d images: allocates %v times per call after warm-up", c.k, c.k, n, least)
 			}

@@ -312,10 +312,7 @@ func testConv2dAllocs(t *testing.T) {
 			out := NewArray(Float32, n, 16, 9, 9)
 			conv := func() { Conv2dActPrepared(out, x, w, b, []int{1}, []int{1}, 1, int(ActReLU)) }
 			conv()
-			least := math.Inf(1)
-			for range 3 {
-				least = min(least, testing.AllocsPerRun(20, conv))
-			}
+			least := leastAllocs(20, conv)
 			if least != 0 {
 				t.Errorf("prepared 3×3, %d images, chunked %v: allocates %v times per call after warm-up", n, chunked, least)
 			}
@@ -332,10 +329,7 @@ func testConv2dAllocs(t *testing.T) {
 		out := NewArray(Float32, c.n, c.c, oh, oh)
 		conv := func() { Conv2dAct(out, x, w, b, []int{c.s}, []int{1}, c.c, int(ActReLU)) }
 		conv()
-		least := math.Inf(1)
-		for range 3 {
-			least = min(least, testing.AllocsPerRun(20, conv))
-		}
+		least := leastAllocs(20, conv)
 		if least != 0 {
 			t.Errorf("depthwise x %v stride %d: allocates %v times per call after warm-up", []int{c.n, c.c, c.h, c.h}, c.s, least)
 		}

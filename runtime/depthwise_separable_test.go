@@ -257,7 +257,7 @@ func testDepthwiseSeparableAllocs(t *testing.T) {
 			out := NewArray(Float32, k.n, k.o, (k.h-1)/k.stride+1, (k.w-1)/k.stride+1)
 			withDwsepBand(k.band, func() {
 				a.run(out, k) // warm up the pools
-				if n := testing.AllocsPerRun(10, func() { a.run(out, k) }); n > float64(workers-1) {
+				if n := leastAllocs(10, func() { a.run(out, k) }); n > float64(workers-1) {
 					t.Errorf("%v, %d workers: %v allocations a call, want at most %d", k, workers, n, workers-1)
 				}
 			})

@@ -171,8 +171,11 @@ func TestElementwiseProgramWorkers(t *testing.T) {
 		if raceEnabled {
 			continue // sync.Pool drops items under the race detector
 		}
-		if n := testing.AllocsPerRun(5, func() { p.Run(got, ins) }); n != 0 {
-			t.Errorf("%d workers: %v allocations per run, want 0", w, n)
+		// (1 allocation a run in about one run of the package's tests in
+		// ten on a loaded machine, when counted once.)
+		least := leastAllocs(5, func() { p.Run(got, ins) })
+		if least != 0 {
+			t.Errorf("%d workers: %v allocations per run, want 0", w, least)
 		}
 	}
 }
