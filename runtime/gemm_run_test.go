@@ -33,9 +33,11 @@ func testDirectTileRuns(t *testing.T) {
 	mr, nr := base.mr, base.nr
 	rng := rand.New(rand.NewPCG(41, 42))
 	var total int64
+	defer SetWorkers(Workers())
+	SetWorkers(1) // whole columns of tiles
 	for _, m := range []int{2 * mr, 3*mr + 1, 4*mr + 5, 7 * mr} {
-		for _, n := range []int{nr, 3*nr + 5} {
-			for _, k := range []int{9, 300, 700} {
+		for _, n := range []int{nr, 3*nr + 5, 160} {
+			for _, k := range []int{9, 300, 700, 1024} {
 				for _, packed := range []bool{false, true} {
 					for _, rowBias := range []bool{false, true} {
 						name := fmt.Sprintf("m=%d n=%d k=%d packed=%v rowBias=%v", m, n, k, packed, rowBias)
