@@ -25,8 +25,11 @@ var sparseAVX2 = &sparseKernel{cols: sparseTier{}.cols(), depth: 64, minZeros: 0
 // 0.49 with 60 % and 0.40 with 70 %, where rows alone took 0.81, 0.72,
 // 0.61, 0.50 and 0.41; depths 32, 48, 96 and 128 slower than 64 (96
 // deep, the 64 KB apart panels' lines outgrow the ways of L1's sets).
-// Hence from 40 %: the MLP at batch 256, whose second layer's input is
-// just under half zeros, −4.7 % (from 60 % it took the tiles).
+// Hence from 40 % (was 60 %), 1 worker, interleaved rounds: the MLP at
+// batch 256, whose second layer's input is just under half zeros, −4.7 %;
+// ResNet-18, whose convolutions' inputs are 43–51 % zeros, −5 % at batch
+// 1 (13 of 14 rounds faster) and −10 % at batch 8 (14 of 14); ResNet-20
+// −2 % at batch 1; DLRM n.s.
 var sparseAVX512 = &sparseKernel{cols: sparseTier{wide: true}.cols(), depth: 64, minZeros: 0.4,
 	scan: sparseTier{wide: true}.scan, rows: sparseTier{wide: true}.rows, countZeros: countZerosAVX2,
 	scanPairs: scanPairs512, rowsPairs: rowsPairs512}
