@@ -30,7 +30,9 @@ type sparseKernel struct {
 	// scan stores, for each of rows rows of A (the first at a, lda
 	// floats apart), the indices p < n of its elements not equal to 0
 	// (NaN included) in increasing order from idx (idxStride a row; room
-	// for n + 16) and their count at counts (countStride a row).
+	// for n + 16) and their count at counts (countStride a row). The
+	// vector tiers' scans then store a 0, the index their rows kernels
+	// fetch ahead after the last one.
 	scan func(a []float32, lda, rows, n int, idx []int32, idxStride int, counts []int32, countStride int)
 	// rows sets, for each of rows rows of A (the first at a, lda floats
 	// apart) and of acc (cols floats apart), acc[j], j < cols, to
