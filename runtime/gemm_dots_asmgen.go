@@ -112,7 +112,7 @@ func kernel(t tier, n int) {
 	arow := []int{top - 2, top - 3}
 	tmpA, tmpB, spare := top-1, top-2, top-3
 	acc := func(q, j int) int { return q*n + j }
-	if t.rows*n > spare || t.rows == 1 && n > spare {
+	if t.rows*n > spare {
 		panic("too many accumulators")
 	}
 	fmt.Fprintf(&out, `
